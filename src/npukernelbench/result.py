@@ -1,0 +1,78 @@
+"""The one status enum and the per-sample result record (one line of results.jsonl)."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+class Status(str, enum.Enum):
+    PASSED = "passed"
+    WRONG = "wrong"                  # builds and runs, output differs from the reference
+    BUILD_ERROR = "build_error"
+    RUNTIME_ERROR = "runtime_error"  # crash, hardware-illegal action, non-zero exit
+    TIMEOUT = "timeout"
+    PARSE_ERROR = "parse_error"      # completion text has no usable source files
+    REJECTED = "rejected"            # static checks refused the sources (rule named in message)
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class ErrorCategory(str, enum.Enum):
+    """The paper's six compile-error classes, plus other."""
+
+    API_SIGNATURE = "api_signature"
+    DTYPE_CONVERSION = "dtype_conversion"
+    SCOPE_LIFETIME = "scope_lifetime"
+    MEMORY_OBJECT = "memory_object"
+    SYNTAX_STRUCTURE = "syntax_structure"
+    MACRO_PREPROCESSING = "macro_preprocessing"
+    OTHER = "other"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class SampleResult:
+    task: str                        # case id, e.g. level1/math/add_custom
+    level: int
+    category: str
+    sample: int
+    status: Status
+    error_category: ErrorCategory | None = None
+    message: str = ""
+    time_us: float | None = None          # candidate kernel time (estimated on ascendc-sim)
+    baseline_time_us: float | None = None
+    speedup: float | None = None
+    speed_kind: str | None = None         # "estimated" (simulator cost model) or "measured"
+    suspect: bool = False                 # speedup above the audit threshold
+    shapes_checked: int = 0
+    seconds: float = 0.0                  # wall time spent evaluating this sample
+    tokens: int | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def built(self) -> bool:
+        return self.status in (Status.PASSED, Status.WRONG, Status.RUNTIME_ERROR, Status.TIMEOUT)
+
+    @property
+    def passed(self) -> bool:
+        return self.status is Status.PASSED
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["status"] = self.status.value
+        data["error_category"] = self.error_category.value if self.error_category else None
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> SampleResult:
+        data = dict(data)
+        data["status"] = Status(data["status"])
+        cat = data.get("error_category")
+        data["error_category"] = ErrorCategory(cat) if cat else None
+        known = set(cls.__dataclass_fields__)
+        return cls(**{k: v for k, v in data.items() if k in known})

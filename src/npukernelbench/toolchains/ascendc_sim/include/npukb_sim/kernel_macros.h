@@ -1,0 +1,23 @@
+// npukb_sim/kernel_macros.h -- kernel-entry qualifiers of the AscendC dialect, as seen by a host C++
+// compiler. Part of the ascendc-sim clean-room simulator.
+#pragma once
+#include <cstdint>
+
+#ifndef __aicore__
+#define __aicore__
+#endif
+#ifndef __global__
+#define __global__
+#endif
+#ifndef __gm__
+#define __gm__
+#endif
+#ifndef __ubuf__
+#define __ubuf__
+#endif
+#ifndef __inline__
+#define __inline__ inline
+#endif
+#ifndef GM_ADDR
+#define GM_ADDR __gm__ uint8_t*
+#endif

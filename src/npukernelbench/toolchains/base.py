@@ -1,0 +1,95 @@
+"""The Toolchain protocol: build an operator project, run it on concrete tensors.
+
+Toolchains never import torch: tensors travel as numpy arrays of the dtype's storage type
+(``npukernelbench.dtypes``; bfloat16 as uint16 bits). Builds and runs happen in child processes
+(see ``npukernelbench.sandbox``); nothing a candidate wrote runs in the caller's process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from npukernelbench.result import ErrorCategory
+
+
+@dataclass(frozen=True)
+class ParamSlot:
+    """One kernel parameter of the OpDef, in kernel argument order (inputs then outputs)."""
+
+    name: str
+    role: str                 # "input" | "output"
+    param_type: str           # "REQUIRED" | "OPTIONAL" | "DYNAMIC"
+    dtype: str                # concrete dtype for this build (DTYPE_<NAME> macro)
+
+
+@dataclass(frozen=True)
+class KernelProject:
+    """Source files of one candidate operator project plus what the build needs to know."""
+
+    op: str                               # OpDef type name (AddCustom)
+    kernel: str                           # kernel entry (add_custom)
+    files: Mapping[str, str]              # "op_host/add_custom.cpp" -> text, ...
+    params: tuple[ParamSlot, ...]         # concrete dtypes of this build
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    ok: bool
+    artifact: Path | None                 # what run() needs (an executable for ascendc-sim)
+    key: str                              # content hash of everything that went into the build
+    diagnostics: str = ""                 # trimmed compiler output
+    error_category: ErrorCategory | None = None
+    seconds: float = 0.0
+    cached: bool = False
+    timed_out: bool = False
+
+
+@dataclass(frozen=True)
+class TensorArg:
+    """An input (or, with ``data`` None, an output slot of ``shape``) handed to the kernel.
+    ``data`` is an array, a list of arrays for DYNAMIC tensor lists, or None for an absent
+    optional input. Outputs with ``alias`` reuse that input's buffer (in-place operators)."""
+
+    name: str
+    dtype: str
+    data: np.ndarray | list[np.ndarray] | None = None
+    shape: tuple[int, ...] | list[tuple[int, ...]] | None = None
+    alias: str | None = None
+
+
+@dataclass(frozen=True)
+class Launch:
+    inputs: tuple[TensorArg, ...]
+    outputs: tuple[TensorArg, ...]
+    attrs: Mapping[str, tuple[str, Any]]  # name -> (attr type, value)
+    timeout_s: float = 60.0
+    poison_seed: int = 0
+
+
+@dataclass(frozen=True)
+class RunResult:
+    ok: bool
+    outputs: Mapping[str, np.ndarray | list[np.ndarray]] = field(default_factory=dict)
+    inputs_after: Mapping[str, np.ndarray | list[np.ndarray]] = field(default_factory=dict)
+    message: str = ""                     # why it failed: violation, signal, limit
+    timed_out: bool = False
+    time_us: float | None = None          # kernel time: estimated (simulator) or measured (hardware)
+    details: Mapping[str, Any] = field(default_factory=dict)   # block_dim, tiling_key, cost breakdown
+
+
+@runtime_checkable
+class Toolchain(Protocol):
+    name: str
+    speed_kind: str                       # "estimated" | "measured"
+
+    def unavailable_reason(self) -> str | None:
+        """None when usable here, else why not (the plugin skips with this text)."""
+
+    def build(self, project: KernelProject) -> BuildResult: ...
+
+    def run(self, build: BuildResult, launch: Launch) -> RunResult: ...
