@@ -8,7 +8,6 @@ from npukernelbench.toolchains.base import Toolchain
 
 TOOLCHAINS: dict[str, str] = {
     "ascendc-sim": "npukernelbench.toolchains.ascendc_sim:AscendCSimToolchain",
-    "cann": "npukernelbench.toolchains.cann:CannToolchain",
 }
 
 
