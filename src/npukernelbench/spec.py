@@ -7,7 +7,9 @@ A case folder in our format (``benchmark_cases/level1/math/add_custom/``) holds:
 - ``reference.py``: ``reference(*inputs, **attrs)``, the torch semantics, importable without side
   effects; optional hooks ``make_inputs``, ``draw_case`` and ``check`` (see the docs);
 - ``template/op_host/<kernel>.cpp``, ``template/op_kernel/<kernel>.cpp``: what the model starts from;
-- ``solution/...``: the expert solution, same relative paths as the generated project.
+- ``solution/...``: the expert solution, same relative paths as the generated project; files shared
+  by several solutions (a common kernel base) are added through ``solution_files``, a table mapping a
+  project path (``op_kernel/elementwise.h``) to a file path relative to the case folder.
 
 Every problem in a spec raises :class:`SpecError` naming the file, the field and the problem.
 """
@@ -506,7 +508,7 @@ def load_spec(folder: Path, root: Path | None = None) -> TaskSpec:
         raise SpecError(path, "<file>", f"not valid TOML: {exc}") from None
     r.check_keys(data, {"op", "kernel", "level", "category", "description", "reference", "types", "type_combos",
                         "inputs", "outputs", "attrs", "cases", "dynamic", "tolerance", "nan_policy", "seeds",
-                        "extra"}, "")
+                        "extra", "solution_files"}, "")
     op = r.get(data, "op", "", str, required=True)
     kernel = r.get(data, "kernel", "", str, required=True)
     for key, value in (("op", op), ("kernel", kernel)):
@@ -543,6 +545,19 @@ def load_spec(folder: Path, root: Path | None = None) -> TaskSpec:
         if rel not in templates:
             raise r.fail("kernel", f"template/{rel} is missing (templates are named after the kernel)")
     solution = read_tree(folder / "solution") or None
+    shared = r.get(data, "solution_files", "", dict, default={})
+    if shared and solution is None:
+        raise r.fail("solution_files", "the case has no solution/ folder to add shared files to")
+    for rel, source in shared.items():
+        if not isinstance(source, str):
+            raise r.fail(f"solution_files.{rel}", "expected a path (string) relative to the case folder")
+        if not re.match(r"^op_(host|kernel)/[A-Za-z0-9_.]+$", rel):
+            raise r.fail(f"solution_files.{rel}", "project paths look like op_kernel/<file> or op_host/<file>")
+        source_path = (folder / source).resolve()
+        if not source_path.is_file():
+            raise r.fail(f"solution_files.{rel}", f"shared file {source} not found (resolved to {source_path})")
+        assert solution is not None
+        solution = {**solution, rel: source_path.read_text(encoding="utf-8")}
     try:
         case_id = folder.relative_to(root).as_posix()
     except ValueError:
