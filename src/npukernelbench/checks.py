@@ -1,7 +1,27 @@
-"""Static checks on untrusted sources, table-driven. A finding makes the sample ``rejected``."""
+"""Static checks on untrusted sources, table-driven. A finding makes the sample ``rejected``.
+
+The checks read the sources the way the compiler does where it matters: backslash-newlines are
+spliced, comments dropped, string literals kept apart from code, digraphs (``%:``) read as ``#``,
+and names compared after removing the spellings that reach the same libc function
+(``__builtin_fork``, ``__libc_system``, ``open64``, ``__open_2``). They reject:
+
+* includes outside the allow-lists (:data:`TOOLCHAIN_HEADER`, :data:`STANDARD_HEADERS`, the
+  project's own files), absolute includes, ``..`` includes that do not name a project file,
+  computed includes (``#include MACRO``), ``#include_next`` / ``#import``;
+* inline assembly (also ``asm`` labels), token pasting (``##``, which could assemble any name),
+  ``_Pragma`` and pragmas outside :data:`ALLOWED_PRAGMAS`, redefining C++ keywords
+  (``#define private public``), ``#line``;
+* host code that touches files, sockets, processes, the environment, signals, memory mappings,
+  dynamic loading or raw system calls (:data:`FORBIDDEN_NAMES`), code that runs before ``main``
+  (constructor attributes, ``.init_array`` sections), symbol aliasing to reach libc under another
+  name (``weakref``, ``ifunc``), and references to the simulator's internals (``npukb``).
+
+They are a first line: confinement (:mod:`npukernelbench.sandbox`) still holds what slips by.
+"""
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -21,22 +41,321 @@ class Finding:
 @dataclass(frozen=True)
 class Rule:
     name: str
-    pattern: re.Pattern[str]
     detail: str
 
 
-RULES: tuple[Rule, ...] = (
-    Rule("include-path", re.compile(r'^\s*#\s*include\s*[<"](/|[^>"]*\.\.)'),
-         "absolute or '..' include paths are not allowed"),
-    Rule("inline-asm", re.compile(r"\b(__asm__|asm)\s*(volatile\s*)?\("), "inline assembly is not allowed"),
-)
+# ------------------------------------------------------------------------------------ the tables
+
+RULES: dict[str, Rule] = {r.name: r for r in (
+    Rule("include-path", "absolute, computed or project-escaping '..' include paths are not allowed"),
+    Rule("include-not-allowed", "only the toolchain's headers, the project's own files and a short list of "
+                                "standard headers may be included"),
+    Rule("include-next", "#include_next / #import are not allowed"),
+    Rule("inline-asm", "inline assembly (and asm labels) are not allowed"),
+    Rule("token-paste", "token pasting (##) is not allowed: write names out"),
+    Rule("pragma", "only #pragma once/pack/unroll/GCC unroll/GCC diagnostic are allowed"),
+    Rule("macro-keyword", "redefining a C++ keyword with #define/#undef is not allowed"),
+    Rule("directive", "this preprocessor directive is not allowed"),
+    Rule("file-access", "host code may not open, create or delete files or directories"),
+    Rule("network", "host code may not open sockets"),
+    Rule("process", "host code may not spawn, fork, signal or control processes"),
+    Rule("dynamic-loading", "host code may not load libraries or look up symbols at run time"),
+    Rule("environment", "host code may not read or change the environment"),
+    Rule("raw-syscall", "raw system calls are not allowed"),
+    Rule("memory-mapping", "host code may not map or re-protect memory"),
+    Rule("signals", "host code may not install signal handlers"),
+    Rule("threads", "host code may not start threads"),
+    Rule("code-before-main", "code that runs before main (constructor attributes, init sections) is not "
+                             "allowed"),
+    Rule("symbol-alias", "symbol aliasing attributes (weakref, ifunc, alias, symver) are not allowed"),
+    Rule("simulator-internals",
+         "the simulator's internals (namespace npukb) are not part of the AscendC API"),
+)}
+
+# Toolchain headers: the AscendC kernel/tiling API as the simulator ships it (no '..', no leading /).
+TOOLCHAIN_HEADER = re.compile(
+    r"^(kernel_operator\.h|(register|tiling|graph|kernel_tiling|lib|exe_graph|platform)"
+    r"/[A-Za-z0-9_][A-Za-z0-9_/.-]*\.(h|hpp))$")
+
+STANDARD_HEADERS = frozenset({
+    # C++
+    "algorithm", "array", "atomic", "bit", "bitset", "cassert", "cctype", "cerrno", "cfloat", "cinttypes",
+    "climits", "cmath", "complex", "cstdarg", "cstdbool", "cstddef", "cstdint", "cstdio", "cstdlib",
+    "cstring",
+    "deque", "exception", "functional", "initializer_list", "iomanip", "ios", "iosfwd", "iostream", "istream",
+    "iterator", "limits", "list", "map", "memory", "new", "numeric", "optional", "ostream", "queue", "random",
+    "ratio", "set", "sstream", "stack", "stdexcept", "string", "string_view", "tuple", "type_traits",
+    "typeinfo", "unordered_map", "unordered_set", "utility", "valarray", "variant", "vector",
+    # C
+    "assert.h", "ctype.h", "errno.h", "float.h", "inttypes.h", "limits.h", "math.h", "stdarg.h", "stdbool.h",
+    "stddef.h", "stdint.h", "stdio.h", "stdlib.h", "string.h",
+})
+
+ALLOWED_PRAGMAS = (re.compile(r"^(once|pack\b.*|unroll\b.*|GCC\s+unroll\b.*|GCC\s+diagnostic\b.*)$"),)
+
+ALLOWED_DIRECTIVES = frozenset({"include", "define", "undef", "if", "ifdef", "ifndef", "elif", "else",
+                                "endif", "pragma", "error", "warning", ""})
+
+_FORBIDDEN: dict[str, tuple[str, ...]] = {
+    "file-access": (
+        "fopen", "freopen", "fdopen", "tmpfile", "tmpnam", "tempnam", "mkstemp", "mkstemps", "mkostemp",
+        "mkdtemp", "open", "openat", "openat2", "creat", "ifstream", "ofstream", "fstream", "filebuf",
+        "basic_ifstream", "basic_ofstream", "basic_fstream", "basic_filebuf", "filesystem", "opendir",
+        "fdopendir", "readdir", "scandir", "unlink", "unlinkat", "rmdir", "rename", "renameat", "symlink",
+        "symlinkat", "linkat", "chmod", "fchmod", "fchmodat", "chown", "fchown", "lchown", "truncate",
+        "ftruncate", "mknod", "mkfifo", "mkdir", "mkdirat", "readlink", "readlinkat", "open_by_handle_at",
+        "name_to_handle_at", "sendfile", "inotify_init", "fanotify_init"),
+    "network": ("socket", "socketpair", "connect", "accept", "accept4", "getaddrinfo", "gethostbyname",
+                "gethostbyname2"),
+    "process": ("system", "popen", "fork", "vfork", "clone", "clone3", "execl", "execle", "execlp", "execv",
+                "execve", "execvp", "execvpe", "execveat", "fexecve", "posix_spawn", "posix_spawnp", "setsid",
+                "setpgid", "daemon", "kill", "killpg", "tgkill", "ptrace", "prctl", "setrlimit", "prlimit",
+                "unshare", "setns", "chroot", "pivot_root", "mount", "umount", "umount2", "setuid", "seteuid",
+                "setgid", "pidfd_open", "process_vm_writev", "process_vm_readv"),
+    "dynamic-loading": ("dlopen", "dlmopen", "dlsym", "dlvsym"),
+    "environment": ("getenv", "secure_getenv", "setenv", "putenv", "unsetenv", "clearenv", "environ"),
+    "raw-syscall": ("syscall",),
+    "memory-mapping": ("mmap", "mprotect", "mremap", "memfd_create", "shm_open", "shmget", "shmat",
+                       "pkey_mprotect"),
+    "signals": ("signal", "sigaction", "sigaltstack", "bsd_signal", "sysv_signal"),
+    "threads": ("jthread", "pthread_create"),
+    "inline-asm": ("asm",),
+    "code-before-main": ("constructor", "destructor", "init_priority"),
+    "symbol-alias": ("weakref", "ifunc", "alias", "symver"),
+    "simulator-internals": ("npukb", "npukb_sim"),
+}
+FORBIDDEN_NAMES: dict[str, str] = {name: rule for rule, names in _FORBIDDEN.items() for name in names}
+# Names only forbidden right after ``std::`` (a bare ``thread`` is an ordinary word).
+FORBIDDEN_STD: dict[str, str] = {"thread": "threads", "async": "threads"}
+
+_INIT_SECTION = re.compile(r"\.(init_array|preinit_array|fini_array|ctors|dtors)\b")
+
+CXX_KEYWORDS = frozenset((
+    "alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t char16_t char32_t "
+    "class compl concept const consteval constexpr constinit const_cast continue co_await co_return co_yield "
+    "decltype default delete do double dynamic_cast else enum explicit export extern false float for friend "
+    "goto if inline int long mutable namespace new noexcept not not_eq nullptr operator or or_eq private "
+    "protected public register reinterpret_cast requires return short signed sizeof static static_assert "
+    "static_cast struct switch template this thread_local throw true try typedef typeid typename union "
+    "unsigned using virtual void volatile wchar_t while xor xor_eq").split())
+
+
+# ---------------------------------------------------------------------------------------- lexing
+
+@dataclass(frozen=True)
+class _Token:
+    kind: str          # ident | string | punct | number | newline
+    text: str
+    line: int          # line in the original text
+    start: int         # offsets in the spliced text
+    end: int
+
+
+_TOKEN = re.compile(r"""
+    (?P<comment>//[^\n]*|/\*.*?(\*/|\Z))
+  | (?P<raw>(?:u8|[uUL])?R"(?P<delim>[^()\\\s]{0,16})\(.*?\)(?P=delim)")
+  | (?P<string>(?:u8|[uUL])?"(?:\\.|[^"\\\n])*"?)
+  | (?P<char>(?:u8|[uUL])?'(?:\\.|[^'\\\n])*'?)
+  | (?P<ident>(?:[A-Za-z_$]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8}|[^\x00-\x7f])
+               (?:[A-Za-z0-9_$]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8}|[^\x00-\x7f])*)
+  | (?P<number>\.?[0-9](?:[eEpP][+-]|[0-9A-Za-z_.']|)*)
+  | (?P<newline>\n)
+  | (?P<space>[ \t\r\f\v]+)
+  | (?P<punct>%:%:|\#\#|%:|::|->|[^\s])
+""", re.VERBOSE | re.DOTALL)
+
+
+def _splice(text: str) -> tuple[str, list[int]]:
+    """Text with backslash-newlines removed, and the original line of every character."""
+    out: list[str] = []
+    lines: list[int] = []
+    line = 1
+    i = 0
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\\":
+            j = i + 1
+            while j < n and text[j] in " \t\r":
+                j += 1
+            if j < n and text[j] == "\n":          # GCC splices even with trailing blanks
+                line += 1
+                i = j + 1
+                continue
+        out.append(ch)
+        lines.append(line)
+        if ch == "\n":
+            line += 1
+        i += 1
+    return "".join(out), lines
+
+
+def _tokens(spliced: str, lines: list[int]) -> list[_Token]:
+    found: list[_Token] = []
+    for m in _TOKEN.finditer(spliced):
+        kind = m.lastgroup or "punct"
+        if kind in ("space", "delim"):
+            continue
+        if kind == "comment":
+            # a block comment spanning lines still ends the directive only at its newline tokens
+            continue
+        if kind in ("raw", "char"):
+            kind = "string"
+        if m.group("raw") is not None:
+            kind = "string"
+        text_ = m.group(0)
+        if kind == "punct":
+            text_ = {"%:": "#", "%:%:": "##"}.get(text_, text_)
+        line = lines[m.start()] if m.start() < len(lines) else (lines[-1] if lines else 1)
+        found.append(_Token(kind, text_, line, m.start(), m.end()))
+    return found
+
+
+def _normalize(name: str) -> str:
+    """The libc name behind a spelling: __builtin_fork, __libc_system, open64, __open_2 -> base."""
+    previous = None
+    while previous != name:
+        previous = name
+        name = name.strip("_")
+        for prefix in ("builtin_", "libc_", "GI_", "sys_"):
+            if name.startswith(prefix) and len(name) > len(prefix):
+                name = name[len(prefix):]
+        for suffix in ("64", "_2", "_chk", "_nocancel"):
+            if name.endswith(suffix) and len(name) > len(suffix):
+                name = name[: -len(suffix)]
+    return name
+
+
+# ------------------------------------------------------------------------------------- the checks
+
+_HEADER_NAME = re.compile(r'^\s*(<(?P<angle>[^>\n]*)>|"(?P<quote>[^"\n]*)")')
+_HAS_INCLUDE = re.compile(r'(__has_include(?:_next)?)\s*\(\s*(?:<([^>\n]*)>|"([^"\n]*)")')
+
+
+def _finding(rule: str, path: str, line: int, what: str = "") -> Finding:
+    detail = RULES[rule].detail
+    return Finding(rule, path, line, f"{detail} ({what})" if what else detail)
+
+
+def _check_include(name: str, angle: bool, path: str, line: int, files: Mapping[str, str]) -> Finding | None:
+    if not name or name.startswith("/") or "\\" in name:
+        return _finding("include-path", path, line, f"#include {name!r}")
+    parts = name.split("/")
+    if not angle:
+        resolved = posixpath.normpath(posixpath.join(posixpath.dirname(path), name))
+        if ".." in parts:
+            if resolved.startswith("../") or resolved == ".." or resolved not in files:
+                return _finding("include-path", path, line,
+                                f"#include \"{name}\" does not name a file of the project")
+            return None
+        if resolved in files:
+            return None
+    elif ".." in parts:
+        return _finding("include-path", path, line, f"#include <{name}>")
+    if TOOLCHAIN_HEADER.match(name) or name in STANDARD_HEADERS:
+        return None
+    if angle and any(f == name or f.endswith("/" + name) for f in files):
+        return None
+    shown = f"<{name}>" if angle else f'"{name}"'
+    return _finding("include-not-allowed", path, line, f"#include {shown}")
+
+
+def _check_directive(tokens: list[_Token], raw: str, path: str, files: Mapping[str, str]) -> Finding | None:
+    """``tokens`` starts at the '#'; ``raw`` is the directive's text after its name."""
+    line = tokens[0].line
+    name = tokens[1].text if len(tokens) > 1 and tokens[1].kind == "ident" else ""
+    if name in ("include_next", "import"):
+        return _finding("include-next", path, line, f"#{name}")
+    if name not in ALLOWED_DIRECTIVES:
+        return _finding("directive", path, line, f"#{name}")
+    if name == "include":
+        m = _HEADER_NAME.match(raw)
+        if not m:
+            return _finding("include-path", path, line, f"computed include '#include {raw.strip()[:60]}'")
+        angle = m.group("angle") is not None
+        return _check_include(m.group("angle") if angle else m.group("quote"), angle, path, line, files)
+    if name == "pragma":
+        body = " ".join(raw.split())
+        if not any(p.match(body) for p in ALLOWED_PRAGMAS):
+            return _finding("pragma", path, line, f"#pragma {body[:60]}")
+    if name in ("define", "undef") and len(tokens) > 2 and tokens[2].kind == "ident" \
+            and tokens[2].text in CXX_KEYWORDS:
+        return _finding("macro-keyword", path, line, f"#{name} {tokens[2].text}")
+    for m in _HAS_INCLUDE.finditer(raw):
+        if m.group(1) == "__has_include_next":
+            return _finding("include-next", path, line, "__has_include_next")
+        target = m.group(2) if m.group(2) is not None else m.group(3)
+        if target.startswith("/") or ".." in target.split("/"):
+            return _finding("include-path", path, line, f"__has_include({target!r})")
+    return None
+
+
+def _check_code(tokens: list[_Token], path: str) -> Finding | None:
+    for i, tok in enumerate(tokens):
+        if tok.kind == "punct" and tok.text == "##":
+            return _finding("token-paste", path, tok.line)
+        if tok.kind == "string":
+            m = _INIT_SECTION.search(tok.text)
+            if m:
+                return _finding("code-before-main", path, tok.line, f"section '{m.group(0)}'")
+            continue
+        if tok.kind != "ident":
+            continue
+        if tok.text == "_Pragma":
+            return _finding("pragma", path, tok.line, "_Pragma")
+        before = tokens[i - 1].text if i > 0 and tokens[i - 1].kind == "punct" else ""
+        if before in (".", "->"):           # a member of some object, not the libc function
+            continue
+        name = _normalize(tok.text)
+        rule = FORBIDDEN_NAMES.get(name)
+        if rule is None and before == "::" and i >= 2 and tokens[i - 2].text == "std":
+            rule = FORBIDDEN_STD.get(name)
+        if rule is not None:
+            return _finding(rule, path, tok.line, f"'{tok.text}'")
+    return None
+
+
+def _check_file(path: str, text: str, files: Mapping[str, str]) -> Finding | None:
+    spliced, lines = _splice(text)
+    tokens = _tokens(spliced, lines)
+    code: list[_Token] = []
+    start_of_line = True
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        if tok.kind == "newline":
+            start_of_line = True
+            i += 1
+            continue
+        if start_of_line and tok.kind == "punct" and tok.text == "#":
+            j = i
+            while j < len(tokens) and tokens[j].kind != "newline":
+                j += 1
+            directive = tokens[i:j]
+            end = tokens[j].start if j < len(tokens) else len(spliced)
+            rest = spliced[directive[1].end:end] if len(directive) > 1 else ""
+            rest = _COMMENTS.sub(" ", rest)
+            finding = _check_directive(directive, rest, path, files)
+            if finding:
+                return finding
+            name = directive[1].text if len(directive) > 1 else ""
+            if name != "include":       # the header name of an include is not code
+                code.extend(directive[2:])
+            i = j
+            continue
+        start_of_line = False
+        code.append(tok)
+        i += 1
+    return _check_code(code, path)
+
+
+_COMMENTS = re.compile(r"/\*.*?(\*/|\Z)|//[^\n]*", re.DOTALL)
 
 
 def check_sources(files: Mapping[str, str]) -> Finding | None:
     """The first rule violated by any file, or None when the sources pass."""
     for path, text in sorted(files.items()):
-        for number, line in enumerate(text.splitlines(), start=1):
-            for rule in RULES:
-                if rule.pattern.search(line):
-                    return Finding(rule.name, path, number, rule.detail)
+        finding = _check_file(path, text, files)
+        if finding:
+            return finding
     return None

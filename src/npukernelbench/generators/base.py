@@ -46,3 +46,20 @@ class Generator(Protocol):
         """One list of ``request.sampling.n`` completions per request, same order."""
 
     def close(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class GeneratorOptions:
+    """Options handed to every generator constructor: ``Cls(model: str, options: GeneratorOptions)``.
+    Backends read the fields they use and ignore the rest."""
+
+    lora: str | None = None           # LoRA adapter directory (hf, vllm)
+    device: str = "auto"              # hf: cuda/cpu/auto
+    dtype: str = "auto"               # hf: float32/bfloat16/float16/auto
+    progress: bool = True
+    timeout: float = 600.0            # openai: seconds per request
+    concurrency: int = 8              # openai: parallel requests
+    max_retries: int = 5
+    backoff: float = 1.0
+    seed: int = 0                     # mutants: mutation seed (sampling seed lives in SamplingParams)
+    extra: Mapping[str, Any] = field(default_factory=dict)

@@ -1,0 +1,5 @@
+"""Semantics of IsFinite: y = isfinite(x)"""
+
+
+def reference(x):
+    return x.isfinite()

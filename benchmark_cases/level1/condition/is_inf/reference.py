@@ -1,0 +1,5 @@
+"""Semantics of IsInf: y = isinf(x)"""
+
+
+def reference(x):
+    return x.isinf()

@@ -1,0 +1,8 @@
+#ifndef NON_FINITE_CHECK_OP_TILING_H
+#define NON_FINITE_CHECK_OP_TILING_H
+#include "l1_reduce_tiling.h"
+
+namespace optiling {
+REGISTER_TILING_DATA_CLASS(NonFiniteCheckOp, L1ReduceTilingData)
+}  // namespace optiling
+#endif

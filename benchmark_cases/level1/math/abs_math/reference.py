@@ -1,0 +1,5 @@
+"""Semantics of AbsMath: y = |x|"""
+
+
+def reference(x):
+    return x.abs()

@@ -1,0 +1,8 @@
+#ifndef ADDCDIV_TILING_H
+#define ADDCDIV_TILING_H
+#include "l1_elementwise_tiling.h"
+
+namespace optiling {
+REGISTER_TILING_DATA_CLASS(Addcdiv, L1EltTilingData)
+}  // namespace optiling
+#endif

@@ -1,0 +1,26 @@
+#include "l1_elementwise.h"
+using namespace AscendC;
+
+// input + value * tensor1 * tensor2 in float32; scalar0 = value.
+struct AddcmulOp {
+    float value;
+    template <typename T>
+    __aicore__ inline void operator()(const LocalTensor<T>& y, const LocalTensor<T>* x, const l1::Ctx& c) const
+    {
+        LocalTensor<float> a = l1::ToFloat(x[0], c, 0);
+        LocalTensor<float> b = l1::ToFloat(x[1], c, 1);
+        LocalTensor<float> d = l1::ToFloat(x[2], c, 2);
+        LocalTensor<float> r = l1::FloatOut(y, c, 0);
+        Mul(b, b, d, c.n);
+        Muls(b, b, value, c.n);
+        Add(r, a, b, c.n);
+        l1::StoreFloat(y, r, c);
+    }
+};
+
+extern "C" __global__ __aicore__ void addcmul(GM_ADDR input, GM_ADDR tensor1, GM_ADDR tensor2, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GET_TILING_DATA(t, tiling);
+    GM_ADDR in[3] = {input, tensor1, tensor2};
+    l1::Run<DTYPE_INPUT, DTYPE_Y, 3>(AddcmulOp{t.scalar0}, in, y, t);
+}

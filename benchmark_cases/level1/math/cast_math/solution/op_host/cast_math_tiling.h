@@ -1,0 +1,8 @@
+#ifndef CAST_MATH_TILING_H
+#define CAST_MATH_TILING_H
+#include "l1_elementwise_tiling.h"
+
+namespace optiling {
+REGISTER_TILING_DATA_CLASS(CastMath, L1EltTilingData)
+}  // namespace optiling
+#endif

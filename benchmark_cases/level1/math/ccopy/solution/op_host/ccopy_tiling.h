@@ -1,0 +1,8 @@
+#ifndef CCOPY_TILING_H
+#define CCOPY_TILING_H
+#include "l1_elementwise_tiling.h"
+
+namespace optiling {
+REGISTER_TILING_DATA_CLASS(Ccopy, L1EltTilingData)
+}  // namespace optiling
+#endif

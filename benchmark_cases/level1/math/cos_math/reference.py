@@ -1,0 +1,5 @@
+"""Semantics of CosMath: y = cos(x)"""
+
+
+def reference(x):
+    return x.cos()

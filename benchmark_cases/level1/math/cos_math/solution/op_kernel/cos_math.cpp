@@ -1,0 +1,26 @@
+#include "l1_elementwise.h"
+using namespace AscendC;
+
+// float32 compute; 2 scratch plane(s) plus one for float16/bfloat16.
+struct CosOp {
+    float scalar;
+    template <typename T>
+    __aicore__ inline void operator()(const LocalTensor<T>& y, const LocalTensor<T>* x, const l1::Ctx& c) const
+    {
+        // float32 planes: narrow dtypes use plane 0 for the widened input and result.
+        const uint32_t p = std::is_same_v<T, float> ? 0 : 1;
+        LocalTensor<float> f = l1::ToFloat(x[0], c, 0);
+        LocalTensor<float> r = l1::FloatOut(y, c, 0);
+        // The Cos library routine needs a temporary buffer: two float32 planes.
+        LocalTensor<uint8_t> tmp = c.Plane<uint8_t>(p);
+        Cos(r, f, tmp, c.n);
+        l1::StoreFloat(y, r, c);
+    }
+};
+
+extern "C" __global__ __aicore__ void cos_math(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GET_TILING_DATA(t, tiling);
+    GM_ADDR in[1] = {x};
+    l1::Run<DTYPE_X, DTYPE_Y, 1>(CosOp{t.scalar0}, in, y, t);
+}

@@ -1,0 +1,8 @@
+#ifndef ICAMIN_TILING_H
+#define ICAMIN_TILING_H
+#include "l1_reduce_tiling.h"
+
+namespace optiling {
+REGISTER_TILING_DATA_CLASS(Icamin, L1ReduceTilingData)
+}  // namespace optiling
+#endif

@@ -1,0 +1,5 @@
+"""Semantics of Muls: y = x * value"""
+
+
+def reference(x, value):
+    return x * value

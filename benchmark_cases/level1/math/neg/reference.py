@@ -1,0 +1,5 @@
+"""Semantics of Neg: y = -x"""
+
+
+def reference(x):
+    return -x

@@ -1,0 +1,5 @@
+"""Semantics of Rsqrt: y = 1 / sqrt(x)"""
+
+
+def reference(x):
+    return x.rsqrt()

@@ -1,0 +1,8 @@
+#ifndef RSQRT_TILING_H
+#define RSQRT_TILING_H
+#include "l1_elementwise_tiling.h"
+
+namespace optiling {
+REGISTER_TILING_DATA_CLASS(Rsqrt, L1EltTilingData)
+}  // namespace optiling
+#endif

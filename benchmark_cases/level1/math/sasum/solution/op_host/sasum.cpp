@@ -1,0 +1,31 @@
+#include "sasum_tiling.h"
+#include "l1_reduce_host.h"
+#include "register/op_def_registry.h"
+
+namespace optiling {
+static ge::graphStatus TilingFunc(gert::TilingContext* context)
+{
+    const uint64_t n = context->GetInputShape(0)->GetStorageShape().GetShapeSize();
+    return L1ReduceTiling(context, n, sizeof(float), 0);
+}
+}  // namespace optiling
+
+namespace ops {
+class Sasum : public OpDef {
+public:
+    explicit Sasum(const char* name) : OpDef(name)
+    {
+        this->Input("x")
+            .ParamType(REQUIRED)
+            .DataType({ge::DT_FLOAT})
+            .Format({ge::FORMAT_ND});
+        this->Output("y")
+            .ParamType(REQUIRED)
+            .DataType({ge::DT_FLOAT})
+            .Format({ge::FORMAT_ND});
+        this->AICore().SetTiling(optiling::TilingFunc);
+        this->AICore().AddConfig("ascend910b");
+    }
+};
+OP_ADD(Sasum);
+}  // namespace ops

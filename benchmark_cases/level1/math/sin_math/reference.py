@@ -1,0 +1,5 @@
+"""Semantics of SinMath: y = sin(x)"""
+
+
+def reference(x):
+    return x.sin()

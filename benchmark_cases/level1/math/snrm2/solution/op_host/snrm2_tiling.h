@@ -1,0 +1,8 @@
+#ifndef SNRM2_TILING_H
+#define SNRM2_TILING_H
+#include "l1_reduce_tiling.h"
+
+namespace optiling {
+REGISTER_TILING_DATA_CLASS(Snrm2, L1ReduceTilingData)
+}  // namespace optiling
+#endif

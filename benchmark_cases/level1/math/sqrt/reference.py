@@ -1,0 +1,5 @@
+"""Semantics of Sqrt: y = sqrt(x)"""
+
+
+def reference(x):
+    return x.sqrt()

@@ -1,0 +1,8 @@
+#ifndef SQRT_TILING_H
+#define SQRT_TILING_H
+#include "l1_elementwise_tiling.h"
+
+namespace optiling {
+REGISTER_TILING_DATA_CLASS(Sqrt, L1EltTilingData)
+}  // namespace optiling
+#endif

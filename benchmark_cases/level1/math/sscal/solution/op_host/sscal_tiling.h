@@ -1,0 +1,8 @@
+#ifndef SSCAL_TILING_H
+#define SSCAL_TILING_H
+#include "l1_elementwise_tiling.h"
+
+namespace optiling {
+REGISTER_TILING_DATA_CLASS(Sscal, L1EltTilingData)
+}  // namespace optiling
+#endif

@@ -1,0 +1,55 @@
+"""Semantics of GeGluGradV2 (float64)."""
+import math
+
+import torch
+
+
+def extra_attrs(draw, st):
+    return {"approximate": draw(st.sampled_from([0, 1])), "activate_left": draw(st.booleans())}
+
+
+def shapes_for(full, half):
+    return {"dy": half, "x": full, "gelu": half}
+
+
+def gelu_derivative(v, approximate):
+    if approximate == 1:
+        c = math.sqrt(2.0 / math.pi)
+        t = torch.tanh(c * (v + 0.044715 * v ** 3))
+        return 0.5 * (1.0 + t) + 0.5 * v * (1.0 - t * t) * c * (1.0 + 3.0 * 0.044715 * v * v)
+    phi = 0.5 * (1.0 + torch.erf(v / math.sqrt(2.0)))
+    return phi + v * torch.exp(-0.5 * v * v) / math.sqrt(2.0 * math.pi)
+
+
+def reference(dy, x, gelu, dim=-1, approximate=1, activate_left=False):
+    a, b = torch.chunk(x.double(), 2, dim=dim)
+    gate, other = (a, b) if activate_left else (b, a)
+    g = dy.double()
+    d_other = g * gelu.double()
+    d_gate = g * other * gelu_derivative(gate, approximate)
+    parts = [d_gate, d_other] if activate_left else [d_other, d_gate]
+    return torch.cat(parts, dim=dim).to(dy.dtype)
+
+
+def draw_case(draw, spec):
+    """Shapes for the dynamic check: rank 1-3, one dim of even size split by `dim`."""
+    from hypothesis import strategies as st
+
+    rank = draw(st.integers(1, 3))
+    dim = draw(st.sampled_from([-1, -1, -1] + list(range(-rank, rank))))
+    axis = dim % rank
+    budget = 1000000
+    shape = []
+    for i in range(rank):
+        hi = max(1, min(8192 if i == rank - 1 else 512, budget // 2 if i == axis else budget))
+        d = draw(st.integers(1, hi))
+        if i == axis:
+            d = 2 * max(1, min(d, hi // 2 if hi > 1 else 1))
+        shape.append(d)
+        budget = max(1, budget // d)
+    half = list(shape)
+    half[axis] //= 2
+    types = draw(st.sampled_from(list(spec.type_combos)))
+    attrs = extra_attrs(draw, st)
+    attrs["dim"] = dim
+    return {"shapes": shapes_for(shape, half), "types": types, "attrs": attrs}

@@ -1,0 +1,9 @@
+#include "kernel_operator.h"
+#include "l2a_triangle.h"
+
+extern "C" __global__ __aicore__ void tril(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GET_TILING_DATA(t, tiling);
+    const l2a::TriShape shape{t.rows, t.cols, t.height, t.diagonal, t.coreNum, t.tileElems, t.colTile};
+    l2a::RunTriangle<DTYPE_X, true>(x, y, shape);
+}

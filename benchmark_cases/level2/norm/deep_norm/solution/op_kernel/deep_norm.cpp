@@ -1,0 +1,18 @@
+#include "kernel_operator.h"
+#include "l2b_rownorm.h"
+
+extern "C" __global__ __aicore__ void deep_norm(GM_ADDR x, GM_ADDR gx, GM_ADDR beta, GM_ADDR gamma, GM_ADDR mean, GM_ADDR rstd, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GET_TILING_DATA(tilingData, tiling);
+    l2b::RowNormArgs args;
+    args.in0 = x;
+    args.in1 = gx;
+    args.gamma = gamma;
+    args.beta = beta;
+    args.y = y;
+    args.mean = mean;
+    args.rstd = rstd;
+    l2b::RowNorm<DTYPE_X, l2b::Pre::SCALE_ADD, l2b::Norm::LAYER> op;
+    op.Init(args, tilingData);
+    op.Process();
+}

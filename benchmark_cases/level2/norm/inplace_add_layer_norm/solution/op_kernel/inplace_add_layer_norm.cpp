@@ -1,0 +1,19 @@
+#include "kernel_operator.h"
+#include "l2b_rownorm.h"
+
+extern "C" __global__ __aicore__ void inplace_add_layer_norm(GM_ADDR x1, GM_ADDR x2, GM_ADDR gamma, GM_ADDR beta, GM_ADDR y, GM_ADDR mean, GM_ADDR rstd, GM_ADDR x, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GET_TILING_DATA(tilingData, tiling);
+    l2b::RowNormArgs args;
+    args.in0 = x1;
+    args.in1 = x2;
+    args.gamma = gamma;
+    args.beta = beta;
+    args.y = y;
+    args.mean = mean;
+    args.rstd = rstd;
+    args.xsum = x;
+    l2b::RowNorm<DTYPE_X1, l2b::Pre::ADD, l2b::Norm::LAYER> op;
+    op.Init(args, tilingData);
+    op.Process();
+}

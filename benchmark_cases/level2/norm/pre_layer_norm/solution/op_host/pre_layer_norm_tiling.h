@@ -1,0 +1,8 @@
+#ifndef PRE_LAYER_NORM_TILING_H
+#define PRE_LAYER_NORM_TILING_H
+#include "l2b_rownorm_tiling.h"
+
+namespace optiling {
+REGISTER_TILING_DATA_CLASS(PreLayerNorm, L2bRowNormTilingData)
+}  // namespace optiling
+#endif

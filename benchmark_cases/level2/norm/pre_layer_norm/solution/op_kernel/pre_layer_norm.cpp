@@ -1,0 +1,16 @@
+#include "kernel_operator.h"
+#include "l2b_rownorm.h"
+
+extern "C" __global__ __aicore__ void pre_layer_norm(GM_ADDR x, GM_ADDR y, GM_ADDR gamma, GM_ADDR beta, GM_ADDR out, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GET_TILING_DATA(tilingData, tiling);
+    l2b::RowNormArgs args;
+    args.in0 = x;
+    args.in1 = y;
+    args.gamma = gamma;
+    args.beta = beta;
+    args.y = out;
+    l2b::RowNorm<DTYPE_X, l2b::Pre::ADD, l2b::Norm::LAYER> op;
+    op.Init(args, tilingData);
+    op.Process();
+}

@@ -1,0 +1,43 @@
+#include "rms_norm_tiling.h"
+#include "register/op_def_registry.h"
+
+namespace optiling {
+static ge::graphStatus TilingFunc(gert::TilingContext* context)
+{
+    const gert::Shape& x = context->GetInputShape(0)->GetStorageShape();
+    const uint64_t d = x.GetDim(x.GetDimNum() - 1);
+    const uint64_t rows = d == 0 ? 0 : x.GetShapeSize() / d;
+    const float eps = L2bAttrFloat(context, 0, 1e-6f);
+    // x in, y out; gamma kept in float32 for the whole run.
+    return L2bRowNormTiling(context, rows, d, L2bRowNormBuffers{1, 1, 0, 0, 1}, eps);
+}
+}  // namespace optiling
+
+namespace ops {
+class RmsNorm : public OpDef {
+public:
+    explicit RmsNorm(const char* name) : OpDef(name)
+    {
+        this->Input("x")
+            .ParamType(REQUIRED)
+            .DataType({ge::DT_FLOAT16, ge::DT_BF16, ge::DT_FLOAT})
+            .Format({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND});
+        this->Input("gamma")
+            .ParamType(REQUIRED)
+            .DataType({ge::DT_FLOAT16, ge::DT_BF16, ge::DT_FLOAT})
+            .Format({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND});
+        this->Output("y")
+            .ParamType(REQUIRED)
+            .DataType({ge::DT_FLOAT16, ge::DT_BF16, ge::DT_FLOAT})
+            .Format({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND});
+        this->Output("rstd")
+            .ParamType(REQUIRED)
+            .DataType({ge::DT_FLOAT, ge::DT_FLOAT, ge::DT_FLOAT})
+            .Format({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND});
+        this->Attr("epsilon").AttrType(OPTIONAL).Float(1e-06);
+        this->AICore().SetTiling(optiling::TilingFunc);
+        this->AICore().AddConfig("ascend910b");
+    }
+};
+OP_ADD(RmsNorm);
+}  // namespace ops

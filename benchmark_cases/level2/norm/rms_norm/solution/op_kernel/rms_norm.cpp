@@ -1,0 +1,16 @@
+#include "kernel_operator.h"
+#include "l2b_rownorm.h"
+
+extern "C" __global__ __aicore__ void rms_norm(GM_ADDR x, GM_ADDR gamma, GM_ADDR y, GM_ADDR rstd, GM_ADDR workspace,
+                                               GM_ADDR tiling)
+{
+    GET_TILING_DATA(tilingData, tiling);
+    l2b::RowNormArgs args;
+    args.in0 = x;
+    args.gamma = gamma;
+    args.y = y;
+    args.rstd = rstd;
+    l2b::RowNorm<DTYPE_X, l2b::Pre::X, l2b::Norm::RMS> op;
+    op.Init(args, tilingData);
+    op.Process();
+}

@@ -1,0 +1,137 @@
+"""Outputs vs reference -> Verdict.
+
+Strict on structure (output count, list lengths, shapes, storage dtype), then per element:
+``|out - ref| <= atol + rtol * |ref|`` with the task's per-dtype tolerance (``TaskSpec.tolerance_for``)
+for floating outputs, exact equality for integer and bool outputs. NaN/Inf policy: an infinity in
+the reference must be matched exactly (same sign); with ``nan_policy = "match"`` NaN is expected
+exactly where the reference has NaN; with ``"forbid"`` any NaN in the output fails.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from npukernelbench.dtypes import dtype as lookup_dtype
+from npukernelbench.inputs import to_values
+from npukernelbench.spec import TaskSpec, Tolerance
+
+
+@dataclass(frozen=True)
+class Verdict:
+    ok: bool
+    message: str = ""
+    output: str | None = None            # name of the first mismatching output
+    index: tuple[int, ...] | None = None  # first mismatching element
+    max_abs: float = 0.0
+    max_rel: float = 0.0
+    mismatches: int = 0
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, float | np.floating):
+        return f"{float(v):.6g}"
+    return repr(v.item() if hasattr(v, "item") else v)
+
+
+def compare_array(name: str, got: np.ndarray, expected: np.ndarray, dtype_name: str,
+                  tolerance: Tolerance | None, nan_policy: str = "match") -> Verdict:
+    """One output array (storage type) against its expected values."""
+    dt = lookup_dtype(dtype_name)
+    if not isinstance(got, np.ndarray):
+        return Verdict(False, f"output '{name}': expected an array, got {type(got).__name__}", name)
+    if got.dtype != dt.numpy_storage:
+        return Verdict(False, f"output '{name}': dtype {got.dtype} but {dtype_name} (storage {dt.storage}) "
+                              f"expected", name)
+    expected = np.asarray(expected)
+    if tuple(got.shape) != tuple(expected.shape):
+        return Verdict(False, f"output '{name}': shape {list(got.shape)} but {list(expected.shape)} expected", name)
+    values = to_values(got, dtype_name)
+    if got.size == 0:
+        return Verdict(True)
+    if tolerance is None or not dt.is_float:             # exact comparison
+        g = values.astype(np.int64) if dt.kind == "bool" else values
+        e = expected.astype(g.dtype) if dt.kind != "bool" else expected.astype(np.int64)
+        bad = g != e
+        if not bad.any():
+            return Verdict(True)
+        idx = tuple(int(i) for i in np.argwhere(bad)[0])
+        diff = np.abs(g.astype(np.float64) - e.astype(np.float64))
+        return Verdict(False, f"output '{name}': {int(bad.sum())} of {bad.size} elements differ (exact "
+                              f"{dtype_name}); first at index {list(idx)}: got {_fmt(g[idx])}, expected "
+                              f"{_fmt(e[idx])}; max abs error {_fmt(diff.max())}",
+                       name, idx, float(diff.max()), 0.0, int(bad.sum()))
+    if dt.kind == "complex":
+        g = np.asarray(values, dtype=np.complex128)
+        e = np.asarray(expected, dtype=np.complex128)
+    else:
+        g = np.asarray(values, dtype=np.float64)
+        e = np.asarray(expected, dtype=np.float64)
+    g_nan, e_nan = np.isnan(g), np.isnan(e)
+    with np.errstate(invalid="ignore", over="ignore"):
+        diff = np.abs(g - e)
+        tol = tolerance.atol + tolerance.rtol * np.abs(e)
+        close = diff <= tol
+    e_inf = np.isinf(e)
+    close = np.where(e_inf, g == e, close)                  # infinities must match exactly
+    if nan_policy == "forbid":
+        close = close & ~g_nan
+    else:
+        close = np.where(e_nan, g_nan, close & ~g_nan)      # NaN exactly where the reference has NaN
+    bad = ~close
+    finite = ~(g_nan | e_nan | np.isinf(g) | e_inf)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        max_abs = float(diff[finite].max()) if finite.any() else 0.0
+        rel = diff[finite] / np.maximum(np.abs(e[finite]), np.finfo(np.float64).tiny)
+        max_rel = float(rel.max()) if rel.size else 0.0
+    if not bad.any():
+        return Verdict(True, max_abs=max_abs, max_rel=max_rel)
+    idx = tuple(int(i) for i in np.argwhere(bad)[0])
+    count = int(bad.sum())
+    return Verdict(False, f"output '{name}': {count} of {bad.size} elements outside rtol={tolerance.rtol:g}, "
+                          f"atol={tolerance.atol:g} ({dtype_name}); max abs error {max_abs:.4g}, max rel error "
+                          f"{max_rel:.4g}; first mismatch at index {list(idx)}: got {_fmt(g[idx])}, expected "
+                          f"{_fmt(e[idx])}", name, idx, max_abs, max_rel, count)
+
+
+def compare_outputs(spec: TaskSpec, got: Mapping[str, Any], expected: Mapping[str, Any],
+                    dtypes: Mapping[str, str]) -> Verdict:
+    """Every output of the task, strictly: all present, no extra ones, each within tolerance."""
+    names = [d.name for d in spec.outputs]
+    missing = [n for n in names if n not in got]
+    if missing:
+        return Verdict(False, f"output '{missing[0]}' was not produced (expected outputs: {', '.join(names)})",
+                       missing[0])
+    extra = sorted(set(got) - set(names))
+    if extra:
+        return Verdict(False, f"unexpected output '{extra[0]}' (expected outputs: {', '.join(names)})", extra[0])
+    worst_abs = worst_rel = 0.0
+    for decl in spec.outputs:
+        dtype_name = dtypes[decl.name]
+        tol = spec.tolerance_for(dtype_name)
+        g, e = got[decl.name], expected[decl.name]
+        if isinstance(e, list):
+            if not isinstance(g, list) or len(g) != len(e):
+                n = len(g) if isinstance(g, list) else "not a list"
+                return Verdict(False, f"output '{decl.name}': tensor list of {n} but {len(e)} expected", decl.name)
+            parts = [(f"{decl.name}[{i}]", gi, ei) for i, (gi, ei) in enumerate(zip(g, e, strict=True))]
+        else:
+            parts = [(decl.name, g, e)]
+        for label, gi, ei in parts:
+            verdict = compare_array(label, gi, ei, dtype_name, tol, spec.nan_policy)
+            if not verdict.ok:
+                return verdict
+            worst_abs, worst_rel = max(worst_abs, verdict.max_abs), max(worst_rel, verdict.max_rel)
+    return Verdict(True, max_abs=worst_abs, max_rel=worst_rel)
+
+
+def same_bits(a: Any, b: Any) -> bool:
+    """Bit-for-bit equality of two outputs (arrays or lists of arrays); NaN payloads included."""
+    if isinstance(a, list) or isinstance(b, list):
+        return isinstance(a, list) and isinstance(b, list) and len(a) == len(b) and \
+            all(same_bits(x, y) for x, y in zip(a, b, strict=True))
+    a, b = np.asarray(a), np.asarray(b)
+    return a.shape == b.shape and a.dtype == b.dtype and a.tobytes() == b.tobytes()

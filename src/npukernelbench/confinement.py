@@ -1,0 +1,198 @@
+"""Which confinement this machine offers, and how a command is wrapped in it.
+
+Three levels, strongest first (the run header names the active one):
+
+``bubblewrap``
+    ``bwrap`` with every namespace unshared (no network, own pid namespace, own /proc and /tmp),
+    the system (/usr, the /bin and /lib links) read-only, only the scratch directory writable, the
+    toolchain paths the caller names read-only, nothing else: no repo, no home, no /etc beyond the
+    linker cache. Install it with ``apt-get install bubblewrap``.
+``netns+rlimits``
+    ``unshare`` (util-linux): own network namespace (no network) and, where the kernel allows, own
+    pid namespace, so every process of the run dies with it. The file system is not confined.
+``rlimits``
+    Resource limits, an own session and the watchdog of :mod:`npukernelbench.sandbox` only.
+
+The level is found once per process by actually running ``true`` under each level (user namespaces
+may be disabled even when ``bwrap`` is installed) and cached. ``NPUKB_CONFINEMENT`` (``bubblewrap``,
+``netns+rlimits`` or ``rlimits``) caps the level, e.g. to test the fallbacks; it never raises it.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+BUBBLEWRAP = "bubblewrap"
+NETNS = "netns+rlimits"
+RLIMITS = "rlimits"
+LEVELS = (BUBBLEWRAP, NETNS, RLIMITS)
+ENV_CAP = "NPUKB_CONFINEMENT"
+
+# Top-level links/directories of the system image that programs need (merged /usr or not).
+_SYSTEM_ROOTS = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
+# Single files/directories of /etc that the compiler and dynamic linker may read; all public.
+_ETC_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives")
+
+_UNSHARE_VARIANTS: tuple[tuple[str, ...], ...] = (
+    ("--net", "--pid", "--fork", "--kill-child"),
+    ("--user", "--map-root-user", "--net", "--pid", "--fork", "--kill-child"),
+    ("--net",),
+    ("--user", "--map-root-user", "--net"),
+)
+
+
+@dataclass(frozen=True)
+class Confinement:
+    """The active level and how to wrap a command in it."""
+
+    level: str
+    detail: str                            # human-readable: what the level gives on this machine
+    bwrap: str | None = None               # path of bwrap when level is bubblewrap
+    unshare: tuple[str, ...] = ()          # unshare argv prefix when level is netns+rlimits
+
+    @property
+    def pid_namespace(self) -> bool:
+        return self.level == BUBBLEWRAP or "--pid" in self.unshare
+
+    def wrap(self, argv: Sequence[str], cwd: Path, writable: Sequence[Path] = (),
+             readable: Sequence[Path] = (), network: bool = False) -> list[str]:
+        """``argv`` as run under this level (the caller still applies limits and the session)."""
+        if self.level == BUBBLEWRAP and self.bwrap:
+            return bwrap_argv(self.bwrap, argv, cwd, writable, readable, network)
+        if self.level == NETNS and self.unshare and not network:
+            # A shell as the namespace's init: the command is not pid 1 (which ignores default-action
+            # signals such as SIGXCPU), and its death by signal comes back as exit status 128 + n
+            # (unshare itself fails to re-raise it).
+            return [*self.unshare, "--", "/bin/sh", "-c", '"$@"; exit $?', "sh", *argv]
+        return list(argv)
+
+
+def _argv_paths(argv: Sequence[str], cwd: Path) -> list[tuple[Path, bool]]:
+    """Absolute paths named in ``argv`` (``-I/x``, ``--opt=/x``, ``/x``) as (path, writable): an
+    existing path is the caller's toolchain or input, seen read-only; a path that does not exist yet
+    is an output, whose directory is writable when it is the scratch directory's parent (a build
+    folder holding the scratch source tree)."""
+    found: list[tuple[Path, bool]] = []
+    build_folder = Path(os.path.abspath(cwd)).parent
+    for arg in argv:
+        if "/" not in arg:
+            continue
+        if arg.startswith("-"):
+            arg = arg.split("=", 1)[1] if "=" in arg else arg[arg.find("/"):]
+        if not arg.startswith("/"):
+            continue
+        if os.path.exists(arg):
+            found.append((Path(arg), False))
+        elif Path(os.path.abspath(arg)).parent == build_folder and build_folder != Path("/"):
+            found.append((build_folder, True))
+    return found
+
+
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        path.relative_to(root)
+    except ValueError:
+        return False
+    return True
+
+
+def bwrap_argv(bwrap: str, argv: Sequence[str], cwd: Path, writable: Sequence[Path] = (),
+               readable: Sequence[Path] = (), network: bool = False) -> list[str]:
+    """The bubblewrap command line: system read-only, ``cwd`` and ``writable`` read-write,
+    ``readable`` and absolute paths named in ``argv`` read-only, private /tmp, /proc and /dev."""
+    args = [bwrap, "--unshare-all", "--die-with-parent", "--new-session"]
+    if network:
+        args.append("--share-net")
+    args += ["--ro-bind", "/usr", "/usr"]
+    for name in _SYSTEM_ROOTS:
+        host = Path("/") / name
+        if host.is_symlink():
+            args += ["--symlink", os.readlink(host), str(host)]
+        elif host.is_dir():
+            args += ["--ro-bind", str(host), str(host)]
+    for etc in _ETC_FILES:
+        args += ["--ro-bind-try", etc, etc]
+    args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+    binds: dict[Path, bool] = {}            # path -> writable
+    named = _argv_paths(argv, cwd)
+    for path in [*readable, *(p for p, w in named if not w)]:
+        path = Path(os.path.abspath(path))
+        if not _inside(path, Path("/usr")) and path.exists():
+            binds.setdefault(path, False)
+    for path in (cwd, *writable, *(p for p, w in named if w)):
+        binds[Path(os.path.abspath(path))] = True
+    # Parents first, so that a deeper bind (a writable scratch inside a read-only tree or the
+    # reverse) stays in force.
+    for path in sorted(binds, key=lambda p: len(p.parts)):
+        args += ["--bind" if binds[path] else "--ro-bind", str(path), str(path)]
+    args += ["--chdir", str(Path(os.path.abspath(cwd))), "--"]
+    return args + list(argv)
+
+
+def _works(argv: list[str], cwd: str) -> bool:
+    try:
+        done = subprocess.run(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, timeout=20, env={"PATH": "/usr/bin:/bin"})
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0
+
+
+def _true() -> str:
+    return shutil.which("true", path="/usr/bin:/bin") or "/bin/true"
+
+
+def _probe_bwrap(scratch: str) -> Confinement | None:
+    bwrap = shutil.which("bwrap")
+    if not bwrap:
+        return None
+    if not _works(bwrap_argv(bwrap, [_true()], Path(scratch)), scratch):
+        return None
+    return Confinement(BUBBLEWRAP, "bubblewrap: no network, own pid namespace, read-only system, "
+                       "only the scratch directory writable", bwrap=bwrap)
+
+
+def _probe_unshare(scratch: str) -> Confinement | None:
+    unshare = shutil.which("unshare")
+    if not unshare:
+        return None
+    for variant in _UNSHARE_VARIANTS:
+        prefix = (unshare, *variant)
+        if _works([*prefix, "--", _true()], scratch):
+            pid = "--pid" in variant
+            return Confinement(NETNS, "unshare: no network" + (", own pid namespace" if pid else "")
+                               + "; file system not confined", unshare=prefix)
+    return None
+
+
+@functools.cache
+def _detect(cap: str) -> Confinement:
+    allowed = LEVELS[LEVELS.index(cap):] if cap in LEVELS else LEVELS
+    with tempfile.TemporaryDirectory(prefix="npukb-probe-") as scratch:
+        if BUBBLEWRAP in allowed and (found := _probe_bwrap(scratch)):
+            return found
+        if NETNS in allowed and (found := _probe_unshare(scratch)):
+            return found
+    hint = "" if BUBBLEWRAP not in allowed else " (install bubblewrap: apt-get install bubblewrap)"
+    return Confinement(RLIMITS, "resource limits and an own session only" + hint)
+
+
+def active_confinement() -> Confinement:
+    """The strongest level that works here (capped by ``NPUKB_CONFINEMENT``), probed once."""
+    cap = os.environ.get(ENV_CAP, "").strip()
+    if cap and cap not in LEVELS:
+        raise ValueError(f"{ENV_CAP}={cap!r} is not a confinement level; use one of {', '.join(LEVELS)} "
+                         "or unset it")
+    return _detect(cap)
+
+
+def confinement_level() -> str:
+    """``"bubblewrap"``, ``"netns+rlimits"`` or ``"rlimits"``: for the run header."""
+    return active_confinement().level

@@ -1,0 +1,153 @@
+"""Completion text -> source files, or :class:`ParseError` with the reason.
+
+Each file is a fenced code block labelled with its path relative to the project, either
+
+- on a header line just before the fence: ``=== op_host/add_custom.cpp ===`` (also accepted:
+  ``### op_host/add_custom.cpp``, ``**op_kernel/add_custom.cpp**``, ``File: op_host/x.h``), or
+- in the fence's info string: ```` ```cpp op_kernel/add_custom.cpp ```` (or ``title="..."``), or
+- as a comment on the block's first line: ``// op_host/add_custom.cpp``.
+
+The LAST block per path wins, so drafts in reasoning text (``<think>...</think>``) cannot override
+the final answer. Paths must lie under ``op_host/`` or ``op_kernel/`` and be C++ sources or headers;
+the kernel's two required files must be present and non-empty.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+MAX_COMPLETION_CHARS = 1_000_000
+MAX_FILE_CHARS = 200_000
+MAX_FILES = 16
+
+_PATH = r"op_(?:host|kernel)/[A-Za-z0-9_][A-Za-z0-9_./-]*"
+_VALID_PATH = re.compile(r"^op_(host|kernel)/([A-Za-z0-9_]+/)*[A-Za-z0-9_][A-Za-z0-9_.-]*\.(cpp|cc|h|hpp|inc)$")
+_FENCE = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})\s*(?P<info>[^`]*)$")
+_HEADER = re.compile(r"^\s*(?:={2,}|#{1,6}|\*\*|`)?\s*(?:file(?:name)?\s*[:=]?\s*)?`?(?P<path>\S+?)`?\s*"
+                     r"(?:={2,}|\*\*|:)?\s*$", re.IGNORECASE)
+_COMMENT = re.compile(r"^\s*(?://|/\*)\s*(?:file(?:name)?\s*[:=]?\s*)?(?P<path>" + _PATH + r")\s*(?:\*/)?\s*$",
+                      re.IGNORECASE)
+_INFO_PATH = re.compile(r"(?:title|file|path|filename)?=?[\"']?(?P<path>[^\s\"']*/[^\s\"']*|[^\s\"']+\.(?:cpp|h|hpp|cc))")
+_THINK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
+
+
+class ParseError(ValueError):
+    """The completion holds no usable project; the message says why."""
+
+
+@dataclass(frozen=True)
+class Block:
+    path: str | None
+    text: str
+    line: int
+
+
+def _label_from_header(lines: list[str], fence_index: int) -> str | None:
+    """A path label on the closest non-empty line above the fence (at most 2 lines up)."""
+    seen = 0
+    i = fence_index - 1
+    while i >= 0 and seen < 2:
+        line = lines[i].strip()
+        i -= 1
+        if not line:
+            continue
+        seen += 1
+        if _FENCE.match(lines[i + 1]):
+            return None
+        m = _HEADER.match(line)
+        if m and "/" in m.group("path"):
+            return m.group("path").strip("`*:")
+        return None
+    return None
+
+
+def _label_from_info(info: str) -> str | None:
+    for token in info.split()[0:4]:
+        m = _INFO_PATH.fullmatch(token) or _INFO_PATH.match(token)
+        if m and ("/" in m.group("path") or "." in m.group("path")):
+            return m.group("path")
+    return None
+
+
+def blocks(text: str) -> list[Block]:
+    """Every fenced block in ``text`` with its label (None when unlabelled)."""
+    lines = text.splitlines()
+    found: list[Block] = []
+    i = 0
+    while i < len(lines):
+        m = _FENCE.match(lines[i])
+        if not m:
+            i += 1
+            continue
+        fence, info = m.group("fence"), m.group("info").strip()
+        label = _label_from_info(info) or _label_from_header(lines, i)
+        body: list[str] = []
+        j = i + 1
+        closed = False
+        while j < len(lines):
+            close = re.match(r"^ {0,3}(`{3,}|~{3,})\s*$", lines[j])
+            if close and close.group(1)[0] == fence[0] and len(close.group(1)) >= len(fence):
+                closed = True
+                break
+            body.append(lines[j])
+            j += 1
+        if body and label is None:
+            cm = _COMMENT.match(body[0])
+            if cm:
+                label = cm.group("path")
+        if not closed:
+            raise ParseError(f"the code block starting at line {i + 1}"
+                             f"{f' ({label})' if label else ''} is never closed (truncated completion?)")
+        found.append(Block(label, "\n".join(body) + "\n", i + 1))
+        i = j + 1
+    return found
+
+
+def extract_files(text: str, required: Iterable[str]) -> dict[str, str]:
+    """Source files of a completion. Raises :class:`ParseError` naming what is wrong."""
+    required = tuple(required)
+    if text is None or not text.strip():
+        raise ParseError("empty completion")
+    if len(text) > MAX_COMPLETION_CHARS:
+        raise ParseError(f"completion is {len(text)} characters, above the {MAX_COMPLETION_CHARS} limit")
+    answer = _THINK.sub("", text)
+    if "<think>" in answer.lower() and "</think>" not in answer.lower():
+        raise ParseError("the completion ends inside a <think> section (no final answer)")
+    found = blocks(answer)
+    if not found:
+        raise ParseError("no fenced code block found; write each file as a fenced block labelled with its path, "
+                         f"e.g. '=== {required[0] if required else 'op_host/x.cpp'} ===' before the fence")
+    files: dict[str, str] = {}
+    for block in found:
+        if block.path is None:
+            continue
+        path = block.path.strip().removeprefix("./")
+        if path.startswith("/") or ".." in path.split("/") or not _VALID_PATH.match(path):
+            raise ParseError(f"code block at line {block.line} is labelled {block.path!r}: not an allowed path "
+                             "(allowed: op_host/*.cpp|h and op_kernel/*.cpp|h, relative, no '..')")
+        if len(block.text) > MAX_FILE_CHARS:
+            raise ParseError(f"{path} is {len(block.text)} characters, above the {MAX_FILE_CHARS} limit")
+        files[path] = block.text                      # the last block per path wins
+    if not files:
+        raise ParseError(f"{len(found)} code block(s) but none labelled with a file path such as "
+                         f"{', '.join(required) or 'op_host/x.cpp'}")
+    if len(files) > MAX_FILES:
+        raise ParseError(f"{len(files)} files, above the {MAX_FILES} limit")
+    for path in required:
+        if path not in files:
+            raise ParseError(f"required file {path} is missing (found: {', '.join(sorted(files))})")
+    for path, body in files.items():
+        if not body.strip():
+            raise ParseError(f"the code block for {path} is empty")
+    return files
+
+
+def render_files(files: dict[str, str]) -> str:
+    """The inverse of :func:`extract_files`: files as ``=== path ===`` headed fenced blocks."""
+    parts = []
+    for path, body in files.items():
+        lang = "cpp"
+        parts.append(f"=== {path} ===\n```{lang}\n{body.rstrip()}\n```\n")
+    return "\n".join(parts)

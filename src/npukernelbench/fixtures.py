@@ -1,0 +1,137 @@
+"""Public fixtures, for reuse in other projects' CI (checking hand-written kernels).
+
+=====================  =======  =================================================================
+fixture                scope    value
+=====================  =======  =================================================================
+npukb_toolchain        session  the ``--toolchain`` toolchain; skips when it is unavailable here
+npukb_load_case        session  ``load(path) -> TaskSpec`` for a case folder (either layout)
+npukb_task             function the TaskSpec named by ``@pytest.mark.npukb_case("path/to/case")``
+npukb_completion       function a Completion: ``@pytest.mark.npukb_files({...})`` or the expert solution
+npukb_kernel           function the completion built for the task's first static case (BuildResult);
+                                fails the test with classified diagnostics when it does not build
+npukb_checker          function ``KernelChecker``: ``check(case)``, ``check_static()``,
+                                ``check_dynamic(examples, seed)``, ``assert_correct()``
+=====================  =======  =================================================================
+
+Example::
+
+    @pytest.mark.npukb_case("ops/my_add")
+    @pytest.mark.npukb_files({"op_host/my_add.cpp": HOST, "op_kernel/my_add.cpp": KERNEL})
+    def test_my_add(npukb_checker):
+        npukb_checker.assert_correct()          # static shapes + drawn dynamic shapes
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def npukb_toolchain(request: pytest.FixtureRequest) -> Any:
+    from npukernelbench.options import load_toolchain
+
+    name = request.config.getoption("npukb_toolchain")
+    try:
+        toolchain = load_toolchain(name)
+    except (ImportError, ValueError) as exc:
+        pytest.skip(f"toolchain {name!r} unavailable: {exc}")
+    reason = toolchain.unavailable_reason()
+    if reason:
+        pytest.skip(f"toolchain {name!r} unavailable: {reason}")
+    return toolchain
+
+
+@pytest.fixture(scope="session")
+def npukb_load_case(request: pytest.FixtureRequest):
+    from npukernelbench.cases import load_case
+
+    base = Path(request.config.invocation_params.dir)
+
+    def load(path: str | Path):
+        p = Path(path)
+        return load_case(p if p.is_absolute() else base / p)
+
+    return load
+
+
+@pytest.fixture
+def npukb_task(request: pytest.FixtureRequest, npukb_load_case) -> Any:
+    mark = request.node.get_closest_marker("npukb_case")
+    if mark is None or not mark.args:
+        raise pytest.UsageError("npukb_task needs @pytest.mark.npukb_case('path/to/case') on the test")
+    path = Path(mark.args[0])
+    if not path.is_absolute():
+        path = Path(request.node.path).parent / path if (Path(request.node.path).parent / path).exists() else path
+    return npukb_load_case(path)
+
+
+@pytest.fixture
+def npukb_completion(request: pytest.FixtureRequest, npukb_task) -> Any:
+    from npukernelbench.generators.base import Completion
+
+    mark = request.node.get_closest_marker("npukb_files")
+    if mark is not None:
+        return Completion(npukb_task.case_id, 0, files=dict(mark.args[0]))
+    if npukb_task.solution is None:
+        pytest.skip(f"{npukb_task.case_id} ships no expert solution and the test gives no npukb_files")
+    return Completion(npukb_task.case_id, 0, files=dict(npukb_task.solution))
+
+
+class Checker:
+    """A KernelChecker with pytest-friendly assertions."""
+
+    def __init__(self, inner: Any):
+        self.inner = inner
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def assert_correct(self, shapes: str = "both", examples: int | None = None, seed: int | None = None) -> None:
+        from npukernelbench.evaluate import BuildFailed
+        from npukernelbench.result import Status
+        from npukernelbench.shapes import dynamic_enabled
+
+        try:
+            outcomes = self.inner.check_static() if shapes in ("static", "both") else []
+            if all(o.status is Status.PASSED for o in outcomes) and shapes in ("dynamic", "both") \
+                    and dynamic_enabled(self.inner.spec):
+                outcomes.append(self.inner.check_dynamic(examples, seed))
+        except BuildFailed as exc:
+            from npukernelbench.diagnostics import classify
+
+            pytest.fail(f"build_error ({classify(exc.build.diagnostics).value}):\n{exc.build.diagnostics}",
+                        pytrace=False)
+        for o in outcomes:
+            if o.status is not Status.PASSED:
+                pytest.fail(f"{o.status.value}: {o.message}", pytrace=False)
+
+
+@pytest.fixture
+def npukb_checker(request: pytest.FixtureRequest, npukb_task, npukb_toolchain, npukb_completion) -> Checker:
+    from npukernelbench.evaluate import EvalOptions, KernelChecker, files_of
+    from npukernelbench.extract import ParseError
+
+    try:
+        files = files_of(npukb_task, npukb_completion)
+    except ParseError as exc:
+        pytest.fail(f"parse_error: {exc}", pytrace=False)
+    cfg = request.config
+    options = EvalOptions(shapes=cfg.getoption("npukb_shapes"), shape_examples=cfg.getoption("npukb_shape_examples"),
+                          shape_seed=cfg.getoption("npukb_shape_seed"))
+    return Checker(KernelChecker(npukb_task, npukb_toolchain, files, options))
+
+
+@pytest.fixture
+def npukb_kernel(npukb_checker: Checker) -> Any:
+    from npukernelbench.evaluate import BuildFailed
+    from npukernelbench.shapes import static_cases
+
+    try:
+        return npukb_checker.build_case(static_cases(npukb_checker.spec)[0])
+    except BuildFailed as exc:
+        from npukernelbench.diagnostics import classify
+
+        pytest.fail(f"build_error ({classify(exc.build.diagnostics).value}):\n{exc.build.diagnostics}", pytrace=False)

@@ -1,0 +1,140 @@
+"""Option groups shared by the pytest plugin and the ``npukb`` CLI (one table, two front ends)."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from npukernelbench.evaluate import EvalOptions
+    from npukernelbench.generators.base import GeneratorOptions, SamplingParams
+
+
+@dataclass(frozen=True)
+class Opt:
+    flag: str
+    dest: str
+    help: str
+    type: Any = str
+    default: Any = None
+    action: str | None = None
+    choices: tuple[str, ...] | None = None
+
+
+OPTIONS: tuple[Opt, ...] = (
+    Opt("--model", "npukb_model", "model spec: reference (default), mutants, replay:PATH.jsonl, "
+        "http(s)://HOST:PORT/v1[#MODEL], or a local model directory", default="reference"),
+    Opt("--samples", "npukb_samples", "samples per task (pass@k uses k <= samples)", type=int, default=1),
+    Opt("--toolchain", "npukb_toolchain", "toolchain that builds and runs kernels (ascendc-sim, or module:Class)",
+        default="ascendc-sim"),
+    Opt("--shapes", "npukb_shapes", "which shapes each sample is checked on", default="both",
+        choices=("static", "dynamic", "both")),
+    Opt("--shape-examples", "npukb_shape_examples", "hypothesis-drawn dynamic shapes per sample", type=int,
+        default=10),
+    Opt("--shape-seed", "npukb_shape_seed", "seed of the dynamic-shape search (printed to replay a failure)",
+        type=int, default=0),
+    Opt("--npukb-cases", "npukb_cases", "extra case root or case folder (repeatable; either layout)",
+        action="append", default=None),
+    Opt("--npukb-out", "npukb_out", "run directory (completions.jsonl, results.jsonl, summary.json, report.md)",
+        default="npukb-out"),
+    Opt("--npukb-resume", "npukb_resume", "keep finished samples in the run directory and skip them",
+        action="store_true", default=False),
+    Opt("--temperature", "npukb_temperature", "sampling temperature", type=float, default=0.8),
+    Opt("--top-p", "npukb_top_p", "nucleus sampling top-p", type=float, default=0.95),
+    Opt("--max-tokens", "npukb_max_tokens", "maximum new tokens per completion", type=int, default=8192),
+    Opt("--seed", "npukb_seed", "sampling seed (also the mutants' seed)", type=int, default=0),
+    Opt("--lora", "npukb_lora", "LoRA adapter directory applied to a local model", default=None),
+)
+
+
+def add_pytest_options(group: Any) -> None:
+    for o in OPTIONS:
+        kw: dict[str, Any] = {"dest": o.dest, "help": o.help, "default": o.default}
+        if o.action:
+            kw["action"] = o.action
+        else:
+            kw["type"] = o.type
+            if o.choices:
+                kw["choices"] = o.choices
+        group.addoption(o.flag, **kw)
+
+
+def add_argparse_options(parser: argparse.ArgumentParser, skip: tuple[str, ...] = ()) -> None:
+    for o in OPTIONS:
+        if o.flag in skip:
+            continue
+        kw: dict[str, Any] = {"dest": o.dest, "help": o.help, "default": o.default}
+        if o.action:
+            kw["action"] = o.action
+        else:
+            kw["type"] = o.type
+            if o.choices:
+                kw["choices"] = o.choices
+        parser.add_argument(o.flag, **kw)
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    model: str = "reference"
+    samples: int = 1
+    toolchain: str = "ascendc-sim"
+    shapes: str = "both"
+    shape_examples: int = 10
+    shape_seed: int = 0
+    cases: tuple[str, ...] = ()
+    out: Path = Path("npukb-out")
+    resume: bool = False
+    temperature: float = 0.8
+    top_p: float = 0.95
+    max_tokens: int = 8192
+    seed: int = 0
+    lora: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.samples < 1:
+            raise ValueError(f"--samples must be >= 1, got {self.samples}")
+        if self.shape_examples < 0:
+            raise ValueError(f"--shape-examples must be >= 0, got {self.shape_examples}")
+
+    @classmethod
+    def from_namespace(cls, ns: Any) -> RunOptions:
+        get = (lambda name: ns.getoption(name)) if hasattr(ns, "getoption") else (lambda name: getattr(ns, name))
+        return cls(model=get("npukb_model"), samples=get("npukb_samples"), toolchain=get("npukb_toolchain"),
+                   shapes=get("npukb_shapes"), shape_examples=get("npukb_shape_examples"),
+                   shape_seed=get("npukb_shape_seed"), cases=tuple(get("npukb_cases") or ()),
+                   out=Path(get("npukb_out")), resume=bool(get("npukb_resume")),
+                   temperature=get("npukb_temperature"), top_p=get("npukb_top_p"),
+                   max_tokens=get("npukb_max_tokens"), seed=get("npukb_seed"), lora=get("npukb_lora"))
+
+    def sampling(self) -> SamplingParams:
+        from npukernelbench.generators.base import SamplingParams
+
+        return SamplingParams(n=self.samples, temperature=self.temperature, top_p=self.top_p,
+                              max_tokens=self.max_tokens, seed=self.seed)
+
+    def generator_options(self) -> GeneratorOptions:
+        from npukernelbench.generators.base import GeneratorOptions
+
+        return GeneratorOptions(lora=self.lora, seed=self.seed)
+
+    def eval_options(self) -> EvalOptions:
+        from npukernelbench.evaluate import EvalOptions
+
+        return EvalOptions(shapes=self.shapes, shape_examples=self.shape_examples, shape_seed=self.shape_seed)
+
+
+def load_toolchain(name: str):
+    """A registered toolchain name, or ``module:Class`` for a toolchain outside the registry."""
+    if ":" in name:
+        import importlib
+
+        module_name, _, class_name = name.partition(":")
+        try:
+            return getattr(importlib.import_module(module_name), class_name)()
+        except (ImportError, AttributeError) as exc:
+            raise ValueError(f"cannot load toolchain {name!r}: {exc}") from exc
+    from npukernelbench.toolchains import get_toolchain
+
+    return get_toolchain(name)

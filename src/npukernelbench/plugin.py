@@ -1,0 +1,74 @@
+"""NPUKernelBench pytest plugin: hooks only. Heavy modules are imported inside the hooks that need them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from npukernelbench.fixtures import (  # noqa: F401  (public fixtures, registered with the plugin)
+    npukb_checker,
+    npukb_completion,
+    npukb_kernel,
+    npukb_load_case,
+    npukb_task,
+    npukb_toolchain,
+)
+from npukernelbench.options import add_pytest_options
+
+MARKERS = (
+    "level1: NPUKernelBench level 1 task (single operator)",
+    "level2: NPUKernelBench level 2 task",
+    "level3: NPUKernelBench level 3 task",
+    "static: checked on the case's static shapes",
+    "dynamic: checked on hypothesis-drawn dynamic shapes",
+    "npukb: an NPUKernelBench sample",
+    "npukb_case(path): case folder used by the npukb_task fixture",
+    "npukb_files(files): source files (path -> text) used by the npukb_completion fixture",
+)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    add_pytest_options(parser.getgroup("npukernelbench", "NPUKernelBench (LLM-written AscendC kernels)"))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    from npukernelbench.session import STATE, RunState
+
+    for line in MARKERS:
+        config.addinivalue_line("markers", line)
+    state = RunState(config)
+    config.stash[STATE] = state
+    if not state.is_worker:
+        config.pluginmanager.register(state.recorder(), "npukernelbench-recorder")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    from npukernelbench.session import STATE
+
+    state = session.config.stash[STATE]
+    if not state.is_worker:
+        state.start()
+
+
+def pytest_collect_directory(path: Path, parent: pytest.Collector):
+    from npukernelbench.cases import layout_of
+
+    if layout_of(path):
+        from npukernelbench.items import CaseFolder
+
+        return CaseFolder.from_parent(parent, path=path)
+    return None
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:  # noqa: ARG001
+    from npukernelbench.session import STATE
+
+    state = config.stash[STATE]
+    if state.is_worker or not (state.active or state.results):
+        return
+    lines = state.finish()
+    terminalreporter.write_sep("=", "NPUKernelBench")
+    for line in lines:
+        terminalreporter.write_line(line)

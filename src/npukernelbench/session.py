@@ -1,0 +1,175 @@
+"""Per-run state of the pytest plugin (stored on ``config.stash``): options, run directory,
+completions, the toolchain, and the controller's collected results."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from npukernelbench.options import RunOptions
+from npukernelbench.store import RunDir
+
+
+class RunState:
+    def __init__(self, config: pytest.Config):
+        self.config = config
+        self.options = RunOptions.from_namespace(config)
+        out = self.options.out
+        if not out.is_absolute():
+            out = Path(config.invocation_params.dir) / out
+        self.run = RunDir(out)
+        self.is_worker = hasattr(config, "workerinput")
+        self.results: list[Any] = []
+        self._toolchain: Any = None
+        self._toolchain_reason: str | None = None
+        self._toolchain_checked = False
+        self._completions: dict | None = None
+        self._finished: set | None = None
+        self.baseline: Any = None
+        self.active = False
+        self.prior: list[Any] = []
+
+    # -- controller ----------------------------------------------------------------------------
+    def case_paths(self) -> list[Path]:
+        from npukernelbench.cases import find_case_dirs
+
+        base = Path(self.config.invocation_params.dir)
+        found: list[Path] = []
+        for arg in [*self.config.args, *self.options.cases]:
+            path = Path(str(arg).split("::")[0])
+            path = path if path.is_absolute() else base / path
+            if path.exists():
+                found.extend(find_case_dirs(path))
+        return found
+
+    def start(self) -> None:
+        """Controller (or serial process): prepare the run dir and generate every completion once."""
+        from npukernelbench.cases import load_case
+        from npukernelbench.generation import ensure_completions
+        from npukernelbench.spec import SpecError
+
+        folders = self.case_paths()
+        if not folders:
+            return
+        self.active = True
+        specs = []
+        for folder in dict.fromkeys(folders):
+            try:
+                specs.append(load_case(folder))
+            except SpecError:
+                continue                     # reported by the collector of that folder
+        specs = [s for s in specs if self._selected(s)]
+        self.run.create(fresh=not self.options.resume)
+        if self.options.resume:
+            self.prior = self.run.results()
+        self.run.write_header({"model": self.options.model, "toolchain": self.options.toolchain,
+                               "samples_per_task": self.options.samples, "shapes": self.options.shapes,
+                               "shape_examples": self.options.shape_examples, "seed": self.options.seed})
+        self._completions = ensure_completions(specs, self.options, self.run)
+
+    def _selected(self, spec: Any) -> bool:
+        """Apply -m to the case's markers, so deselected cases are not generated for."""
+        expr = self.config.getoption("markexpr", "") or ""
+        if not expr:
+            return True
+        try:
+            from _pytest.mark.expression import Expression
+
+            marks = set(spec.markers) | {"npukb", "static", "dynamic"}
+            return bool(Expression.compile(expr).evaluate(lambda name, **kw: name in marks))
+        except Exception:
+            return True
+
+    def record(self, report: pytest.TestReport) -> None:
+        from npukernelbench.result import SampleResult
+
+        if report.when != "call":
+            return
+        for key, value in report.user_properties:
+            if key == "npukb_result":
+                result = SampleResult.from_json(json.loads(value))
+                self.results.append(result)
+                self.run.path.mkdir(parents=True, exist_ok=True)
+                self.run.append_result(result)
+
+    def recorder(self) -> Any:
+        state = self
+
+        class Recorder:
+            """Receives every report in the controller (from xdist workers too) and records results."""
+
+            def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+                state.record(report)
+
+        return Recorder()
+
+    def finish(self) -> list[str]:
+        """Summary of this run (plus resumed results): summary.json, report.md, terminal lines."""
+        from npukernelbench.metrics import label_agreement, summarize
+        from npukernelbench.report import markdown, terminal_lines
+
+        merged = {(r.task, r.sample): r for r in self.prior}
+        merged.update({(r.task, r.sample): r for r in self.results})
+        results = sorted(merged.values(), key=lambda r: (r.task, r.sample))
+        kind = next((r.speed_kind for r in results if r.speed_kind), None)
+        summary = summarize(results, self.options.model, self.options.toolchain, self.options.samples, kind)
+        extra = []
+        agreement = label_agreement(results)
+        if agreement is not None:
+            summary["mutant_label_agreement"] = agreement
+            extra.append(f"mutant label agreement (build errors): {agreement['agree']}/{agreement['labelled']} = "
+                         f"{100 * agreement['rate']:.1f}%")
+        try:
+            self.run.path.mkdir(parents=True, exist_ok=True)
+            self.run.write_summary(summary)
+            self.run.write_report(markdown(summary, results, extra))
+            extra.append(f"results: {self.run.path}")
+        except OSError as exc:
+            extra.append(f"could not write the summary to {self.run.path}: {exc}")
+        return terminal_lines(summary, extra)
+
+    # -- workers and serial --------------------------------------------------------------------
+    def toolchain_unavailable(self) -> str | None:
+        if not self._toolchain_checked:
+            self._toolchain_checked = True
+            from npukernelbench.evaluate import BaselineCache
+            from npukernelbench.options import load_toolchain
+
+            self.baseline = BaselineCache()
+            try:
+                self._toolchain = load_toolchain(self.options.toolchain)
+                self._toolchain_reason = self._toolchain.unavailable_reason()
+            except (ImportError, ValueError, OSError, AttributeError) as exc:
+                self._toolchain_reason = str(exc)
+        return self._toolchain_reason
+
+    def toolchain(self) -> Any:
+        self.toolchain_unavailable()
+        return self._toolchain
+
+    def already_finished(self, task: str, sample: int) -> bool:
+        if not self.options.resume:
+            return False
+        if self._finished is None:
+            self._finished = {(r.task, r.sample) for r in (self.prior or self.run.results())}
+        return (task, sample) in self._finished
+
+    def completion(self, spec: Any, sample: int) -> Any:
+        from npukernelbench.generation import LOCAL_BACKENDS, generate_for
+        from npukernelbench.generators import resolve
+
+        if self._completions is None:
+            self._completions = self.run.completions()
+        key = (spec.case_id, sample)
+        if key not in self._completions:
+            if resolve(self.options.model)[0] not in LOCAL_BACKENDS:
+                raise RuntimeError(f"no completion for {spec.case_id} sample {sample} in {self.run.path}: the run's "
+                                   "generation step did not cover this case")
+            self._completions.update(generate_for([spec], self.options))
+        return self._completions[key]
+
+
+STATE = pytest.StashKey[RunState]()

@@ -1,0 +1,201 @@
+"""Shape cases: the static ones listed by a spec, and hypothesis strategies for dynamic ones.
+
+A :class:`ShapeCase` is what one check runs on: input shapes, the type-variable binding and the
+attribute values (for the public NPUKernelBench layout: one row of ``test_cases.csv``).
+Hypothesis is imported only when a dynamic strategy is built.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from npukernelbench.dtypes import dtype as lookup_dtype
+from npukernelbench.spec import TaskSpec
+
+
+@dataclass(frozen=True)
+class ShapeCase:
+    shapes: Mapping[str, Any]            # input name -> shape (list of shapes for tensor lists)
+    types: Mapping[str, str]             # type variable -> dtype
+    attrs: Mapping[str, Any]
+    label: str                           # "static[0]" or "dynamic"
+    row: Mapping[str, str] | None = None  # public layout: the CSV row handed to get_inputs
+    seed: int = 0
+    kind: str = "static"                 # static | dynamic
+
+    def describe(self) -> str:
+        if self.row is not None:
+            return "case " + ", ".join(f"{k}={v}" for k, v in self.row.items())
+        parts = [f"{name}={list(shape)}" for name, shape in self.shapes.items()]
+        if self.types:
+            parts.append(", ".join(f"{k}={v}" for k, v in self.types.items()))
+        shown = {k: v for k, v in self.attrs.items() if v is not None}
+        if shown:
+            parts.append(", ".join(f"{k}={v!r}" for k, v in shown.items()))
+        return " ".join(parts)
+
+    def key(self) -> str:
+        return repr((sorted((k, str(v)) for k, v in self.shapes.items()), sorted(self.types.items()),
+                     sorted((k, repr(v)) for k, v in self.attrs.items()),
+                     sorted(self.row.items()) if self.row else None))
+
+
+def static_cases(spec: TaskSpec) -> list[ShapeCase]:
+    rows = spec.extra.get("csv_rows") if spec.layout == "npukernelbench" else None
+    cases = []
+    for case in spec.cases:
+        row = rows[case.index] if rows else None
+        cases.append(ShapeCase(shapes=dict(case.shapes), types=dict(case.types), attrs=dict(case.attrs),
+                               label=f"static[{case.index}]", row=row, seed=case.seed))
+    return cases
+
+
+def dynamic_enabled(spec: TaskSpec) -> bool:
+    return spec.dynamic.enabled and spec.layout == "npukb"
+
+
+def _element_align(spec: TaskSpec, types: Mapping[str, str]) -> int:
+    """Smallest element count whose bytes are a multiple of 32 for every input dtype."""
+    align = 1
+    for decl in spec.inputs:
+        size = lookup_dtype(types.get(decl.dtype, decl.dtype)).itemsize
+        need = max(1, 32 // size)
+        align = max(align, need)
+    return align
+
+
+def case_strategy(spec: TaskSpec):
+    """A hypothesis strategy of dynamic :class:`ShapeCase` values for ``spec``.
+
+    ``spec.dynamic.hook`` names ``draw_case(draw, spec)`` in reference.py returning
+    ``{"shapes": ..., "types": ..., "attrs": ...}``; otherwise the declarative parameters are used:
+    a rank in ``ranks``, dims in ``dim``, element count within [min_elements, max_elements], last dim
+    a multiple of ``multiple_of`` (and 32-byte aligned unless ``unaligned``), one shape for all
+    inputs when ``same_shape``, a type combo and attribute choices.
+    """
+    from hypothesis import strategies as st
+
+    dyn = spec.dynamic
+    combos = list(dyn.type_combos or spec.type_combos or ({},))
+    attr_defaults = {a.name: a.default for a in spec.attrs}
+    if dyn.hook:
+        from npukernelbench.reference_runner import load_module
+
+        hook = getattr(load_module(spec.reference.path), dyn.hook, None)
+        if hook is None:
+            raise ValueError(f"{spec.folder / 'case.toml'}: field 'dynamic.hook': {spec.reference.path.name} "
+                             f"defines no function {dyn.hook!r}")
+
+        @st.composite
+        def hooked(draw):
+            drawn = hook(draw, spec)
+            attrs = dict(attr_defaults)
+            attrs.update(drawn.get("attrs", {}))
+            return ShapeCase(shapes=drawn["shapes"], types=drawn.get("types", combos[0]), attrs=attrs,
+                             label="dynamic", kind="dynamic")
+
+        return hooked()
+
+    @st.composite
+    def shape_of(draw, types: Mapping[str, str]) -> list[int]:
+        rank = draw(st.integers(dyn.ranks[0], dyn.ranks[1]))
+        lo, hi = dyn.dim
+        step = dyn.multiple_of
+        if not dyn.unaligned:
+            step = max(step, _element_align(spec, types))
+        dims: list[int] = []
+        budget = dyn.max_elements
+        for axis in range(rank):
+            last = axis == rank - 1
+            cap = max(lo, min(hi, budget))
+            if last:
+                units_lo = max(1, -(-max(lo, 1) // step))
+                units_hi = max(units_lo, cap // step)
+                d = draw(st.integers(units_lo, units_hi)) * step
+            else:
+                d = draw(st.integers(lo, cap))
+            dims.append(d)
+            budget = max(1, budget // max(d, 1))
+        count = 1
+        for d in dims:
+            count *= d
+        if count < dyn.min_elements:
+            dims[-1] = dims[-1] * (-(-dyn.min_elements // max(count, 1)))
+        return dims
+
+    @st.composite
+    def case(draw) -> ShapeCase:
+        types = draw(st.sampled_from(combos))
+        shared = draw(shape_of(types))
+        shapes: dict[str, Any] = {}
+        for decl in spec.inputs:
+            if decl.optional and not draw(st.booleans()):
+                continue
+            if decl.kind in ("list", "scalar_list"):
+                n = draw(st.integers(dyn.list_len[0], dyn.list_len[1]))
+                shapes[decl.name] = [shared if dyn.same_shape else draw(shape_of(types)) for _ in range(n)]
+            else:
+                shapes[decl.name] = shared if dyn.same_shape else draw(shape_of(types))
+        attrs = dict(attr_defaults)
+        for name, choices in dyn.attrs.items():
+            attrs[name] = draw(st.sampled_from(list(choices)))
+        return ShapeCase(shapes=shapes, types=dict(types), attrs=attrs, label="dynamic", kind="dynamic")
+
+    return case()
+
+
+@dataclass
+class DynamicOutcome:
+    """Result of a dynamic-shape search: the minimal failing case (after shrinking), if any."""
+
+    examples: int = 0
+    failure: ShapeCase | None = None
+    failure_message: str = ""
+    replay_seed: int = 0
+    seen: dict[str, str | None] = field(default_factory=dict)
+
+
+def search(spec: TaskSpec, check, examples: int, seed: int, shrink_budget: int = 25) -> DynamicOutcome:
+    """Run ``check(case) -> str | None`` (None: correct; else the failure message) on hypothesis-drawn
+    cases, programmatically (no nested pytest), seeded with ``seed``. A failure shrinks to a minimal
+    case; ``shrink_budget`` bounds the extra checks spent shrinking (results are memoised per case so
+    the final replay is consistent)."""
+    from hypothesis import HealthCheck, Phase, given, settings
+    from hypothesis import seed as hseed
+
+    outcome = DynamicOutcome(replay_seed=seed)
+    first_failure = {"done": False}
+    budget = {"left": shrink_budget}
+
+    class _Failed(AssertionError):
+        pass
+
+    def body(case: ShapeCase) -> None:
+        key = case.key()
+        if key in outcome.seen:
+            message = outcome.seen[key]
+        elif first_failure["done"] and budget["left"] <= 0:
+            message = None                 # shrink budget spent: treat unseen cases as passing
+        else:
+            if first_failure["done"]:
+                budget["left"] -= 1
+            outcome.examples += 1
+            message = check(case)
+            outcome.seen[key] = message
+        if message is not None:
+            first_failure["done"] = True
+            outcome.failure, outcome.failure_message = case, message   # the final replay is the minimal case
+            raise _Failed(message)
+
+    test = settings(max_examples=max(1, examples), database=None, deadline=None, derandomize=False,
+                    phases=(Phase.explicit, Phase.generate, Phase.shrink), print_blob=False,
+                    suppress_health_check=list(HealthCheck), report_multiple_bugs=False)(
+        given(case_strategy(spec))(body))
+    test = hseed(seed)(test)
+    try:
+        test()
+    except _Failed:
+        pass
+    return outcome

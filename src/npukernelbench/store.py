@@ -1,0 +1,115 @@
+"""The run directory: completions.jsonl, results.jsonl (one line per sample, appended and flushed as
+each finishes), summary.json and report.md. A killed run keeps every finished line; a resumed run
+skips them. Only one process writes (the pytest controller, or the CLI)."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from npukernelbench.generators.base import Completion
+from npukernelbench.result import SampleResult
+
+COMPLETIONS = "completions.jsonl"
+RESULTS = "results.jsonl"
+SUMMARY = "summary.json"
+REPORT = "report.md"
+HEADER = "run.json"
+
+
+class StoreError(RuntimeError):
+    pass
+
+
+def _read_jsonl(path: Path) -> list[dict[str, Any]]:
+    """Complete JSON lines of ``path``; a torn last line (killed mid-write) is ignored."""
+    if not path.is_file():
+        return []
+    rows = []
+    with path.open(encoding="utf-8") as fh:
+        for number, line in enumerate(fh, start=1):
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                rows.append(json.loads(line))
+            except json.JSONDecodeError:
+                if fh.read().strip():      # not the last line: the file is damaged, say where
+                    raise StoreError(f"{path}:{number}: not valid JSON; fix or delete the line") from None
+    return rows
+
+
+@dataclass
+class RunDir:
+    path: Path
+
+    def __post_init__(self) -> None:
+        self.path = Path(self.path)
+
+    def create(self, fresh: bool) -> None:
+        """Make the directory; ``fresh`` drops earlier results (a new run), else they are kept (resume)."""
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+            probe = self.path / ".write-test"
+            probe.write_text("")
+            probe.unlink()
+        except OSError as exc:
+            raise StoreError(f"cannot write the run directory {self.path}: {exc.strerror or exc}; "
+                             "choose another with --npukb-out") from exc
+        if fresh:
+            for name in (RESULTS, SUMMARY, REPORT):
+                (self.path / name).unlink(missing_ok=True)
+
+    # -- header -----------------------------------------------------------------------------------
+    def write_header(self, header: dict[str, Any]) -> None:
+        (self.path / HEADER).write_text(json.dumps(header, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+
+    def header(self) -> dict[str, Any]:
+        p = self.path / HEADER
+        return json.loads(p.read_text(encoding="utf-8")) if p.is_file() else {}
+
+    # -- completions ------------------------------------------------------------------------------
+    def write_completions(self, completions: Iterable[Completion]) -> None:
+        tmp = self.path / (COMPLETIONS + ".tmp")
+        with tmp.open("w", encoding="utf-8") as fh:
+            for c in completions:
+                fh.write(json.dumps({"task": c.task, "sample": c.sample, "text": c.text,
+                                     "files": dict(c.files) if c.files is not None else None,
+                                     "tokens": c.tokens, "meta": dict(c.meta)}) + "\n")
+        os.replace(tmp, self.path / COMPLETIONS)
+
+    def completions(self) -> dict[tuple[str, int], Completion]:
+        out = {}
+        for row in _read_jsonl(self.path / COMPLETIONS):
+            c = Completion(task=row["task"], sample=int(row["sample"]), text=row.get("text"), files=row.get("files"),
+                           tokens=row.get("tokens"), meta=row.get("meta") or {})
+            out[(c.task, c.sample)] = c
+        return out
+
+    # -- results ----------------------------------------------------------------------------------
+    def append_result(self, result: SampleResult) -> None:
+        with (self.path / RESULTS).open("a", encoding="utf-8") as fh:
+            fh.write(json.dumps(result.to_json(), sort_keys=True) + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+
+    def results(self) -> list[SampleResult]:
+        """Finished results, the last line per (task, sample) winning."""
+        latest: dict[tuple[str, int], SampleResult] = {}
+        for row in _read_jsonl(self.path / RESULTS):
+            r = SampleResult.from_json(row)
+            latest[(r.task, r.sample)] = r
+        return list(latest.values())
+
+    def finished(self) -> set[tuple[str, int]]:
+        return {(r.task, r.sample) for r in self.results()}
+
+    def write_summary(self, summary: dict[str, Any]) -> None:
+        (self.path / SUMMARY).write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+
+    def write_report(self, text: str) -> None:
+        (self.path / REPORT).write_text(text, encoding="utf-8")

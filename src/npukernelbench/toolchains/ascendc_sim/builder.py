@@ -1,0 +1,206 @@
+"""Building one operator project into a simulator executable.
+
+Steps (each compiler and host-code run confined by ``npukernelbench.sandbox``):
+
+1. compile every ``op_host/*.cpp`` (host TU);
+2. link them with the launcher into a *describe* binary and run it: it prints the registered tiling
+   classes and OpDefs (``kernel_prelude``);
+3. generate the force-included kernel header (DTYPE macros, tiling struct, entry trampoline);
+4. compile ``op_kernel/<kernel>.cpp`` with it (kernel TU);
+5. link host objects + kernel object + launcher object into ``sim``.
+
+The launcher object is compiled once per (compiler, simulator version) and cached.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import time
+from pathlib import Path, PurePosixPath
+
+from npukernelbench import diagnostics
+from npukernelbench.result import ErrorCategory
+from npukernelbench.sandbox import Limits, ProcessOutcome, Request, clean_env, run_confined
+from npukernelbench.toolchains.ascendc_sim import kernel_prelude
+from npukernelbench.toolchains.ascendc_sim.build_cache import BuildCache
+from npukernelbench.toolchains.ascendc_sim.compiler import FLAGS, LINK_FLAGS, Compiler
+from npukernelbench.toolchains.ascendc_sim.sources import INCLUDE_DIR, LAUNCHER_SOURCE, simulator_version
+from npukernelbench.toolchains.base import BuildResult, KernelProject
+
+BUILDER_VERSION = "1"
+EXECUTABLE = "sim"
+PRELUDE = "npukb_build.h"
+COMPILE_LIMITS = Limits(cpu_s=300, memory_bytes=6 << 30, wall_s=240.0)
+DESCRIBE_LIMITS = Limits(cpu_s=20, memory_bytes=2 << 30, wall_s=20.0)
+
+
+class StepFailure(Exception):
+    """A build step failed: the message is already trimmed for humans."""
+
+    def __init__(self, diagnostics: str, category: ErrorCategory, timed_out: bool = False):
+        super().__init__(diagnostics)
+        self.diagnostics = diagnostics
+        self.category = category
+        self.timed_out = timed_out
+
+
+def build_key(project: KernelProject, compiler: Compiler) -> str:
+    payload = {
+        "builder": BUILDER_VERSION,
+        "op": project.op,
+        "kernel": project.kernel,
+        "files": sorted(project.files.items()),
+        "params": [[p.name, p.role, p.param_type, p.dtype] for p in project.params],
+        "flags": FLAGS,
+        "link": LINK_FLAGS,
+        "compiler": compiler.version,
+        "simulator": simulator_version(),
+    }
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+
+
+def _clean(log: str, folder: Path) -> str:
+    """Compiler output with the build's scratch paths and the simulator include path removed."""
+    return log.replace(f"{folder}/src/", "").replace(f"{folder}/", "").replace(f"{INCLUDE_DIR}/", "")
+
+
+def _run(argv: list[str], cwd: Path, limits: Limits, timings: dict[str, float] | None = None,
+         step: str = "") -> ProcessOutcome:
+    outcome = run_confined(Request(argv=argv, cwd=cwd, limits=limits, env=clean_env()))
+    if timings is not None:
+        timings[step] = round(timings.get(step, 0.0) + outcome.seconds, 3)
+    return outcome
+
+
+def _compile_failure(outcome: ProcessOutcome, folder: Path, what: str) -> StepFailure:
+    if outcome.timed_out:
+        return StepFailure(f"{what}: the compiler exceeded its time limit", ErrorCategory.OTHER, timed_out=True)
+    log = _clean(outcome.stderr + outcome.stdout, folder)
+    if outcome.signal_name:
+        log = f"{what}: the compiler died of {outcome.signal_name} (memory limit?)\n{log}"
+    return StepFailure(diagnostics.trim(log), diagnostics.classify(log))
+
+
+def launcher_object(compiler: Compiler, cache: BuildCache) -> Path:
+    """The compiled launcher for this compiler and simulator version (built once, then cached)."""
+    key = hashlib.sha256(f"{compiler.version}\0{simulator_version()}\0{FLAGS}".encode()).hexdigest()[:24]
+    target = cache.root / "runtime" / key / "launcher.o"
+    if target.is_file():
+        return target
+    folder = cache.scratch("launcher-")
+    out = _run([compiler.path, *FLAGS, "-I", str(INCLUDE_DIR), "-c", str(LAUNCHER_SOURCE), "-o", "launcher.o"],
+               folder, COMPILE_LIMITS)
+    if not out.ok:
+        raise RuntimeError(f"ascendc-sim: the simulator's launcher does not compile with {compiler.path}:\n"
+                           f"{out.stderr[-4000:]}")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    os.replace(folder / "launcher.o", target)
+    folder.rmdir()
+    return target
+
+
+def _safe_relative(name: str) -> PurePosixPath:
+    path = PurePosixPath(name)
+    if path.is_absolute() or ".." in path.parts or not path.parts:
+        raise StepFailure(f"project file name {name!r} is not a relative path inside the project",
+                          ErrorCategory.OTHER)
+    return path
+
+
+def _write_sources(project: KernelProject, src: Path) -> list[str]:
+    hosts: list[str] = []
+    for name, text in project.files.items():
+        rel = _safe_relative(name)
+        path = src.joinpath(*rel.parts)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        if rel.parts[0] == "op_host" and rel.suffix in (".cpp", ".cc", ".cxx") and len(rel.parts) == 2:
+            hosts.append(rel.as_posix())
+    return sorted(hosts)
+
+
+def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder: Path,
+           timings: dict[str, float]) -> None:
+    """Run every step in ``folder``; raises StepFailure; leaves ``folder/sim`` on success."""
+    src = folder / "src"
+    hosts = _write_sources(project, src)
+    kernel_rel = f"op_kernel/{project.kernel}.cpp"
+    if not hosts:
+        raise StepFailure("the project has no op_host/*.cpp file (host code with the OpDef and TilingFunc)",
+                          ErrorCategory.SYNTAX_STRUCTURE)
+    if kernel_rel not in project.files:
+        raise StepFailure(f"the project has no {kernel_rel} (kernel entry {project.kernel})",
+                          ErrorCategory.SYNTAX_STRUCTURE)
+    launcher = launcher_object(compiler, cache)
+    include = ["-I", str(INCLUDE_DIR)]
+    host_objects = []
+    for i, host in enumerate(hosts):
+        obj = f"{folder}/host_{i}.o"
+        out = _run([compiler.path, *FLAGS, *include, "-I", "op_host", "-c", host, "-o", obj], src, COMPILE_LIMITS,
+                   timings, "host")
+        if not out.ok:
+            raise _compile_failure(out, folder, f"compiling {host}")
+        host_objects.append(obj)
+    out = _run([compiler.path, *LINK_FLAGS, *host_objects, str(launcher), "-o", "describe"], folder, COMPILE_LIMITS,
+               timings, "describe")
+    if not out.ok:
+        raise _compile_failure(out, folder, "linking the host code")
+    described = _run([str(folder / "describe"), "describe"], folder, DESCRIBE_LIMITS, timings, "describe")
+    if not described.ok:
+        why = (f"died of {described.signal_name}" if described.signal_name else
+               "timed out" if described.timed_out else f"exited with {described.returncode}")
+        raise StepFailure(f"the host code's static initialisation {why}:\n{described.stderr[-2000:]}",
+                          ErrorCategory.OTHER)
+    try:
+        desc = kernel_prelude.parse_description(described.stdout)
+    except kernel_prelude.DescribeError as exc:
+        raise StepFailure(f"cannot read the registered tiling classes: {exc}", ErrorCategory.OTHER) from None
+    (folder / PRELUDE).write_text(kernel_prelude.prelude(project, desc), encoding="utf-8")
+    out = _run([compiler.path, *FLAGS, *include, "-I", "op_kernel", "-include", str(folder / PRELUDE), "-c",
+                kernel_rel, "-o", f"{folder}/kernel.o"], src, COMPILE_LIMITS, timings, "kernel")
+    if not out.ok:
+        raise _compile_failure(out, folder, f"compiling {kernel_rel}")
+    out = _run([compiler.path, *LINK_FLAGS, *host_objects, "kernel.o", str(launcher), "-o", EXECUTABLE], folder,
+               COMPILE_LIMITS, timings, "link")
+    if not out.ok:
+        raise _compile_failure(out, folder, "linking")
+    for leftover in [*host_objects, f"{folder}/kernel.o", f"{folder}/describe"]:
+        Path(leftover).unlink(missing_ok=True)
+
+
+def build(project: KernelProject, compiler: Compiler, cache: BuildCache) -> BuildResult:
+    start = time.monotonic()
+    key = build_key(project, compiler)
+    record = cache.load(key)
+    if record is not None:
+        return _result(record, cache.entry(key), key, time.monotonic() - start, cached=True)
+    folder = cache.scratch(f"{key[:12]}-")
+    meta = {"op": project.op, "kernel": project.kernel,
+            "params": [[p.name, p.role, p.param_type, p.dtype] for p in project.params]}
+    timings: dict[str, float] = {}
+    try:
+        _steps(project, compiler, cache, folder, timings)
+        record = {"ok": True, "diagnostics": "", "category": None, "timed_out": False, **meta}
+    except StepFailure as failure:
+        record = {"ok": False, "diagnostics": failure.diagnostics, "category": failure.category.value,
+                  "timed_out": failure.timed_out, **meta}
+    record["seconds"] = round(time.monotonic() - start, 3)
+    record["step_seconds"] = timings
+    if record["timed_out"]:
+        # Not cached: a time-out may be the machine's load rather than the candidate.
+        shutil.rmtree(folder, ignore_errors=True)
+        return _result(record, folder, key, time.monotonic() - start, cached=False)
+    target = cache.publish(key, folder, record)
+    return _result(cache.load(key) or record, target, key, time.monotonic() - start, cached=False)
+
+
+def _result(record: dict, folder: Path, key: str, seconds: float, cached: bool) -> BuildResult:
+    ok = bool(record.get("ok"))
+    category = record.get("category")
+    return BuildResult(ok=ok, artifact=folder / EXECUTABLE if ok else None, key=key,
+                       diagnostics=record.get("diagnostics", ""),
+                       error_category=ErrorCategory(category) if category else None,
+                       seconds=seconds, cached=cached, timed_out=bool(record.get("timed_out")))

@@ -1,0 +1,48 @@
+// exe_graph/runtime/runtime_attrs.h -- gert::RuntimeAttrs (operator attributes seen by tiling).
+// Part of the ascendc-sim clean-room simulator. Attributes are indexed in OpDef declaration order;
+// int attributes are stored as int64_t, float as float, bool as bool, str as a NUL-terminated string,
+// lists as a ContinuousVector of int64_t / float / bool.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "exe_graph/runtime/continuous_vector.h"
+
+namespace gert {
+
+class RuntimeAttrs {
+ public:
+  template <typename T>
+  const T* GetAttrPointer(size_t index) const {
+    if (index >= values_.size() || values_[index].empty()) {
+      return nullptr;
+    }
+    return reinterpret_cast<const T*>(values_[index].data());
+  }
+  const int64_t* GetInt(size_t index) const { return GetAttrPointer<int64_t>(index); }
+  const float* GetFloat(size_t index) const { return GetAttrPointer<float>(index); }
+  const bool* GetBool(size_t index) const { return GetAttrPointer<bool>(index); }
+  const char* GetStr(size_t index) const { return GetAttrPointer<char>(index); }
+  const ContinuousVector* GetListInt(size_t index) const { return GetAttrPointer<ContinuousVector>(index); }
+  const ContinuousVector* GetListFloat(size_t index) const { return GetAttrPointer<ContinuousVector>(index); }
+  const ContinuousVector* GetListBool(size_t index) const { return GetAttrPointer<ContinuousVector>(index); }
+  size_t GetAttrNum() const { return values_.size(); }
+
+  // Launcher side: append the raw bytes of the next attribute (8-byte aligned storage).
+  void NpukbAppend(const void* data, size_t bytes) {
+    std::vector<uint64_t> words((bytes + 7) / 8 + 1, 0);
+    const uint8_t* src = static_cast<const uint8_t*>(data);
+    uint8_t* dst = reinterpret_cast<uint8_t*>(words.data());
+    for (size_t i = 0; i < bytes; ++i) {
+      dst[i] = src[i];
+    }
+    values_.push_back(std::move(words));
+  }
+  void NpukbAppendAbsent() { values_.emplace_back(); }
+
+ private:
+  std::vector<std::vector<uint64_t>> values_;
+};
+
+}  // namespace gert

@@ -1,0 +1,25 @@
+// kernel_operator.h -- the AscendC kernel API as seen by operators compiled with ascendc-sim.
+// Clean-room implementation (see npukb_sim/kernel/*.h); mirrors the real header's name and namespace.
+#pragma once
+
+#include "npukb_sim/kernel_macros.h"
+#include "npukb_sim/runtime.h"
+#include "npukb_sim/kernel/types.h"
+#include "npukb_sim/kernel/state.h"
+#include "npukb_sim/kernel/tensor.h"
+#include "npukb_sim/kernel/pipe.h"
+#include "npukb_sim/kernel/data_copy.h"
+#include "npukb_sim/kernel/vec_engine.h"
+#include "npukb_sim/kernel/vec_ops.h"
+#include "npukb_sim/kernel/cast.h"
+#include "npukb_sim/kernel/compare_select.h"
+#include "npukb_sim/kernel/reduce.h"
+#include "npukb_sim/kernel/math.h"
+#include "npukb_sim/kernel/misc.h"
+
+#if __has_include("npukb_sim/list_tensor_desc.h")
+#include "npukb_sim/list_tensor_desc.h"
+#endif
+#if __has_include("npukb_sim/tiling_kernel.h")
+#include "npukb_sim/tiling_kernel.h"
+#endif

@@ -1,0 +1,298 @@
+// npukb_sim/kernel/data_copy.h -- DataCopy / DataCopyPad between GM and local buffers, atomic modes.
+// Units and silent behaviour follow the public API documentation:
+//  * DataCopy count form copies calCount*sizeof(T) rounded DOWN to a multiple of 32 bytes.
+//  * DataCopyParams: blockLen, srcStride, dstStride in 32-byte blocks (strides = gaps between blocks).
+//  * DataCopyPad: blockLen in bytes; the GM-side stride in bytes, the UB-side stride in 32-byte blocks;
+//    each block occupies a whole number of 32-byte blocks in UB (left/right padding when isPad).
+// Clean-room part of ascendc-sim.
+#pragma once
+#include <cstdint>
+#include <cstring>
+
+#include "npukb_sim/kernel/tensor.h"
+
+namespace AscendC {
+namespace sim {
+
+inline bool gm_512(const void* p) { return (reinterpret_cast<std::uintptr_t>(p) & 511u) == 0; }
+
+// Check a local operand: start 32-byte aligned (when required) and [off, off+bytes) inside the tensor.
+template <typename T>
+inline void check_local(const char* api, const char* what, const LocalTensor<T>& t, std::uint64_t end_bytes,
+                        bool need_align, const char* file, int line) {
+  const LocalLoc& l = t.loc();
+  if (l.base == nullptr) npukb::violation(api, std::string(what) + " LocalTensor was never allocated (AllocTensor/Get missing)", file, line);
+  if (need_align && (l.addr % 32u) != 0) {
+    npukb::violation(api, std::string("unaligned UB address: ") + what + " starts at " + hw_name(l.hw) + " offset " +
+                     npukb::kern::num(l.addr) + ", which is not 32-byte aligned", file, line);
+  }
+  const std::uint64_t tensor_bytes = static_cast<std::uint64_t>(t.GetSize()) * sizeof(T);
+  if (end_bytes > tensor_bytes || l.addr + end_bytes > l.region_bytes) {
+    npukb::violation(api, std::string(hw_name(l.hw)) + " overflow: " + what + " access of " +
+                     npukb::kern::num(static_cast<long long>(end_bytes)) + " bytes from offset " + npukb::kern::num(l.addr) +
+                     " exceeds the LocalTensor (" + npukb::kern::num(static_cast<long long>(tensor_bytes)) + " bytes)", file, line);
+  }
+}
+
+template <typename T>
+inline npukb::kern::Span span_of(const LocalTensor<T>& t, std::uint64_t begin, std::uint64_t end) {
+  if (t.loc().hw != Hardware::UB) return {0, 0};
+  return {static_cast<std::uint32_t>(t.loc().addr + begin), static_cast<std::uint32_t>(t.loc().addr + end)};
+}
+
+inline void check_block_count(const char* api, std::uint32_t count, const char* file, int line) {
+  if (count > 4095) {
+    npukb::violation(api, "blockCount " + npukb::kern::num(count) + " exceeds the hardware limit of 4095", file, line);
+  }
+}
+
+// Write n elements to GM honouring the atomic mode set by SetAtomicAdd/Max/Min.
+template <typename T>
+inline void gm_store(T* dst, const T* src, std::size_t n) {
+  const int op = npukb::kern::state().atomic_op;
+  if (op == 0) {
+    std::memcpy(dst, src, n * sizeof(T));
+    return;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    T a, b;
+    std::memcpy(&a, dst + i, sizeof(T));
+    std::memcpy(&b, src + i, sizeof(T));
+    T r;
+    if (op == 1) r = static_cast<T>(a + b);
+    else if (op == 2) r = (b > a) ? b : a;
+    else r = (b < a) ? b : a;
+    std::memcpy(dst + i, &r, sizeof(T));
+  }
+}
+
+inline void cost_gm_to_local(Hardware hw, npukb::kern::Span dst, std::uint64_t bytes, std::uint32_t blocks, bool a512) {
+  npukb::kern::KState& s = npukb::kern::state();
+  s.blk->gm_read_bytes += bytes;
+  const double c = npukb::kern::dma_cycles(bytes, blocks, false, a512);
+  if (hw == Hardware::UB) npukb::kern::schedule(npukb::PIPE_ID_MTE2, c, nullptr, 0, &dst, 1);
+  else npukb::kern::schedule(npukb::PIPE_ID_MTE2, c, nullptr, 0, nullptr, 0);
+}
+inline void cost_local_to_gm(npukb::kern::Span src, std::uint64_t bytes, std::uint32_t blocks, bool a512) {
+  npukb::kern::KState& s = npukb::kern::state();
+  s.blk->gm_write_bytes += bytes;
+  const double c = npukb::kern::dma_cycles(bytes, blocks, true, a512);
+  npukb::kern::schedule(npukb::PIPE_ID_MTE3, c, &src, 1, nullptr, 0);
+}
+inline void cost_local_to_local(npukb::kern::Span src, npukb::kern::Span dst, std::uint64_t bytes) {
+  const double c = npukb::kern::kVecStartCycles + static_cast<double>((bytes + 255) / 256) * 2.0;
+  npukb::kern::schedule(npukb::PIPE_ID_V, c, &src, 1, &dst, 1);
+}
+
+}  // namespace sim
+
+// ---- DataCopy: count form ----------------------------------------------------------------------
+template <typename T>
+inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const std::uint32_t calCount,
+                     const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  const std::uint64_t bytes = static_cast<std::uint64_t>(calCount) * sizeof(T) / 32u * 32u;
+  if (bytes == 0) return;
+  sim::check_local("DataCopy", "dst", dst, bytes, true, file, line);
+  npukb::check_gm(src.GetPhyAddr(), bytes, false, "DataCopy", file, line);
+  std::memcpy(dst.ptr(), src.GetPhyAddr(), bytes);
+  sim::cost_gm_to_local(dst.loc().hw, sim::span_of(dst, 0, bytes), bytes, 1, sim::gm_512(src.GetPhyAddr()));
+}
+
+template <typename T>
+inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t calCount,
+                     const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  const std::uint64_t bytes = static_cast<std::uint64_t>(calCount) * sizeof(T) / 32u * 32u;
+  if (bytes == 0) return;
+  sim::check_local("DataCopy", "src", src, bytes, true, file, line);
+  npukb::check_gm(dst.GetPhyAddr(), bytes, true, "DataCopy", file, line);
+  sim::gm_store(dst.GetPhyAddr(), src.ptr(), bytes / sizeof(T));
+  sim::cost_local_to_gm(sim::span_of(src, 0, bytes), bytes, 1, sim::gm_512(dst.GetPhyAddr()));
+}
+
+template <typename T>
+inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t calCount,
+                     const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  const std::uint64_t bytes = static_cast<std::uint64_t>(calCount) * sizeof(T) / 32u * 32u;
+  if (bytes == 0) return;
+  sim::check_local("DataCopy", "dst", dst, bytes, true, file, line);
+  sim::check_local("DataCopy", "src", src, bytes, true, file, line);
+  std::memmove(dst.ptr(), src.ptr(), bytes);
+  sim::cost_local_to_local(sim::span_of(src, 0, bytes), sim::span_of(dst, 0, bytes), bytes);
+}
+
+// ---- DataCopy: DataCopyParams form (all units 32 bytes) ------------------------------------------
+namespace sim {
+inline void check_copy_params(const char* api, const DataCopyParams& p, const char* file, int line) {
+  check_block_count(api, p.blockCount, file, line);
+  if (p.blockLen == 0) npukb::violation(api, "blockLen 0 is illegal (range 1..65535, in 32-byte blocks)", file, line);
+}
+}  // namespace sim
+
+template <typename T>
+inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p,
+                     const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  sim::check_copy_params("DataCopy", p, file, line);
+  if (p.blockCount == 0) return;
+  const std::uint64_t blk = static_cast<std::uint64_t>(p.blockLen) * 32u;
+  const std::uint64_t sstep = blk + static_cast<std::uint64_t>(p.srcStride) * 32u;
+  const std::uint64_t dstep = blk + static_cast<std::uint64_t>(p.dstStride) * 32u;
+  const std::uint64_t dend = dstep * (p.blockCount - 1) + blk;
+  sim::check_local("DataCopy", "dst", dst, dend, true, file, line);
+  const std::uint8_t* g = reinterpret_cast<const std::uint8_t*>(src.GetPhyAddr());
+  std::uint8_t* u = reinterpret_cast<std::uint8_t*>(dst.ptr());
+  for (std::uint32_t i = 0; i < p.blockCount; ++i) {
+    npukb::check_gm(g + i * sstep, blk, false, "DataCopy", file, line);
+    std::memcpy(u + i * dstep, g + i * sstep, blk);
+  }
+  sim::cost_gm_to_local(dst.loc().hw, sim::span_of(dst, 0, dend), blk * p.blockCount, p.blockCount, sim::gm_512(g));
+}
+
+template <typename T>
+inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p,
+                     const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  sim::check_copy_params("DataCopy", p, file, line);
+  if (p.blockCount == 0) return;
+  const std::uint64_t blk = static_cast<std::uint64_t>(p.blockLen) * 32u;
+  const std::uint64_t sstep = blk + static_cast<std::uint64_t>(p.srcStride) * 32u;
+  const std::uint64_t dstep = blk + static_cast<std::uint64_t>(p.dstStride) * 32u;
+  const std::uint64_t send = sstep * (p.blockCount - 1) + blk;
+  sim::check_local("DataCopy", "src", src, send, true, file, line);
+  std::uint8_t* g = reinterpret_cast<std::uint8_t*>(dst.GetPhyAddr());
+  const std::uint8_t* u = reinterpret_cast<const std::uint8_t*>(src.ptr());
+  for (std::uint32_t i = 0; i < p.blockCount; ++i) {
+    npukb::check_gm(g + i * dstep, blk, true, "DataCopy", file, line);
+    sim::gm_store(reinterpret_cast<T*>(g + i * dstep), reinterpret_cast<const T*>(u + i * sstep), blk / sizeof(T));
+  }
+  sim::cost_local_to_gm(sim::span_of(src, 0, send), blk * p.blockCount, p.blockCount, sim::gm_512(g));
+}
+
+template <typename T>
+inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p,
+                     const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  sim::check_copy_params("DataCopy", p, file, line);
+  if (p.blockCount == 0) return;
+  const std::uint64_t blk = static_cast<std::uint64_t>(p.blockLen) * 32u;
+  const std::uint64_t sstep = blk + static_cast<std::uint64_t>(p.srcStride) * 32u;
+  const std::uint64_t dstep = blk + static_cast<std::uint64_t>(p.dstStride) * 32u;
+  const std::uint64_t send = sstep * (p.blockCount - 1) + blk, dend = dstep * (p.blockCount - 1) + blk;
+  sim::check_local("DataCopy", "src", src, send, true, file, line);
+  sim::check_local("DataCopy", "dst", dst, dend, true, file, line);
+  const std::uint8_t* s = reinterpret_cast<const std::uint8_t*>(src.ptr());
+  std::uint8_t* d = reinterpret_cast<std::uint8_t*>(dst.ptr());
+  for (std::uint32_t i = 0; i < p.blockCount; ++i) std::memmove(d + i * dstep, s + i * sstep, blk);
+  sim::cost_local_to_local(sim::span_of(src, 0, send), sim::span_of(dst, 0, dend), blk * p.blockCount);
+}
+
+// ---- DataCopyPad -------------------------------------------------------------------------------
+namespace sim {
+template <typename T>
+inline void pad_gm_to_local(const char* api, const LocalTensor<T>& dst, const GlobalTensor<T>& src, std::uint32_t count,
+                            std::uint32_t blockLen, std::uint64_t srcStrideBytes, std::uint64_t dstStrideBlocks, bool isPad,
+                            std::uint32_t left, std::uint32_t right, T padValue, const char* file, int line) {
+  check_block_count(api, count, file, line);
+  if (blockLen == 0) npukb::violation(api, "blockLen 0 is illegal (blockLen is in bytes, at least 1)", file, line);
+  if (count == 0) return;
+  if (left * sizeof(T) > 32 || right * sizeof(T) > 32) {
+    npukb::violation(api, "leftPadding/rightPadding may not exceed 32 bytes each", file, line);
+  }
+  if (!isPad) left = right = 0;
+  const std::uint64_t ublk = (left * sizeof(T) + blockLen + right * sizeof(T) + 31u) / 32u * 32u;
+  const std::uint64_t dstep = ublk + dstStrideBlocks * 32u;
+  const std::uint64_t sstep = blockLen + srcStrideBytes;
+  const std::uint64_t dend = dstep * (count - 1) + ublk;
+  check_local(api, "dst", dst, dend, true, file, line);
+  const std::uint8_t* g = reinterpret_cast<const std::uint8_t*>(src.GetPhyAddr());
+  std::uint8_t* u = reinterpret_cast<std::uint8_t*>(dst.ptr());
+  for (std::uint32_t i = 0; i < count; ++i) {
+    npukb::check_gm(g + i * sstep, blockLen, false, api, file, line);
+    std::uint8_t* row = u + i * dstep;
+    for (std::uint32_t k = 0; k < left; ++k) std::memcpy(row + k * sizeof(T), &padValue, sizeof(T));
+    std::memcpy(row + left * sizeof(T), g + i * sstep, blockLen);
+    for (std::uint32_t k = 0; k < right; ++k) std::memcpy(row + left * sizeof(T) + blockLen + k * sizeof(T), &padValue, sizeof(T));
+  }
+  cost_gm_to_local(dst.loc().hw, span_of(dst, 0, dend), static_cast<std::uint64_t>(blockLen) * count, count, gm_512(g));
+}
+
+template <typename T>
+inline void pad_local_to_gm(const char* api, const GlobalTensor<T>& dst, const LocalTensor<T>& src, std::uint32_t count,
+                            std::uint32_t blockLen, std::uint64_t srcStrideBlocks, std::uint64_t dstStrideBytes,
+                            const char* file, int line) {
+  check_block_count(api, count, file, line);
+  if (blockLen == 0) npukb::violation(api, "blockLen 0 is illegal (blockLen is in bytes, at least 1)", file, line);
+  if (count == 0) return;
+  const std::uint64_t ublk = (blockLen + 31u) / 32u * 32u;
+  const std::uint64_t sstep = ublk + srcStrideBlocks * 32u;
+  const std::uint64_t dstep = blockLen + dstStrideBytes;
+  const std::uint64_t send = sstep * (count - 1) + blockLen;
+  check_local(api, "src", src, send, true, file, line);
+  std::uint8_t* g = reinterpret_cast<std::uint8_t*>(dst.GetPhyAddr());
+  const std::uint8_t* u = reinterpret_cast<const std::uint8_t*>(src.ptr());
+  for (std::uint32_t i = 0; i < count; ++i) {
+    npukb::check_gm(g + i * dstep, blockLen, true, api, file, line);
+    if (npukb::kern::state().atomic_op != 0 && blockLen % sizeof(T) == 0) {
+      gm_store(reinterpret_cast<T*>(g + i * dstep), reinterpret_cast<const T*>(u + i * sstep), blockLen / sizeof(T));
+    } else {
+      std::memcpy(g + i * dstep, u + i * sstep, blockLen);
+    }
+  }
+  cost_local_to_gm(span_of(src, 0, send), static_cast<std::uint64_t>(blockLen) * count, count, gm_512(g));
+}
+}  // namespace sim
+
+template <typename T>
+inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
+                        const DataCopyPadExtParams<T>& pad, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  sim::pad_gm_to_local("DataCopyPad", dst, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, pad.isPad,
+                       pad.leftPadding, pad.rightPadding, pad.paddingValue, file, line);
+}
+
+template <typename T>
+inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p,
+                        const DataCopyPadParams& pad, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  T v;
+  std::memset(&v, 0, sizeof(T));
+  std::memcpy(&v, &pad.paddingValue, sizeof(T) < 8 ? sizeof(T) : 8);
+  sim::pad_gm_to_local("DataCopyPad", dst, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, pad.isPad,
+                       pad.leftPadding, pad.rightPadding, v, file, line);
+}
+
+template <typename T>
+inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& p,
+                        const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  sim::pad_local_to_gm("DataCopyPad", dst, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, file, line);
+}
+
+template <typename T>
+inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p,
+                        const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  sim::pad_local_to_gm("DataCopyPad", dst, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, file, line);
+}
+
+// ---- atomic modes for UB->GM copies ------------------------------------------------------------
+namespace sim {
+template <typename T>
+constexpr bool atomic_type_ok = std::is_same_v<T, float> || std::is_same_v<T, half> || std::is_same_v<T, std::int16_t> ||
+                                std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int8_t> || std::is_same_v<T, bfloat16_t>;
+}
+template <typename T>
+inline void SetAtomicAdd() {
+  static_assert(sim::atomic_type_ok<T>, "SetAtomicAdd supports float, half, bfloat16_t, int8_t, int16_t, int32_t");
+  npukb::kern::state().atomic_op = 1;
+}
+template <typename T>
+inline void SetAtomicMax() {
+  static_assert(sim::atomic_type_ok<T>, "SetAtomicMax supports float, half, bfloat16_t, int8_t, int16_t, int32_t");
+  npukb::kern::state().atomic_op = 2;
+}
+template <typename T>
+inline void SetAtomicMin() {
+  static_assert(sim::atomic_type_ok<T>, "SetAtomicMin supports float, half, bfloat16_t, int8_t, int16_t, int32_t");
+  npukb::kern::state().atomic_op = 3;
+}
+template <typename T>
+inline void SetAtomicType() {
+  static_assert(sim::atomic_type_ok<T>, "SetAtomicType supports float, half, bfloat16_t, int8_t, int16_t, int32_t");
+}
+inline void SetAtomicNone() { npukb::kern::state().atomic_op = 0; }
+
+}  // namespace AscendC

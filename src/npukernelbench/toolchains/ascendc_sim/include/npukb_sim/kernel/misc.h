@@ -1,0 +1,215 @@
+// npukb_sim/kernel/misc.h -- mask register API, pipe synchronisation, core/block queries, workspace,
+// printf/ASSERT, cycle counter. Clean-room part of ascendc-sim.
+#pragma once
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+
+#include "npukb_sim/kernel/vec_ops.h"
+
+namespace AscendC {
+
+// ---- vector mask register ----------------------------------------------------------------------
+inline void SetMaskCount() { npukb::kern::state().counter_mode = true; }
+inline void SetMaskNorm() { npukb::kern::state().counter_mode = false; }
+inline void ResetMask() {
+  npukb::kern::KState& s = npukb::kern::state();
+  s.mask[0] = s.mask[1] = ~0ull;
+}
+template <typename T, MaskMode mode = MaskMode::NORMAL>
+inline void SetVectorMask(const std::uint64_t maskHigh, const std::uint64_t maskLow) {
+  npukb::kern::KState& s = npukb::kern::state();
+  s.mask[0] = maskLow;
+  s.mask[1] = maskHigh;
+}
+template <typename T, MaskMode mode = MaskMode::NORMAL>
+inline void SetVectorMask(std::int32_t len) {
+  npukb::kern::KState& s = npukb::kern::state();
+  if (mode == MaskMode::COUNTER || s.counter_mode) {
+    s.mask[0] = static_cast<std::uint64_t>(len);
+    s.mask[1] = 0;
+  } else {
+    const std::uint64_t n = static_cast<std::uint64_t>(len < 0 ? 0 : len);
+    s.mask[0] = sim::mask_low_bits(n);
+    s.mask[1] = n > 64 ? sim::mask_low_bits(n - 64) : 0;
+  }
+}
+
+// ---- pipe synchronisation (cost model only; the simulator executes in program order) -------------
+namespace sim {
+inline npukb::PipeId pipe_of(pipe_t p) {
+  switch (p) {
+    case PIPE_V: return npukb::PIPE_ID_V;
+    case PIPE_MTE2: return npukb::PIPE_ID_MTE2;
+    case PIPE_MTE3: return npukb::PIPE_ID_MTE3;
+    case PIPE_MTE1: return npukb::PIPE_ID_MTE1;
+    case PIPE_M: return npukb::PIPE_ID_M;
+    case PIPE_FIX: return npukb::PIPE_ID_FIX;
+    default: return npukb::PIPE_ID_S;
+  }
+}
+inline void event_pipes(HardEvent e, npukb::PipeId& from, npukb::PipeId& to) {
+  using P = npukb::PipeId;
+  switch (e) {
+    case HardEvent::MTE2_V: from = npukb::PIPE_ID_MTE2; to = npukb::PIPE_ID_V; break;
+    case HardEvent::V_MTE2: from = npukb::PIPE_ID_V; to = npukb::PIPE_ID_MTE2; break;
+    case HardEvent::MTE3_V: from = npukb::PIPE_ID_MTE3; to = npukb::PIPE_ID_V; break;
+    case HardEvent::V_MTE3: from = npukb::PIPE_ID_V; to = npukb::PIPE_ID_MTE3; break;
+    case HardEvent::MTE3_MTE2: from = npukb::PIPE_ID_MTE3; to = npukb::PIPE_ID_MTE2; break;
+    case HardEvent::MTE2_MTE3: from = npukb::PIPE_ID_MTE2; to = npukb::PIPE_ID_MTE3; break;
+    case HardEvent::S_V: from = npukb::PIPE_ID_S; to = npukb::PIPE_ID_V; break;
+    case HardEvent::V_S: from = npukb::PIPE_ID_V; to = npukb::PIPE_ID_S; break;
+    case HardEvent::S_MTE2: from = npukb::PIPE_ID_S; to = npukb::PIPE_ID_MTE2; break;
+    case HardEvent::MTE2_S: from = npukb::PIPE_ID_MTE2; to = npukb::PIPE_ID_S; break;
+    case HardEvent::S_MTE3: from = npukb::PIPE_ID_S; to = npukb::PIPE_ID_MTE3; break;
+    case HardEvent::MTE3_S: from = npukb::PIPE_ID_MTE3; to = npukb::PIPE_ID_S; break;
+    case HardEvent::V_V: from = npukb::PIPE_ID_V; to = npukb::PIPE_ID_V; break;
+    case HardEvent::MTE2_MTE1: from = npukb::PIPE_ID_MTE2; to = npukb::PIPE_ID_MTE1; break;
+    case HardEvent::MTE1_MTE2: from = npukb::PIPE_ID_MTE1; to = npukb::PIPE_ID_MTE2; break;
+    case HardEvent::MTE1_M: from = npukb::PIPE_ID_MTE1; to = npukb::PIPE_ID_M; break;
+    case HardEvent::M_MTE1: from = npukb::PIPE_ID_M; to = npukb::PIPE_ID_MTE1; break;
+    case HardEvent::M_FIX: from = npukb::PIPE_ID_M; to = npukb::PIPE_ID_FIX; break;
+    case HardEvent::FIX_M: from = npukb::PIPE_ID_FIX; to = npukb::PIPE_ID_M; break;
+    default: from = P::PIPE_ID_S; to = P::PIPE_ID_S; break;
+  }
+}
+inline void set_flag(HardEvent e, int id, const char* file, int line) {
+  if (id < 0 || id >= npukb::kern::kEventIds) npukb::violation("SetFlag", "event id " + npukb::kern::num(id) + " is outside [0, 7]", file, line);
+  npukb::kern::KState& s = npukb::kern::state();
+  npukb::PipeId from, to;
+  event_pipes(e, from, to);
+  s.issue += npukb::kern::kIssueCycles;
+  const double t = from == npukb::PIPE_ID_S ? s.issue : std::max(s.pipe[from], s.issue);
+  s.flag_time[static_cast<int>(e)][id] = t;
+  s.flag_count[static_cast<int>(e)][id] += 1;
+}
+inline void wait_flag(HardEvent e, int id, const char* file, int line) {
+  if (id < 0 || id >= npukb::kern::kEventIds) npukb::violation("WaitFlag", "event id " + npukb::kern::num(id) + " is outside [0, 7]", file, line);
+  npukb::kern::KState& s = npukb::kern::state();
+  if (s.flag_count[static_cast<int>(e)][id] <= 0) {
+    npukb::violation("WaitFlag", "hang: WaitFlag(event id " + npukb::kern::num(id) + ") without a matching SetFlag of the same HardEvent", file, line);
+  }
+  s.flag_count[static_cast<int>(e)][id] -= 1;
+  npukb::PipeId from, to;
+  event_pipes(e, from, to);
+  const double t = s.flag_time[static_cast<int>(e)][id];
+  if (to == npukb::PIPE_ID_S) s.issue = std::max(s.issue, t);
+  else s.pipe[to] = std::max(s.pipe[to], t);
+}
+inline void barrier(npukb::PipeId p, bool all) {
+  npukb::kern::KState& s = npukb::kern::state();
+  if (all) {
+    double t = s.issue;
+    for (int i = 0; i < npukb::PIPE_ID_COUNT; ++i) t = std::max(t, s.pipe[i]);
+    s.issue = t;
+    for (int i = 0; i < npukb::PIPE_ID_COUNT; ++i) s.pipe[i] = t;
+  } else {
+    s.pipe[p] = std::max(s.pipe[p], s.issue);
+  }
+  npukb::kern::publish(s);
+}
+}  // namespace sim
+
+template <HardEvent event>
+inline void SetFlag(std::int32_t eventID, NPUKB_LOC_PARAMS) { sim::set_flag(event, eventID, file, line); }
+template <HardEvent event>
+inline void WaitFlag(std::int32_t eventID, NPUKB_LOC_PARAMS) { sim::wait_flag(event, eventID, file, line); }
+template <pipe_t pipe>
+inline void PipeBarrier() { sim::barrier(sim::pipe_of(pipe), pipe == PIPE_ALL); }
+
+template <bool isAIVOnly = true>
+inline void SyncAll(NPUKB_LOC_PARAMS) {
+  sim::barrier(npukb::PIPE_ID_S, true);
+  npukb::sync_all(file, line);
+}
+template <bool isAIVOnly = true>
+inline void SyncAll(const GlobalTensor<std::int32_t>&, const LocalTensor<std::int32_t>&, const std::int32_t usedCores = 0,
+                    NPUKB_LOC_PARAMS) {
+  (void)usedCores;
+  sim::barrier(npukb::PIPE_ID_S, true);
+  npukb::sync_all(file, line);
+}
+
+template <std::uint8_t modeId, pipe_t pipe>
+inline void CrossCoreSetFlag(std::uint16_t flagId) {
+  sim::barrier(sim::pipe_of(pipe), false);
+  npukb::cross_core_set_flag(modeId, flagId);
+}
+template <std::uint8_t modeId = 0, pipe_t pipe = PIPE_S>
+inline void CrossCoreWaitFlag(std::uint16_t flagId, NPUKB_LOC_PARAMS) {
+  npukb::cross_core_wait_flag(flagId, file, line);
+}
+
+// ---- cores, workspace ---------------------------------------------------------------------------
+inline std::int64_t GetBlockIdx() { return npukb::block().block_idx; }
+inline std::int64_t GetBlockNum() { return npukb::block().block_num; }
+inline std::int64_t GetSubBlockIdx() { return npukb::block().sub_block_idx; }
+inline std::int64_t GetSubBlockNum() { return npukb::block().sub_block_num; }
+inline std::int64_t GetTaskRation() { return npukb::block().sub_block_num; }
+inline __gm__ std::uint8_t* GetUserWorkspace(__gm__ std::uint8_t* workspace) { return workspace; }
+inline __gm__ std::uint8_t* GetSysWorkSpacePtr() { return npukb::sys_workspace(); }
+inline void SetSysWorkspace(__gm__ std::uint8_t*) {}
+inline std::int64_t GetSystemCycle() {
+  npukb::kern::KState& s = npukb::kern::state();
+  return static_cast<std::int64_t>(s.issue);
+}
+inline void InitSocState() {}
+
+enum class CacheLine : std::uint8_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
+enum class DcciDst : std::uint8_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
+template <typename T, CacheLine entireType, DcciDst dcciDst = DcciDst::CACHELINE_OUT>
+inline void DataCacheCleanAndInvalid(const GlobalTensor<T>&) {}
+template <typename T, CacheLine entireType>
+inline void DataCacheCleanAndInvalid(const GlobalTensor<T>&) {}
+
+template <typename T, typename U>
+struct IsSameType { static constexpr bool value = false; };
+template <typename T>
+struct IsSameType<T, T> { static constexpr bool value = true; };
+
+constexpr std::int32_t BLOCK_CUBE = 16;
+
+// ---- printf / DumpTensor ------------------------------------------------------------------------
+inline void DumpTensorText(const std::string& s) { npukb::kern::state(); npukb::kernel_log(s); }
+template <typename T>
+inline void DumpTensor(const LocalTensor<T>& t, std::uint32_t desc, std::uint32_t dumpSize) {
+  std::string s = "DumpTensor desc=" + std::to_string(desc) + ":";
+  for (std::uint32_t i = 0; i < dumpSize && i < t.GetSize(); ++i) s += " " + std::to_string(static_cast<double>(static_cast<float>(t.ptr()[i])));
+  DumpTensorText(s);
+}
+template <typename T>
+inline void DumpTensor(const GlobalTensor<T>& t, std::uint32_t desc, std::uint32_t dumpSize) {
+  std::string s = "DumpTensor desc=" + std::to_string(desc) + ":";
+  for (std::uint32_t i = 0; i < dumpSize; ++i) s += " " + std::to_string(static_cast<double>(static_cast<float>(t.GetPhyAddr()[i])));
+  DumpTensorText(s);
+}
+
+}  // namespace AscendC
+
+// printf in kernels (AscendC::printf / PRINTF) goes to the launcher's log.
+inline int npukb_kernel_printf(const char* fmt, ...) {
+  char buf[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  const int n = std::vsnprintf(buf, sizeof(buf), fmt, ap);
+  va_end(ap);
+  npukb::kernel_log(buf);
+  return n;
+}
+namespace AscendC { using ::npukb_kernel_printf; }
+namespace std { using ::npukb_kernel_printf; }  // kernels may write std::printf
+#define printf npukb_kernel_printf
+#define PRINTF npukb_kernel_printf
+
+#define ASSERT(expr)                                                                                                  \
+  do {                                                                                                                \
+    if (!(expr)) npukb::violation("ASSERT", std::string("assertion failed: ") + #expr, __FILE__, __LINE__);          \
+  } while (0)
+
+#ifndef TRACE_START
+#define TRACE_START(id)
+#define TRACE_STOP(id)
+#endif
+
+// Legacy device built-ins.
+inline void pipe_barrier(pipe_t p) { AscendC::sim::barrier(AscendC::sim::pipe_of(p), p == PIPE_ALL); }

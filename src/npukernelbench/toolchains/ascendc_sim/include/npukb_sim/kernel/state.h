@@ -1,0 +1,154 @@
+// npukb_sim/kernel/state.h -- per-block kernel-API state (mask register, atomic mode, event flags) and
+// the first-order cost model (an ESTIMATE; see docs/cost-model.md). Clean-room part of ascendc-sim.
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <new>
+#include <string>
+
+#include "npukb_sim/runtime.h"
+
+namespace npukb {
+namespace kern {
+
+constexpr std::uint32_t kUbBlocks = static_cast<std::uint32_t>(kUbBytes / 32);
+constexpr int kEventKinds = 64;
+constexpr int kEventIds = 8;
+
+// Vector cost classes: cycles per 256-byte repeat.
+enum class VecCost : int { Simple = 2, Div = 4, Transcend = 4, Reduce = 3, HighLevel = 24, Sigmoid = 14, Copy = 2 };
+
+struct KState {
+  BlockState* blk = nullptr;
+  // Vector mask register and mode.
+  bool counter_mode = false;
+  std::uint64_t mask[2] = {~0ull, ~0ull};
+  // Atomic mode for UB->GM copies: 0 none, 1 add, 2 max, 3 min; dtype size/kind kept as a tag.
+  int atomic_op = 0;
+  int atomic_kind = 0;  // see atomic.h
+  // Compare-mask register (Compare without dst / SetCmpMask), 128 bits.
+  std::uint64_t cmp_mask[2] = {0, 0};
+  // Cost model clocks (cycles).
+  double issue = 0.0;
+  double pipe[PIPE_ID_COUNT] = {};
+  double flag_time[kEventKinds][kEventIds] = {};
+  int flag_count[kEventKinds][kEventIds] = {};
+  double ub_ready[kUbBlocks] = {};   // when the last write of a 32-byte UB block completes
+  double ub_used[kUbBlocks] = {};    // when the last read of a 32-byte UB block completes
+  // TPipe bookkeeping: one live TPipe per block.
+  const void* live_pipe = nullptr;
+};
+
+inline KState& state() {
+  thread_local KState st;
+  BlockState& b = block();
+  if (b.api_state != &st) {
+    st.~KState();
+    new (&st) KState();
+    st.blk = &b;
+    b.api_state = &st;
+  }
+  return st;
+}
+
+// ---- cost model ----------------------------------------------------------------------------------
+inline double cycles_from_ns(double ns) { return ns * kClockGhz; }
+
+// Effective bandwidth (GB/s == bytes/ns) of one DMA transfer of `bytes`, interpolated in log2(size)
+// between the DESIGN.md points. GM->UB: 7 @1KiB, 68 @16KiB, 78 @32KiB+. UB->GM: 10 @1KiB, 95 @16KiB, 110 @32KiB+.
+inline double dma_bandwidth(double bytes, bool to_gm) {
+  const double p1 = to_gm ? 10.0 : 7.0, p16 = to_gm ? 95.0 : 68.0, p32 = to_gm ? 110.0 : 78.0;
+  if (bytes <= 1024.0) return p1;
+  const double l = __builtin_log2(bytes);
+  if (l <= 14.0) return p1 + (p16 - p1) * (l - 10.0) / 4.0;
+  if (l <= 15.0) return p16 + (p32 - p16) * (l - 14.0);
+  return p32;
+}
+
+inline double dma_cycles(std::uint64_t bytes, std::uint32_t block_count, bool to_gm, bool gm_512_aligned) {
+  if (bytes == 0) return cycles_from_ns(30.0);
+  double bw = dma_bandwidth(static_cast<double>(bytes), to_gm);
+  if (!gm_512_aligned) bw /= 1.4;
+  double ns = static_cast<double>(bytes) / bw;
+  if (bytes < 1024) ns = (1024.0 / bw) * (0.6 + 0.4 * static_cast<double>(bytes) / 1024.0);  // latency floor
+  return cycles_from_ns(ns) + 8.0 * (block_count > 0 ? block_count - 1 : 0);
+}
+
+constexpr double kIssueCycles = 2.0;       // scalar unit issue per API instruction
+constexpr double kVecStartCycles = 16.0;   // fixed start-up of a vector instruction
+constexpr double kScalarUbCycles = 12.0;   // GetValue/SetValue on UB
+constexpr double kScalarGmCycles = 200.0;  // GetValue/SetValue on GM (through the scalar data cache)
+
+// A span of UB bytes touched by an instruction.
+struct Span {
+  std::uint32_t begin = 0;  // byte offset in UB
+  std::uint32_t end = 0;    // exclusive
+};
+
+inline void publish(KState& s) {
+  double f = s.issue;
+  for (int p = 0; p < PIPE_ID_COUNT; ++p) f = std::max(f, s.pipe[p]);
+  s.blk->finish_cycles = f;
+}
+
+// Schedule one instruction on `pipe` taking `cost` cycles, reading `src` UB spans and writing `dst`
+// UB spans (either may be empty). Returns the completion time.
+inline double schedule(PipeId pipe, double cost, const Span* src, int nsrc, const Span* dst, int ndst) {
+  KState& s = state();
+  s.issue += kIssueCycles;
+  double start = std::max(s.issue, s.pipe[pipe]);
+  for (int i = 0; i < nsrc; ++i) {
+    for (std::uint32_t b = src[i].begin / 32; b < (src[i].end + 31) / 32 && b < kUbBlocks; ++b) start = std::max(start, s.ub_ready[b]);
+  }
+  for (int i = 0; i < ndst; ++i) {
+    for (std::uint32_t b = dst[i].begin / 32; b < (dst[i].end + 31) / 32 && b < kUbBlocks; ++b) {
+      start = std::max(start, std::max(s.ub_ready[b], s.ub_used[b]));
+    }
+  }
+  const double end = start + cost;
+  for (int i = 0; i < nsrc; ++i) {
+    for (std::uint32_t b = src[i].begin / 32; b < (src[i].end + 31) / 32 && b < kUbBlocks; ++b) s.ub_used[b] = std::max(s.ub_used[b], end);
+  }
+  for (int i = 0; i < ndst; ++i) {
+    for (std::uint32_t b = dst[i].begin / 32; b < (dst[i].end + 31) / 32 && b < kUbBlocks; ++b) s.ub_ready[b] = end;
+  }
+  s.pipe[pipe] = end;
+  s.blk->pipe_cycles[pipe] += cost;
+  publish(s);
+  return end;
+}
+
+// Scalar access to UB bytes: stalls the issue clock until the data is ready (read) or free (write).
+inline void scalar_ub_access(std::uint32_t byte, bool write) {
+  KState& s = state();
+  const std::uint32_t b = byte / 32;
+  double t = s.issue;
+  if (b < kUbBlocks) t = std::max(t, write ? std::max(s.ub_ready[b], s.ub_used[b]) : s.ub_ready[b]);
+  t += kScalarUbCycles;
+  s.issue = t;
+  if (b < kUbBlocks) {
+    if (write) s.ub_ready[b] = t; else s.ub_used[b] = std::max(s.ub_used[b], t);
+  }
+  s.pipe[PIPE_ID_S] = std::max(s.pipe[PIPE_ID_S], t);
+  s.blk->pipe_cycles[PIPE_ID_S] += kScalarUbCycles;
+  publish(s);
+}
+
+inline void scalar_gm_access(std::size_t bytes, bool write) {
+  KState& s = state();
+  // A scalar GM read waits for outstanding GM writes of this block (MTE3) to land.
+  double t = s.issue;
+  if (!write) t = std::max(t, s.pipe[PIPE_ID_MTE3]);
+  t += kScalarGmCycles;
+  s.issue = t;
+  s.pipe[PIPE_ID_S] = std::max(s.pipe[PIPE_ID_S], t);
+  s.blk->pipe_cycles[PIPE_ID_S] += kScalarGmCycles;
+  if (write) s.blk->gm_write_bytes += bytes; else s.blk->gm_read_bytes += bytes;
+  publish(s);
+}
+
+// Formatting helper for violation messages without <sstream>.
+inline std::string num(long long v) { return std::to_string(v); }
+
+}  // namespace kern
+}  // namespace npukb

@@ -1,0 +1,3 @@
+// Part of the ascendc-sim clean-room simulator.
+#pragma once
+#include "tiling/tiling_api.h"

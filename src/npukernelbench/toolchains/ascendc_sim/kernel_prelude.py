@@ -1,0 +1,175 @@
+"""The header the build force-includes into the kernel TU (``-include npukb_build.h``).
+
+It carries what the real AscendC build generates for a kernel: ``DTYPE_<NAME>`` / ``ORIG_DTYPE_<NAME>``
+macros for every parameter, the kernel-side struct of the registered tiling class (same byte layout
+as the host's ``SaveToBuffer``; see ``register/tilingdata_base.h``), and the trampoline through which
+the launcher calls the kernel entry with its GM arguments.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from npukernelbench.dtypes import dtype
+from npukernelbench.toolchains.base import KernelProject
+
+# ge::DataType values as preprocessor numbers, so that `#if ORIG_DTYPE_X == DT_FLOAT16` works.
+GE_VALUES = {
+    "DT_FLOAT": 0, "DT_FLOAT16": 1, "DT_INT8": 2, "DT_INT32": 3, "DT_UINT8": 4, "DT_INT16": 6, "DT_UINT16": 7,
+    "DT_UINT32": 8, "DT_INT64": 9, "DT_UINT64": 10, "DT_DOUBLE": 11, "DT_BOOL": 12, "DT_COMPLEX64": 16,
+    "DT_COMPLEX128": 17, "DT_BF16": 27,
+}
+
+_PLAIN_TYPES = {
+    "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t", "float", "double",
+    "bool", "char", "int", "unsigned", "unsigned int", "long", "unsigned long", "long long", "unsigned long long",
+    "short", "unsigned short", "size_t", "signed char", "unsigned char",
+}
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    kind: str            # scalar | array | struct
+    offset: int
+    elem_size: int
+    count: int
+    type: str
+
+
+@dataclass(frozen=True)
+class TilingClass:
+    name: str
+    size: int
+    align: int
+    builtin: bool
+    fields: tuple[Field, ...]
+
+
+@dataclass(frozen=True)
+class Description:
+    """What ``<exe> describe`` printed: registered tiling classes and OpDefs."""
+
+    registered: dict[str, str]             # op type (or op_key) -> class name
+    classes: dict[str, TilingClass]
+    opdefs: tuple[str, ...]
+
+
+class DescribeError(ValueError):
+    pass
+
+
+def parse_description(text: str) -> Description:
+    registered: dict[str, str] = {}
+    classes: dict[str, TilingClass] = {}
+    opdefs: list[str] = []
+    header: list[str] | None = None
+    fields: list[Field] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        parts = line.split()
+        if not parts:
+            continue
+        tag = parts[0]
+        try:
+            if tag == "register":
+                registered[parts[1]] = parts[2]
+            elif tag == "opdef":
+                opdefs.append(parts[1])
+            elif tag == "class":
+                header, fields = parts, []
+            elif tag == "field" and header is not None:
+                fields.append(Field(name=parts[1], kind=parts[2], offset=int(parts[3]), elem_size=int(parts[4]),
+                                    count=int(parts[5]), type=" ".join(parts[6:])))
+            elif tag == "end" and header is not None:
+                name = _short(header[1])
+                classes[name] = TilingClass(name=name, size=int(header[2]), align=int(header[3]),
+                                            builtin=header[4] == "1", fields=tuple(fields))
+                header = None
+            else:
+                raise DescribeError(f"line {number}: unexpected {line!r}")
+        except (IndexError, ValueError) as exc:
+            raise DescribeError(f"line {number}: cannot parse {line!r}: {exc}") from None
+    return Description(registered=registered, classes=classes, opdefs=tuple(opdefs))
+
+
+def _short(type_name: str) -> str:
+    """``optiling::Foo`` -> ``Foo`` (kernel-side structs live at global scope)."""
+    return type_name.replace(" ", "").split("::")[-1]
+
+
+def _field_decl(f: Field) -> str:
+    if f.kind == "struct":
+        return f"    {_short(f.type)} {f.name};"
+    plain = f.type.replace("std::", "") in _PLAIN_TYPES
+    if f.kind == "array":
+        if plain:
+            return f"    {f.type} {f.name}[{f.count}];"
+        return f"    alignas({min(f.elem_size, 8) or 1}) uint8_t {f.name}[{f.elem_size * f.count}];"
+    if plain:
+        return f"    {f.type} {f.name};"
+    return f"    alignas({min(f.elem_size, 8) or 1}) uint8_t {f.name}[{f.elem_size}];"
+
+
+def tiling_structs(desc: Description, op: str) -> tuple[str, str | None]:
+    """C++ definitions of the op's registered tiling class (and its nested classes), and the class
+    name GET_TILING_DATA declares (None when the op registers none)."""
+    top = desc.registered.get(op)
+    if top is None:
+        return "", None
+    top = _short(top)
+    ordered: list[TilingClass] = []
+    seen: set[str] = set()
+
+    def visit(name: str) -> None:
+        if name in seen or name not in desc.classes:
+            return
+        seen.add(name)
+        cls = desc.classes[name]
+        for f in cls.fields:
+            if f.kind == "struct":
+                visit(_short(f.type))
+        ordered.append(cls)
+
+    visit(top)
+    lines: list[str] = []
+    if any(c.builtin for c in ordered):
+        lines.append('#include "kernel_tiling/kernel_tiling.h"')
+    for cls in ordered:
+        if cls.builtin:
+            continue
+        lines.append(f"struct {cls.name} {{")
+        lines.extend(_field_decl(f) for f in cls.fields)
+        lines.append("};")
+        if cls.fields:
+            lines.append(f"static_assert(sizeof({cls.name}) == {cls.size}, \"ascendc-sim: tiling layout of "
+                         f"{cls.name} differs between host and kernel\");")
+        for f in cls.fields:
+            lines.append(f"static_assert(offsetof({cls.name}, {f.name}) == {f.offset}, \"ascendc-sim: tiling "
+                         f"layout of {cls.name}::{f.name} differs between host and kernel\");")
+    return "\n".join(lines), top
+
+
+def prelude(project: KernelProject, desc: Description) -> str:
+    """The force-included kernel header for ``project``."""
+    out = [f"// Generated by ascendc-sim for {project.op} ({project.kernel}). Do not edit.",
+           "#pragma once", "#include <cstddef>", "#include <cstdint>", ""]
+    for name, value in GE_VALUES.items():
+        out.append(f"#define {name} {value}")
+    out.append("")
+    for slot in project.params:
+        dt = dtype(slot.dtype)
+        upper = slot.name.upper()
+        out.append(f"#define DTYPE_{upper} {dt.cpp}")
+        out.append(f"#define ORIG_DTYPE_{upper} {dt.ge_name}")
+    out.append("")
+    structs, top = tiling_structs(desc, project.op)
+    if structs:
+        out.append(structs)
+    if top is not None:
+        out.append(f"#define NPUKB_TILING_TYPE {top}")
+    n_args = len(project.params) + 2
+    arg_types = ", ".join(["uint8_t*"] * n_args)
+    call = ", ".join(f"a[{i}]" for i in range(n_args))
+    out += ["", f'extern "C" void {project.kernel}({arg_types});',
+            f'extern "C" void npukb_entry(uint8_t** a) {{ {project.kernel}({call}); }}', ""]
+    return "\n".join(out)

@@ -1,0 +1,1124 @@
+// launcher.cpp -- main() of every ascendc-sim executable (host TU + kernel TU + this file).
+// Part of the ascendc-sim clean-room simulator; implements npukb_sim/runtime.h.
+//
+//   <exe> describe           print the registered tiling classes (build step, see tilingdata_base.h)
+//   <exe> run <dir>          run <dir>/request.txt, write <dir>/result.json and output .bin files
+//
+// Run: instantiate the OpDef registered for the op type, check the case's parameters against it,
+// run its TilingFunc with a real gert::TilingContext, build the GM buffers (inputs copied in,
+// outputs poisoned unless aliased to an input, workspace poisoned, tiling bytes), then run every
+// block as a thread, cooperatively scheduled (exactly one block runs at a time; a block yields only
+// at SyncAll or a cross-core wait), so runs are deterministic. A barrier or a wait nobody can
+// satisfy is a hang and is reported as a violation.
+//
+// Exit codes: 0 ran to the end; 3 hardware violation in the kernel; 4 launch refused (host side:
+// OpDef, TilingFunc, block dim, tiling size); 2 bad request (a bug of the caller).
+#include <pthread.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <condition_variable>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "npukb_sim/runtime.h"
+#include "register/op_def_registry.h"
+#include "register/tilingdata_base.h"
+
+// The kernel trampoline generated into the kernel TU (absent from the describe binary).
+extern "C" void npukb_entry(std::uint8_t** args) __attribute__((weak));
+
+namespace {
+
+constexpr int kExitViolation = 3;
+constexpr int kExitLaunch = 4;
+constexpr int kExitRequest = 2;
+constexpr std::size_t kTilingCapacity = 64 * 1024;      // raw tiling buffer handed to TilingFunc
+constexpr std::size_t kLogLimit = 64 * 1024;            // kernel printf bytes kept
+constexpr double kLaunchOverheadUs = 3.0;               // fixed kernel launch cost of the estimate
+constexpr double kHbmBytesPerUs = 1.6e6;                // 1.6 TB/s
+constexpr std::size_t kBlockStackBytes = 16u << 20;
+
+std::string g_out_dir = ".";
+std::string g_log;
+bool g_log_truncated = false;
+std::mutex g_log_mutex;
+std::atomic<int> g_running_block{-1};
+std::uint64_t g_tiling_key = 0;
+
+// ---------------------------------------------------------------------------------------------
+// JSON output
+
+std::string json_str(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          out += buf;
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  return out + "\"";
+}
+
+std::string json_num(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6f", v);
+  return buf;
+}
+
+// Fields written into result.json as they become known (insertion order kept).
+std::vector<std::pair<std::string, std::string>> g_result;
+
+void result_set(const std::string& key, const std::string& raw_json) {
+  for (auto& kv : g_result) {
+    if (kv.first == key) {
+      kv.second = raw_json;
+      return;
+    }
+  }
+  g_result.emplace_back(key, raw_json);
+}
+
+void write_result() {
+  std::string text = "{";
+  bool first = true;
+  for (auto& kv : g_result) {
+    text += (first ? "" : ",\n ") + json_str(kv.first) + ": " + kv.second;
+    first = false;
+  }
+  {
+    std::lock_guard<std::mutex> lk(g_log_mutex);
+    text += std::string(first ? "" : ",\n ") + "\"log\": " + json_str(g_log) +
+            ",\n \"log_truncated\": " + (g_log_truncated ? "true" : "false");
+  }
+  text += "}\n";
+  std::string path = g_out_dir + "/result.json";
+  std::string tmp = path + ".tmp";
+  FILE* f = std::fopen(tmp.c_str(), "wb");
+  if (f == nullptr) {
+    std::fprintf(stderr, "npukb launcher: cannot write %s: %s\n", tmp.c_str(), std::strerror(errno));
+    return;
+  }
+  std::fwrite(text.data(), 1, text.size(), f);
+  std::fclose(f);
+  std::rename(tmp.c_str(), path.c_str());
+}
+
+[[noreturn]] void fail(int code, const std::string& status, const std::string& message) {
+  result_set("status", json_str(status));
+  result_set("message", json_str(message));
+  write_result();
+  std::fflush(stdout);
+  std::fflush(stderr);
+  _exit(code);
+}
+
+[[noreturn]] void launch_error(const std::string& message) { fail(kExitLaunch, "launch_error", message); }
+[[noreturn]] void request_error(const std::string& message) { fail(kExitRequest, "request_error", message); }
+
+// ---------------------------------------------------------------------------------------------
+// GM: every tensor is its own mapping, placed so that its (512-byte rounded) end touches a guard page.
+
+struct Region {
+  std::uint8_t* start;
+  std::size_t size;
+  std::string name;
+};
+
+std::vector<Region> g_regions;          // sorted by start after setup
+std::size_t g_page = 4096;
+
+std::uint8_t* gm_alloc(std::size_t bytes, const std::string& name) {
+  std::size_t rounded = (bytes + 511) / 512 * 512;
+  std::size_t data_pages = (rounded + g_page - 1) / g_page;
+  std::size_t total = (data_pages + 1) * g_page;
+  void* map = mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (map == MAP_FAILED) {
+    launch_error("cannot allocate " + std::to_string(bytes) + " bytes of GM for '" + name + "'");
+  }
+  std::uint8_t* base = static_cast<std::uint8_t*>(map);
+  mprotect(base + data_pages * g_page, g_page, PROT_NONE);
+  std::uint8_t* start = base + data_pages * g_page - rounded;
+  std::memset(start, npukb::kPoisonByte, rounded);
+  g_regions.push_back(Region{start, bytes, name});
+  return start;
+}
+
+void sort_regions() {
+  std::sort(g_regions.begin(), g_regions.end(),
+            [](const Region& a, const Region& b) { return a.start < b.start; });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Blocks and the cooperative scheduler
+
+enum class BlockRun { READY, RUNNING, BARRIER, WAIT_FLAG, DONE };
+
+struct BlockSlot {
+  npukb::BlockState state;
+  BlockRun run = BlockRun::READY;
+  std::string wait_where;       // file:line of the SyncAll / wait it blocks in
+  int wait_flag = -1;
+  int flag_sem[16] = {};
+  std::vector<std::uint8_t*> memories;
+  pthread_t thread{};
+};
+
+std::vector<BlockSlot> g_blocks;
+std::mutex g_sched_mutex;
+std::condition_variable g_sched_cv;
+int g_current = -1;                 // block allowed to run; -2 when all finished
+bool g_started = false;
+std::uint8_t** g_args = nullptr;
+std::uint8_t* g_workspace = nullptr;
+thread_local npukb::BlockState* t_block = nullptr;
+npukb::BlockState g_host_state;     // what block() returns outside kernel threads
+std::vector<int> g_flag_count0;     // CrossCoreSetFlag mode 0 counters per flag id
+std::map<std::pair<int, int>, int> g_flag_count1;   // mode 1: (group, flag) -> count
+
+std::string where(const char* file, int line) { return std::string(file ? file : "?") + ":" + std::to_string(line); }
+
+[[noreturn]] void hang(const std::string& detail) {
+  npukb::violation("hang", detail + " -- on hardware this kernel never finishes", "", 0);
+}
+
+// Picks the next block to run; called with g_sched_mutex held by the block that stops running.
+void schedule_next_locked(int from) {
+  int n = static_cast<int>(g_blocks.size());
+  for (int k = 1; k <= n; ++k) {
+    int b = (from + k) % n;
+    BlockSlot& s = g_blocks[b];
+    if (s.run == BlockRun::READY) {
+      g_current = b;
+      g_sched_cv.notify_all();
+      return;
+    }
+    if (s.run == BlockRun::WAIT_FLAG && s.flag_sem[s.wait_flag] > 0) {
+      s.flag_sem[s.wait_flag]--;
+      s.run = BlockRun::READY;
+      g_current = b;
+      g_sched_cv.notify_all();
+      return;
+    }
+  }
+  int live = 0, at_barrier = 0, done = 0;
+  for (auto& s : g_blocks) {
+    live += s.run != BlockRun::DONE;
+    at_barrier += s.run == BlockRun::BARRIER;
+    done += s.run == BlockRun::DONE;
+  }
+  if (live == 0) {
+    g_current = -2;
+    g_sched_cv.notify_all();
+    return;
+  }
+  if (at_barrier == live && done == 0) {
+    int first = -1;
+    for (int b = 0; b < n; ++b) {
+      g_blocks[b].run = BlockRun::READY;
+      if (first < 0) first = b;
+    }
+    g_current = first;
+    g_sched_cv.notify_all();
+    return;
+  }
+  std::string detail;
+  std::vector<std::string> parts;
+  for (int b = 0; b < n; ++b) {
+    const BlockSlot& s = g_blocks[b];
+    if (s.run == BlockRun::BARRIER) {
+      parts.push_back("block " + std::to_string(b) + " waits in SyncAll at " + s.wait_where);
+    } else if (s.run == BlockRun::WAIT_FLAG) {
+      parts.push_back("block " + std::to_string(b) + " waits in CrossCoreWaitFlag(" + std::to_string(s.wait_flag) +
+                      ") at " + s.wait_where);
+    }
+    if (parts.size() >= 4) {
+      parts.push_back("...");
+      break;
+    }
+  }
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    detail += (i ? "; " : "") + parts[i];
+  }
+  if (done > 0 && at_barrier > 0) {
+    detail += "; " + std::to_string(done) + " block(s) finished without reaching the barrier (every block must call "
+              "SyncAll the same number of times)";
+  } else {
+    detail += "; no block can set the awaited flag";
+  }
+  hang(detail);
+}
+
+void wait_turn_locked(std::unique_lock<std::mutex>& lk, int b) {
+  g_sched_cv.wait(lk, [b] { return g_current == b; });
+  g_blocks[b].run = BlockRun::RUNNING;
+  g_running_block = b;
+  t_block = &g_blocks[b].state;
+}
+
+std::uint8_t* block_memory(BlockSlot& slot, std::size_t bytes) {
+  void* p = nullptr;
+  if (posix_memalign(&p, 4096, bytes) != 0) {
+    launch_error("cannot allocate " + std::to_string(bytes) + " bytes of on-chip memory for a block");
+  }
+  std::memset(p, npukb::kPoisonByte, bytes);
+  slot.memories.push_back(static_cast<std::uint8_t*>(p));
+  return static_cast<std::uint8_t*>(p);
+}
+
+void* block_main(void* arg) {
+  int b = static_cast<int>(reinterpret_cast<std::intptr_t>(arg));
+  BlockSlot& slot = g_blocks[b];
+  {
+    std::unique_lock<std::mutex> lk(g_sched_mutex);
+    wait_turn_locked(lk, b);
+  }
+  slot.state.ub = block_memory(slot, npukb::kUbBytes);
+  slot.state.l1 = block_memory(slot, npukb::kL1Bytes);
+  slot.state.l0a = block_memory(slot, npukb::kL0aBytes);
+  slot.state.l0b = block_memory(slot, npukb::kL0bBytes);
+  slot.state.l0c = block_memory(slot, npukb::kL0cBytes);
+  npukb_entry(g_args);
+  for (auto* p : slot.memories) {
+    std::free(p);
+  }
+  slot.memories.clear();
+  slot.state.ub = slot.state.l1 = slot.state.l0a = slot.state.l0b = slot.state.l0c = nullptr;
+  std::unique_lock<std::mutex> lk(g_sched_mutex);
+  slot.run = BlockRun::DONE;
+  g_running_block = -1;
+  t_block = nullptr;
+  schedule_next_locked(b);
+  return nullptr;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Crash reporting: name the block (or the host step) on stderr, then die of the same signal.
+
+const char* g_phase = "startup";
+
+void on_crash(int sig) {
+  char buf[160];
+  int b = g_running_block.load();
+  int n;
+  if (b >= 0) {
+    n = std::snprintf(buf, sizeof buf, "npukb: block %d of the kernel crashed (signal %d)\n", b, sig);
+  } else {
+    n = std::snprintf(buf, sizeof buf, "npukb: crashed during %s (signal %d)\n", g_phase, sig);
+  }
+  if (n > 0) {
+    ssize_t ignored = write(2, buf, static_cast<std::size_t>(n));
+    (void)ignored;
+  }
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+void install_crash_handlers() {
+  static std::vector<char> alt(1 << 16);
+  stack_t ss{};
+  ss.ss_sp = alt.data();
+  ss.ss_size = alt.size();
+  sigaltstack(&ss, nullptr);
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) {
+    struct sigaction sa {};
+    sa.sa_handler = on_crash;
+    sa.sa_flags = SA_ONSTACK;
+    sigaction(sig, &sa, nullptr);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Request
+
+struct DtypeInfo {
+  const char* ge_name;
+  ge::DataType ge;
+};
+
+const DtypeInfo kDtypes[] = {
+    {"DT_FLOAT", ge::DT_FLOAT},     {"DT_FLOAT16", ge::DT_FLOAT16},   {"DT_BF16", ge::DT_BF16},
+    {"DT_INT8", ge::DT_INT8},       {"DT_UINT8", ge::DT_UINT8},       {"DT_INT16", ge::DT_INT16},
+    {"DT_UINT16", ge::DT_UINT16},   {"DT_INT32", ge::DT_INT32},       {"DT_UINT32", ge::DT_UINT32},
+    {"DT_INT64", ge::DT_INT64},     {"DT_UINT64", ge::DT_UINT64},     {"DT_DOUBLE", ge::DT_DOUBLE},
+    {"DT_BOOL", ge::DT_BOOL},       {"DT_COMPLEX64", ge::DT_COMPLEX64}, {"DT_COMPLEX128", ge::DT_COMPLEX128},
+};
+
+ge::DataType parse_ge(const std::string& name) {
+  for (const auto& d : kDtypes) {
+    if (name == d.ge_name) return d.ge;
+  }
+  request_error("unknown ge dtype " + name);
+}
+
+std::string ge_name(ge::DataType dt) {
+  for (const auto& d : kDtypes) {
+    if (d.ge == dt) return d.ge_name;
+  }
+  return "DT_" + std::to_string(static_cast<int>(dt));
+}
+
+struct TensorReq {
+  std::vector<int64_t> shape;
+  std::string file;              // input data file ("-" for outputs)
+  std::size_t bytes = 0;
+  std::uint8_t* gm = nullptr;
+};
+
+struct ParamReq {
+  std::string role;              // input | output
+  std::string name;
+  std::string ptype;             // REQUIRED | OPTIONAL | DYNAMIC
+  std::string dtype;             // spec name
+  ge::DataType ge = ge::DT_UNDEFINED;
+  std::size_t itemsize = 0;
+  bool absent = false;
+  std::string alias;             // output: input whose buffer it shares
+  std::vector<TensorReq> tensors;
+  std::uint8_t* arg = nullptr;   // what the kernel receives
+};
+
+struct AttrReq {
+  std::string name;
+  std::string type;              // float int bool str list_int list_float list_bool
+  std::vector<std::string> values;
+};
+
+struct Request {
+  std::string op;
+  std::vector<ParamReq> params;
+  std::vector<AttrReq> attrs;
+  int poison_seed = 0;
+};
+
+std::string unhex(const std::string& hex) {
+  std::string out;
+  for (std::size_t i = 0; i + 1 < hex.size(); i += 2) {
+    out += static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16));
+  }
+  return out;
+}
+
+Request read_request(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) request_error("cannot read " + path);
+  Request req;
+  std::string line;
+  ParamReq* current = nullptr;
+  int lineno = 0;
+  while (std::getline(in, line)) {
+    ++lineno;
+    std::istringstream ss(line);
+    std::string tag;
+    if (!(ss >> tag) || tag[0] == '#') continue;
+    try {
+      if (tag == "npukb-request") {
+        int version = 0;
+        ss >> version;
+        if (version != 1) request_error("request version " + std::to_string(version) + " not supported");
+      } else if (tag == "op") {
+        ss >> req.op;
+      } else if (tag == "poison_seed") {
+        ss >> req.poison_seed;
+      } else if (tag == "param") {
+        ParamReq p;
+        std::string count;
+        ss >> p.role >> p.name >> p.ptype >> p.dtype;
+        std::string ge;
+        ss >> ge >> p.itemsize >> count >> p.alias;
+        p.ge = parse_ge(ge);
+        if (p.alias == "-") p.alias.clear();
+        p.absent = count == "absent";
+        req.params.push_back(p);
+        current = &req.params.back();
+      } else if (tag == "tensor") {
+        if (current == nullptr) request_error("tensor line before any param");
+        TensorReq t;
+        std::size_t rank = 0;
+        ss >> rank;
+        t.shape.resize(rank);
+        for (auto& d : t.shape) ss >> d;
+        ss >> t.file;
+        current->tensors.push_back(t);
+      } else if (tag == "attr") {
+        AttrReq a;
+        ss >> a.name >> a.type;
+        std::string v;
+        while (ss >> v) a.values.push_back(v);
+        req.attrs.push_back(a);
+      } else if (tag == "end") {
+        break;
+      } else {
+        request_error("line " + std::to_string(lineno) + ": unknown tag " + tag);
+      }
+    } catch (const std::exception& e) {
+      request_error("line " + std::to_string(lineno) + ": " + e.what());
+    }
+    if (!ss && !ss.eof()) request_error("line " + std::to_string(lineno) + ": malformed: " + line);
+  }
+  return req;
+}
+
+void read_file_into(const std::string& path, std::uint8_t* dst, std::size_t bytes) {
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) request_error("cannot open " + path);
+  std::size_t got = bytes ? std::fread(dst, 1, bytes, f) : 0;
+  std::fclose(f);
+  if (got != bytes) request_error(path + ": expected " + std::to_string(bytes) + " bytes, got " + std::to_string(got));
+}
+
+void write_file(const std::string& path, const std::uint8_t* src, std::size_t bytes) {
+  FILE* f = std::fopen(path.c_str(), "wb");
+  if (f == nullptr) request_error("cannot write " + path);
+  if (bytes) std::fwrite(src, 1, bytes, f);
+  std::fclose(f);
+}
+
+// ---------------------------------------------------------------------------------------------
+// OpDef checks
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string option_name(ops::Option o) {
+  switch (o) {
+    case ops::REQUIRED: return "REQUIRED";
+    case ops::OPTIONAL: return "OPTIONAL";
+    case ops::DYNAMIC: return "DYNAMIC";
+    default: return "IGNORE";
+  }
+}
+
+void check_params(const ops::OpDef& def, const std::vector<ParamReq>& params) {
+  const ops::OpAICoreConfig* cfg = nullptr;
+  const auto& socs = def.NpukbAICore().NpukbSocs();
+  bool has_910b = false;
+  for (const auto& s : socs) {
+    if (lower(s).rfind("ascend910b", 0) == 0) {
+      has_910b = true;
+      cfg = def.NpukbAICore().NpukbConfig(s);
+    }
+  }
+  if (!has_910b) {
+    launch_error("OpDef " + def.NpukbType() + " declares no AI Core configuration for ascend910b: add "
+                 "this->AICore().AddConfig(\"ascend910b\") to its constructor");
+  }
+  std::vector<const ops::OpParamDef*> declared;
+  std::vector<std::string> roles;
+  for (const auto* list : {&def.NpukbInputs(), &def.NpukbOutputs()}) {
+    for (const auto& p : *list) {
+      const ops::OpParamDef* chosen = &p;
+      if (cfg != nullptr) {
+        const auto& over = list == &def.NpukbInputs() ? cfg->NpukbInputs() : cfg->NpukbOutputs();
+        for (const auto& q : over) {
+          if (q.NpukbName() == p.NpukbName() && !q.NpukbDataTypes().empty()) chosen = &q;
+        }
+      }
+      declared.push_back(chosen);
+      roles.push_back(list == &def.NpukbInputs() ? "input" : "output");
+    }
+  }
+  auto names = [&](const std::string& role) {
+    std::string s;
+    for (std::size_t i = 0; i < declared.size(); ++i) {
+      if (roles[i] == role) s += (s.empty() ? "" : ", ") + declared[i]->NpukbName();
+    }
+    for (const auto& p : params) {
+      (void)p;
+    }
+    return "(" + s + ")";
+  };
+  auto case_names = [&](const std::string& role) {
+    std::string s;
+    for (const auto& p : params) {
+      if (p.role == role) s += (s.empty() ? "" : ", ") + p.name;
+    }
+    return "(" + s + ")";
+  };
+  bool same = declared.size() == params.size();
+  for (std::size_t i = 0; same && i < params.size(); ++i) {
+    same = declared[i]->NpukbName() == params[i].name && roles[i] == params[i].role;
+  }
+  if (!same) {
+    launch_error("OpDef " + def.NpukbType() + " declares inputs " + names("input") + " and outputs " + names("output") +
+                 " but the task has inputs " + case_names("input") + " and outputs " + case_names("output") +
+                 ": declare them with this->Input(...) / this->Output(...) in the task's order and names");
+  }
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    std::string want = params[i].ptype;
+    std::string got = option_name(declared[i]->NpukbParamType());
+    if (want != got && !(want == "REQUIRED" && got == "OPTIONAL")) {
+      launch_error("OpDef " + def.NpukbType() + " declares " + params[i].role + " '" + params[i].name + "' as " + got +
+                   " but the task passes it as " + want + ": use .ParamType(" + want + ")");
+    }
+  }
+  // Data type combinations: column j of every DataType list must give the case's dtypes.
+  std::size_t columns = 0;
+  for (const auto* d : declared) {
+    if (!d->NpukbDataTypeList()) columns = std::max(columns, d->NpukbDataTypes().size());
+  }
+  auto matches = [&](std::size_t j) {
+    for (std::size_t i = 0; i < params.size(); ++i) {
+      const auto& types = declared[i]->NpukbDataTypes();
+      if (types.empty()) continue;
+      if (declared[i]->NpukbDataTypeList()) {
+        if (std::find(types.begin(), types.end(), params[i].ge) == types.end()) return false;
+      } else if (j >= types.size() || types[j] != params[i].ge) {
+        return false;
+      }
+    }
+    return true;
+  };
+  bool ok = columns == 0 ? matches(0) : false;
+  for (std::size_t j = 0; j < columns && !ok; ++j) ok = matches(j);
+  if (!ok) {
+    std::string want;
+    for (const auto& p : params) want += (want.empty() ? "" : ", ") + p.name + "=" + ge_name(p.ge);
+    launch_error("OpDef " + def.NpukbType() + " supports no data type combination (" + want +
+                 "): add it as one column of the DataType({...}) lists of every input and output");
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Attributes in OpDef order
+
+void append_attr(gert::RuntimeAttrs& attrs, const ops::OpAttrDef& decl, const AttrReq* given) {
+  using K = ops::OpAttrDef::Kind;
+  std::string name = decl.NpukbName();
+  K kind = decl.NpukbKind();
+  auto kind_of = [](const std::string& t) {
+    if (t == "float") return K::FLOAT;
+    if (t == "int") return K::INT;
+    if (t == "bool") return K::BOOL;
+    if (t == "str") return K::STR;
+    if (t == "list_int") return K::LIST_INT;
+    if (t == "list_float") return K::LIST_FLOAT;
+    if (t == "list_bool") return K::LIST_BOOL;
+    request_error("unknown attribute type " + t);
+  };
+  auto list = [&](std::size_t count, std::size_t elem, auto fill) {
+    std::vector<std::uint8_t> buf(sizeof(gert::ContinuousVector) + count * elem + 8, 0);
+    auto* cv = reinterpret_cast<gert::ContinuousVector*>(buf.data());
+    cv->Init(count);
+    cv->SetSize(count);
+    fill(static_cast<std::uint8_t*>(cv->MutableData()));
+    attrs.NpukbAppend(buf.data(), buf.size());
+  };
+  if (given == nullptr) {
+    if (!decl.NpukbHasDefault()) {
+      if (decl.NpukbAttrType() == ops::REQUIRED) {
+        launch_error("OpDef attribute '" + name + "' is REQUIRED but the task passes no value for it");
+      }
+      attrs.NpukbAppendAbsent();
+      return;
+    }
+    switch (kind) {
+      case K::BOOL: { bool v = decl.NpukbBool(); attrs.NpukbAppend(&v, sizeof v); return; }
+      case K::FLOAT: { float v = decl.NpukbFloat(); attrs.NpukbAppend(&v, sizeof v); return; }
+      case K::INT: { int64_t v = decl.NpukbInt(); attrs.NpukbAppend(&v, sizeof v); return; }
+      case K::STR: attrs.NpukbAppend(decl.NpukbStr().c_str(), decl.NpukbStr().size() + 1); return;
+      case K::LIST_INT: {
+        const auto& v = decl.NpukbListInt();
+        list(v.size(), 8, [&](std::uint8_t* d) { std::memcpy(d, v.data(), v.size() * 8); });
+        return;
+      }
+      case K::LIST_FLOAT: {
+        const auto& v = decl.NpukbListFloat();
+        list(v.size(), 4, [&](std::uint8_t* d) { std::memcpy(d, v.data(), v.size() * 4); });
+        return;
+      }
+      case K::LIST_BOOL: {
+        const auto& v = decl.NpukbListBool();
+        list(v.size(), 1, [&](std::uint8_t* d) { for (std::size_t i = 0; i < v.size(); ++i) d[i] = v[i]; });
+        return;
+      }
+      default: attrs.NpukbAppendAbsent(); return;
+    }
+  }
+  K want = kind_of(given->type);
+  if (kind != K::NONE && kind != want) {
+    launch_error("OpDef attribute '" + name + "' has a different type than the task's " + given->type +
+                 " attribute: declare it with the matching Attr(...) type");
+  }
+  const auto& vals = given->values;
+  switch (want) {
+    case K::FLOAT: { float v = std::stof(vals.at(0)); attrs.NpukbAppend(&v, sizeof v); return; }
+    case K::INT: { int64_t v = std::stoll(vals.at(0)); attrs.NpukbAppend(&v, sizeof v); return; }
+    case K::BOOL: { bool v = vals.at(0) == "1"; attrs.NpukbAppend(&v, sizeof v); return; }
+    case K::STR: {
+      std::string s = vals.empty() ? std::string() : unhex(vals[0]);
+      attrs.NpukbAppend(s.c_str(), s.size() + 1);
+      return;
+    }
+    case K::LIST_INT:
+      list(vals.size(), 8, [&](std::uint8_t* d) {
+        for (std::size_t i = 0; i < vals.size(); ++i) { int64_t v = std::stoll(vals[i]); std::memcpy(d + 8 * i, &v, 8); }
+      });
+      return;
+    case K::LIST_FLOAT:
+      list(vals.size(), 4, [&](std::uint8_t* d) {
+        for (std::size_t i = 0; i < vals.size(); ++i) { float v = std::stof(vals[i]); std::memcpy(d + 4 * i, &v, 4); }
+      });
+      return;
+    case K::LIST_BOOL:
+      list(vals.size(), 1, [&](std::uint8_t* d) { for (std::size_t i = 0; i < vals.size(); ++i) d[i] = vals[i] == "1"; });
+      return;
+    default: attrs.NpukbAppendAbsent();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+// One line per class, nested classes first:
+//   class <name> <size> <align> <builtin 0|1>
+//   field <name> <scalar|array|struct> <offset> <elem_size> <count> <type...>
+//   end
+void describe_class(const optiling::TilingDef& def, std::ostream& out) {
+  for (const auto& f : def.NpukbFields()) {
+    if (f.kind == 2) describe_class(*def.NpukbNested(f), out);
+  }
+  out << "class " << def.GetTilingClassName() << ' ' << def.GetDataSize() << ' ' << def.NpukbAlign() << ' '
+      << (def.NpukbBuiltin() ? 1 : 0) << '\n';
+  static const char* kinds[] = {"scalar", "array", "struct"};
+  for (const auto& f : def.NpukbFields()) {
+    out << "field " << f.name << ' ' << kinds[f.kind] << ' ' << f.offset << ' ' << f.elem_size << ' ' << f.count << ' '
+        << f.type << '\n';
+  }
+  out << "end\n";
+}
+
+int describe() {
+  auto& reg = optiling::NpukbTilingRegistry();
+  for (const auto& kv : reg) {
+    std::cout << "register " << kv.first << ' ' << kv.second.class_name << '\n';
+    std::unique_ptr<optiling::TilingDef> obj = kv.second.factory();
+    describe_class(*obj, std::cout);
+  }
+  for (const auto& kv : ops::NpukbOpRegistry()) {
+    std::cout << "opdef " << kv.first << '\n';
+  }
+  return 0;
+}
+
+std::size_t tensor_bytes(const ParamReq& p, const TensorReq& t) {
+  std::size_t n = 1;
+  for (auto d : t.shape) {
+    if (d < 0) request_error("negative dimension in " + p.name);
+    n *= static_cast<std::size_t>(d);
+  }
+  return n * p.itemsize;
+}
+
+std::uint8_t* build_list_descriptor(ParamReq& p) {
+  std::vector<std::uint64_t> words{0};
+  for (auto& t : p.tensors) {
+    words.push_back(static_cast<std::uint64_t>(t.shape.size()));
+    for (auto d : t.shape) words.push_back(static_cast<std::uint64_t>(d));
+  }
+  words[0] = words.size() * sizeof(std::uint64_t);
+  for (auto& t : p.tensors) words.push_back(reinterpret_cast<std::uintptr_t>(t.gm));
+  std::uint8_t* gm = gm_alloc(words.size() * sizeof(std::uint64_t), p.name + " (tensor-list descriptor)");
+  std::memcpy(gm, words.data(), words.size() * sizeof(std::uint64_t));
+  return gm;
+}
+
+int run(const std::string& dir) {
+  g_out_dir = dir;
+  g_page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  result_set("status", json_str("request_error"));
+  g_phase = "request parsing";
+  Request req = read_request(dir + "/request.txt");
+  if (npukb_entry == nullptr) request_error("this executable has no kernel entry (describe build)");
+
+  // OpDef
+  g_phase = "OpDef construction";
+  auto& ops_reg = ops::NpukbOpRegistry();
+  auto it = ops_reg.find(req.op);
+  if (it == ops_reg.end()) {
+    std::string known;
+    for (auto& kv : ops_reg) known += (known.empty() ? "" : ", ") + kv.first;
+    launch_error("no OpDef registered for op type '" + req.op + "': the host code must define class " + req.op +
+                 " : public OpDef and call OP_ADD(" + req.op + ")" + (known.empty() ? "" : " (registered: " + known + ")"));
+  }
+  std::unique_ptr<ops::OpDef> def = it->second(req.op.c_str());
+  check_params(*def, req.params);
+
+  // Tiling context
+  gert::NpukbIoTable io;
+  io.node_name = req.op;
+  io.node_type = req.op;
+  for (auto& p : req.params) {
+    auto& all = p.role == "input" ? io.inputs : io.outputs;
+    auto& ir = p.role == "input" ? io.input_ir : io.output_ir;
+    ir.emplace_back();
+    if (p.absent) continue;
+    for (auto& t : p.tensors) {
+      t.bytes = tensor_bytes(p, t);
+      gert::StorageShape shape;
+      for (auto d : t.shape) {
+        shape.MutableOriginShape().AppendDim(d);
+        shape.MutableStorageShape().AppendDim(d);
+      }
+      ir.back().push_back(static_cast<int>(all.size()));
+      all.emplace_back();
+      all.back().NpukbSet(shape, p.ge, nullptr, t.bytes);
+    }
+  }
+  // Input data (host copies, visible through GetInputTensor(i)->GetData<T>()).
+  std::vector<std::vector<std::uint8_t>> host_data;
+  {
+    std::size_t inst = 0;
+    for (auto& p : req.params) {
+      if (p.role != "input" || p.absent) continue;
+      for (auto& t : p.tensors) {
+        host_data.emplace_back(t.bytes);
+        read_file_into(dir + "/" + t.file, host_data.back().data(), t.bytes);
+        gert::Tensor& tensor = io.inputs[inst++];
+        tensor.NpukbSet(tensor.GetShape(), p.ge, host_data.back().data(), t.bytes);
+      }
+    }
+  }
+  for (const auto& decl : def->NpukbAttrs()) {
+    const AttrReq* given = nullptr;
+    for (const auto& a : req.attrs) {
+      if (a.name == decl.NpukbName()) given = &a;
+    }
+    append_attr(io.attrs, decl, given);
+  }
+  for (const auto& a : req.attrs) {
+    bool known = false;
+    for (const auto& decl : def->NpukbAttrs()) known |= decl.NpukbName() == a.name;
+    if (!known) {
+      launch_error("the task passes attribute '" + a.name + "' but OpDef " + req.op +
+                   " declares no such attribute: add this->Attr(\"" + a.name + "\")");
+    }
+  }
+  std::vector<std::uint8_t> tiling_buf(kTilingCapacity, 0);
+  gert::TilingData raw(tiling_buf.data(), tiling_buf.size());
+  fe::PlatFormInfos platform;
+  gert::TilingContext ctx(&io, &raw, &platform);
+  auto tiling_fn = def->NpukbAICore().NpukbTiling();
+  if (tiling_fn == nullptr) {
+    launch_error("OpDef " + req.op + " registers no tiling function: call this->AICore().SetTiling(TilingFunc)");
+  }
+  g_phase = "the host TilingFunc";
+  ge::graphStatus status;
+  try {
+    status = tiling_fn(&ctx);
+  } catch (const std::exception& e) {
+    launch_error(std::string("TilingFunc threw an exception: ") + e.what());
+  } catch (...) {
+    launch_error("TilingFunc threw an exception");
+  }
+  if (status != ge::GRAPH_SUCCESS) {
+    launch_error("TilingFunc returned failure (status " + std::to_string(status) + ")");
+  }
+  if (optiling::NpukbTilingOverflowBytes() > 0 || raw.NpukbOverflowed()) {
+    launch_error("tiling data of " + std::to_string(optiling::NpukbTilingOverflowBytes()) +
+                 " bytes does not fit the raw tiling buffer (capacity " + std::to_string(raw.GetCapacity()) + " bytes)");
+  }
+  if (raw.GetDataSize() > raw.GetCapacity()) {
+    launch_error("tiling data size " + std::to_string(raw.GetDataSize()) + " exceeds the raw tiling buffer capacity " +
+                 std::to_string(raw.GetCapacity()) + " bytes");
+  }
+  uint32_t block_dim = ctx.GetBlockDim();
+  if (block_dim == 0 || block_dim > static_cast<uint32_t>(npukb::kVectorCores)) {
+    launch_error("blockDim " + std::to_string(block_dim) + " outside 1.." + std::to_string(npukb::kVectorCores) +
+                 (block_dim == 0 ? " (TilingFunc must call context->SetBlockDim(n) with n >= 1)"
+                                 : " (the Ascend 910B has 48 vector cores)"));
+  }
+  g_tiling_key = ctx.GetTilingKey();
+  std::size_t workspace_bytes = 0;
+  for (auto w : ctx.NpukbWorkspace()) workspace_bytes += w;
+  result_set("block_dim", std::to_string(block_dim));
+  result_set("tiling_key", std::to_string(g_tiling_key));
+  result_set("workspace_bytes", std::to_string(workspace_bytes));
+  result_set("tiling_bytes", std::to_string(raw.GetDataSize()));
+  {
+    std::string hex;
+    static const char* digits = "0123456789abcdef";
+    for (std::size_t i = 0; i < std::min<std::size_t>(raw.GetDataSize(), 4096); ++i) {
+      hex += digits[tiling_buf[i] >> 4];
+      hex += digits[tiling_buf[i] & 15];
+    }
+    result_set("tiling_hex", json_str(hex));
+  }
+
+  // GM buffers and kernel arguments
+  g_phase = "GM setup";
+  std::map<std::string, ParamReq*> by_name;
+  for (auto& p : req.params) by_name[p.name] = &p;
+  std::vector<std::uint8_t*> args;
+  for (auto& p : req.params) {
+    if (p.absent) {
+      p.arg = nullptr;
+    } else {
+      for (std::size_t j = 0; j < p.tensors.size(); ++j) {
+        TensorReq& t = p.tensors[j];
+        std::string label = p.tensors.size() > 1 || p.ptype == "DYNAMIC" ? p.name + "[" + std::to_string(j) + "]" : p.name;
+        if (p.role == "output" && !p.alias.empty()) {
+          auto a = by_name.find(p.alias);
+          if (a == by_name.end() || a->second->role != "input" || a->second->tensors.size() != p.tensors.size() ||
+              a->second->tensors[j].bytes != t.bytes) {
+            request_error("output " + p.name + " aliases input " + p.alias + " of a different size");
+          }
+          t.gm = a->second->tensors[j].gm;
+          continue;
+        }
+        t.gm = gm_alloc(t.bytes, label);
+        if (p.role == "input") read_file_into(dir + "/" + t.file, t.gm, t.bytes);
+      }
+      p.arg = p.ptype == "DYNAMIC" ? build_list_descriptor(p) : p.tensors.at(0).gm;
+    }
+    args.push_back(p.arg);
+  }
+  g_workspace = gm_alloc(workspace_bytes, "workspace");
+  std::uint8_t* tiling_gm = gm_alloc(raw.GetDataSize(), "tiling");
+  std::memcpy(tiling_gm, tiling_buf.data(), raw.GetDataSize());
+  args.push_back(g_workspace);
+  args.push_back(tiling_gm);
+  g_args = args.data();
+  sort_regions();
+
+  // Blocks
+  g_phase = "the kernel launch";
+  result_set("status", json_str("running"));
+  g_blocks.resize(block_dim);
+  g_flag_count0.assign(16, 0);
+  for (uint32_t b = 0; b < block_dim; ++b) {
+    g_blocks[b].state.block_idx = static_cast<int>(b);
+    g_blocks[b].state.block_num = static_cast<int>(block_dim);
+    g_blocks[b].state.sub_block_idx = 0;
+    g_blocks[b].state.sub_block_num = 1;
+  }
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, kBlockStackBytes);
+  for (uint32_t b = 0; b < block_dim; ++b) {
+    if (pthread_create(&g_blocks[b].thread, &attr, block_main, reinterpret_cast<void*>(static_cast<std::intptr_t>(b))) != 0) {
+      launch_error("cannot start the thread of block " + std::to_string(b));
+    }
+  }
+  {
+    std::unique_lock<std::mutex> lk(g_sched_mutex);
+    g_started = true;
+    g_current = 0;
+    g_sched_cv.notify_all();
+    g_sched_cv.wait(lk, [] { return g_current == -2; });
+  }
+  for (auto& s : g_blocks) pthread_join(s.thread, nullptr);
+  g_phase = "writing the results";
+
+  // Outputs and final inputs
+  std::string outputs = "[", inputs_after = "[";
+  for (std::size_t i = 0; i < req.params.size(); ++i) {
+    auto& p = req.params[i];
+    std::string files = "[";
+    for (std::size_t j = 0; j < p.tensors.size() && !p.absent; ++j) {
+      std::string name = (p.role == "output" ? "out_" : "after_") + std::to_string(i) + "_" + std::to_string(j) + ".bin";
+      write_file(dir + "/" + name, p.tensors[j].gm, p.tensors[j].bytes);
+      files += (j ? ", " : "") + json_str(name);
+    }
+    files += "]";
+    std::string entry = "{\"name\": " + json_str(p.name) + ", \"files\": " + files + "}";
+    std::string& target = p.role == "output" ? outputs : inputs_after;
+    target += (target.size() > 1 ? ", " : "") + entry;
+  }
+  result_set("outputs", outputs + "]");
+  result_set("inputs_after", inputs_after + "]");
+
+  // Cost estimate
+  double slowest = 0.0;
+  int slowest_block = 0;
+  std::uint64_t gm_bytes = 0;
+  for (std::size_t b = 0; b < g_blocks.size(); ++b) {
+    const auto& s = g_blocks[b].state;
+    gm_bytes += s.gm_read_bytes + s.gm_write_bytes;
+    if (s.finish_cycles > slowest) {
+      slowest = s.finish_cycles;
+      slowest_block = static_cast<int>(b);
+    }
+  }
+  double core_us = slowest / (npukb::kClockGhz * 1e3);
+  double hbm_us = static_cast<double>(gm_bytes) / kHbmBytesPerUs;
+  double time_us = std::max(core_us, hbm_us) + kLaunchOverheadUs;
+  static const char* pipe_names[] = {"S", "V", "MTE2", "MTE3", "MTE1", "M", "FIX"};
+  std::string pipes = "{";
+  for (int k = 0; k < npukb::PIPE_ID_COUNT; ++k) {
+    pipes += std::string(k ? ", " : "") + json_str(pipe_names[k]) + ": " +
+             json_num(g_blocks[slowest_block].state.pipe_cycles[k]);
+  }
+  pipes += "}";
+  result_set("time_us", json_num(time_us));
+  result_set("cost", "{\"core_us\": " + json_num(core_us) + ", \"hbm_us\": " + json_num(hbm_us) +
+                         ", \"launch_overhead_us\": " + json_num(kLaunchOverheadUs) + ", \"slowest_block\": " +
+                         std::to_string(slowest_block) + ", \"slowest_block_cycles\": " + json_num(slowest) +
+                         ", \"gm_bytes\": " + std::to_string(gm_bytes) + ", \"pipe_cycles\": " + pipes + "}");
+  result_set("status", json_str("ok"));
+  result_set("message", json_str(""));
+  write_result();
+  return 0;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// runtime.h
+
+namespace npukb {
+
+BlockState& block() { return t_block != nullptr ? *t_block : g_host_state; }
+
+std::uint64_t launch_tiling_key() { return g_tiling_key; }
+
+[[noreturn]] void violation(const char* api, const std::string& what, const char* file, int line) {
+  static std::atomic<bool> once{false};
+  if (once.exchange(true)) {
+    for (;;) pause();
+  }
+  int b = g_running_block.load();
+  std::string loc = (file != nullptr && *file) ? std::string(file) + ":" + std::to_string(line) : "";
+  result_set("violation", "{\"api\": " + json_str(api ? api : "") + ", \"message\": " + json_str(what) +
+                              ", \"block\": " + std::to_string(b) + ", \"file\": " + json_str(file ? file : "") +
+                              ", \"line\": " + std::to_string(line) + "}");
+  std::string message = std::string(api ? api : "") + ": " + what;
+  if (b >= 0) message += " (block " + std::to_string(b) + (loc.empty() ? "" : ", " + loc) + ")";
+  else if (!loc.empty()) message += " (" + loc + ")";
+  fail(kExitViolation, "violation", message);
+}
+
+void check_gm(const void* addr, std::size_t bytes, bool write, const char* api, const char* file, int line) {
+  const auto* p = static_cast<const std::uint8_t*>(addr);
+  auto it = std::upper_bound(g_regions.begin(), g_regions.end(), p,
+                             [](const std::uint8_t* a, const Region& r) { return a < r.start; });
+  const char* verb = write ? "write" : "read";
+  if (it != g_regions.begin()) {
+    const Region& r = *(it - 1);
+    std::size_t off = static_cast<std::size_t>(p - r.start);
+    if (off <= r.size && bytes <= r.size - off) return;
+    if (off < r.size + 4096) {
+      violation(api, "GM " + std::string(verb) + " of " + std::to_string(bytes) + " bytes at byte offset " +
+                         std::to_string(off) + " of '" + r.name + "' runs past its end (" + std::to_string(r.size) +
+                         " bytes)", file, line);
+    }
+  }
+  if (it != g_regions.end() && it->start - p < 4096) {
+    violation(api, "GM " + std::string(verb) + " of " + std::to_string(bytes) + " bytes starts " +
+                       std::to_string(it->start - p) + " bytes before '" + it->name + "'", file, line);
+  }
+  violation(api, "GM " + std::string(verb) + " of " + std::to_string(bytes) +
+                     " bytes at an address outside every tensor handed to the kernel", file, line);
+}
+
+void sync_all(const char* file, int line) {
+  std::unique_lock<std::mutex> lk(g_sched_mutex);
+  int b = g_running_block.load();
+  if (b < 0) return;
+  BlockSlot& s = g_blocks[b];
+  s.run = BlockRun::BARRIER;
+  s.wait_where = where(file, line);
+  g_running_block = -1;
+  schedule_next_locked(b);
+  wait_turn_locked(lk, b);
+}
+
+void cross_core_set_flag(int mode, int flag_id) {
+  std::lock_guard<std::mutex> lk(g_sched_mutex);
+  int b = g_running_block.load();
+  if (flag_id < 0 || flag_id > 15) {
+    violation("CrossCoreSetFlag", "flag id " + std::to_string(flag_id) + " outside 0..15");
+  }
+  int n = static_cast<int>(g_blocks.size());
+  if (mode == 0) {
+    if (++g_flag_count0[flag_id] % n == 0) {
+      for (auto& s : g_blocks) s.flag_sem[flag_id]++;
+    }
+  } else if (mode == 1) {
+    int group = b / 2;
+    int members = std::min(2, n - group * 2);
+    if (++g_flag_count1[{group, flag_id}] % members == 0) {
+      for (int k = group * 2; k < group * 2 + members; ++k) g_blocks[k].flag_sem[flag_id]++;
+    }
+  } else if (mode == 2) {
+    // AIC <-> AIV: a vector-only launch has no cube core to receive it.
+  } else {
+    violation("CrossCoreSetFlag", "mode " + std::to_string(mode) + " outside 0..2");
+  }
+}
+
+void cross_core_wait_flag(int flag_id, const char* file, int line) {
+  std::unique_lock<std::mutex> lk(g_sched_mutex);
+  int b = g_running_block.load();
+  if (b < 0) return;
+  if (flag_id < 0 || flag_id > 15) {
+    lk.unlock();
+    violation("CrossCoreWaitFlag", "flag id " + std::to_string(flag_id) + " outside 0..15", file, line);
+  }
+  BlockSlot& s = g_blocks[b];
+  if (s.flag_sem[flag_id] > 0) {
+    s.flag_sem[flag_id]--;
+    return;
+  }
+  s.run = BlockRun::WAIT_FLAG;
+  s.wait_flag = flag_id;
+  s.wait_where = where(file, line);
+  g_running_block = -1;
+  schedule_next_locked(b);
+  wait_turn_locked(lk, b);
+}
+
+std::uint8_t* sys_workspace() { return g_workspace; }
+
+void kernel_log(const std::string& text) {
+  std::lock_guard<std::mutex> lk(g_log_mutex);
+  if (g_log.size() >= kLogLimit) {
+    g_log_truncated = true;
+    return;
+  }
+  int b = g_running_block.load();
+  std::string line = (b >= 0 ? "[block " + std::to_string(b) + "] " : std::string()) + text;
+  if (g_log.size() + line.size() > kLogLimit) {
+    line.resize(kLogLimit - g_log.size());
+    g_log_truncated = true;
+  }
+  g_log += line;
+}
+
+}  // namespace npukb
+
+int main(int argc, char** argv) {
+  install_crash_handlers();
+  std::string mode = argc > 1 ? argv[1] : "";
+  if (mode == "describe") return describe();
+  if (mode == "run" && argc > 2) return run(argv[2]);
+  std::fprintf(stderr, "usage: %s describe | run <dir>\n", argv[0]);
+  return kExitRequest;
+}

@@ -1,0 +1,26 @@
+"""Where the simulator's own C++ sources live, and the hash that versions them."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+INCLUDE_DIR = ROOT / "include"
+RUNTIME_DIR = ROOT / "runtime"
+LAUNCHER_SOURCE = RUNTIME_DIR / "launcher.cpp"
+
+
+@functools.lru_cache(maxsize=1)
+def simulator_version() -> str:
+    """sha256 over every header and runtime source (path and content): changes whenever the
+    simulator changes, so cached builds made with older headers are never reused."""
+    digest = hashlib.sha256()
+    for folder in (INCLUDE_DIR, RUNTIME_DIR):
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            digest.update(path.relative_to(ROOT).as_posix().encode())
+            digest.update(b"\0")
+            digest.update(path.read_bytes())
+            digest.update(b"\0")
+    return digest.hexdigest()

@@ -1,0 +1,109 @@
+"""AscendCSimToolchain: build and run AscendC operator projects on the CPU simulator.
+
+Speeds are **estimates** from the simulator's cost model (``speed_kind = "estimated"``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+from pathlib import Path
+
+from npukernelbench.sandbox import Limits, Request, clean_env, run_confined
+from npukernelbench.toolchains.ascendc_sim import builder, launch_files
+from npukernelbench.toolchains.ascendc_sim.build_cache import BuildCache, default_root
+from npukernelbench.toolchains.ascendc_sim.compiler import Compiler, find_compiler
+from npukernelbench.toolchains.base import BuildResult, KernelProject, Launch, RunResult
+
+RUN_MEMORY_BYTES = 8 << 30        # address space of one simulated run (48 block stacks + GM)
+EXIT_VIOLATION = 3
+EXIT_LAUNCH = 4
+
+
+class AscendCSimToolchain:
+    name = "ascendc-sim"
+    speed_kind = "estimated"
+
+    def __init__(self, cache_dir: str | Path | None = None, keep_runs: bool = False):
+        self.cache = BuildCache(Path(cache_dir) if cache_dir is not None else default_root())
+        self.keep_runs = keep_runs
+
+    # -- availability -------------------------------------------------------------------------
+
+    def _compiler(self) -> Compiler | str:
+        return find_compiler()
+
+    def unavailable_reason(self) -> str | None:
+        found = self._compiler()
+        return found if isinstance(found, str) else None
+
+    # -- build --------------------------------------------------------------------------------
+
+    def build(self, project: KernelProject) -> BuildResult:
+        found = self._compiler()
+        if isinstance(found, str):
+            return BuildResult(ok=False, artifact=None, key="", diagnostics=found)
+        return builder.build(project, found, self.cache)
+
+    # -- run ----------------------------------------------------------------------------------
+
+    def run(self, build: BuildResult, launch: Launch) -> RunResult:
+        if not build.ok or build.artifact is None:
+            return RunResult(ok=False, message="nothing to run: the build failed")
+        exe = Path(build.artifact)
+        try:
+            meta = json.loads((exe.parent / "build.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            return RunResult(ok=False, message=f"build artifact {exe} is unreadable: {exc}")
+        folder = self.cache.scratch("run-")
+        try:
+            return self._run_in(folder, exe, meta["op"], launch)
+        finally:
+            if not self.keep_runs:
+                shutil.rmtree(folder, ignore_errors=True)
+
+    def _run_in(self, folder: Path, exe: Path, op: str, launch: Launch) -> RunResult:
+        try:
+            launch_files.write_request(folder, op, launch)
+        except (launch_files.LaunchError, KeyError, IndexError, ValueError) as exc:
+            return RunResult(ok=False, message=f"invalid launch: {exc}")
+        limits = Limits(cpu_s=max(2, math.ceil(launch.timeout_s) + 2), memory_bytes=RUN_MEMORY_BYTES,
+                        wall_s=launch.timeout_s, file_bytes=4 << 30)
+        outcome = run_confined(Request(argv=[str(exe), "run", str(folder)], cwd=folder, limits=limits,
+                                       env=clean_env({"MALLOC_ARENA_MAX": "2"})))
+        result = launch_files.read_result(folder) or {}
+        details = {k: result[k] for k in ("block_dim", "tiling_key", "workspace_bytes", "tiling_bytes", "tiling_hex",
+                                          "cost", "violation", "status") if k in result}
+        details["log"] = result.get("log", "")
+        details["speed_kind"] = self.speed_kind
+        details["run_seconds"] = round(outcome.seconds, 3)
+        if outcome.timed_out:
+            return RunResult(ok=False, timed_out=True, details=details,
+                             message=f"timeout: the simulated run exceeded its {launch.timeout_s:g} s limit "
+                                     "(an endless loop in the kernel or the tiling function?)")
+        if outcome.signal_name:
+            where = _crash_line(outcome.stderr)
+            return RunResult(ok=False, details=details,
+                             message=f"runtime_error: the kernel process died of {outcome.signal_name}"
+                                     + (f" ({where})" if where else ""))
+        if outcome.returncode in (EXIT_VIOLATION, EXIT_LAUNCH):
+            return RunResult(ok=False, details=details, message=result.get("message") or outcome.stderr[-2000:])
+        if outcome.returncode != 0 or result.get("status") != "ok":
+            tail = (result.get("message") or outcome.stderr[-2000:] or outcome.stdout[-2000:]).strip()
+            return RunResult(ok=False, details=details,
+                             message=f"runtime_error: the simulator exited with status {outcome.returncode}: {tail}")
+        try:
+            outputs = launch_files.read_tensors(folder, result.get("outputs", []), launch.outputs)
+            inputs_after = launch_files.read_tensors(folder, result.get("inputs_after", []), launch.inputs)
+        except (OSError, ValueError) as exc:
+            return RunResult(ok=False, details=details, message=f"runtime_error: unreadable outputs: {exc}")
+        return RunResult(ok=True, outputs=outputs, inputs_after=inputs_after, time_us=result.get("time_us"),
+                         details=details)
+
+
+def _crash_line(stderr: str) -> str:
+    for line in reversed(stderr.splitlines()):
+        if line.startswith("npukb: "):
+            return line[len("npukb: "):].rsplit(" (signal", 1)[0]
+    return ""

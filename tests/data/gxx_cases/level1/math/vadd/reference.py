@@ -1,0 +1,2 @@
+def reference(x, y):
+    return x + y

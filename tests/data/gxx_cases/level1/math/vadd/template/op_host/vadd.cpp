@@ -1,0 +1,1 @@
+// host side: nothing to do for the g++ test toolchain

@@ -1,0 +1,2 @@
+def reference(x, alpha):
+    return x * alpha

@@ -1,0 +1,75 @@
+"""The plugin end to end with pytester, on the g++ test toolchain (tests/harness/gxx_toolchain.py)."""
+
+import json
+import os
+import shutil
+
+import pytest
+from conftest import DATA, HERE
+
+pytest_plugins = ["pytester"]
+TOOL = "--toolchain=gxx_toolchain:GxxToolchain"
+
+
+@pytest.fixture
+def tree(pytester, monkeypatch):
+    shutil.copytree(DATA / "gxx_cases", pytester.path / "cases")
+    shutil.copytree(DATA / "npkb_tree", pytester.path / "public")
+    src = HERE.parents[1] / "src"
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(src), str(HERE)]))
+    return pytester
+
+
+def summary(p):
+    return json.loads((p.path / "out" / "summary.json").read_text())
+
+
+def test_serial_markers_and_xdist_equal(tree):
+    args = ["-p", "npukernelbench.plugin", "cases", TOOL, "--samples=2", "--shape-examples=2", "--npukb-out=out"]
+    res = tree.runpytest_subprocess(*args, "-m", "level2")
+    res.assert_outcomes(passed=2)
+    res.stdout.fnmatch_lines(["*level2/norm/vscale[[]s0[]]*PASSED*"] if "-v" in args else ["*NPUKernelBench*"])
+    serial = tree.runpytest_subprocess(*args)
+    serial.assert_outcomes(passed=4)
+    s1 = summary(tree)
+    table1 = [ln for ln in serial.outlines if ln.startswith(("level", "mean"))]
+    par = tree.runpytest_subprocess(*args, "-n", "2")
+    par.assert_outcomes(passed=4)
+    s2 = summary(tree)
+    table2 = [ln for ln in par.outlines if ln.startswith(("level", "mean"))]
+    assert s1["levels"] == s2["levels"] and s1["levels"]["mean"]["er"] == {"pass@1": 1.0}
+    assert table1 == table2 and table1
+    lines = (tree.path / "out" / "results.jsonl").read_text().splitlines()
+    assert len(lines) == 4
+
+
+def test_public_layout_and_single_folder(tree):
+    res = tree.runpytest_subprocess("-p", "npukernelbench.plugin", "public/level1/Math/AddCustom", TOOL,
+                                    "--npukb-out=out", "-v")
+    res.assert_outcomes(passed=1)
+    res.stdout.fnmatch_lines(["*level1/Math/AddCustom[[]s0[]]*PASSED*"])
+
+
+def test_resume_after_kill_and_failures(tree):
+    kernel = tree.path / "cases/level1/math/vadd/solution/op_kernel/vadd.cpp"
+    replay = tree.path / "replay.jsonl"
+    bad = kernel.read_text().replace("x[i] + y[i]", "x[i] - y[i]")
+    host = "// host\n"
+    rows = [{"task": "level1/math/vadd", "sample": 0, "files": {"op_host/vadd.cpp": host, "op_kernel/vadd.cpp": bad}},
+            {"task": "level1/math/vadd", "sample": 1, "completion": "no code"},
+            {"task": "level1/math/vadd", "sample": 2, "files": {"op_host/vadd.cpp": host,
+                                                                "op_kernel/vadd.cpp": bad.replace(";", "", 1)}}]
+    replay.write_text("\n".join(json.dumps(r) for r in rows))
+    args = ["-p", "npukernelbench.plugin", "cases/level1", TOOL, f"--model=replay:{replay}", "--samples=3",
+            "--npukb-out=out", "--shapes=static"]
+    res = tree.runpytest_subprocess(*args)
+    res.assert_outcomes(failed=3)
+    res.stdout.fnmatch_lines(["*wrong: output 'z'*max abs error*first mismatch at index*",
+                              "*parse_error*", "*build_error (syntax_structure)*"])
+    results = tree.path / "out" / "results.jsonl"
+    lines = results.read_text().splitlines()
+    results.write_text(lines[0] + "\n" + lines[1][:10])          # killed: one line kept, one torn
+    again = tree.runpytest_subprocess(*args, "--npukb-resume")
+    again.assert_outcomes(failed=2, skipped=1)
+    s = summary(tree)
+    assert s["levels"]["mean"]["samples"] == 3 and s["statuses"]["build_error"] == 1

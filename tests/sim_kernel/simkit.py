@@ -1,0 +1,117 @@
+"""Build-and-run helper for the kernel-side simulator tests (tests/sim_kernel).
+
+Every test program is compiled with the real g++ against the ascendc-sim headers and the tiny test
+runtime in support/test_runtime.cpp, then run as a child process through npukernelbench.sandbox-like
+plain subprocess calls (the programs are our own test code, not untrusted model output).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+INCLUDE = ROOT / "src" / "npukernelbench" / "toolchains" / "ascendc_sim" / "include"
+SUPPORT = Path(__file__).resolve().parent / "support"
+CXX = "g++"
+FLAGS = ["-std=c++17", "-O0", "-w"]
+
+PRELUDE = """
+#include "kernel_operator.h"
+#include "test_support.h"
+using namespace AscendC;
+"""
+
+MAIN = """
+int main(int argc, char** argv) {
+  npukb_test::set_dir(argc > 1 ? argv[1] : ".");
+  run_test();
+  npukb_test::save_outputs();
+  return 0;
+}
+"""
+
+
+@dataclass(frozen=True)
+class Compiled:
+    ok: bool
+    stderr: str
+    exe: Path | None
+
+
+@dataclass(frozen=True)
+class Ran:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def runtime_object(cache: Path) -> Path:
+    """Compile support/test_runtime.cpp once per cache directory."""
+    src = SUPPORT / "test_runtime.cpp"
+    digest = hashlib.sha256(src.read_bytes() + (SUPPORT / "test_support.h").read_bytes()).hexdigest()[:16]
+    obj = cache / f"test_runtime_{digest}.o"
+    if not obj.exists():
+        subprocess.run(
+            [CXX, *FLAGS, "-c", f"-I{INCLUDE}", f"-I{SUPPORT}", str(src), "-o", str(obj)],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+    return obj
+
+
+def compile_program(
+    body: str, workdir: Path, cache: Path, defines: tuple[str, ...] = (), with_main: bool = True
+) -> Compiled:
+    """Compile PRELUDE + body (+ MAIN calling run_test()) into an executable."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    src = workdir / "prog.cpp"
+    src.write_text(PRELUDE + body + (MAIN if with_main else ""))
+    exe = workdir / "prog"
+    cmd = [CXX, *FLAGS, f"-I{INCLUDE}", f"-I{SUPPORT}", *(f"-D{d}" for d in defines), str(src),
+           str(runtime_object(cache)), "-o", str(exe)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    return Compiled(proc.returncode == 0, proc.stderr, exe if proc.returncode == 0 else None)
+
+
+def syntax_check(source: str, workdir: Path, defines: tuple[str, ...] = ()) -> Compiled:
+    """Compile a translation unit with -fsyntax-only (negative corpus)."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    src = workdir / "snippet.cpp"
+    src.write_text(source)
+    cmd = [CXX, "-std=c++17", "-fsyntax-only", f"-I{INCLUDE}", *(f"-D{d}" for d in defines), str(src)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    return Compiled(proc.returncode == 0, proc.stderr, None)
+
+
+def run_program(exe: Path, workdir: Path, timeout: float = 60.0) -> Ran:
+    proc = subprocess.run([str(exe), str(workdir)], capture_output=True, text=True, timeout=timeout)
+    return Ran(proc.returncode, proc.stdout, proc.stderr)
+
+
+class Program:
+    """Convenience wrapper: write inputs, build, run, read outputs."""
+
+    def __init__(self, workdir: Path, cache: Path) -> None:
+        self.workdir = workdir
+        self.cache = cache
+        workdir.mkdir(parents=True, exist_ok=True)
+
+    def inputs(self, *arrays) -> None:  # numpy arrays
+        for i, a in enumerate(arrays):
+            (self.workdir / f"in{i}.bin").write_bytes(a.tobytes())
+
+    def run(self, body: str, defines: tuple[str, ...] = ()) -> Ran:
+        comp = compile_program(body, self.workdir, self.cache, defines)
+        if not comp.ok:
+            raise AssertionError("test program failed to compile:\n" + comp.stderr[-6000:])
+        assert comp.exe is not None
+        return run_program(comp.exe, self.workdir)
+
+    def output(self, i: int, dtype):
+        import numpy as np
+
+        return np.frombuffer((self.workdir / f"out{i}.bin").read_bytes(), dtype=dtype)

@@ -1,0 +1,55 @@
+"""Hardware-illegal actions stop the run with a message naming the API, the block and the source line."""
+
+from __future__ import annotations
+
+import pytest
+
+SETUP = """
+static void body(void*) {
+  GlobalTensor<float> g;
+  g.SetGlobalBuffer((__gm__ float*)npukb_test::gm_output(0, 1024 * 4), 1024);
+  TPipe pipe;
+  TQue<QuePosition::VECIN, 1> q;
+  TBuf<TPosition::VECCALC> b;
+  %s
+}
+void run_test() { npukb_test::run_blocks(1, body, nullptr); }
+"""
+
+CASES = {
+    "ub_overflow": ("pipe.InitBuffer(b, 200 * 1024);", "TPipe::InitBuffer: UB overflow"),
+    "unaligned": ("pipe.InitBuffer(b, 4096); LocalTensor<float> t = b.Get<float>(); Adds(t[3], t[3], 1.0f, 64);",
+                  "Adds: unaligned UB address"),
+    "gm_oob": ("pipe.InitBuffer(b, 8192); LocalTensor<float> t = b.Get<float>(); DataCopy(t, g, 2048);",
+               "DataCopy: GM out of bounds"),
+    "gm_oob_scalar": ("float v = g.GetValue(1024); (void)v;", "GlobalTensor::GetValue: GM out of bounds"),
+    "deque_empty": ("pipe.InitBuffer(q, 1, 256); LocalTensor<float> t = q.DeQue<float>();",
+                    "TQue::DeQue: hang: DeQue on empty queue"),
+    "depth_exceeded": ("pipe.InitBuffer(q, 1, 256); LocalTensor<float> t = q.AllocTensor<float>();"
+                       " LocalTensor<float> u = q.AllocTensor<float>();", "TQue::AllocTensor: queue depth exceeded"),
+    "double_free": ("pipe.InitBuffer(q, 1, 256); LocalTensor<float> t = q.AllocTensor<float>();"
+                    " q.FreeTensor(t); q.FreeTensor(t);", "TQue::FreeTensor: double FreeTensor"),
+    "repeat_255": ("pipe.InitBuffer(b, 128 * 1024); LocalTensor<float> t = b.Get<float>();"
+                   " int rep = 300; Add(t, t, t, 64, rep, BinaryRepeatParams(1, 1, 1, 0, 0, 0));",
+                   "Add: repeatTimes 300 is outside [0, 255]"),
+    "block_count": ("pipe.InitBuffer(b, 4096); LocalTensor<float> t = b.Get<float>();"
+                    " DataCopy(t, g, DataCopyParams(5000, 1, 0, 0));", "DataCopy: blockCount 5000 exceeds"),
+    "block_len_zero": ("pipe.InitBuffer(b, 4096); LocalTensor<float> t = b.Get<float>();"
+                       " DataCopy(t, g, DataCopyParams(1, 0, 0, 0));", "DataCopy: blockLen 0 is illegal"),
+    "getvalue_range": ("pipe.InitBuffer(b, 64); LocalTensor<float> t = b.Get<float>(); float v = t.GetValue(16);",
+                       "LocalTensor::GetValue: index 16 is outside"),
+    "tensor_overrun": ("pipe.InitBuffer(b, 256); LocalTensor<float> t = b.Get<float>(); Muls(t, t, 2.0f, 128);",
+                       "Muls: UB overflow"),
+    "waitflag_unset": ("WaitFlag<HardEvent::V_MTE3>(0);", "WaitFlag: hang"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_violation_is_reported(prog, name: str) -> None:
+    code, expected = CASES[name]
+    ran = prog.run(SETUP % code)
+    assert ran.returncode == 3, (ran.returncode, ran.stderr)
+    line = ran.stderr.strip().splitlines()[-1]
+    assert line.startswith("VIOLATION: " + expected.split(":")[0]), line
+    assert expected in line, line
+    assert "(block 0, " in line and "prog.cpp:" in line, line  # the kernel source location is named

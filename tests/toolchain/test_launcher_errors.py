@@ -1,0 +1,158 @@
+"""What the launcher refuses or reports: invalid block dims, tiling overflow, hangs, GM out of
+bounds (API, block and source line named), crashes and endless loops. One build, one run per
+failure mode (the attribute ``mode`` selects it)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from npukernelbench.toolchains.base import Launch, TensorArg
+
+HOST = r"""
+#include "register/op_def_registry.h"
+#include "register/tilingdata_base.h"
+namespace optiling {
+BEGIN_TILING_DATA_DEF(HugeTiling)
+  TILING_DATA_FIELD_DEF_ARR(uint8_t, 70000, pad);
+END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(SomeOtherOp, HugeTiling)
+
+static ge::graphStatus TilingFunc(gert::TilingContext* ctx) {
+  int64_t mode = *ctx->GetAttrs()->GetInt(0);
+  uint32_t* t = ctx->GetTilingData<uint32_t>();
+  *t = static_cast<uint32_t>(mode);
+  ctx->SetBlockDim(mode == 1 ? 0 : mode == 2 ? 49 : 4);
+  if (mode == 3) {
+    HugeTiling huge;
+    huge.SaveToBuffer(ctx->GetRawTilingData()->GetData(), ctx->GetRawTilingData()->GetCapacity());
+  }
+  if (mode == 9) {
+    return ge::GRAPH_FAILED;
+  }
+  return ge::GRAPH_SUCCESS;
+}
+}  // namespace optiling
+namespace ops {
+class ErrCustom : public OpDef {
+ public:
+  explicit ErrCustom(const char* name) : OpDef(name) {
+    this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+    this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+    this->Attr("mode").AttrType(REQUIRED).Int();
+    this->AICore().SetTiling(optiling::TilingFunc);
+    this->AICore().AddConfig("ascend910b");
+  }
+};
+OP_ADD(ErrCustom);
+}  // namespace ops
+"""
+
+KERNEL = r"""
+#include "kernel_operator.h"
+using namespace AscendC;
+struct ModeTiling { uint32_t mode; };
+
+extern "C" __global__ __aicore__ void err_custom(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
+  GET_TILING_DATA_WITH_STRUCT(ModeTiling, t, tiling);
+  uint32_t idx = GetBlockIdx();
+  if (t.mode == 4) {                       // block 3 leaves early: the others wait in SyncAll forever
+    if (idx == 3) return;
+    SyncAll();
+  } else if (t.mode == 5 && idx == 1) {    // reads 64 floats from 8 before the end of x
+    GlobalTensor<float> g;
+    g.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(x));
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 1024);
+    LocalTensor<float> l = buf.Get<float>();
+    DataCopy(l, g[1024 - 8], 64);  // OOB-LINE
+  } else if (t.mode == 6 && idx == 2) {
+    volatile int* p = nullptr;
+    *p = 1;
+  } else if (t.mode == 7) {
+    volatile uint64_t spin = 0;
+    while (true) { spin = spin + 1; }
+  } else if (t.mode == 8) {
+    CrossCoreWaitFlag(3);
+  } else if (t.mode == 10) {             // every block meets the barrier twice: fine
+    SyncAll();
+    SyncAll();
+  }
+  reinterpret_cast<float*>(y)[idx] = static_cast<float>(idx);
+}
+"""
+
+PARAMS = [("x", "input", "REQUIRED", "float32"), ("y", "output", "REQUIRED", "float32")]
+
+
+@pytest.fixture(scope="module")
+def err_build(sim, make_project):
+    build = sim.build(make_project("ErrCustom", "err_custom", HOST, KERNEL, PARAMS))
+    assert build.ok, build.diagnostics
+    return build
+
+
+def run(sim, build, mode: int, timeout_s: float = 30.0):
+    x = np.zeros(1024, np.float32)
+    return sim.run(build, Launch(inputs=(TensorArg("x", "float32", x),),
+                                 outputs=(TensorArg("y", "float32", shape=(1024,)),),
+                                 attrs={"mode": ("int", mode)}, timeout_s=timeout_s))
+
+
+@pytest.mark.parametrize(("mode", "text"), [(1, "blockDim 0 outside 1..48"), (2, "blockDim 49 outside 1..48")])
+def test_block_dim_out_of_range(sim, err_build, mode, text):
+    result = run(sim, err_build, mode)
+    assert not result.ok and text in result.message
+
+
+def test_tiling_data_larger_than_capacity(sim, err_build):
+    result = run(sim, err_build, 3)
+    assert not result.ok
+    assert "tiling data of 70000 bytes does not fit" in result.message
+
+
+def test_tiling_function_failure(sim, err_build):
+    result = run(sim, err_build, 9)
+    assert not result.ok and "TilingFunc returned failure" in result.message
+
+
+def test_sync_all_deadlock_is_a_hang(sim, err_build):
+    result = run(sim, err_build, 4)
+    assert not result.ok and not result.timed_out
+    assert "hang" in result.message and "SyncAll" in result.message
+    assert "finished without reaching the barrier" in result.message
+
+
+def test_wait_on_a_flag_nobody_sets_is_a_hang(sim, err_build):
+    result = run(sim, err_build, 8)
+    assert not result.ok and "CrossCoreWaitFlag(3)" in result.message
+
+
+def test_balanced_sync_all_runs(sim, err_build):
+    result = run(sim, err_build, 10)
+    assert result.ok, result.message
+    assert list(result.outputs["y"][:4]) == [0, 1, 2, 3]
+    assert result.time_us is not None and result.time_us > 0
+
+
+def test_gm_out_of_bounds_names_api_block_and_line(sim, err_build):
+    line = KERNEL.splitlines().index(next(ln for ln in KERNEL.splitlines() if "OOB-LINE" in ln)) + 1
+    result = run(sim, err_build, 5)
+    assert not result.ok
+    assert "DataCopy" in result.message
+    assert "block 1" in result.message
+    assert f"op_kernel/err_custom.cpp:{line}" in result.message
+    assert result.details["violation"]["block"] == 1
+
+
+def test_segfault_is_a_runtime_error_naming_the_signal(sim, err_build):
+    result = run(sim, err_build, 6)
+    assert not result.ok and not result.timed_out
+    assert "SIGSEGV" in result.message and "block 2" in result.message
+
+
+def test_endless_loop_times_out(sim, err_build):
+    result = run(sim, err_build, 7, timeout_s=2.0)
+    assert not result.ok and result.timed_out
+    assert "timeout" in result.message
