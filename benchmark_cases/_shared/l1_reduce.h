@@ -176,5 +176,62 @@ __aicore__ inline void StoreIndex(const LocalTensor<float>& out, const Partial& 
 {
     out.ReinterpretCast<int32_t>().SetValue(0, static_cast<int32_t>(p.index));
 }
+
+// BLAS isamax / isamin: |x| per tile, then the first extreme with its index.
+template <bool IS_MAX>
+struct RealArgOp {
+    static constexpr uint32_t PLANES = 0;
+    __aicore__ inline void Setup(const Scratch&) const {}
+    __aicore__ inline Partial Identity() const { return {0.0f, 0}; }
+    __aicore__ inline Partial Tile(const LocalTensor<float>& x, const Scratch& s, uint32_t n, uint32_t first) const
+    {
+        Abs(x, x, n);
+        return ArgExtreme<IS_MAX>(x, s, n, first);
+    }
+    __aicore__ inline Partial Combine(const Partial& a, const Partial& b) const { return ArgCombine<IS_MAX>(a, b); }
+    __aicore__ inline void Store(const LocalTensor<float>& out, const Partial& p) const { StoreIndex(out, p); }
+};
+
+// BLAS icamax / icamin on interleaved complex64 (a tile of 2m floats holds m complex values): Abs on
+// all floats, |re| and |im| planes by two Gathers (byte-offset tables of the even and odd floats, built
+// once per core), one Add, then the first extreme with its index.
+constexpr uint32_t kComplexArgPlanes = 3;  // |re| + |im| (first half) / |im| (second half), two tables
+
+template <bool IS_MAX>
+struct ComplexArgOp {
+    static constexpr uint32_t PLANES = kComplexArgPlanes;
+    __aicore__ inline void Setup(const Scratch& s) const
+    {
+        // even[k] = 8k bytes, odd[k] = 8k + 4 bytes: 8 by scalar writes, then doubling.
+        LocalTensor<int32_t> even = s.Plane(1).ReinterpretCast<int32_t>();
+        LocalTensor<int32_t> odd = s.Plane(2).ReinterpretCast<int32_t>();
+        for (int32_t k = 0; k < 8; ++k) {
+            even.SetValue(k, 8 * k);
+            odd.SetValue(k, 8 * k + 4);
+        }
+        PipeBarrier<PIPE_ALL>();
+        const uint32_t half = s.tile / 2;
+        for (uint32_t len = 8; len < half; len *= 2) {
+            const uint32_t count = len < half - len ? len : half - len;
+            Adds(even[len], even, static_cast<int32_t>(8 * len), count);
+            Adds(odd[len], odd, static_cast<int32_t>(8 * len), count);
+            PipeBarrier<PIPE_V>();
+        }
+    }
+    __aicore__ inline Partial Identity() const { return {0.0f, 0}; }
+    __aicore__ inline Partial Tile(const LocalTensor<float>& x, const Scratch& s, uint32_t n, uint32_t first) const
+    {
+        const uint32_t m = n / 2;
+        Abs(x, x, n);
+        LocalTensor<float> mag = s.Plane(0);
+        LocalTensor<float> im = s.Plane(0)[s.tile / 2];
+        Gather(mag, x, s.Plane(1).ReinterpretCast<uint32_t>(), 0, m);
+        Gather(im, x, s.Plane(2).ReinterpretCast<uint32_t>(), 0, m);
+        Add(mag, mag, im, m);
+        return ArgExtreme<IS_MAX>(mag, s, m, first / 2);
+    }
+    __aicore__ inline Partial Combine(const Partial& a, const Partial& b) const { return ArgCombine<IS_MAX>(a, b); }
+    __aicore__ inline void Store(const LocalTensor<float>& out, const Partial& p) const { StoreIndex(out, p); }
+};
 }  // namespace l1r
 #endif  // L1_REDUCE_H

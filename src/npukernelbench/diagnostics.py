@@ -7,25 +7,34 @@ its notes, and maps it to one of the six classes of the AscendKernelGen error ta
 class                     typical diagnostics
 ========================  =====================================================================
 api_signature             no matching function / member function, too many or too few
-                          arguments, ``X is not a member of AscendC``, no member named, wrong
-                          number of template arguments, ambiguous overload, undefined reference
+                          arguments, a tensor passed where a scalar is expected (or the other
+                          way round), ``X is not a member of AscendC``, wrong number of template
+                          arguments, no ``operator`` for the operands, ambiguous overload,
+                          undefined reference
 dtype_conversion          deduced conflicting types for ``T``, cannot/invalid/narrowing
                           conversion, invalid operands of types, dtype ``static_assert``\\ s
 scope_lifetime            not declared in this scope, undeclared identifier, does not name a
-                          type, private/protected within this context, redeclaration,
-                          crosses initialization
-memory_object             request for member of non-class type, cannot bind reference, lvalue
+                          type, an enumerator/constant that is not a member of its scope,
+                          private/protected within this context, redeclaration, crosses
+                          initialization
+memory_object             an object's class has no member named so (a method called on the
+                          wrong kind of object), request for member of non-class type, '->'
+                          on a non-pointer, cannot bind reference, lvalue
                           required, read-only object, discards qualifiers, incomplete or
                           abstract type, deleted function, invalid subscript, buffer
                           ``static_assert``\\ s (UB/L1/alignment)
 syntax_structure          expected ``;``/``)``/primary-expression, stray characters,
                           unterminated literals, misplaced definitions
 macro_preprocessing       ``#error``, missing include file, macro argument count, invalid
-                          directives, undefined AscendC macros (``DTYPE_X``, ``GET_TILING_DATA``)
+                          directives, undefined AscendC macros (``DTYPE_X``, ``GET_TILING_DATA``),
+                          an error raised inside the expansion of an AscendC tiling macro
+                          (``TILING_KEY_IS(runtime value)``) or a ``static_assert`` whose text
+                          starts with the macro's name (``GET_TILING_DATA: ...``)
 ========================  =====================================================================
 
-Toolchains should word dtype ``static_assert`` messages with the word "dtype" or "type" (they then
-count as dtype_conversion) and buffer/size ones with "UB", "buffer", "size" or "align".
+Toolchains should word dtype ``static_assert`` messages with the word "dtype" or "type" or name the
+element kind ("integer", "unsigned", "floating") (they then count as dtype_conversion), buffer/size ones
+with "UB", "buffer", "size" or "align", and macro-misuse ones starting with the macro's name.
 """
 
 from __future__ import annotations
@@ -50,8 +59,14 @@ _MACROS = (r"DTYPE_\w+|GET_TILING_DATA\w*|TILING_KEY_IS|BEGIN_TILING_DATA_DEF|TI
            r"KERNEL_TASK_TYPE\w*|ASCEND_IS_AI[VC]|ORIG_DTYPE_\w+|FORMAT_\w+")
 _UNDEFINED_MACRO = re.compile(r"'(" + _MACROS + r")' (was not declared|has not been declared|does not name a type)|"
                               r"(use of undeclared identifier|unknown type name) '(" + _MACROS + r")'")
+# Function-like AscendC macros whose misuse surfaces as an error inside their expansion.
+_TILING_MACROS = r"TILING_KEY_IS|GET_TILING_DATA\w*|TILING_DATA_FIELD_DEF\w*|BEGIN_TILING_DATA_DEF|" \
+                 r"END_TILING_DATA_DEF|REGISTER_TILING_DATA_CLASS|KERNEL_TASK_TYPE\w*"
+_IN_MACRO = re.compile(r"in expansion of macro '(" + _TILING_MACROS + r")'")
+_MACRO_ASSERT = re.compile(r"static assertion failed: (" + _TILING_MACROS + r")\b")
 _DTYPE_WORDS = re.compile(r"\b(half|float|double|bfloat16_t|bool|(u?int(8|16|32|64)_t)|(unsigned |signed )?"
-                          r"(char|short|int|long)( int)?( long)?( int)?|float16_t|__fp16)\b")
+                          r"(char|short|int|long)( int)?( long)?( int)?|float16_t|__fp16|_Float16|__bf16|"
+                          r"bfloat16|unsigned)\b")
 
 
 @dataclass(frozen=True)
@@ -92,10 +107,14 @@ RULES: tuple[_Rule, ...] = (
         r"invalid '(static|reinterpret|const)_cast'", r"conversion from .* to .* (is ambiguous|requested)",
         r"ambiguous conversion", r"incompatible (pointer )?types?", r"invalid operands (of types|to binary)",
         r"cannot initialize (a|an) \w+ of type", r"static assertion failed.*\b(d?types?|dtypes?|supported "
-        r"(data )?types?|precision)\b", r"static_assert.*\bd?types?\b", r"no viable conversion",
+        r"(data )?types?|precision|integer|unsigned|floating[- ]point)\b", r"static_assert.*\bd?types?\b",
+        r"no viable conversion",
         r"assigning to '.*' from incompatible type", r"is not a valid type for a template non-type parameter"),
+    *_r(_C.SCOPE_LIFETIME,
+        r"'[A-Z][A-Z0-9_]*' is not a member of '[\w:]+'"),          # enumerator / constant absent from its scope
     *_r(_C.MEMORY_OBJECT,
         r"static assertion failed.*\b(ub|buffer|size|align\w*|bytes|queue|depth|capacity|l1|l0[abc]?)\b",
+        r"'(class|struct|union) [^']+' has no member named", r"member reference .* no member named",
         r"request for member .* non-class type", r"non-class type", r"invalid use of non-static",
         r"cannot bind", r"lvalue required", r"read-only", r"discards qualifiers", r"incomplete type",
         r"abstract type", r"use of deleted function", r"call to deleted", r"taking address of",
@@ -103,13 +122,15 @@ RULES: tuple[_Rule, ...] = (
         r"member reference (base )?type .* is (not a pointer|a pointer)", r"invalid type argument of unary",
         r"cannot be used as a function", r"called object type", r"cannot call member function .* without object",
         r"void value not ignored", r"invalid use of void", r"uninitialized (const|reference)",
-        r"cannot allocate an object", r"cannot declare (variable|field|parameter) .* to be of", r"invalid use of member",
+        r"cannot allocate an object", r"cannot declare (variable|field|parameter) .* to be of",
+        r"invalid use of member",
         r"is not a pointer", r"array size", r"size of array", r"exceeds maximum object size",
         r"invalid application of 'sizeof'", r"cannot increment|cannot decrement", r"non-const lvalue reference",
         r"copy constructor|copy assignment"),
     *_r(_C.API_SIGNATURE,
         r"no matching (member )?function for call", r"no matching constructor", r"no matching conversion for",
-        r"too (many|few) arguments", r"is not a member of", r"has no member named", r"no member named",
+        r"too (many|few) arguments", r"no match for 'operator", r"is not a member of", r"has no member named",
+        r"no member named",
         r"wrong number of template arguments", r"template argument \d+ is invalid", r"call of overloaded .* ambiguous",
         r"call to .* is ambiguous", r"is ambiguous", r"no type named", r"is not a template", r"no template named",
         r"candidate expects", r"undefined reference to", r"undefined symbol", r"static assertion failed",
@@ -179,6 +200,21 @@ def parse(log: str) -> list[Diagnostic]:
     return diags
 
 
+def _is_element_type(text: str) -> bool:
+    """A scalar element type (``float``, ``const half&``, ``uint32_t``), not a tensor or other class."""
+    return _DTYPE_WORDS.fullmatch(re.sub(r"\bconst\b|&|\s+$|^\s+", "", text).strip()) is not None
+
+
+def _conflict_is_kind_mismatch(notes: tuple[str, ...]) -> bool:
+    """'deduced conflicting types for parameter T (float and LocalTensor<float>)': a tensor where a
+    scalar belongs (or the other way round) is a wrong argument kind, not a dtype mistake."""
+    for note in notes:
+        m = re.search(r"deduced conflicting types for parameter '[^']*' \('(.*)' and '(.*)'\)", note)
+        if m and _is_element_type(m.group(1)) != _is_element_type(m.group(2)):
+            return True
+    return False
+
+
 def _conversion_is_dtype_only(notes: tuple[str, ...]) -> bool:
     """A 'no known conversion from X to Y' note where X and Y differ only in element types."""
     for note in notes:
@@ -197,6 +233,8 @@ def classify_diagnostic(diag: Diagnostic) -> ErrorCategory | None:
     msg = diag.message
     if re.search(r"no matching (member )?function|no matching constructor|no viable", msg, re.IGNORECASE):
         notes = " ".join(diag.notes)
+        if _conflict_is_kind_mismatch(diag.notes):
+            return ErrorCategory.API_SIGNATURE
         if re.search(r"deduced conflicting types|conflicting types for parameter", notes) or \
                 _conversion_is_dtype_only(diag.notes):
             return ErrorCategory.DTYPE_CONVERSION
@@ -206,6 +244,8 @@ def classify_diagnostic(diag: Diagnostic) -> ErrorCategory | None:
         return ErrorCategory.API_SIGNATURE
     if "required from here" in msg:
         return None
+    if _MACRO_ASSERT.search(msg) or any(_IN_MACRO.search(note) for note in diag.notes):
+        return ErrorCategory.MACRO_PREPROCESSING
     for rule in RULES:
         if rule.pattern.search(msg):
             return rule.category

@@ -81,7 +81,7 @@ def project_for(spec: TaskSpec, files: Mapping[str, str], dtypes: Mapping[str, s
     params = []
     for role, decls in (("input", spec.inputs), ("output", spec.outputs)):
         for d in decls:
-            ptype = "DYNAMIC" if d.kind in ("list", "scalar_list") else "OPTIONAL" if d.optional else "REQUIRED"
+            ptype = "DYNAMIC" if d.kind == "list" else "OPTIONAL" if d.optional else "REQUIRED"
             params.append(ParamSlot(d.name, role, ptype, dtypes[d.name]))
     return KernelProject(op=spec.op, kernel=spec.kernel, files=dict(files), params=tuple(params))
 

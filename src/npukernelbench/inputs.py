@@ -93,8 +93,9 @@ def draw_values(dist: Distribution, shape: tuple[int, ...], dtype_name: str, rng
 
 def make_inputs(inputs: tuple[ParamDecl, ...], shapes: Mapping[str, Any], types: Mapping[str, str],
                 seed: int) -> dict[str, InputValue]:
-    """Every input of one case: arrays for tensors, lists of arrays for tensor lists, None for absent
-    optional inputs. ``seed`` (with the parameter name and shape) makes the draw reproducible."""
+    """Every input of one case: arrays for tensors (scalars and scalar lists are 1-D tensors too),
+    lists of arrays for tensor lists, None for absent optional inputs. ``seed`` (with the parameter
+    name and shape) makes the draw reproducible."""
     result: dict[str, InputValue] = {}
     for decl in inputs:
         if decl.name not in shapes:
@@ -102,8 +103,11 @@ def make_inputs(inputs: tuple[ParamDecl, ...], shapes: Mapping[str, Any], types:
             continue
         dtype_name = types.get(decl.dtype, decl.dtype)
         rng = np.random.default_rng(case_seed(seed, decl.name, shapes[decl.name]))
-        if decl.kind in ("list", "scalar_list"):
-            result[decl.name] = [draw_values(decl.distribution, tuple(s), dtype_name, rng) for s in shapes[decl.name]]
+        if decl.kind == "list":
+            # one generator per tensor: tensor i's values do not depend on the shapes of the others
+            result[decl.name] = [draw_values(decl.distribution, tuple(s), dtype_name,
+                                             np.random.default_rng(case_seed(seed, decl.name, i, s)))
+                                 for i, s in enumerate(shapes[decl.name])]
         else:
             result[decl.name] = draw_values(decl.distribution, tuple(shapes[decl.name]), dtype_name, rng)
     return result

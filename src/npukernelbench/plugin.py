@@ -52,6 +52,13 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         state.start()
 
 
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    from npukernelbench.session import STATE
+
+    state = config.stash.get(STATE, None)
+    return state.header_lines() if state is not None and not state.is_worker else []
+
+
 def pytest_collect_directory(path: Path, parent: pytest.Collector):
     from npukernelbench.cases import layout_of
 

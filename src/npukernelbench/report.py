@@ -43,7 +43,7 @@ def terminal_lines(summary: dict[str, Any], extra: Sequence[str] = ()) -> list[s
     """The benchmark table (CR/ER in percent, pass@k) and the error taxonomy."""
     header, rows = table_rows(summary)
     lines = [f"model: {summary['model']}   toolchain: {summary['toolchain']}   "
-             f"samples/task: {summary['samples_per_task']}"]
+             f"samples/task: {summary['samples_per_task']}   confinement: {summary.get('confinement') or 'unknown'}"]
     lines += _grid(header, rows)
     tax = summary["taxonomy"]
     lines.append("error taxonomy (build errors): " + ", ".join(f"{k} {v}" for k, v in tax.items()))
@@ -60,6 +60,7 @@ def markdown(summary: dict[str, Any], results: Sequence[SampleResult], extra: Se
     header, rows = table_rows(summary)
     out = ["# NPUKernelBench report", "", f"- model: `{summary['model']}`", f"- toolchain: `{summary['toolchain']}`",
            f"- samples per task: {summary['samples_per_task']}",
+           f"- confinement of candidate builds and runs: {summary.get('confinement') or 'unknown'}",
            f"- speed: {summary.get('speed_kind') or 'estimated'} (geometric mean of baseline/candidate time over "
            "correct, non-suspect samples)", "", "CR and ER are unbiased pass@k in percent.", "",
            "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]

@@ -16,7 +16,10 @@ from npukernelbench.store import RunDir
 class RunState:
     def __init__(self, config: pytest.Config):
         self.config = config
-        self.options = RunOptions.from_namespace(config)
+        try:
+            self.options = RunOptions.from_namespace(config)
+        except ValueError as exc:
+            raise pytest.UsageError(str(exc)) from None
         out = self.options.out
         if not out.is_absolute():
             out = Path(config.invocation_params.dir) / out
@@ -31,6 +34,18 @@ class RunState:
         self.baseline: Any = None
         self.active = False
         self.prior: list[Any] = []
+        self.confinement: str | None = None
+        if not self.is_worker:
+            self._check_model()
+
+    def _check_model(self) -> None:
+        """Reject an unknown model spec before collection (cheap: nothing is imported or loaded)."""
+        from npukernelbench.generators import ModelSpecError, resolve
+
+        try:
+            resolve(self.options.model)
+        except ModelSpecError as exc:
+            raise pytest.UsageError(f"--model: {exc}") from None
 
     # -- controller ----------------------------------------------------------------------------
     def case_paths(self) -> list[Path]:
@@ -48,7 +63,6 @@ class RunState:
     def start(self) -> None:
         """Controller (or serial process): prepare the run dir and generate every completion once."""
         from npukernelbench.cases import load_case
-        from npukernelbench.generation import ensure_completions
         from npukernelbench.spec import SpecError
 
         folders = self.case_paths()
@@ -62,13 +76,35 @@ class RunState:
             except SpecError:
                 continue                     # reported by the collector of that folder
         specs = [s for s in specs if self._selected(s)]
-        self.run.create(fresh=not self.options.resume)
+        try:
+            self._prepare(specs)
+        except (ValueError, RuntimeError, OSError) as exc:   # ModelSpecError, ReplayError, StoreError, ...
+            self.active = False
+            raise pytest.UsageError(_usage_message(exc, self.run.path)) from None
+
+    def _prepare(self, specs: list[Any]) -> None:
+        from npukernelbench.confinement import confinement_level
+        from npukernelbench.generation import ensure_completions
+
+        self.confinement = confinement_level()
+        self.run.create(fresh=False)             # writable? (earlier results stay until generation worked)
         if self.options.resume:
             self.prior = self.run.results()
+        self._completions = ensure_completions(specs, self.options, self.run)
+        if not self.options.resume:
+            self.run.start_fresh()
         self.run.write_header({"model": self.options.model, "toolchain": self.options.toolchain,
                                "samples_per_task": self.options.samples, "shapes": self.options.shapes,
-                               "shape_examples": self.options.shape_examples, "seed": self.options.seed})
-        self._completions = ensure_completions(specs, self.options, self.run)
+                               "shape_examples": self.options.shape_examples, "seed": self.options.seed,
+                               "confinement": self.confinement})
+
+    def header_lines(self) -> list[str]:
+        """The run header (pytest's report header): model, toolchain, samples, confinement level."""
+        if not self.active:
+            return []
+        o = self.options
+        return [f"npukernelbench: model={o.model} toolchain={o.toolchain} samples={o.samples} shapes={o.shapes} "
+                f"out={self.run.path}", f"npukernelbench: confinement of candidate builds and runs: {self.confinement}"]
 
     def _selected(self, spec: Any) -> bool:
         """Apply -m to the case's markers, so deselected cases are not generated for."""
@@ -116,6 +152,7 @@ class RunState:
         results = sorted(merged.values(), key=lambda r: (r.task, r.sample))
         kind = next((r.speed_kind for r in results if r.speed_kind), None)
         summary = summarize(results, self.options.model, self.options.toolchain, self.options.samples, kind)
+        summary["confinement"] = self.confinement or self.run.header().get("confinement")
         extra = []
         agreement = label_agreement(results)
         if agreement is not None:
@@ -170,6 +207,14 @@ class RunState:
                                    "generation step did not cover this case")
             self._completions.update(generate_for([spec], self.options))
         return self._completions[key]
+
+
+def _usage_message(exc: BaseException, run_path: Path) -> str:
+    """One line for a bad model spec, replay file, run directory or damaged results file."""
+    text = str(exc) or type(exc).__name__
+    if isinstance(exc, OSError) and not text.startswith("cannot"):
+        text = f"cannot write the run directory {run_path}: {exc.strerror or exc}; choose another with --npukb-out"
+    return f"npukernelbench: {text}"
 
 
 STATE = pytest.StashKey[RunState]()

@@ -99,14 +99,14 @@ def case_strategy(spec: TaskSpec):
         return hooked()
 
     @st.composite
-    def shape_of(draw, types: Mapping[str, str]) -> list[int]:
+    def shape_of(draw, types: Mapping[str, str], max_elements: int | None = None) -> list[int]:
         rank = draw(st.integers(dyn.ranks[0], dyn.ranks[1]))
         lo, hi = dyn.dim
         step = dyn.multiple_of
         if not dyn.unaligned:
             step = max(step, _element_align(spec, types))
         dims: list[int] = []
-        budget = dyn.max_elements
+        budget = dyn.max_elements if max_elements is None else max_elements
         for axis in range(rank):
             last = axis == rank - 1
             cap = max(lo, min(hi, budget))
@@ -126,16 +126,34 @@ def case_strategy(spec: TaskSpec):
         return dims
 
     @st.composite
+    def list_shape(draw, types: Mapping[str, str], cap: int) -> list[int]:
+        """One tensor of a list: mostly a regular drawn shape within ``cap`` elements, sometimes a tiny
+        rank-1 tensor (1 to 2x the 32-byte element alignment, or empty when ``dim`` allows 0)."""
+        if draw(st.integers(0, 3)) == 0:
+            tiny_lo = 0 if dyn.dim[0] == 0 else 1
+            return [draw(st.integers(tiny_lo, 2 * _element_align(spec, types)))]
+        return draw(shape_of(types, cap))
+
+    @st.composite
     def case(draw) -> ShapeCase:
         types = draw(st.sampled_from(combos))
-        shared = draw(shape_of(types))
+        has_list = any(d.kind in ("list", "scalar_list") for d in spec.inputs)
+        n = draw(st.integers(dyn.list_len[0], dyn.list_len[1])) if has_list else 0
+        # Tensor lists: one length n and n independent per-tensor shapes, shared by every list input
+        # (Foreach lists are paired element by element); max_elements bounds the whole list.
+        list_shapes = [draw(list_shape(types, max(1, dyn.max_elements // max(n, 1)))) for _ in range(n)]
+        needs_shared = any(d.kind == "tensor" for d in spec.inputs)
+        shared = draw(shape_of(types)) if needs_shared else []
         shapes: dict[str, Any] = {}
         for decl in spec.inputs:
             if decl.optional and not draw(st.booleans()):
                 continue
-            if decl.kind in ("list", "scalar_list"):
-                n = draw(st.integers(dyn.list_len[0], dyn.list_len[1]))
-                shapes[decl.name] = [shared if dyn.same_shape else draw(shape_of(types)) for _ in range(n)]
+            if decl.kind == "list":
+                shapes[decl.name] = list_shapes
+            elif decl.kind == "scalar":
+                shapes[decl.name] = [1]
+            elif decl.kind == "scalar_list":
+                shapes[decl.name] = [n]
             else:
                 shapes[decl.name] = shared if dyn.same_shape else draw(shape_of(types))
         attrs = dict(attr_defaults)

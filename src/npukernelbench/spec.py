@@ -30,7 +30,7 @@ from npukernelbench.dtypes import DTYPES
 SPEC_FILE = "case.toml"
 ATTR_TYPES = ("float", "int", "bool", "str", "list_int", "list_float", "list_bool")
 DISTRIBUTION_KINDS = ("uniform", "normal", "int", "bool", "choice", "special")
-PARAM_KINDS = ("tensor", "list", "scalar_list")
+PARAM_KINDS = ("tensor", "list", "scalar", "scalar_list")
 IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 DEFAULT_TOLERANCE: dict[str, tuple[float, float]] = {
@@ -72,7 +72,9 @@ class ParamDecl:
 
     name: str
     dtype: str                       # a concrete dtype name or a type variable from [types]
-    kind: str = "tensor"             # tensor | list (DYNAMIC tensor list) | scalar_list
+    kind: str = "tensor"             # tensor | list (DYNAMIC tensor list) | scalar | scalar_list
+    # scalar: a 1-element tensor input of shape [1]; scalar_list: a 1-D tensor input of shape [n], n the
+    # length of the task's tensor lists (how the real Foreach operators take them; docs/tensor-lists.md)
     optional: bool = False           # OPTIONAL input: may be absent (nullptr) in a case
     distribution: Distribution = field(default_factory=Distribution)
     inplace: str | None = None       # outputs only: the input whose buffer holds this output
@@ -380,6 +382,31 @@ def _shape_ok(shape: Any) -> bool:
     return isinstance(shape, list) and all(isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in shape)
 
 
+def _default_list_shapes(r: _Reader, prefix: str, inputs: tuple[ParamDecl, ...], shapes: dict[str, Any]) -> None:
+    """Tensor-list defaults of one static case: a required list input without shapes takes those of the
+    first list input given (paired lists), a scalar input gets [1], a scalar list gets [n] with n the
+    list length; a given scalar list must match the list length."""
+    lists = [d for d in inputs if d.kind == "list" and d.name in shapes]
+    first = shapes[lists[0].name] if lists else None
+    for decl in inputs:
+        if decl.name in shapes or decl.optional:
+            continue
+        if decl.kind == "list" and first is not None:
+            shapes[decl.name] = first
+        elif decl.kind == "scalar":
+            shapes[decl.name] = [1]
+        elif decl.kind == "scalar_list" and isinstance(first, list):
+            shapes[decl.name] = [len(first)]
+    for decl in inputs:
+        shape = shapes.get(decl.name)
+        if decl.kind == "list" and isinstance(shape, list) and isinstance(first, list) and len(shape) != len(first):
+            raise r.fail(f"{prefix}shapes.{decl.name}", f"tensor lists of one case have the same length: "
+                                                        f"{len(shape)} tensors here, {len(first)} in '{lists[0].name}'")
+        if decl.kind == "scalar_list" and isinstance(first, list) and shape != [len(first)]:
+            raise r.fail(f"{prefix}shapes.{decl.name}", f"a scalar list holds one value per tensor of the list: "
+                                                        f"shape [{len(first)}] expected, got {shape!r}")
+
+
 def _cases(r: _Reader, data: Mapping[str, Any], inputs: tuple[ParamDecl, ...], attrs: tuple[AttrDecl, ...],
            types: Mapping[str, tuple[str, ...]]) -> tuple[StaticCase, ...]:
     items = r.get(data, "cases", "", list, required=True)
@@ -400,16 +427,20 @@ def _cases(r: _Reader, data: Mapping[str, Any], inputs: tuple[ParamDecl, ...], a
             for decl in inputs:
                 if decl.kind == "tensor" and not decl.optional:
                     shapes.setdefault(decl.name, common)
+        _default_list_shapes(r, prefix, inputs, shapes)
         for decl in inputs:
             if decl.name not in shapes:
                 if not decl.optional:
                     raise r.fail(f"{prefix}shapes.{decl.name}", "missing shape for a required input")
                 continue
             shape = shapes[decl.name]
-            if decl.kind == "tensor" and not _shape_ok(shape):
-                raise r.fail(f"{prefix}shapes.{decl.name}", f"expected a shape (list of non-negative integers), got {shape!r}")
-            if decl.kind in ("list", "scalar_list") and not (isinstance(shape, list) and all(_shape_ok(s) for s in shape)):
-                raise r.fail(f"{prefix}shapes.{decl.name}", f"a {decl.kind} input needs a list of shapes, got {shape!r}")
+            if decl.kind in ("tensor", "scalar", "scalar_list") and not _shape_ok(shape):
+                raise r.fail(f"{prefix}shapes.{decl.name}",
+                             f"expected a shape (list of non-negative integers), got {shape!r}")
+            if decl.kind == "scalar" and shape != [1]:
+                raise r.fail(f"{prefix}shapes.{decl.name}", f"a scalar input has shape [1], got {shape!r}")
+            if decl.kind == "list" and not (isinstance(shape, list) and all(_shape_ok(s) for s in shape)):
+                raise r.fail(f"{prefix}shapes.{decl.name}", f"a list input needs a list of shapes, got {shape!r}")
         unknown = sorted(set(shapes) - {d.name for d in inputs})
         if unknown:
             raise r.fail(f"{prefix}shapes.{unknown[0]}", "no input of that name")

@@ -19,6 +19,7 @@ RESULTS = "results.jsonl"
 SUMMARY = "summary.json"
 REPORT = "report.md"
 HEADER = "run.json"
+PREVIOUS_RESULTS = "results.prev.jsonl"
 
 
 class StoreError(RuntimeError):
@@ -61,8 +62,16 @@ class RunDir:
             raise StoreError(f"cannot write the run directory {self.path}: {exc.strerror or exc}; "
                              "choose another with --npukb-out") from exc
         if fresh:
-            for name in (RESULTS, SUMMARY, REPORT):
-                (self.path / name).unlink(missing_ok=True)
+            self.start_fresh()
+
+    def start_fresh(self) -> None:
+        """A new run in an existing directory: the previous results.jsonl is kept as results.prev.jsonl
+        (never silently lost), the previous summary and report are dropped."""
+        old = self.path / RESULTS
+        if old.is_file() and old.stat().st_size:
+            os.replace(old, self.path / PREVIOUS_RESULTS)
+        for name in (RESULTS, SUMMARY, REPORT):
+            (self.path / name).unlink(missing_ok=True)
 
     # -- header -----------------------------------------------------------------------------------
     def write_header(self, header: dict[str, Any]) -> None:

@@ -15,7 +15,7 @@ void body(LocalTensor<float> f, LocalTensor<short> h, Pipe pipe, int* tiling) {
 CASES = [
     ("Add(f, h, f, 3);", "dtype_conversion"),
     ("Add(f, f, f);", "api_signature"),
-    ("f.Freee();", "api_signature"),
+    ("f.Freee();", "memory_object"),
     ("int y = undeclared + 1;", "scope_lifetime"),
     ("pipe->InitBuffer(3);", "memory_object"),
     ("int y = 3 int z = 4;", "syntax_structure"),

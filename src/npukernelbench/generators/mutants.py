@@ -25,43 +25,128 @@ class Mutation:
     apply: Callable[[str, random.Random], str | None]     # kernel text -> mutated text, None: not applicable
 
 
+def _sub(text: str, m: re.Match, group: int | str, value: str) -> str:
+    return text[:m.start(group)] + value + text[m.end(group):]
+
+
+def _pick(pattern: str, text: str, rng: random.Random, flags: int = 0) -> re.Match | None:
+    found = list(re.finditer(pattern, text, flags))
+    return rng.choice(found) if found else None
+
+
+# -- api_signature: calls that match no overload ---------------------------------------------------
 def _drop_last_arg(text: str, rng: random.Random) -> str | None:
     calls = [m for m in _API_CALL.finditer(text) if m.group("args").count(",") >= 2]
     if not calls:
         return None
     m = rng.choice(calls)
     args = m.group("args").rsplit(",", 1)[0]
-    return text[:m.start("args")] + args + text[m.end("args"):]
+    return _sub(text, m, "args", args)
 
 
+def _tensor_as_scalar(text: str, rng: random.Random) -> str | None:
+    """Adds/Muls/Maxs/Mins get a tensor as the scalar, or Add is called with a scalar operand."""
+    m = _pick(r"\b(Adds|Muls|Maxs|Mins)\((\w+),\s*(\w+),\s*(?P<scalar>[^,;]+),", text, rng)
+    if m:
+        return _sub(text, m, "scalar", m.group(2))
+    m = _pick(r"\b(?P<fn>Add|Mul|Max|Min)\((\w+),\s*(\w+),\s*(\w+),", text, rng)
+    if m:
+        return _sub(text, m, "fn", m.group("fn") + "s")
+    return None
+
+
+def _cast_without_round_mode(text: str, rng: random.Random) -> str | None:
+    m = _pick(r"\bCast\(\w+,\s*[^,;]+,(?P<mode>\s*RoundMode::\w+,)", text, rng)
+    return _sub(text, m, "mode", "") if m else None
+
+
+def _deque_without_type(text: str, rng: random.Random) -> str | None:
+    m = _pick(r"\.DeQue(?P<t><\w+>)\(\)", text, rng)
+    return _sub(text, m, "t", "") if m else None
+
+
+# -- dtype_conversion: element types that do not match ---------------------------------------------
 def _wrong_tensor_dtype(text: str, rng: random.Random) -> str | None:
-    decls = list(re.finditer(r"LocalTensor<(\w+)>(\s+\w+\s*=\s*\w+\.(DeQue|AllocTensor)<)", text))
-    if not decls:
+    m = _pick(r"LocalTensor<(\w+)>(\s+\w+\s*=\s*\w+\.(DeQue|AllocTensor)<)", text, rng)
+    if not m:
         return None
-    m = rng.choice(decls)
-    other = "int8_t" if m.group(1) != "int8_t" else "half"
-    return text[:m.start(1)] + other + text[m.end(1):]
+    return _sub(text, m, 1, "int8_t" if m.group(1) != "int8_t" else "half")
 
 
+def _datacopy_mismatch(text: str, rng: random.Random) -> str | None:
+    """The local tensor of a DataCopy(Pad) is allocated with another element type than its GM tensor."""
+    m = _pick(r"\b(\w+)\.AllocTensor<(?P<t>\w+)>\(\)", text, rng)
+    if not m:
+        return None
+    other = "int16_t" if m.group("t") != "int16_t" else "float"
+    out = _sub(text, m, "t", other)
+    decl = re.search(r"LocalTensor<(\w+)>(\s+\w+\s*=\s*)$", out[:m.start()])
+    if decl:
+        out = out[:decl.start(1)] + other + out[decl.end(1):]
+    return out
+
+
+def _double_scalar(text: str, rng: random.Random) -> str | None:
+    """A double literal as the scalar of Adds/Muls/Duplicate (no overload takes a double for half/float)."""
+    m = _pick(r"\b(Adds|Muls|Maxs|Mins)\(\w+,\s*\w+,\s*(?P<scalar>[^,;]+),", text, rng) or \
+        _pick(r"\bDuplicate(<\w+>)?\(\w+,\s*(?P<scalar>[^,;]+),", text, rng)
+    return _sub(text, m, "scalar", "0.5") if m else None
+
+
+# -- scope_lifetime: names that are not declared ---------------------------------------------------
 def _undeclared_local(text: str, rng: random.Random) -> str | None:
     names = sorted(set(re.findall(r"\b(?:uint32_t|int32_t|uint64_t|int64_t|float|auto)\s+(\w+)\s*=", text)))
     rng.shuffle(names)
     for name in names:
-        uses = [m for m in re.finditer(rf"\b{name}\b", text)][1:]
+        uses = list(re.finditer(rf"\b{name}\b", text))[1:]
         if uses:
             m = rng.choice(uses)
             return text[:m.start()] + name + "Val" + text[m.end():]
     return None
 
 
-def _member_through_arrow(text: str, rng: random.Random) -> str | None:
-    uses = list(re.finditer(r"\b(pipe|\w+Queue\w*|\w+Gm)\.", text))
-    if not uses:
+def _undeclared_constant(text: str, rng: random.Random) -> str | None:
+    """FLT_MAX / M_PI / FLT_EPSILON used without the header that defines them."""
+    m = _pick(r"\n(?P<indent>[ \t]+)(LocalTensor|uint32_t|int32_t)\b", text, rng)
+    if not m:
         return None
-    m = rng.choice(uses)
-    return text[:m.end() - 1] + "->" + text[m.end():]
+    name = rng.choice(("FLT_MAX", "M_PI", "FLT_EPSILON"))
+    line = f"\n{m.group('indent')}constexpr float kLimit = {name};"
+    return text[:m.start()] + line + text[m.start():]
 
 
+def _nonexistent_type(text: str, rng: random.Random) -> str | None:
+    """Types that do not exist in AscendC: float16, bool_t, uint32."""
+    for pattern, value in ((r"\bhalf\b", "float16"), (r"\bbool\b", "bool_t"), (r"\buint32_t\b", "uint32")):
+        m = _pick(r"(?<![\w.])" + pattern + r"(?=\s+\w+\s*[=;(])", text, rng)
+        if m:
+            return text[:m.start()] + value + text[m.end():]
+    return None
+
+
+# -- memory_object: objects used as what they are not ---------------------------------------------
+def _member_through_arrow(text: str, rng: random.Random) -> str | None:
+    m = _pick(r"\b(pipe|\w+Queue\w*|\w+Gm)\.", text, rng)
+    return text[:m.end() - 1] + "->" + text[m.end():] if m else None
+
+
+def _missing_member(text: str, rng: random.Random) -> str | None:
+    """TQue/TBuf/GlobalTensor confusions: methods the object's class does not have."""
+    choices = []
+    for pattern, value in ((r"\b\w*Queue\w*\.(?P<m>AllocTensor)<", "Get"),
+                           (r"\b\w*(Buf|buf)\w*\.(?P<m>Get)<", "AllocTensor"),
+                           (r"\b\w*Queue\w*\.(?P<m>FreeTensor)\(", "Free"),
+                           (r"\b\w+Gm\.(?P<m>SetGlobalBuffer)\(", "SetBuffer")):
+        m = _pick(pattern, text, rng)
+        if m:
+            choices.append((m, value))
+    if not choices:
+        return None
+    m, value = rng.choice(choices)
+    return _sub(text, m, "m", value)
+
+
+# -- syntax_structure ----------------------------------------------------------------------------
 def _drop_semicolon(text: str, rng: random.Random) -> str | None:
     lines = text.split("\n")
     cands = [i for i, ln in enumerate(lines) if re.search(r"\w\)?;\s*$", ln) and not ln.lstrip().startswith(
@@ -73,15 +158,40 @@ def _drop_semicolon(text: str, rng: random.Random) -> str | None:
     return "\n".join(lines)
 
 
-def _macro_misuse(text: str, rng: random.Random) -> str | None:
+def _drop_brace(text: str, rng: random.Random) -> str | None:
+    lines = text.split("\n")
+    cands = [i for i, ln in enumerate(lines) if ln.strip() == "}" and i > 0]
+    if not cands:
+        return None
+    del lines[rng.choice(cands)]
+    return "\n".join(lines)
+
+
+def _drop_paren(text: str, rng: random.Random) -> str | None:
+    m = _pick(r"\b[A-Z]\w*\((?:[^;()]|\([^;()]*\))*(?P<p>\))\);", text, rng)
+    return _sub(text, m, "p", "") if m else None
+
+
+# -- macro_preprocessing ---------------------------------------------------------------------------
+def _macro_argument_count(text: str, rng: random.Random) -> str | None:
     m = re.search(r"GET_TILING_DATA\((\w+),\s*(\w+)\)", text)
-    if m and rng.random() < 0.5:
-        return text[:m.start()] + f"GET_TILING_DATA({m.group(1)})" + text[m.end():]
-    d = list(re.finditer(r"\bDTYPE_(\w+)\b", text))
-    if d:
-        x = rng.choice(d)
-        return text[:x.start()] + f"DTYPE_{x.group(1)}_T" + text[x.end():]
-    return None
+    return text[:m.start()] + f"GET_TILING_DATA({m.group(1)})" + text[m.end():] if m else None
+
+
+def _dtype_macro_name(text: str, rng: random.Random) -> str | None:
+    m = _pick(r"\bDTYPE_(\w+)\b", text, rng)
+    return text[:m.start()] + f"DTYPE_{m.group(1)}_T" + text[m.end():] if m else None
+
+
+def _tiling_key_runtime(text: str, rng: random.Random) -> str | None:
+    """TILING_KEY_IS on a tiling field: the key must be a compile-time constant."""
+    m = re.search(r"GET_TILING_DATA\((\w+),\s*\w+\);[^\n]*\n(?P<indent>[ \t]*)", text)
+    field = re.search(rf"\b{m.group(1)}\.(\w+)", text[m.end():]) if m else None
+    if not m or not field:
+        return None
+    ind = m.group("indent")
+    guard = f"if (!TILING_KEY_IS({m.group(1)}.{field.group(1)})) {{\n{ind}    return;\n{ind}}}\n{ind}"
+    return text[:m.end()] + guard + text[m.end():]
 
 
 _SWAPS = (("Add(", "Sub("), ("Sub(", "Add("), ("Mul(", "Add("), ("Muls(", "Adds("), ("Max(", "Min("),
@@ -98,13 +208,34 @@ def _numerical(text: str, rng: random.Random) -> str | None:
     return text[:m.start()] + b + text[m.end():]
 
 
+def _one_of(*variants: Callable[[str, random.Random], str | None]) -> Callable[[str, random.Random], str | None]:
+    """Try the variants in a seeded random order; the first applicable one wins."""
+    def apply(text: str, rng: random.Random) -> str | None:
+        order = list(variants)
+        rng.shuffle(order)
+        for variant in order:
+            out = variant(text, rng)
+            if out is not None and out != text:
+                return out
+        return None
+    return apply
+
+
 MUTATIONS: tuple[Mutation, ...] = (
-    Mutation("api_signature", "drop the last argument of an API call", _drop_last_arg),
-    Mutation("dtype_conversion", "declare a LocalTensor with the wrong element type", _wrong_tensor_dtype),
-    Mutation("scope_lifetime", "use a local variable under a name that was never declared", _undeclared_local),
-    Mutation("memory_object", "use '->' on an object that is not a pointer", _member_through_arrow),
-    Mutation("syntax_structure", "drop a semicolon", _drop_semicolon),
-    Mutation("macro_preprocessing", "misuse an AscendC macro", _macro_misuse),
+    Mutation("api_signature", "API call that matches no overload (dropped argument, tensor as scalar, "
+             "Cast without round mode, DeQue without type)",
+             _one_of(_drop_last_arg, _tensor_as_scalar, _cast_without_round_mode, _deque_without_type)),
+    Mutation("dtype_conversion", "mismatched element types (LocalTensor type, DataCopy between types, "
+             "double scalar)", _one_of(_wrong_tensor_dtype, _datacopy_mismatch, _double_scalar)),
+    Mutation("scope_lifetime", "undeclared name (misspelt local, FLT_MAX/M_PI without header, float16/bool_t)",
+             _one_of(_undeclared_local, _undeclared_constant, _nonexistent_type)),
+    Mutation("memory_object", "object misuse ('->' on an object, TQue/TBuf/GlobalTensor method confusion)",
+             _one_of(_member_through_arrow, _missing_member)),
+    Mutation("syntax_structure", "dropped semicolon, brace or parenthesis",
+             _one_of(_drop_semicolon, _drop_brace, _drop_paren)),
+    Mutation("macro_preprocessing", "AscendC macro misuse (GET_TILING_DATA arity, DTYPE_ name, "
+             "TILING_KEY_IS on a runtime value)", _one_of(_macro_argument_count, _dtype_macro_name,
+                                                          _tiling_key_runtime)),
     Mutation("wrong", "numerical bug: swap an arithmetic operation", _numerical),
     Mutation("wrong", "tiling bug: launch on one core only", lambda t, r: None),   # host-side, see below
     Mutation("passed", "unchanged expert solution", lambda t, r: t),

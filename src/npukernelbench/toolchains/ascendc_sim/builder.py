@@ -7,9 +7,11 @@ Steps (each compiler and host-code run confined by ``npukernelbench.sandbox``):
    classes and OpDefs (``kernel_prelude``);
 3. generate the force-included kernel header (DTYPE macros, tiling struct, entry trampoline);
 4. compile ``op_kernel/<kernel>.cpp`` with it (kernel TU);
-5. link host objects + kernel object + launcher object into ``sim``.
+5. link host objects + kernel object + runtime objects into ``sim``.
 
-The launcher object is compiled once per (compiler, simulator version) and cached.
+The runtime objects (launcher + out-of-line host API) are compiled once per (compiler, simulator
+version) and cached; host and kernel TUs force-include a per-machine precompiled header of the
+simulator headers they include (``precompiled_header``) when one is usable.
 """
 
 from __future__ import annotations
@@ -19,18 +21,19 @@ import json
 import os
 import shutil
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path, PurePosixPath
 
 from npukernelbench import diagnostics
 from npukernelbench.result import ErrorCategory
 from npukernelbench.sandbox import Limits, ProcessOutcome, Request, clean_env, run_confined
-from npukernelbench.toolchains.ascendc_sim import kernel_prelude
+from npukernelbench.toolchains.ascendc_sim import kernel_prelude, precompiled_header
 from npukernelbench.toolchains.ascendc_sim.build_cache import BuildCache
-from npukernelbench.toolchains.ascendc_sim.compiler import FLAGS, LINK_FLAGS, Compiler
-from npukernelbench.toolchains.ascendc_sim.sources import INCLUDE_DIR, LAUNCHER_SOURCE, simulator_version
+from npukernelbench.toolchains.ascendc_sim.compiler import FLAGS, HOST_FLAGS, LINK_FLAGS, Compiler
+from npukernelbench.toolchains.ascendc_sim.sources import INCLUDE_DIR, RUNTIME_SOURCES, simulator_version
 from npukernelbench.toolchains.base import BuildResult, KernelProject
 
-BUILDER_VERSION = "1"
+BUILDER_VERSION = "2"
 EXECUTABLE = "sim"
 PRELUDE = "npukb_build.h"
 COMPILE_LIMITS = Limits(cpu_s=300, memory_bytes=6 << 30, wall_s=240.0)
@@ -55,6 +58,7 @@ def build_key(project: KernelProject, compiler: Compiler) -> str:
         "files": sorted(project.files.items()),
         "params": [[p.name, p.role, p.param_type, p.dtype] for p in project.params],
         "flags": FLAGS,
+        "host_flags": HOST_FLAGS,
         "link": LINK_FLAGS,
         "compiler": compiler.version,
         "simulator": simulator_version(),
@@ -62,44 +66,67 @@ def build_key(project: KernelProject, compiler: Compiler) -> str:
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
 
-def _clean(log: str, folder: Path) -> str:
-    """Compiler output with the build's scratch paths and the simulator include path removed."""
-    return log.replace(f"{folder}/src/", "").replace(f"{folder}/", "").replace(f"{INCLUDE_DIR}/", "")
+def _clean(log: str, folder: Path, pch_root: Path | None = None) -> str:
+    """Compiler output with the build's scratch paths, the simulator include path and the
+    precompiled-header folder removed."""
+    log = log.replace(f"{folder}/src/", "").replace(f"{folder}/", "").replace(f"{INCLUDE_DIR}/", "")
+    return log.replace(f"{pch_root}/", "") if pch_root is not None else log
 
 
 def _run(argv: list[str], cwd: Path, limits: Limits, timings: dict[str, float] | None = None,
-         step: str = "") -> ProcessOutcome:
-    outcome = run_confined(Request(argv=argv, cwd=cwd, limits=limits, env=clean_env()))
+         step: str = "", readable: tuple[Path, ...] = ()) -> ProcessOutcome:
+    outcome = run_confined(Request(argv=argv, cwd=cwd, limits=limits, env=clean_env(), readable=readable))
     if timings is not None:
         timings[step] = round(timings.get(step, 0.0) + outcome.seconds, 3)
     return outcome
 
 
-def _compile_failure(outcome: ProcessOutcome, folder: Path, what: str) -> StepFailure:
+def _compile_failure(outcome: ProcessOutcome, folder: Path, what: str, cache: BuildCache | None = None
+                     ) -> StepFailure:
     if outcome.timed_out:
         return StepFailure(f"{what}: the compiler exceeded its time limit", ErrorCategory.OTHER, timed_out=True)
-    log = _clean(outcome.stderr + outcome.stdout, folder)
+    log = _clean(outcome.stderr + outcome.stdout, folder, cache.root / "pch" if cache is not None else None)
     if outcome.signal_name:
         log = f"{what}: the compiler died of {outcome.signal_name} (memory limit?)\n{log}"
     return StepFailure(diagnostics.trim(log), diagnostics.classify(log))
 
 
-def launcher_object(compiler: Compiler, cache: BuildCache) -> Path:
-    """The compiled launcher for this compiler and simulator version (built once, then cached)."""
+def runtime_objects(compiler: Compiler, cache: BuildCache) -> tuple[Path, ...]:
+    """The compiled launcher and out-of-line host API for this compiler and simulator version (built
+    once per machine, then cached; the two compile in parallel)."""
     key = hashlib.sha256(f"{compiler.version}\0{simulator_version()}\0{FLAGS}".encode()).hexdigest()[:24]
-    target = cache.root / "runtime" / key / "launcher.o"
-    if target.is_file():
-        return target
-    folder = cache.scratch("launcher-")
-    out = _run([compiler.path, *FLAGS, "-I", str(INCLUDE_DIR), "-c", str(LAUNCHER_SOURCE), "-o", "launcher.o"],
-               folder, COMPILE_LIMITS)
-    if not out.ok:
-        raise RuntimeError(f"ascendc-sim: the simulator's launcher does not compile with {compiler.path}:\n"
-                           f"{out.stderr[-4000:]}")
+    target = cache.root / "runtime" / key
+    objects = tuple(target / f"{src.stem}.o" for src in RUNTIME_SOURCES)
+    if all(o.is_file() for o in objects):
+        return objects
+    folder = cache.scratch("runtime-")
+    with ThreadPoolExecutor(max_workers=len(RUNTIME_SOURCES)) as pool:
+        outs = list(pool.map(lambda src: _run([compiler.path, *FLAGS, "-I", str(INCLUDE_DIR), "-c", str(src), "-o",
+                                               f"{src.stem}.o"], folder, COMPILE_LIMITS), RUNTIME_SOURCES))
+    for src, out in zip(RUNTIME_SOURCES, outs, strict=True):
+        if not out.ok:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise RuntimeError(f"ascendc-sim: the simulator's {src.name} does not compile with {compiler.path}:\n"
+                               f"{out.stderr[-4000:]}")
     target.parent.mkdir(parents=True, exist_ok=True)
-    os.replace(folder / "launcher.o", target)
-    folder.rmdir()
-    return target
+    try:
+        os.rename(folder, target)
+    except OSError:             # another worker published first
+        shutil.rmtree(folder, ignore_errors=True)
+    return objects
+
+
+def _pch_args(project: KernelProject, compiler: Compiler, cache: BuildCache, flags: tuple[str, ...],
+              folder_name: str) -> tuple[list[str], tuple[Path, ...]]:
+    """``-include`` arguments of the precompiled header for the TUs of ``folder_name`` (op_host or
+    op_kernel), and the folder the sandbox must let them read; nothing when none is usable."""
+    headers = precompiled_header.simulator_includes(project.files, folder_name)
+    if headers is None:
+        return [], ()
+    stub = precompiled_header.precompiled_header(compiler, cache, flags, headers)
+    if stub is None:
+        return [], ()
+    return ["-include", str(stub)], (stub.parent,)
 
 
 def _safe_relative(name: str) -> PurePosixPath:
@@ -134,17 +161,18 @@ def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder
     if kernel_rel not in project.files:
         raise StepFailure(f"the project has no {kernel_rel} (kernel entry {project.kernel})",
                           ErrorCategory.SYNTAX_STRUCTURE)
-    launcher = launcher_object(compiler, cache)
+    runtime = [str(o) for o in runtime_objects(compiler, cache)]
     include = ["-I", str(INCLUDE_DIR)]
+    host_pch, host_readable = _pch_args(project, compiler, cache, HOST_FLAGS, "op_host")
     host_objects = []
     for i, host in enumerate(hosts):
         obj = f"{folder}/host_{i}.o"
-        out = _run([compiler.path, *FLAGS, *include, "-I", "op_host", "-c", host, "-o", obj], src, COMPILE_LIMITS,
-                   timings, "host")
+        out = _run([compiler.path, *HOST_FLAGS, *include, "-I", "op_host", *host_pch, "-c", host, "-o", obj], src,
+                   COMPILE_LIMITS, timings, "host", host_readable)
         if not out.ok:
-            raise _compile_failure(out, folder, f"compiling {host}")
+            raise _compile_failure(out, folder, f"compiling {host}", cache)
         host_objects.append(obj)
-    out = _run([compiler.path, *LINK_FLAGS, *host_objects, str(launcher), "-o", "describe"], folder, COMPILE_LIMITS,
+    out = _run([compiler.path, *LINK_FLAGS, *host_objects, *runtime, "-o", "describe"], folder, COMPILE_LIMITS,
                timings, "describe")
     if not out.ok:
         raise _compile_failure(out, folder, "linking the host code")
@@ -159,11 +187,12 @@ def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder
     except kernel_prelude.DescribeError as exc:
         raise StepFailure(f"cannot read the registered tiling classes: {exc}", ErrorCategory.OTHER) from None
     (folder / PRELUDE).write_text(kernel_prelude.prelude(project, desc), encoding="utf-8")
-    out = _run([compiler.path, *FLAGS, *include, "-I", "op_kernel", "-include", str(folder / PRELUDE), "-c",
-                kernel_rel, "-o", f"{folder}/kernel.o"], src, COMPILE_LIMITS, timings, "kernel")
+    kernel_pch, kernel_readable = _pch_args(project, compiler, cache, FLAGS, "op_kernel")
+    out = _run([compiler.path, *FLAGS, *include, "-I", "op_kernel", *kernel_pch, "-include", str(folder / PRELUDE),
+                "-c", kernel_rel, "-o", f"{folder}/kernel.o"], src, COMPILE_LIMITS, timings, "kernel", kernel_readable)
     if not out.ok:
-        raise _compile_failure(out, folder, f"compiling {kernel_rel}")
-    out = _run([compiler.path, *LINK_FLAGS, *host_objects, "kernel.o", str(launcher), "-o", EXECUTABLE], folder,
+        raise _compile_failure(out, folder, f"compiling {kernel_rel}", cache)
+    out = _run([compiler.path, *LINK_FLAGS, *host_objects, "kernel.o", *runtime, "-o", EXECUTABLE], folder,
                COMPILE_LIMITS, timings, "link")
     if not out.ok:
         raise _compile_failure(out, folder, "linking")

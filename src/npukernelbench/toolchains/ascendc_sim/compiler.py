@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 # -O1: measured as the best cold-build vs run-time trade-off for kernel TUs (docs/simulator.md).
 FLAGS: tuple[str, ...] = ("-std=c++17", "-O1", "-g0", "-pthread", "-fno-strict-aliasing", "-fmax-errors=10")
+# Host TUs (tiling function + OpDef) run once per launch: no optimisation, fastest to compile.
+HOST_FLAGS: tuple[str, ...] = ("-std=c++17", "-O0", "-g0", "-pthread", "-fno-strict-aliasing", "-fmax-errors=10")
 LINK_FLAGS: tuple[str, ...] = ("-pthread",)
 
 

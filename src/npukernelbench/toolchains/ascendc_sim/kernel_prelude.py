@@ -166,6 +166,7 @@ def prelude(project: KernelProject, desc: Description) -> str:
     if structs:
         out.append(structs)
     if top is not None:
+        out.append("#undef NPUKB_TILING_TYPE  // the precompiled kernel header may have defined the default")
         out.append(f"#define NPUKB_TILING_TYPE {top}")
     n_args = len(project.params) + 2
     arg_types = ", ".join(["uint8_t*"] * n_args)

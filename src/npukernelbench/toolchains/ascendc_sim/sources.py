@@ -10,6 +10,8 @@ ROOT = Path(__file__).resolve().parent
 INCLUDE_DIR = ROOT / "include"
 RUNTIME_DIR = ROOT / "runtime"
 LAUNCHER_SOURCE = RUNTIME_DIR / "launcher.cpp"
+# Compiled once per machine and linked into every simulator executable.
+RUNTIME_SOURCES = (LAUNCHER_SOURCE, RUNTIME_DIR / "host_api.cpp")
 
 
 @functools.lru_cache(maxsize=1)

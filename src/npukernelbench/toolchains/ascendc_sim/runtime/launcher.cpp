@@ -6,7 +6,8 @@
 //
 // Run: instantiate the OpDef registered for the op type, check the case's parameters against it,
 // run its TilingFunc with a real gert::TilingContext, build the GM buffers (inputs copied in,
-// outputs poisoned unless aliased to an input, workspace poisoned, tiling bytes), then run every
+// outputs poisoned unless aliased to an input, workspace poisoned, tiling bytes; the poison pattern
+// depends on the request's poison_seed, see set_poison_seed), then run every
 // block as a thread, cooperatively scheduled (exactly one block runs at a time; a block yields only
 // at SyncAll or a cross-core wait), so runs are deterministic. A barrier or a wait nobody can
 // satisfy is a hang and is reported as a violation.
@@ -154,6 +155,33 @@ struct Region {
 std::vector<Region> g_regions;          // sorted by start after setup
 std::size_t g_page = 4096;
 
+// Poison of outputs, workspace and on-chip memory. Seed 0: every byte 0xA5 (npukb::kPoisonByte).
+// Any other seed: an 8-byte pattern derived from the seed (splitmix64) repeated from the start of
+// each buffer, so a harness that runs a candidate twice with different seeds sees different values
+// wherever the kernel reads memory it never wrote.
+std::uint8_t g_poison[8] = {npukb::kPoisonByte, npukb::kPoisonByte, npukb::kPoisonByte, npukb::kPoisonByte,
+                            npukb::kPoisonByte, npukb::kPoisonByte, npukb::kPoisonByte, npukb::kPoisonByte};
+
+void set_poison_seed(std::int64_t seed) {
+  if (seed == 0) return;
+  std::uint64_t z = static_cast<std::uint64_t>(seed) + 0x9E3779B97F4A7C15ULL;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  z ^= z >> 31;
+  for (int i = 0; i < 8; ++i) g_poison[i] = static_cast<std::uint8_t>(z >> (8 * i));
+}
+
+void poison(std::uint8_t* p, std::size_t bytes) {
+  std::size_t head = bytes < 8 ? bytes : 8;
+  std::memcpy(p, g_poison, head);
+  // Doubling copies: the filled prefix is a whole number of patterns.
+  for (std::size_t done = head; done < bytes;) {
+    std::size_t n = std::min(done, bytes - done);
+    std::memcpy(p + done, p, n);
+    done += n;
+  }
+}
+
 std::uint8_t* gm_alloc(std::size_t bytes, const std::string& name) {
   std::size_t rounded = (bytes + 511) / 512 * 512;
   std::size_t data_pages = (rounded + g_page - 1) / g_page;
@@ -165,7 +193,7 @@ std::uint8_t* gm_alloc(std::size_t bytes, const std::string& name) {
   std::uint8_t* base = static_cast<std::uint8_t*>(map);
   mprotect(base + data_pages * g_page, g_page, PROT_NONE);
   std::uint8_t* start = base + data_pages * g_page - rounded;
-  std::memset(start, npukb::kPoisonByte, rounded);
+  poison(start, rounded);
   g_regions.push_back(Region{start, bytes, name});
   return start;
 }
@@ -287,7 +315,7 @@ std::uint8_t* block_memory(BlockSlot& slot, std::size_t bytes) {
   if (posix_memalign(&p, 4096, bytes) != 0) {
     launch_error("cannot allocate " + std::to_string(bytes) + " bytes of on-chip memory for a block");
   }
-  std::memset(p, npukb::kPoisonByte, bytes);
+  poison(static_cast<std::uint8_t*>(p), bytes);
   slot.memories.push_back(static_cast<std::uint8_t*>(p));
   return static_cast<std::uint8_t*>(p);
 }
@@ -414,7 +442,7 @@ struct Request {
   std::string op;
   std::vector<ParamReq> params;
   std::vector<AttrReq> attrs;
-  int poison_seed = 0;
+  std::int64_t poison_seed = 0;
 };
 
 std::string unhex(const std::string& hex) {
@@ -719,7 +747,7 @@ int describe() {
   auto& reg = optiling::NpukbTilingRegistry();
   for (const auto& kv : reg) {
     std::cout << "register " << kv.first << ' ' << kv.second.class_name << '\n';
-    std::unique_ptr<optiling::TilingDef> obj = kv.second.factory();
+    std::unique_ptr<optiling::TilingDef> obj(kv.second.factory());
     describe_class(*obj, std::cout);
   }
   for (const auto& kv : ops::NpukbOpRegistry()) {
@@ -756,6 +784,7 @@ int run(const std::string& dir) {
   result_set("status", json_str("request_error"));
   g_phase = "request parsing";
   Request req = read_request(dir + "/request.txt");
+  set_poison_seed(req.poison_seed);
   if (npukb_entry == nullptr) request_error("this executable has no kernel entry (describe build)");
 
   // OpDef
@@ -768,7 +797,7 @@ int run(const std::string& dir) {
     launch_error("no OpDef registered for op type '" + req.op + "': the host code must define class " + req.op +
                  " : public OpDef and call OP_ADD(" + req.op + ")" + (known.empty() ? "" : " (registered: " + known + ")"));
   }
-  std::unique_ptr<ops::OpDef> def = it->second(req.op.c_str());
+  std::unique_ptr<ops::OpDef> def(it->second(req.op.c_str()));
   check_params(*def, req.params);
 
   // Tiling context

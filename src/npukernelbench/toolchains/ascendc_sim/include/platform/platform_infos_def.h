@@ -8,26 +8,12 @@ namespace fe {
 
 class PlatFormInfos {
  public:
+  PlatFormInfos();
+  PlatFormInfos(const PlatFormInfos& other);
+  PlatFormInfos& operator=(const PlatFormInfos& other);
+  ~PlatFormInfos();
   const std::string& NpukbSocVersion() const { return soc_version_; }
-  bool GetPlatformRes(const std::string& label, const std::string& key, std::string& value) const {
-    if (label == "version" && key == "Short_SoC_version") {
-      value = "Ascend910B";
-      return true;
-    }
-    if (label == "version" && key == "SoC_version") {
-      value = soc_version_;
-      return true;
-    }
-    if (label == "SoCInfo" && key == "ai_core_cnt") {
-      value = "24";
-      return true;
-    }
-    if (label == "SoCInfo" && key == "vector_core_cnt") {
-      value = "48";
-      return true;
-    }
-    return false;
-  }
+  bool GetPlatformRes(const std::string& label, const std::string& key, std::string& value) const;
   uint32_t GetCoreNum() const { return 48; }
 
  private:

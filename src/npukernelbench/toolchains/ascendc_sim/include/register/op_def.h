@@ -1,6 +1,8 @@
 // register/op_def.h -- ops::OpDef and friends: the operator prototype registered with OP_ADD.
 // Part of the ascendc-sim clean-room simulator. The launcher instantiates the OpDef registered for the
 // case's op type, checks the case's parameters and dtypes against it and runs its TilingFunc.
+// Member functions that touch containers are defined in runtime/host_api.cpp (compiled once per
+// machine), so that an operator's host TU compiles fast.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -23,33 +25,21 @@ using InferDataTypeKernelFunc = ge::graphStatus (*)(gert::InferDataTypeContext*)
 
 class OpParamDef {
  public:
-  explicit OpParamDef(const char* name) : name_(name) {}
+  explicit OpParamDef(const char* name);
+  OpParamDef(const OpParamDef& other);
+  OpParamDef(OpParamDef&& other) noexcept;
+  OpParamDef& operator=(const OpParamDef& other);
+  OpParamDef& operator=(OpParamDef&& other) noexcept;
+  ~OpParamDef();
   OpParamDef& ParamType(Option type) {
     param_type_ = type;
     return *this;
   }
-  OpParamDef& DataType(std::vector<ge::DataType> types) {
-    data_types_ = std::move(types);
-    data_type_list_ = false;
-    return *this;
-  }
-  OpParamDef& DataTypeList(std::vector<ge::DataType> types) {
-    data_types_ = std::move(types);
-    data_type_list_ = true;
-    return *this;
-  }
-  OpParamDef& Format(std::vector<ge::Format> formats) {
-    formats_ = std::move(formats);
-    return *this;
-  }
-  OpParamDef& FormatList(std::vector<ge::Format> formats) {
-    formats_ = std::move(formats);
-    return *this;
-  }
-  OpParamDef& UnknownShapeFormat(std::vector<ge::Format> formats) {
-    unknown_shape_formats_ = std::move(formats);
-    return *this;
-  }
+  OpParamDef& DataType(std::vector<ge::DataType> types);
+  OpParamDef& DataTypeList(std::vector<ge::DataType> types);
+  OpParamDef& Format(std::vector<ge::Format> formats);
+  OpParamDef& FormatList(std::vector<ge::Format> formats);
+  OpParamDef& UnknownShapeFormat(std::vector<ge::Format> formats);
   OpParamDef& ValueDepend(Option value_depend) {
     value_depend_ = value_depend;
     return *this;
@@ -92,7 +82,12 @@ class OpAttrDef {
  public:
   enum class Kind { NONE, BOOL, FLOAT, INT, STR, LIST_BOOL, LIST_FLOAT, LIST_INT, LIST_LIST_INT };
 
-  explicit OpAttrDef(const char* name) : name_(name) {}
+  explicit OpAttrDef(const char* name);
+  OpAttrDef(const OpAttrDef& other);
+  OpAttrDef(OpAttrDef&& other) noexcept;
+  OpAttrDef& operator=(const OpAttrDef& other);
+  OpAttrDef& operator=(OpAttrDef&& other) noexcept;
+  ~OpAttrDef();
   OpAttrDef& AttrType(Option type) {
     attr_type_ = type;
     return *this;
@@ -113,27 +108,15 @@ class OpAttrDef {
     return SetDefault(Kind::INT);
   }
   OpAttrDef& String() { return Set(Kind::STR); }
-  OpAttrDef& String(const char* value) {
-    str_ = value;
-    return SetDefault(Kind::STR);
-  }
+  OpAttrDef& String(const char* value);
   OpAttrDef& ListBool() { return Set(Kind::LIST_BOOL); }
-  OpAttrDef& ListBool(std::vector<bool> value) {
-    list_bool_ = std::move(value);
-    return SetDefault(Kind::LIST_BOOL);
-  }
+  OpAttrDef& ListBool(std::vector<bool> value);
   OpAttrDef& ListFloat() { return Set(Kind::LIST_FLOAT); }
-  OpAttrDef& ListFloat(std::vector<float> value) {
-    list_float_ = std::move(value);
-    return SetDefault(Kind::LIST_FLOAT);
-  }
+  OpAttrDef& ListFloat(std::vector<float> value);
   OpAttrDef& ListInt() { return Set(Kind::LIST_INT); }
-  OpAttrDef& ListInt(std::vector<int64_t> value) {
-    list_int_ = std::move(value);
-    return SetDefault(Kind::LIST_INT);
-  }
+  OpAttrDef& ListInt(std::vector<int64_t> value);
   OpAttrDef& ListListInt() { return Set(Kind::LIST_LIST_INT); }
-  OpAttrDef& ListListInt(std::vector<std::vector<int64_t>> /*value*/) { return SetDefault(Kind::LIST_LIST_INT); }
+  OpAttrDef& ListListInt(std::vector<std::vector<int64_t>> value);
   OpAttrDef& Version(uint32_t /*version*/) { return *this; }
   OpAttrDef& Comment(const char* /*text*/) { return *this; }
 
@@ -174,10 +157,13 @@ class OpAttrDef {
 
 class OpAICoreConfig {
  public:
-  OpAICoreConfig() = default;
-  explicit OpAICoreConfig(const char* /*soc*/) {}
-  OpParamDef& Input(const char* name) { return Find(inputs_, name); }
-  OpParamDef& Output(const char* name) { return Find(outputs_, name); }
+  OpAICoreConfig();
+  explicit OpAICoreConfig(const char* soc);
+  OpAICoreConfig(const OpAICoreConfig& other);
+  OpAICoreConfig& operator=(const OpAICoreConfig& other);
+  ~OpAICoreConfig();
+  OpParamDef& Input(const char* name);
+  OpParamDef& Output(const char* name);
   OpAICoreConfig& DynamicCompileStaticFlag(bool /*flag*/) { return *this; }
   OpAICoreConfig& DynamicFormatFlag(bool /*flag*/) { return *this; }
   OpAICoreConfig& DynamicRankSupportFlag(bool /*flag*/) { return *this; }
@@ -190,21 +176,16 @@ class OpAICoreConfig {
   const std::vector<OpParamDef>& NpukbOutputs() const { return outputs_; }
 
  private:
-  static OpParamDef& Find(std::vector<OpParamDef>& params, const char* name) {
-    for (auto& p : params) {
-      if (p.NpukbName() == name) {
-        return p;
-      }
-    }
-    params.emplace_back(name);
-    return params.back();
-  }
   std::vector<OpParamDef> inputs_;
   std::vector<OpParamDef> outputs_;
 };
 
 class OpAICoreDef {
  public:
+  OpAICoreDef();
+  OpAICoreDef(const OpAICoreDef& other);
+  OpAICoreDef& operator=(const OpAICoreDef& other);
+  ~OpAICoreDef();
   OpAICoreDef& SetTiling(TilingKernelFunc func) {
     tiling_ = func;
     return *this;
@@ -217,22 +198,12 @@ class OpAICoreDef {
   OpAICoreDef& SetOpSupportInfo(F /*func*/) { return *this; }
   template <typename F>
   OpAICoreDef& SetOpSpecInfo(F /*func*/) { return *this; }
-  OpAICoreDef& AddConfig(const char* soc) {
-    socs_.emplace_back(soc);
-    return *this;
-  }
-  OpAICoreDef& AddConfig(const char* soc, OpAICoreConfig& config) {
-    socs_.emplace_back(soc);
-    configs_[soc] = config;
-    return *this;
-  }
+  OpAICoreDef& AddConfig(const char* soc);
+  OpAICoreDef& AddConfig(const char* soc, OpAICoreConfig& config);
 
   TilingKernelFunc NpukbTiling() const { return tiling_; }
   const std::vector<std::string>& NpukbSocs() const { return socs_; }
-  const OpAICoreConfig* NpukbConfig(const std::string& soc) const {
-    auto it = configs_.find(soc);
-    return it == configs_.end() ? nullptr : &it->second;
-  }
+  const OpAICoreConfig* NpukbConfig(const std::string& soc) const;
 
  private:
   TilingKernelFunc tiling_ = nullptr;
@@ -243,25 +214,19 @@ class OpAICoreDef {
 class OpMC2Def {
  public:
   OpMC2Def& HcclGroup(const char* /*group*/) { return *this; }
-  OpMC2Def& HcclGroup(std::vector<const char*> /*groups*/) { return *this; }
+  OpMC2Def& HcclGroup(std::vector<const char*> groups);
 };
 
 class OpDef {
  public:
-  explicit OpDef(const char* type) : type_(type) {}
-  virtual ~OpDef() = default;
+  explicit OpDef(const char* type);
+  OpDef(const OpDef& other);
+  OpDef& operator=(const OpDef& other);
+  virtual ~OpDef();
 
-  OpParamDef& Input(const char* name) { return Find(inputs_, name); }
-  OpParamDef& Output(const char* name) { return Find(outputs_, name); }
-  OpAttrDef& Attr(const char* name) {
-    for (auto& a : attrs_) {
-      if (a.NpukbName() == name) {
-        return a;
-      }
-    }
-    attrs_.emplace_back(name);
-    return attrs_.back();
-  }
+  OpParamDef& Input(const char* name);
+  OpParamDef& Output(const char* name);
+  OpAttrDef& Attr(const char* name);
   OpDef& SetInferShape(InferShapeKernelFunc func) {
     infer_shape_ = func;
     return *this;
@@ -285,15 +250,6 @@ class OpDef {
   InferDataTypeKernelFunc NpukbInferDataType() const { return infer_dtype_; }
 
  private:
-  static OpParamDef& Find(std::vector<OpParamDef>& params, const char* name) {
-    for (auto& p : params) {
-      if (p.NpukbName() == name) {
-        return p;
-      }
-    }
-    params.emplace_back(name);
-    return params.back();
-  }
   std::string type_;
   std::vector<OpParamDef> inputs_;
   std::vector<OpParamDef> outputs_;
@@ -304,22 +260,18 @@ class OpDef {
   InferDataTypeKernelFunc infer_dtype_ = nullptr;
 };
 
-// Registry: op type -> factory (filled by OP_ADD at static-initialisation time).
-using OpDefFactory = std::unique_ptr<OpDef> (*)(const char* type);
+// Registry: op type -> factory (filled by OP_ADD at static-initialisation time). The factory returns
+// a new OpDef owned by the caller.
+using OpDefFactory = OpDef* (*)(const char* type);
 
-inline std::map<std::string, OpDefFactory>& NpukbOpRegistry() {
-  static std::map<std::string, OpDefFactory> registry;
-  return registry;
-}
+std::map<std::string, OpDefFactory>& NpukbOpRegistry();
 
 struct OpDefRegisterer {
-  OpDefRegisterer(const char* type, OpDefFactory factory) { NpukbOpRegistry()[type] = factory; }
+  OpDefRegisterer(const char* type, OpDefFactory factory);
 };
 
 }  // namespace ops
 
 #define OP_ADD(opType, ...)                                                                            \
   static ::ops::OpDefRegisterer g_npukb_op_def_##opType(                                            \
-      #opType, [](const char* npukb_type) -> std::unique_ptr<::ops::OpDef> {                         \
-        return std::unique_ptr<::ops::OpDef>(new opType(npukb_type));                               \
-      })
+      #opType, [](const char* npukb_type) -> ::ops::OpDef* { return new opType(npukb_type); })

@@ -5,7 +5,8 @@
 // declaration order, total size rounded to the largest alignment). SaveToBuffer writes those bytes
 // into the raw tiling buffer. The build runs the host code once in "describe" mode to list every
 // registered class (fields, C++ types, array lengths, nested classes, offsets) and generates the
-// kernel-side struct that GET_TILING_DATA declares, with the same byte layout.
+// kernel-side struct that GET_TILING_DATA declares, with the same byte layout. Member functions that
+// touch containers are defined in runtime/host_api.cpp (compiled once per machine).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -30,42 +31,22 @@ struct NpukbField {
 };
 
 // Set when SaveToBuffer was asked to write more bytes than the buffer's capacity.
-inline std::size_t& NpukbTilingOverflowBytes() {
-  static std::size_t bytes = 0;
-  return bytes;
-}
+std::size_t& NpukbTilingOverflowBytes();
 
 class TilingDef {
  public:
-  TilingDef() = default;
-  TilingDef(const TilingDef&) = default;
-  TilingDef& operator=(const TilingDef&) = default;
-  virtual ~TilingDef() = default;
+  TilingDef();
+  TilingDef(const TilingDef& other);
+  TilingDef& operator=(const TilingDef& other);
+  virtual ~TilingDef();
 
   std::size_t GetDataSize() const { return (size_ + align_ - 1) / align_ * align_; }
   const char* GetTilingClassName() const { return class_name_.c_str(); }
 
-  void SaveToBuffer(void* pdata, std::size_t capacity) const {
-    std::vector<std::uint8_t> bytes = NpukbBytes();
-    if (bytes.size() > capacity) {
-      NpukbTilingOverflowBytes() = bytes.size();
-      return;
-    }
-    std::memcpy(pdata, bytes.data(), bytes.size());
-  }
+  void SaveToBuffer(void* pdata, std::size_t capacity) const;
 
   // The serialized bytes (own scalars and arrays plus every nested struct at its offset).
-  std::vector<std::uint8_t> NpukbBytes() const {
-    std::vector<std::uint8_t> bytes(GetDataSize(), 0);
-    std::memcpy(bytes.data(), data_.data(), data_.size() < bytes.size() ? data_.size() : bytes.size());
-    for (const NpukbField& f : fields_) {
-      if (f.kind == 2) {
-        std::vector<std::uint8_t> inner = NpukbNested(f)->NpukbBytes();
-        std::memcpy(bytes.data() + f.offset, inner.data(), inner.size());
-      }
-    }
-    return bytes;
-  }
+  std::vector<std::uint8_t> NpukbBytes() const;
   std::size_t NpukbAlign() const { return align_; }
   const std::vector<NpukbField>& NpukbFields() const { return fields_; }
   const TilingDef* NpukbNested(const NpukbField& f) const {
@@ -75,33 +56,10 @@ class TilingDef {
   virtual bool NpukbBuiltin() const { return false; }
 
   std::size_t NpukbAddField(const char* type, const char* name, std::size_t elem_size, std::size_t align,
-                            std::size_t count, int kind, const TilingDef* nested) {
-    NpukbField f;
-    f.type = type;
-    f.name = name;
-    f.kind = kind;
-    f.count = count;
-    if (kind == 2) {
-      elem_size = nested->GetDataSize();
-      align = nested->NpukbAlign();
-      f.nested_at = reinterpret_cast<const char*>(nested) - reinterpret_cast<const char*>(this);
-    }
-    f.elem_size = elem_size;
-    if (align == 0) {
-      align = 1;
-    }
-    f.offset = (size_ + align - 1) / align * align;
-    size_ = f.offset + elem_size * count;
-    if (align > align_) {
-      align_ = align;
-    }
-    data_.resize(GetDataSize(), 0);
-    fields_.push_back(f);
-    return f.offset;
-  }
+                            std::size_t count, int kind, const TilingDef* nested);
 
  protected:
-  void NpukbSetClassName(const char* name) { class_name_ = name; }
+  void NpukbSetClassName(const char* name);
   void NpukbWrite(std::size_t offset, const void* src, std::size_t bytes) {
     std::memcpy(data_.data() + offset, src, bytes);
   }
@@ -127,7 +85,8 @@ struct NpukbFieldReg {
       : offset(owner->NpukbAddField(type, name, size, align, count, kind, nested)) {}
 };
 
-using NpukbTilingFactory = std::unique_ptr<TilingDef> (*)();
+// Returns a new object owned by the caller.
+using NpukbTilingFactory = TilingDef* (*)();
 
 struct NpukbTilingClass {
   std::string class_name;
@@ -135,15 +94,10 @@ struct NpukbTilingClass {
 };
 
 // op type (or "<op type>_<tiling key>") -> registered tiling class.
-inline std::map<std::string, NpukbTilingClass>& NpukbTilingRegistry() {
-  static std::map<std::string, NpukbTilingClass> registry;
-  return registry;
-}
+std::map<std::string, NpukbTilingClass>& NpukbTilingRegistry();
 
 struct NpukbTilingRegisterer {
-  NpukbTilingRegisterer(const char* op_type, const char* class_name, NpukbTilingFactory factory) {
-    NpukbTilingRegistry()[op_type] = NpukbTilingClass{class_name, factory};
-  }
+  NpukbTilingRegisterer(const char* op_type, const char* class_name, NpukbTilingFactory factory);
 };
 
 }  // namespace optiling
@@ -191,4 +145,4 @@ struct NpukbTilingRegisterer {
 #define REGISTER_TILING_DATA_CLASS(op_type, class_name)                                                \
   static ::optiling::NpukbTilingRegisterer g_npukb_tiling_##op_type##_##class_name(                    \
       #op_type, #class_name,                                                                           \
-      []() -> std::unique_ptr<::optiling::TilingDef> { return std::unique_ptr<::optiling::TilingDef>(new class_name()); });
+      []() -> ::optiling::TilingDef* { return new class_name(); });

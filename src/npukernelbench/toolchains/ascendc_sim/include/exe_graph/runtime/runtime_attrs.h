@@ -30,16 +30,12 @@ class RuntimeAttrs {
   size_t GetAttrNum() const { return values_.size(); }
 
   // Launcher side: append the raw bytes of the next attribute (8-byte aligned storage).
-  void NpukbAppend(const void* data, size_t bytes) {
-    std::vector<uint64_t> words((bytes + 7) / 8 + 1, 0);
-    const uint8_t* src = static_cast<const uint8_t*>(data);
-    uint8_t* dst = reinterpret_cast<uint8_t*>(words.data());
-    for (size_t i = 0; i < bytes; ++i) {
-      dst[i] = src[i];
-    }
-    values_.push_back(std::move(words));
-  }
-  void NpukbAppendAbsent() { values_.emplace_back(); }
+  void NpukbAppend(const void* data, size_t bytes);   // runtime/host_api.cpp
+  void NpukbAppendAbsent();
+  RuntimeAttrs();
+  RuntimeAttrs(const RuntimeAttrs& other);
+  RuntimeAttrs& operator=(const RuntimeAttrs& other);
+  ~RuntimeAttrs();
 
  private:
   std::vector<std::vector<uint64_t>> values_;

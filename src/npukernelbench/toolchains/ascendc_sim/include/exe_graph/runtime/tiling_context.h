@@ -32,32 +32,36 @@ class NpukbIoTable {
   std::string node_name;
   std::string node_type;
 
-  const Tensor* Input(size_t i) const { return i < inputs.size() ? &inputs[i] : nullptr; }
-  const Tensor* Output(size_t i) const { return i < outputs.size() ? &outputs[i] : nullptr; }
-  const Tensor* Ir(const std::vector<std::vector<int>>& ir, const std::vector<Tensor>& all, size_t ir_index,
-                   size_t relative) const {
-    if (ir_index >= ir.size() || relative >= ir[ir_index].size()) {
-      return nullptr;
-    }
-    return &all[static_cast<size_t>(ir[ir_index][relative])];
-  }
+  // Out of line (runtime/host_api.cpp).
+  NpukbIoTable();
+  ~NpukbIoTable();
+  const Tensor* Input(size_t i) const;
+  const Tensor* Output(size_t i) const;
+  Tensor* MutableOutput(size_t i);
+  const Tensor* InputIr(size_t ir_index, size_t relative) const;
+  size_t InputCount() const;
+  size_t OutputCount() const;
+  const char* NodeName() const;
+  const char* NodeType() const;
 };
 
 class TilingContext {
  public:
-  explicit TilingContext(NpukbIoTable* io, TilingData* raw, fe::PlatFormInfos* platform)
-      : io_(io), raw_(raw), platform_(platform) {}
+  explicit TilingContext(NpukbIoTable* io, TilingData* raw, fe::PlatFormInfos* platform);
+  TilingContext(const TilingContext& other) = delete;
+  TilingContext& operator=(const TilingContext& other) = delete;
+  ~TilingContext();
 
   const StorageShape* GetInputShape(size_t index) const {
     const Tensor* t = io_->Input(index);
     return t ? &t->GetShape() : nullptr;
   }
   const StorageShape* GetOptionalInputShape(size_t ir_index) const {
-    const Tensor* t = io_->Ir(io_->input_ir, io_->inputs, ir_index, 0);
+    const Tensor* t = io_->InputIr(ir_index, 0);
     return t ? &t->GetShape() : nullptr;
   }
   const StorageShape* GetDynamicInputShape(size_t ir_index, size_t relative_index) const {
-    const Tensor* t = io_->Ir(io_->input_ir, io_->inputs, ir_index, relative_index);
+    const Tensor* t = io_->InputIr(ir_index, relative_index);
     return t ? &t->GetShape() : nullptr;
   }
   const StorageShape* GetOutputShape(size_t index) const {
@@ -69,11 +73,11 @@ class TilingContext {
     return t ? &t->NpukbDesc() : nullptr;
   }
   const CompileTimeTensorDesc* GetOptionalInputDesc(size_t ir_index) const {
-    const Tensor* t = io_->Ir(io_->input_ir, io_->inputs, ir_index, 0);
+    const Tensor* t = io_->InputIr(ir_index, 0);
     return t ? &t->NpukbDesc() : nullptr;
   }
   const CompileTimeTensorDesc* GetDynamicInputDesc(size_t ir_index, size_t relative_index) const {
-    const Tensor* t = io_->Ir(io_->input_ir, io_->inputs, ir_index, relative_index);
+    const Tensor* t = io_->InputIr(ir_index, relative_index);
     return t ? &t->NpukbDesc() : nullptr;
   }
   const CompileTimeTensorDesc* GetOutputDesc(size_t index) const {
@@ -82,16 +86,16 @@ class TilingContext {
   }
   const Tensor* GetInputTensor(size_t index) const { return io_->Input(index); }
   const Tensor* GetOptionalInputTensor(size_t ir_index) const {
-    return io_->Ir(io_->input_ir, io_->inputs, ir_index, 0);
+    return io_->InputIr(ir_index, 0);
   }
   const Tensor* GetDynamicInputTensor(size_t ir_index, size_t relative_index) const {
-    return io_->Ir(io_->input_ir, io_->inputs, ir_index, relative_index);
+    return io_->InputIr(ir_index, relative_index);
   }
-  size_t GetComputeNodeInputNum() const { return io_->inputs.size(); }
-  size_t GetComputeNodeOutputNum() const { return io_->outputs.size(); }
+  size_t GetComputeNodeInputNum() const { return io_->InputCount(); }
+  size_t GetComputeNodeOutputNum() const { return io_->OutputCount(); }
   const RuntimeAttrs* GetAttrs() const { return &io_->attrs; }
-  const char* GetNodeName() const { return io_->node_name.c_str(); }
-  const char* GetNodeType() const { return io_->node_type.c_str(); }
+  const char* GetNodeName() const { return io_->NodeName(); }
+  const char* GetNodeType() const { return io_->NodeType(); }
 
   ge::graphStatus SetBlockDim(uint32_t block_dim) {
     block_dim_ = block_dim;
@@ -128,12 +132,7 @@ class TilingContext {
     }
     return static_cast<T*>(raw_->GetData());
   }
-  size_t* GetWorkspaceSizes(size_t workspace_count) {
-    if (workspace_count > workspace_.size()) {
-      workspace_.resize(workspace_count, 0);
-    }
-    return workspace_.data();
-  }
+  size_t* GetWorkspaceSizes(size_t workspace_count);
   size_t GetWorkspaceNum() const { return workspace_.size(); }
   fe::PlatFormInfos* GetPlatformInfo() const { return platform_; }
   int32_t GetDeterministic() const { return 0; }
@@ -162,20 +161,21 @@ class InferShapeContext {
     return t ? &t->GetStorageShape() : nullptr;
   }
   const Shape* GetOptionalInputShape(size_t ir_index) const {
-    const Tensor* t = io_->Ir(io_->input_ir, io_->inputs, ir_index, 0);
+    const Tensor* t = io_->InputIr(ir_index, 0);
     return t ? &t->GetStorageShape() : nullptr;
   }
   const Shape* GetDynamicInputShape(size_t ir_index, size_t relative_index) const {
-    const Tensor* t = io_->Ir(io_->input_ir, io_->inputs, ir_index, relative_index);
+    const Tensor* t = io_->InputIr(ir_index, relative_index);
     return t ? &t->GetStorageShape() : nullptr;
   }
   Shape* GetOutputShape(size_t index) {
-    return index < io_->outputs.size() ? &io_->outputs[index].MutableShape().MutableStorageShape() : nullptr;
+    Tensor* t = io_->MutableOutput(index);
+    return t ? &t->MutableShape().MutableStorageShape() : nullptr;
   }
   const Tensor* GetInputTensor(size_t index) const { return io_->Input(index); }
   const RuntimeAttrs* GetAttrs() const { return &io_->attrs; }
-  const char* GetNodeName() const { return io_->node_name.c_str(); }
-  const char* GetNodeType() const { return io_->node_type.c_str(); }
+  const char* GetNodeName() const { return io_->NodeName(); }
+  const char* GetNodeType() const { return io_->NodeType(); }
 
  private:
   NpukbIoTable* io_;
@@ -189,7 +189,7 @@ class InferDataTypeContext {
     return t ? t->GetDataType() : ge::DT_UNDEFINED;
   }
   ge::DataType GetOptionalInputDataType(size_t ir_index) const {
-    const Tensor* t = io_->Ir(io_->input_ir, io_->inputs, ir_index, 0);
+    const Tensor* t = io_->InputIr(ir_index, 0);
     return t ? t->GetDataType() : ge::DT_UNDEFINED;
   }
   ge::DataType GetOutputDataType(size_t index) const {
@@ -197,14 +197,15 @@ class InferDataTypeContext {
     return t ? t->GetDataType() : ge::DT_UNDEFINED;
   }
   ge::graphStatus SetOutputDataType(size_t index, ge::DataType dt) {
-    if (index >= io_->outputs.size()) {
+    Tensor* t = io_->MutableOutput(index);
+    if (t == nullptr) {
       return ge::GRAPH_FAILED;
     }
-    io_->outputs[index].NpukbDesc().SetDataType(dt);
+    t->NpukbDesc().SetDataType(dt);
     return ge::GRAPH_SUCCESS;
   }
   const RuntimeAttrs* GetAttrs() const { return &io_->attrs; }
-  const char* GetNodeName() const { return io_->node_name.c_str(); }
+  const char* GetNodeName() const { return io_->NodeName(); }
 
  private:
   NpukbIoTable* io_;

@@ -1,0 +1,8 @@
+"""Semantics of ForeachAddList: y_i = x1_i + alpha * x2_i."""
+
+import torch
+
+
+def reference(x1, x2, alpha):
+    alpha = float(alpha[0])
+    return [a + alpha * b for a, b in zip(x1, x2, strict=True)]

@@ -1,0 +1,42 @@
+#include "foreach_tiling.h"
+
+namespace optiling {
+REGISTER_TILING_DATA_CLASS(ForeachAddcmulScalarList, ForeachTilingData)
+
+static ge::graphStatus TilingFunc(gert::TilingContext* context)
+{
+    return ForeachTiling(context, ForeachUb{3, 0});  // lists streamed, float32 scratch planes
+}
+}  // namespace optiling
+
+namespace ops {
+class ForeachAddcmulScalarList : public OpDef {
+public:
+    explicit ForeachAddcmulScalarList(const char* name) : OpDef(name)
+    {
+        this->Input("x1")
+            .ParamType(DYNAMIC)
+            .DataType({ge::DT_FLOAT16, ge::DT_BF16, ge::DT_FLOAT})
+            .Format({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND});
+        this->Input("x2")
+            .ParamType(DYNAMIC)
+            .DataType({ge::DT_FLOAT16, ge::DT_BF16, ge::DT_FLOAT})
+            .Format({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND});
+        this->Input("x3")
+            .ParamType(DYNAMIC)
+            .DataType({ge::DT_FLOAT16, ge::DT_BF16, ge::DT_FLOAT})
+            .Format({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND});
+        this->Input("scalars")
+            .ParamType(REQUIRED)
+            .DataType({ge::DT_FLOAT, ge::DT_FLOAT, ge::DT_FLOAT})
+            .Format({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND});
+        this->Output("y")
+            .ParamType(DYNAMIC)
+            .DataType({ge::DT_FLOAT16, ge::DT_BF16, ge::DT_FLOAT})
+            .Format({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND});
+        this->AICore().SetTiling(optiling::TilingFunc);
+        this->AICore().AddConfig("ascend910b");
+    }
+};
+OP_ADD(ForeachAddcmulScalarList);
+}  // namespace ops

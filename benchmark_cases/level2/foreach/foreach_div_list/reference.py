@@ -1,0 +1,7 @@
+"""Semantics of ForeachDivList: y_i = x1_i / x2_i."""
+
+import torch
+
+
+def reference(x1, x2):
+    return [a / b for a, b in zip(x1, x2, strict=True)]

@@ -1,0 +1,21 @@
+#include "kernel_operator.h"
+#include "foreach_kernel.h"
+using namespace AscendC;
+
+// y_i = exp(x_i) - 1
+struct Expm1Op : foreach::OpBase {
+    __aicore__ inline void operator()(const LocalTensor<float>* in, const LocalTensor<float>& out,
+                                      const LocalTensor<float>* tmp, uint32_t n) const
+    {
+        Exp(out, in[0], n);
+        Adds(out, out, -1.0f, n);
+    }
+};
+
+extern "C" __global__ __aicore__ void foreach_expm1(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GET_TILING_DATA(t, tiling);
+    GM_ADDR lists[] = {x};
+    Expm1Op op{};
+    foreach::Run<DTYPE_X>(lists, y, FOREACH_SPLIT(t), op);
+}

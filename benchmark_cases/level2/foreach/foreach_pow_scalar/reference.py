@@ -1,0 +1,9 @@
+"""Semantics of ForeachPowScalar: y_i = x_i ** scalar."""
+
+import torch
+
+
+def reference(x, scalar):
+    scalar = float(scalar[0])
+    s = scalar
+    return [torch.pow(t, s) for t in x]

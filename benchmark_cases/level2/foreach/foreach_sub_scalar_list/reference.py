@@ -1,0 +1,7 @@
+"""Semantics of ForeachSubScalarList: y_i = x_i - scalars[i]."""
+
+import torch
+
+
+def reference(x, scalars):
+    return [t - s for t, s in zip(x, scalars.tolist(), strict=True)]

@@ -1,0 +1,21 @@
+#include "kernel_operator.h"
+#include "l2b2_normgrad.h"
+
+extern "C" __global__ __aicore__ void add_layer_norm_grad(GM_ADDR dy, GM_ADDR x1, GM_ADDR x2, GM_ADDR rstd, GM_ADDR mean, GM_ADDR gamma, GM_ADDR dsum, GM_ADDR dx, GM_ADDR dgamma, GM_ADDR dbeta, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GET_TILING_DATA(tilingData, tiling);
+    l2b2::NormGradArgs args;
+    args.dy = dy;
+    args.in0 = x1;
+    args.in1 = x2;
+    args.rstd = rstd;
+    args.mean = mean;
+    args.gamma = gamma;
+    args.dsum = dsum;
+    args.dx = dx;
+    args.dgamma = dgamma;
+    args.dbeta = dbeta;
+    l2b2::NormGrad<DTYPE_DY, l2b2::GradPre::ADD, l2b2::GradNorm::LAYER> op;
+    op.Init(args, tilingData);
+    op.Process();
+}

@@ -1,0 +1,17 @@
+#include "kernel_operator.h"
+#include "l2b2_normgrad.h"
+
+extern "C" __global__ __aicore__ void rms_norm_grad(GM_ADDR dy, GM_ADDR x, GM_ADDR rstd, GM_ADDR gamma, GM_ADDR dx, GM_ADDR dgamma, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GET_TILING_DATA(tilingData, tiling);
+    l2b2::NormGradArgs args;
+    args.dy = dy;
+    args.in0 = x;
+    args.rstd = rstd;
+    args.gamma = gamma;
+    args.dx = dx;
+    args.dgamma = dgamma;
+    l2b2::NormGrad<DTYPE_DY, l2b2::GradPre::X, l2b2::GradNorm::RMS> op;
+    op.Init(args, tilingData);
+    op.Process();
+}

@@ -1,0 +1,172 @@
+"""Bad input everywhere else (issue 6): each gives one clear message naming the thing and what to do,
+never a traceback, and no finished result is lost. Real ``pytest`` subprocesses on a copy of the
+add_custom case (static shapes only)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ADD_CUSTOM = ROOT / "benchmark_cases" / "level1" / "math" / "add_custom"
+
+
+def _plugin_args() -> list[str]:
+    installed = any(ep.name == "npukernelbench" for ep in metadata.entry_points(group="pytest11"))
+    return [] if installed else ["-p", "npukernelbench.plugin"]
+
+
+def _env(**extra: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    env.pop("PYTEST_ADDOPTS", None)
+    env.pop("PYTEST_XDIST_WORKER", None)
+    env.update(extra)
+    return env
+
+
+def _argv(workdir: Path, *args: str) -> list[str]:
+    return [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-c", os.devnull, "--rootdir", str(workdir),
+            *_plugin_args(), "--shapes=static", *args]
+
+
+def pytest_run(workdir: Path, *args: str, timeout: float = 300, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run(_argv(workdir, *args), cwd=workdir, env=_env(**env), capture_output=True, text=True,
+                          timeout=timeout)
+
+
+@pytest.fixture
+def cases(tmp_path: Path) -> Path:
+    root = tmp_path / "cases"
+    shutil.copytree(ADD_CUSTOM, root / "level1" / "math" / "add_custom")
+    return root
+
+
+def _clean_error(proc: subprocess.CompletedProcess, *needles: str) -> str:
+    out = proc.stdout + proc.stderr
+    assert "Traceback" not in out and "INTERNALERROR" not in out, out[-4000:]
+    for needle in needles:
+        assert needle in out, f"{needle!r} not in output:\n{out[-4000:]}"
+    return out
+
+
+# -- case specs ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("edit, needles", [
+    (lambda t: t.replace("level = 1", 'level = "one"'), ["case.toml", "'level'", "expected an integer"]),
+    (lambda t: t.replace('op = "AddCustom"\n', ""), ["case.toml", "'op'", "missing"]),
+    (lambda t: t + "\n[oops\n", ["case.toml"]),
+], ids=["wrong_type", "missing_field", "not_toml"])
+def test_bad_case_spec_is_a_collection_error(tmp_path, cases, edit, needles) -> None:
+    broken = cases / "level1" / "math" / "broken"
+    shutil.copytree(cases / "level1" / "math" / "add_custom", broken)
+    spec = broken / "case.toml"
+    spec.write_text(edit(spec.read_text().replace('kernel = "add_custom"', 'kernel = "broken"')))
+    proc = pytest_run(tmp_path, "cases", "--collect-only", "--npukb-out=out")
+    assert proc.returncode == 2, proc.stdout[-3000:]
+    out = _clean_error(proc, "ERROR collecting cases/level1/math/broken", *needles)
+    assert "add_custom[s0]" in out          # the good case is still collected
+
+
+# -- model specs and replay files ------------------------------------------------------------------
+def test_unknown_model_spec(tmp_path, cases) -> None:
+    proc = pytest_run(tmp_path, "cases", "--model=gpt-17", "--npukb-out=out")
+    assert proc.returncode == 4
+    _clean_error(proc, "unknown model spec 'gpt-17'", "replay:PATH.jsonl")
+
+
+@pytest.mark.parametrize("content, needles", [
+    (None, ["does not exist", "--model=replay:PATH.jsonl"]),
+    ("this is not json\n", ["replay.jsonl:1", "not valid JSON"]),
+    ('{"tusk": "level1/math/add_custom", "completion": "x"}\n', ["replay.jsonl:1", "'task'"]),
+    ('{"task": "level1/math/add_custom", "sample": 0, "files": ["a.cpp"]}\n', ["replay.jsonl:1", "'files'"]),
+    ('{"task": "level1/math/add_custom", "sample": "first", "completion": "x"}\n', ["replay.jsonl:1", "'sample'"]),
+], ids=["missing", "not_json", "no_task", "files_not_a_map", "sample_not_int"])
+def test_unreadable_replay_file(tmp_path, cases, content, needles) -> None:
+    replay = tmp_path / "replay.jsonl"
+    if content is not None:
+        replay.write_text(content)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "results.jsonl").write_text('{"finished": "earlier run"}\n')
+    proc = pytest_run(tmp_path, "cases", f"--model=replay:{replay}", "--npukb-out=out")
+    assert proc.returncode == 4, proc.stdout[-3000:]
+    _clean_error(proc, *needles)
+    assert (out / "results.jsonl").read_text() == '{"finished": "earlier run"}\n'   # nothing lost
+
+
+# -- run directory ----------------------------------------------------------------------------------
+def test_unwritable_output_directory(tmp_path, cases) -> None:
+    (tmp_path / "a_file").write_text("")
+    proc = pytest_run(tmp_path, "cases", "--npukb-out=a_file/out")
+    assert proc.returncode == 4
+    _clean_error(proc, "cannot write the run directory", "a_file/out", "--npukb-out")
+
+
+def test_bad_option_values(tmp_path, cases) -> None:
+    proc = pytest_run(tmp_path, "cases", "--samples=0", "--npukb-out=out")
+    assert proc.returncode == 4
+    _clean_error(proc, "--samples must be >= 1")
+
+
+# -- toolchain ----------------------------------------------------------------------------------------
+def test_missing_compiler_skips_with_reason(tmp_path, cases) -> None:
+    proc = pytest_run(tmp_path, "cases", "--npukb-out=out", "-rs", NPUKB_CXX="/nonexistent/g++")
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    out = _clean_error(proc, "1 skipped", "toolchain 'ascendc-sim' unavailable", "/nonexistent/g++")
+    assert "passed" not in out.splitlines()[-1]
+
+
+def test_unknown_toolchain(tmp_path, cases) -> None:
+    proc = pytest_run(tmp_path, "cases", "--npukb-out=out", "-rs", "--toolchain=nosuchchain")
+    out = _clean_error(proc, "nosuchchain")
+    assert proc.returncode in (0, 4), out[-3000:]
+
+
+# -- a run killed mid-way ------------------------------------------------------------------------------
+def test_sigkill_then_resume_loses_nothing(tmp_path, cases) -> None:
+    samples = 4
+    args = ("cases", f"--samples={samples}", "--npukb-out=out", "-p", "no:randomly")
+    results = tmp_path / "out" / "results.jsonl"
+    proc = subprocess.Popen(_argv(tmp_path, *args), cwd=tmp_path, env=_env(), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline and proc.poll() is None:
+            if results.is_file() and results.read_text().count("\n") >= 1:
+                break
+            time.sleep(0.05)
+        assert proc.poll() is None, "the run finished before it could be killed; use more samples"
+        os.killpg(proc.pid, signal.SIGKILL)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+    before = [ln for ln in results.read_text().splitlines() if ln.strip()]
+    finished = [json.loads(ln) for ln in before if ln.endswith("}")]
+    assert 1 <= len(finished) < samples
+    again = pytest_run(tmp_path, *args, "--npukb-resume", "-rs")
+    assert again.returncode == 0, again.stdout[-3000:]
+    _clean_error(again, f"{len(finished)} skipped", f"{samples - len(finished)} passed")
+    after = results.read_text().splitlines()
+    assert after[:len(finished)] == before[:len(finished)]          # finished lines kept as written
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert summary["levels"]["mean"]["samples"] == samples
+    assert summary["levels"]["mean"]["er"]["pass@1"] == 1.0
+
+
+def test_fresh_rerun_keeps_previous_results(tmp_path, cases) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "results.jsonl").write_text('{"finished": "earlier run"}\n')
+    proc = pytest_run(tmp_path, "cases", "--npukb-out=out", NPUKB_CXX="/nonexistent/g++")
+    assert proc.returncode == 0
+    assert (out / "results.prev.jsonl").read_text() == '{"finished": "earlier run"}\n'
