@@ -9,16 +9,17 @@
 // double-buffered queues (CopyIn / Compute / CopyOut overlap). float16 / bfloat16 data are cast to
 // float32 for the computation and rounded back once.
 //
-// An operator is a small functor:
-//   struct MyOp : foreach::OpBase {
-//       static constexpr uint32_t IN = 1;     // list inputs streamed (0: nothing read, e.g. fill)
-//       static constexpr uint32_t TMP = 0;    // float32 scratch planes
+// An operator is a small functor on top of OpBase (no scalar), ScalarBase (one scalar `s`, read
+// once) or ScalarListBase (`s` = scalars[t] while tensor t streams); Lists<Base, N> sets the number
+// of lists streamed:
+//   struct MyOp : foreach::Lists<foreach::ScalarBase, 2> {
+//       static constexpr uint32_t TMP = 0;    // float32 scratch planes (OpBase: 0)
 //       static constexpr bool OUT = true;     // writes an output list (false: reduce only)
-//       void SetTensor(uint32_t t);           // before each segment of tensor t (scalar lists)
-//       void operator()(const LocalTensor<float>* in, const LocalTensor<float>& out,
-//                       const LocalTensor<float>* tmp, uint32_t n);   // may overwrite in[]
-//       void EndSegment(uint32_t t);          // after each segment (reductions)
-//   };
+//       FOREACH_COMPUTE { ... }               // in[k], out: float32 tiles of n elements; in[] may be
+//   };                                        // overwritten; tmp[TMP] scratch planes
+// Optional hooks: Load(GM_ADDR) (the scalar argument), SetTensor(t) before and EndSegment(t) after
+// each segment of tensor t (reductions). A kernel entry is then one line:
+//   foreach::RunLists<DTYPE_X1, MyOp>({x1, x2}, y, tiling, scalar);
 // The host side (foreach_tiling.h) sizes the tiles from the same IN / TMP numbers.
 #ifndef FOREACH_KERNEL_H
 #define FOREACH_KERNEL_H
@@ -41,14 +42,6 @@ struct Split {
     uint32_t tileLength;
 };
 
-struct OpBase {
-    static constexpr uint32_t IN = 1;
-    static constexpr uint32_t TMP = 0;
-    static constexpr bool OUT = true;
-    __aicore__ inline void SetTensor(uint32_t) {}
-    __aicore__ inline void EndSegment(uint32_t) {}
-};
-
 // A host-side scalar handed over as a 1-element (or, for scalar lists, n-element) float32 tensor.
 __aicore__ inline float ReadScalar(GM_ADDR scalar, uint32_t index = 0)
 {
@@ -56,6 +49,52 @@ __aicore__ inline float ReadScalar(GM_ADDR scalar, uint32_t index = 0)
     g.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(scalar), index + 1);
     return g.GetValue(index);
 }
+
+struct OpBase {
+    static constexpr uint32_t IN = 1;
+    static constexpr uint32_t TMP = 0;
+    static constexpr bool OUT = true;
+    __aicore__ inline void Load(GM_ADDR) {}           // the operator's scalar argument, if any
+    __aicore__ inline void SetTensor(uint32_t) {}
+    __aicore__ inline void EndSegment(uint32_t) {}
+};
+
+// Operators with one scalar `s` (a 1-element float32 tensor, read once per core).
+struct ScalarBase : OpBase {
+    float s = 0.0f;
+    __aicore__ inline void Load(GM_ADDR scalar) { s = ReadScalar(scalar); }
+};
+
+// Operators with a scalar list: `s` is scalars[t] while tensor t is streamed.
+struct ScalarListBase : OpBase {
+    GM_ADDR scalars = nullptr;
+    float s = 0.0f;
+    __aicore__ inline void Load(GM_ADDR list) { scalars = list; }
+    __aicore__ inline void SetTensor(uint32_t t) { s = ReadScalar(scalars, t); }
+};
+
+// An operator streaming N lists, on top of OpBase, ScalarBase or ScalarListBase.
+template <class S, uint32_t N>
+struct Lists : S {
+    static constexpr uint32_t IN = N;
+};
+
+// x1 + s * x2 (op) x3, the addcmul / addcdiv family; S is ScalarBase or ScalarListBase.
+template <class S, bool DIV>
+struct AddcOp : S {
+    static constexpr uint32_t IN = 3;
+    __aicore__ inline void operator()(const LocalTensor<float>* in, const LocalTensor<float>& out,
+                                      const LocalTensor<float>*, uint32_t n) const
+    {
+        if constexpr (DIV) {
+            Div(in[1], in[1], in[2], n);
+        } else {
+            Mul(in[1], in[1], in[2], n);
+        }
+        Muls(in[1], in[1], this->s, n);
+        Add(out, in[0], in[1], n);
+    }
+};
 
 // Element count of tensor `t` of a list.
 template <typename T>
@@ -238,7 +277,46 @@ __aicore__ inline void Run(GM_ADDR const* inLists, GM_ADDR outList, const Split&
     kernel.Init(inLists, outList, split);
     kernel.Process(op);
 }
+
+// x / s, exactly (a division, not a multiplication by the rounded reciprocal).
+template <class S>
+struct DivsOp : S {
+    static constexpr uint32_t TMP = 1;
+    __aicore__ inline void operator()(const LocalTensor<float>* in, const LocalTensor<float>& out,
+                                      const LocalTensor<float>* tmp, uint32_t n) const
+    {
+        Duplicate(tmp[0], this->s, n);
+        Div(out, in[0], tmp[0], n);
+    }
+};
+
+// x1 + s * x2 or x1 - s * x2 (ForeachAddList / ForeachSubList, s = alpha).
+template <bool SUB>
+struct AlphaOp : Lists<ScalarBase, 2> {
+    __aicore__ inline void operator()(const LocalTensor<float>* in, const LocalTensor<float>& out,
+                                      const LocalTensor<float>*, uint32_t n) const
+    {
+        Muls(in[1], in[1], SUB ? -s : s, n);
+        Add(out, in[0], in[1], n);
+    }
+};
+
+// A whole kernel entry: the tiling, the operator (with its scalar argument) and the run.
+template <typename T, class Op, uint32_t N>
+__aicore__ inline void RunLists(GM_ADDR const (&lists)[N], GM_ADDR out, GM_ADDR tiling, GM_ADDR scalar = nullptr)
+{
+    GET_TILING_DATA(t, tiling);
+    const Split split{t.tensorNum, t.blocksPerCore, t.bigCoreNum, t.tileLength};
+    Op op;
+    op.Load(scalar);
+    Run<T>(lists, out, split, op);
+}
 }  // namespace foreach
+
+// The signature of an operator's computation (see the top of this file).
+#define FOREACH_COMPUTE                                                                                  \
+    __aicore__ inline void operator()(const AscendC::LocalTensor<float>* in, const AscendC::LocalTensor<float>& out, \
+                                      const AscendC::LocalTensor<float>* tmp, uint32_t n) const
 
 #define FOREACH_SPLIT(t) foreach::Split{(t).tensorNum, (t).blocksPerCore, (t).bigCoreNum, (t).tileLength}
 

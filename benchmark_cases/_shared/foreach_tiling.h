@@ -8,6 +8,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <initializer_list>
+#include <utility>
+#include <vector>
 
 #include "register/op_def_registry.h"
 #include "register/tilingdata_base.h"
@@ -88,4 +91,23 @@ inline ge::graphStatus ForeachTiling(gert::TilingContext* context, const Foreach
     return ge::GRAPH_SUCCESS;
 }
 }  // namespace optiling
+
+namespace ops {
+// Declares a Foreach operator's parameters in kernel order: the DYNAMIC tensor lists (float16,
+// bfloat16, float32), the REQUIRED scalar inputs (one dtype for every column) and the DYNAMIC
+// output list.
+inline void ForeachParams(OpDef& def, std::initializer_list<const char*> lists,
+                          std::initializer_list<std::pair<const char*, ge::DataType>> scalars, const char* out = "y")
+{
+    const std::vector<ge::DataType> types{ge::DT_FLOAT16, ge::DT_BF16, ge::DT_FLOAT};
+    const std::vector<ge::Format> nd{ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND};
+    for (const char* name : lists) {
+        def.Input(name).ParamType(DYNAMIC).DataType(types).Format(nd);
+    }
+    for (const auto& scalar : scalars) {
+        def.Input(scalar.first).ParamType(REQUIRED).DataType({scalar.second, scalar.second, scalar.second}).Format(nd);
+    }
+    def.Output(out).ParamType(DYNAMIC).DataType(types).Format(nd);
+}
+}  // namespace ops
 #endif  // FOREACH_TILING_H

@@ -49,6 +49,8 @@ def compare_array(name: str, got: np.ndarray, expected: np.ndarray, dtype_name: 
     expected = np.asarray(expected)
     if tuple(got.shape) != tuple(expected.shape):
         return Verdict(False, f"output '{name}': shape {list(got.shape)} but {list(expected.shape)} expected", name)
+    if expected.ndim == 0:                                # scalar outputs (a loss): compare as 1 element
+        got, expected = got.reshape(1), expected.reshape(1)
     values = to_values(got, dtype_name)
     if got.size == 0:
         return Verdict(True)

@@ -29,7 +29,8 @@ _HEADER = re.compile(r"^\s*(?:={2,}|#{1,6}|\*\*|`)?\s*(?:file(?:name)?\s*[:=]?\s
                      r"(?:={2,}|\*\*|:)?\s*$", re.IGNORECASE)
 _COMMENT = re.compile(r"^\s*(?://|/\*)\s*(?:file(?:name)?\s*[:=]?\s*)?(?P<path>" + _PATH + r")\s*(?:\*/)?\s*$",
                       re.IGNORECASE)
-_INFO_PATH = re.compile(r"(?:title|file|path|filename)?=?[\"']?(?P<path>[^\s\"']*/[^\s\"']*|[^\s\"']+\.(?:cpp|h|hpp|cc))")
+_INFO_PATH = re.compile(r"(?:title|file|path|filename)?=?[\"']?"
+                        r"(?P<path>[^\s\"']*/[^\s\"']*|[^\s\"']+\.(?:cpp|h|hpp|cc))")
 _THINK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
 
 

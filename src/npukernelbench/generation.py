@@ -45,7 +45,8 @@ def generate_for(specs: Sequence[TaskSpec], options: RunOptions) -> dict[tuple[s
     return out
 
 
-def ensure_completions(specs: Sequence[TaskSpec], options: RunOptions, run: RunDir) -> dict[tuple[str, int], Completion]:
+def ensure_completions(specs: Sequence[TaskSpec], options: RunOptions,
+                       run: RunDir) -> dict[tuple[str, int], Completion]:
     """Completions for every (task, sample): reused from the run directory when resuming, the
     missing ones generated in one call, all written back to completions.jsonl."""
     existing = run.completions() if options.resume else {}

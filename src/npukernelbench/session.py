@@ -107,17 +107,29 @@ class RunState:
                 f"out={self.run.path}", f"npukernelbench: confinement of candidate builds and runs: {self.confinement}"]
 
     def _selected(self, spec: Any) -> bool:
-        """Apply -m to the case's markers, so deselected cases are not generated for."""
-        expr = self.config.getoption("markexpr", "") or ""
-        if not expr:
-            return True
-        try:
-            from _pytest.mark.expression import Expression
+        """Apply -m and -k to the case the way pytest will to its items, so deselected cases are not
+        generated for. -k matches (case-insensitive substrings) the item names ``CASE_ID[sI]``, the
+        case folder's path parts and the markers; anything unsure keeps the case (a superset)."""
 
-            marks = set(spec.markers) | {"npukb", "static", "dynamic"}
-            return bool(Expression.compile(expr).evaluate(lambda name, **kw: name in marks))
-        except Exception:
+        mexpr = self.config.getoption("markexpr", "") or ""
+        kexpr = self.config.getoption("keyword", "") or ""
+        marks = set(spec.markers) | {"npukb", "static", "dynamic"}
+        names = {*marks, spec.case_id, *spec.case_id.split("/"),
+                 *(f"{spec.case_id}[s{i}]" for i in range(self.options.samples))}
+        if spec.root is not None:                # parent collectors: rootdir, Dir nodes
+            names.update(Path(spec.root).parts)
+        names.add(Path(str(self.config.rootpath)).name)
+        try:
+            from _pytest.mark.expression import Expression  # private API: any failure keeps the case
+
+            if mexpr and not Expression.compile(mexpr).evaluate(lambda name, **kw: name in marks):
+                return False
+            if kexpr and not Expression.compile(kexpr).evaluate(
+                    lambda sub, **kw: any(sub.lower() in n.lower() for n in names)):
+                return False
+        except Exception:                        # noqa: BLE001 - pytest reports a bad expression itself
             return True
+        return True
 
     def record(self, report: pytest.TestReport) -> None:
         from npukernelbench.result import SampleResult

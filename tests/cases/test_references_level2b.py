@@ -236,3 +236,78 @@ def test_reverse_sequence(gen, seq_dim, batch_dim):
             else:
                 expect[si, bi] = xn[src, bi]
     assert np.array_equal(got.numpy(), expect)
+
+
+# ----------------------------------------------------------------------------- CASES-L2B2: norm grads
+def _autograd(fn, *tensors):
+    leaves = [t.detach().double().requires_grad_(True) for t in tensors]
+    out = fn(*leaves)
+    return out, leaves
+
+
+def test_rms_norm_grad(gen):
+    x, g, dy = randn(gen, 6, 5, 33), randn(gen, 33), randn(gen, 6, 5, 33)
+    eps = 1e-6
+    rstd = torch.rsqrt(x.double().pow(2).mean(-1, keepdim=True) + eps).float()
+    dx, dgamma = ref("norm/rms_norm_grad").reference(dy, x, rstd, g)
+    y, (xl, gl) = _autograd(lambda a, b: F.rms_norm(a, (33,), b, eps=eps), x, g)
+    y.backward(dy.double())
+    close(dx, xl.grad, rtol=1e-5, atol=1e-5)
+    close(dgamma, gl.grad, rtol=1e-5, atol=1e-5)
+
+
+def test_add_layer_norm_grad(gen):
+    x1, x2, g, b = randn(gen, 4, 7, 40), randn(gen, 4, 7, 40), randn(gen, 40), randn(gen, 40)
+    dy, dsum = randn(gen, 4, 7, 40), randn(gen, 4, 7, 40)
+    eps = 1e-5
+    x = (x1 + x2).double()
+    mean = x.mean(-1, keepdim=True)
+    rstd = torch.rsqrt((x - mean).pow(2).mean(-1, keepdim=True) + eps)
+    dx, dgamma, dbeta = ref("norm/add_layer_norm_grad").reference(dy, x1, x2, rstd.float(), mean.float(), g, dsum)
+
+    def fwd(a, c, gamma, beta):
+        s = a + c
+        return F.layer_norm(s, (40,), gamma, beta, eps=eps), s
+
+    (y, s), (al, cl, gl, bl) = _autograd(fwd, x1, x2, g, b)
+    torch.autograd.backward([y, s], [dy.double(), dsum.double()])
+    close(dx, al.grad, rtol=1e-4, atol=1e-5)
+    close(dx, cl.grad, rtol=1e-4, atol=1e-5)
+    close(dgamma, gl.grad, rtol=1e-5, atol=1e-5)
+    close(dbeta, bl.grad, rtol=1e-5, atol=1e-5)
+
+
+def test_deep_norm_grad(gen):
+    x, gx, g, b, dy = randn(gen, 9, 24), randn(gen, 9, 24), randn(gen, 24), randn(gen, 24), randn(gen, 9, 24)
+    alpha, eps = 2.5, 1e-6
+    s = (alpha * x + gx).double()
+    mean = s.mean(-1, keepdim=True)
+    rstd = torch.rsqrt((s - mean).pow(2).mean(-1, keepdim=True) + eps)
+    got = ref("norm/deep_norm_grad").reference(dy, x, gx, g, mean.float(), rstd.float(), alpha=alpha)
+    y, leaves = _autograd(lambda a, c, gamma, beta: F.layer_norm(alpha * a + c, (24,), gamma, beta, eps=eps),
+                          x, gx, g, b)
+    y.backward(dy.double())
+    xl, gxl, gl, bl = leaves
+    for a, e in zip(got, (xl.grad, gxl.grad, bl.grad, gl.grad), strict=True):
+        close(a, e, rtol=1e-4, atol=1e-5)
+
+
+# ----------------------------------------------------------------------------- CASES-L2B2: tensormove
+def test_feeds_repeat(gen):
+    feeds = randn(gen, 7, 3, 2)
+    times = torch.tensor([2, 0, 1, 3, 0, 1, 1], dtype=torch.int32)
+    y = ref("tensormove/feeds_repeat").reference(feeds, times, output_feeds_size=12)
+    rows = [feeds[i] for i, t in enumerate(times.tolist()) for _ in range(t)]
+    expect = torch.stack(rows + [torch.zeros(3, 2)] * (12 - len(rows)))
+    assert torch.equal(y, expect)
+
+
+def test_coalesce_sparse(gen):
+    indices = torch.randint(0, 4, (50, 2), generator=gen, dtype=torch.int32)
+    values = randn(gen, 50, 3)
+    uniq, inverse = torch.unique(indices, dim=0, return_inverse=True)
+    new_indices, new_values = ref("tensormove/coalesce_sparse").reference(inverse.int(), indices, values)
+    coo = torch.sparse_coo_tensor(indices.long().t(), values.double(), (4, 4, 3), check_invariants=True).coalesce()
+    assert torch.equal(new_indices.long(), coo.indices().t())
+    assert torch.equal(new_indices, uniq)
+    close(new_values, coo.values())

@@ -41,14 +41,30 @@ int main(int argc, char** argv) {
   long n = std::atol(argv[1]); int poison = std::atoi(argv[2]);
   int ni = std::atoi(argv[3]), no = std::atoi(argv[4]), na = std::atoi(argv[5]);
   std::vector<std::vector<char>> ins(ni), outs(no); std::vector<void*> ip(ni), op(no);
-  for (int i = 0; i < ni; ++i) { char p[64]; std::snprintf(p, 64, "in%d.bin", i); ins[i] = slurp(p); ip[i] = ins[i].data(); }
-  for (int i = 0; i < no; ++i) { long b = std::atol(argv[6 + ni + i]); outs[i].assign(b, (char)poison); op[i] = outs[i].data(); }
+  for (int i = 0; i < ni; ++i) {
+    char p[64]; std::snprintf(p, 64, "in%d.bin", i); ins[i] = slurp(p); ip[i] = ins[i].data();
+  }
+  for (int i = 0; i < no; ++i) {
+    long b = std::atol(argv[6 + ni + i]); outs[i].assign(b, (char)poison); op[i] = outs[i].data();
+  }
   std::vector<double> attrs(na + 1);
   for (int i = 0; i < na; ++i) attrs[i] = std::atof(argv[6 + ni + no + i]);
   long cost = 0;
   KERNEL(ip.data(), op.data(), n, attrs.data(), &cost);
-  for (int i = 0; i < no; ++i) { char p[64]; std::snprintf(p, 64, "out%d.bin", i); FILE* f = std::fopen(p, "wb"); std::fwrite(outs[i].data(), 1, outs[i].size(), f); std::fclose(f); }
-  for (int i = 0; i < ni; ++i) { char p[64]; std::snprintf(p, 64, "after%d.bin", i); FILE* f = std::fopen(p, "wb"); std::fwrite(ins[i].data(), 1, ins[i].size(), f); std::fclose(f); }
+  for (int i = 0; i < no; ++i) {
+    char p[64];
+    std::snprintf(p, 64, "out%d.bin", i);
+    FILE* f = std::fopen(p, "wb");
+    std::fwrite(outs[i].data(), 1, outs[i].size(), f);
+    std::fclose(f);
+  }
+  for (int i = 0; i < ni; ++i) {
+    char p[64];
+    std::snprintf(p, 64, "after%d.bin", i);
+    FILE* f = std::fopen(p, "wb");
+    std::fwrite(ins[i].data(), 1, ins[i].size(), f);
+    std::fclose(f);
+  }
   std::printf("%ld\n", cost);
   return 0;
 }

@@ -17,6 +17,7 @@ def tree(pytester, monkeypatch):
     shutil.copytree(DATA / "npkb_tree", pytester.path / "public")
     src = HERE.parents[1] / "src"
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(src), str(HERE)]))
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")    # fast start-up: only the plugins named
     return pytester
 
 
@@ -26,14 +27,16 @@ def summary(p):
 
 def test_serial_markers_and_xdist_equal(tree):
     args = ["-p", "npukernelbench.plugin", "cases", TOOL, "--samples=2", "--shape-examples=2", "--npukb-out=out"]
-    res = tree.runpytest_subprocess(*args, "-m", "level2")
+    res = tree.runpytest_subprocess(*args, "-m", "level2", "--shapes=static", "-v")
     res.assert_outcomes(passed=2)
-    res.stdout.fnmatch_lines(["*level2/norm/vscale[[]s0[]]*PASSED*"] if "-v" in args else ["*NPUKernelBench*"])
+    res.stdout.fnmatch_lines(["*level2/norm/vscale[[]s0[]]*PASSED*", "*NPUKernelBench*"])
+    generated = (tree.path / "out" / "completions.jsonl").read_text()
+    assert "level2/" in generated and "level1/" not in generated          # -m limits generation too
     serial = tree.runpytest_subprocess(*args)
     serial.assert_outcomes(passed=4)
     s1 = summary(tree)
     table1 = [ln for ln in serial.outlines if ln.startswith(("level", "mean"))]
-    par = tree.runpytest_subprocess(*args, "-n", "2")
+    par = tree.runpytest_subprocess(*args, "-p", "xdist.plugin", "-n", "2")
     par.assert_outcomes(passed=4)
     s2 = summary(tree)
     table2 = [ln for ln in par.outlines if ln.startswith(("level", "mean"))]

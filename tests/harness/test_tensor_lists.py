@@ -193,9 +193,9 @@ def test_scalar_list_kernel_passes_on_ragged_lists(sim):
 def test_kernel_that_reads_the_wrong_scalar_fails_on_that_tensor(sim):
     spec = load_spec(FOREACH / "foreach_mul_scalar_list", ROOT / "benchmark_cases")
     files = dict(spec.solution)
-    kernel = "op_kernel/foreach_mul_scalar_list.cpp"
-    assert "foreach::ReadScalar(scalars, t)" in files[kernel]
-    files[kernel] = files[kernel].replace("foreach::ReadScalar(scalars, t)", "foreach::ReadScalar(scalars, 0)")
+    base = "op_kernel/foreach_kernel.h"
+    assert "s = ReadScalar(scalars, t);" in files[base]
+    files[base] = files[base].replace("s = ReadScalar(scalars, t);", "s = ReadScalar(scalars, 0);")
     outcome = KernelChecker(spec, sim, files, OPTS).check(small(spec, [[33], [17]], "float32"))
     assert outcome.status is Status.WRONG
     assert "output 'y[1]'" in outcome.message
@@ -218,9 +218,9 @@ def test_kernel_that_writes_an_input_list_is_caught(sim):
     files = dict(spec.solution)
     kernel = "op_kernel/foreach_abs.cpp"
     # Write |x| into x as well (an extra output-style pass over the input list).
-    files[kernel] = files[kernel].replace("foreach::Run<DTYPE_X>(lists, y, FOREACH_SPLIT(t), op);",
-                                          "foreach::Run<DTYPE_X>(lists, y, FOREACH_SPLIT(t), op);\n"
-                                          "    foreach::Run<DTYPE_X>(lists, x, FOREACH_SPLIT(t), op);")
+    entry = "foreach::RunLists<DTYPE_X, AbsOp>({x}, y, tiling);"
+    assert entry in files[kernel]
+    files[kernel] = files[kernel].replace(entry, entry + "\n    foreach::RunLists<DTYPE_X, AbsOp>({x}, x, tiling);")
     outcome = KernelChecker(spec, sim, files, OPTS).check(small(spec, [[40], [3, 3]], "float32"))
     assert outcome.status is Status.WRONG and "input 'x' was modified" in outcome.message
 

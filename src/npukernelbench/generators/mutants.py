@@ -107,12 +107,12 @@ def _undeclared_local(text: str, rng: random.Random) -> str | None:
 
 def _undeclared_constant(text: str, rng: random.Random) -> str | None:
     """FLT_MAX / M_PI / FLT_EPSILON used without the header that defines them."""
-    m = _pick(r"\n(?P<indent>[ \t]+)(LocalTensor|uint32_t|int32_t)\b", text, rng)
+    m = _pick(r"[;{][ \t]*(?P<at>\n)(?P<indent>[ \t]+)(LocalTensor|uint32_t|int32_t)\b", text, rng)
     if not m:
         return None
     name = rng.choice(("FLT_MAX", "M_PI", "FLT_EPSILON"))
     line = f"\n{m.group('indent')}constexpr float kLimit = {name};"
-    return text[:m.start()] + line + text[m.start():]
+    return text[:m.start("at")] + line + text[m.start("at"):]
 
 
 def _nonexistent_type(text: str, rng: random.Random) -> str | None:
@@ -125,19 +125,34 @@ def _nonexistent_type(text: str, rng: random.Random) -> str | None:
 
 
 # -- memory_object: objects used as what they are not ---------------------------------------------
+def _objects(text: str, kind: str) -> list[str]:
+    """Names declared with an AscendC object type (TPipe, TQue, TBuf, GlobalTensor), arrays included."""
+    names: list[str] = []
+    for m in re.finditer(rf"\b{kind}\b(?:<[^;{{}}()]*?>)?\s+([\w\s,\[\]]+);", text):
+        names += [re.sub(r"\[.*", "", n).strip() for n in m.group(1).split(",")]
+    return [n for n in names if re.fullmatch(r"\w+", n)]
+
+
+def _member_pattern(names: list[str], members: str) -> str:
+    return r"\b(?:" + "|".join(map(re.escape, names)) + r")(?:\[[^\]]*\])?(?P<dot>\.)(?:template\s+)?" \
+        + rf"(?P<m>{members})\b"
+
+
 def _member_through_arrow(text: str, rng: random.Random) -> str | None:
-    m = _pick(r"\b(pipe|\w+Queue\w*|\w+Gm)\.", text, rng)
-    return text[:m.end() - 1] + "->" + text[m.end():] if m else None
+    """'->' on an object that is not a pointer (pipe->InitBuffer, queue->AllocTensor)."""
+    names = [n for kind in ("TPipe", "TQue", "TBuf", "GlobalTensor") for n in _objects(text, kind)]
+    m = _pick(_member_pattern(names, r"\w+"), text, rng) if names else None
+    return _sub(text, m, "dot", "->") if m else None
 
 
 def _missing_member(text: str, rng: random.Random) -> str | None:
     """TQue/TBuf/GlobalTensor confusions: methods the object's class does not have."""
     choices = []
-    for pattern, value in ((r"\b\w*Queue\w*\.(?P<m>AllocTensor)<", "Get"),
-                           (r"\b\w*(Buf|buf)\w*\.(?P<m>Get)<", "AllocTensor"),
-                           (r"\b\w*Queue\w*\.(?P<m>FreeTensor)\(", "Free"),
-                           (r"\b\w+Gm\.(?P<m>SetGlobalBuffer)\(", "SetBuffer")):
-        m = _pick(pattern, text, rng)
+    for kind, members, value in (("TQue", "AllocTensor", "Get"), ("TBuf", "Get", "AllocTensor"),
+                                 ("TQue", "FreeTensor", "Free"), ("GlobalTensor", "SetGlobalBuffer", "SetBuffer"),
+                                 ("GlobalTensor", "GetSize", "GetLength")):
+        names = _objects(text, kind)
+        m = _pick(_member_pattern(names, members), text, rng) if names else None
         if m:
             choices.append((m, value))
     if not choices:
@@ -242,32 +257,49 @@ MUTATIONS: tuple[Mutation, ...] = (
 )
 
 
-def _tiling_bug(host: str) -> str | None:
+def _tiling_bug(host: str, rng: random.Random) -> str | None:
     m = re.search(r"SetBlockDim\(([^;]*)\);", host)
     if not m or m.group(1).strip() == "1":
         return None
     return host[:m.start(1)] + "1" + host[m.end(1):]
 
 
+def _kernel_tiling_bug(kernel: str, rng: random.Random) -> str | None:
+    """Every core works on core 0's slice."""
+    m = _pick(r"\bGetBlockIdx\(\)", kernel, rng)
+    return kernel[:m.start()] + "0" + kernel[m.end():] if m else None
+
+
+def _sources(files: dict[str, str], folder: str, main: str, rng: random.Random) -> list[str]:
+    """The candidate's sources under ``folder`` (shared headers included), the main file first half
+    of the time: models make their mistakes wherever the code is."""
+    others = sorted(p for p in files if p.startswith(folder + "/") and p.endswith((".cpp", ".h", ".hpp"))
+                    and p != main)
+    rng.shuffle(others)
+    if main in files:
+        others.insert(0 if rng.random() < 0.5 else len(others), main)
+    return others
+
+
 def mutate(files: dict[str, str], kernel: str, task: str, sample: int, seed: int) -> tuple[dict[str, str], dict]:
-    """Sample ``sample`` of ``task``: a mutated copy of ``files`` and its meta (label, mutation)."""
+    """Sample ``sample`` of ``task``: a mutated copy of ``files`` and its meta (label, mutation, file)."""
     rng = random.Random(case_seed("mutants", task, sample, seed))
     offset = case_seed("offset", task, seed) % len(MUTATIONS)
     kpath, hpath = f"op_kernel/{kernel}.cpp", f"op_host/{kernel}.cpp"
     for step in range(len(MUTATIONS)):
         mutation = MUTATIONS[(sample + offset + step) % len(MUTATIONS)]
-        out = dict(files)
         if mutation.name.startswith("tiling"):
-            mutated = _tiling_bug(files.get(hpath, ""))
-            if mutated is None:
-                continue
-            out[hpath] = mutated
+            targets = [(p, _tiling_bug) for p in _sources(files, "op_host", hpath, rng)] + \
+                      [(p, _kernel_tiling_bug) for p in _sources(files, "op_kernel", kpath, rng)]
         else:
-            mutated = mutation.apply(files.get(kpath, ""), rng)
-            if mutated is None:
+            targets = [(p, mutation.apply) for p in _sources(files, "op_kernel", kpath, rng)]
+        for path, apply in targets:
+            mutated = apply(files[path], rng)
+            if mutated is None or (mutated == files[path] and mutation.label != "passed"):
                 continue
-            out[kpath] = mutated
-        return out, {"model": "mutants", "label": mutation.label, "mutation": mutation.name}
+            out = dict(files)
+            out[path] = mutated
+            return out, {"model": "mutants", "label": mutation.label, "mutation": mutation.name, "file": path}
     return dict(files), {"model": "mutants", "label": "passed", "mutation": "unchanged expert solution"}
 
 

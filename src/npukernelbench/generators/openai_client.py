@@ -90,7 +90,8 @@ class OpenAIGenerator:
         self.show_progress = bool(option(options, "progress", True))
         self.api_key = os.environ.get(API_KEY_ENV) or None
         self._model_name: str | None = self.endpoint.model
-        self._lock = threading.Lock()
+        self._discover_lock = threading.Lock()
+        self._count_lock = threading.Lock()
         self.requests_sent = 0
 
     @property
@@ -104,7 +105,7 @@ class OpenAIGenerator:
     @property
     def model_name(self) -> str:
         if self._model_name is None:
-            with self._lock:
+            with self._discover_lock:
                 if self._model_name is None:
                     self._model_name = self._discover_model()
         return self._model_name
@@ -125,7 +126,7 @@ class OpenAIGenerator:
         for attempt in range(self.retry.max_retries + 1):
             request = urllib.request.Request(url, data=data, method=method, headers=self._headers())
             retry_after = None
-            with self._lock:
+            with self._count_lock:
                 self.requests_sent += 1
             try:
                 with urllib.request.urlopen(request, timeout=self.timeout) as response:

@@ -26,7 +26,9 @@ def reference(grad_loss, log_prob, target, reduction="mean", ignore_index=-100):
     g = grad_loss.double()
     if reduction == "mean":
         g = g / valid.sum()
-    scale = (g if g.dim() == 1 else g.expand(lp.shape[0])) * valid
+    # Ignored rows get exactly 0 (also when "mean" divides by a count of 0, as torch's NLL backward).
+    g = g if g.dim() == 1 else g.expand(lp.shape[0])
+    scale = torch.where(valid, g, torch.zeros_like(g))
     return ((torch.exp(lp) - onehot) * scale.unsqueeze(1)).to(log_prob.dtype)
 
 

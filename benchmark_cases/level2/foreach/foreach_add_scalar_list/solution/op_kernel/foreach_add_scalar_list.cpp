@@ -3,21 +3,11 @@
 using namespace AscendC;
 
 // y_i = x_i + scalars[i]
-struct AddScalarListOp : foreach::OpBase {
-    GM_ADDR scalars;
-    float s = 0.0f;
-    __aicore__ inline void SetTensor(uint32_t t) { s = foreach::ReadScalar(scalars, t); }
-    __aicore__ inline void operator()(const LocalTensor<float>* in, const LocalTensor<float>& out,
-                                      const LocalTensor<float>* tmp, uint32_t n) const
-    {
-        Adds(out, in[0], s, n);
-    }
+struct AddScalarListOp : foreach::ScalarListBase {
+    FOREACH_COMPUTE { Adds(out, in[0], s, n); }
 };
 
 extern "C" __global__ __aicore__ void foreach_add_scalar_list(GM_ADDR x, GM_ADDR scalars, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
-    GET_TILING_DATA(t, tiling);
-    GM_ADDR lists[] = {x};
-    AddScalarListOp op{{}, scalars};
-    foreach::Run<DTYPE_X>(lists, y, FOREACH_SPLIT(t), op);
+    foreach::RunLists<DTYPE_X, AddScalarListOp>({x}, y, tiling, scalars);
 }

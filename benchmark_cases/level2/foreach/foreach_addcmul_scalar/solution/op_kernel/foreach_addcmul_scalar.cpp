@@ -2,23 +2,9 @@
 #include "foreach_kernel.h"
 using namespace AscendC;
 
-// y_i = x1_i + scalar * x2_i * x3_i
-struct AddcmulScalarOp : foreach::OpBase {
-    static constexpr uint32_t IN = 3;
-    float s;
-    __aicore__ inline void operator()(const LocalTensor<float>* in, const LocalTensor<float>& out,
-                                      const LocalTensor<float>* tmp, uint32_t n) const
-    {
-        Mul(in[1], in[1], in[2], n);
-        Muls(in[1], in[1], s, n);
-        Add(out, in[0], in[1], n);
-    }
-};
+// y_i = x1_i + scalar * x2_i * x3_i: foreach::AddcOp<foreach::ScalarBase, false> (foreach_kernel.h)
 
 extern "C" __global__ __aicore__ void foreach_addcmul_scalar(GM_ADDR x1, GM_ADDR x2, GM_ADDR x3, GM_ADDR scalar, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
-    GET_TILING_DATA(t, tiling);
-    GM_ADDR lists[] = {x1, x2, x3};
-    AddcmulScalarOp op{{}, foreach::ReadScalar(scalar)};
-    foreach::Run<DTYPE_X1>(lists, y, FOREACH_SPLIT(t), op);
+    foreach::RunLists<DTYPE_X1, foreach::AddcOp<foreach::ScalarBase, false>>({x1, x2, x3}, y, tiling, scalar);
 }

@@ -5,7 +5,7 @@ REGISTER_TILING_DATA_CLASS(ForeachAddcmulScalarList, ForeachTilingData)
 
 static ge::graphStatus TilingFunc(gert::TilingContext* context)
 {
-    return ForeachTiling(context, ForeachUb{3, 0});  // lists streamed, float32 scratch planes
+    return ForeachTiling(context, ForeachUb{3, 0});  // 3 list(s) streamed, 0 float32 scratch plane(s)
 }
 }  // namespace optiling
 
@@ -14,26 +14,7 @@ class ForeachAddcmulScalarList : public OpDef {
 public:
     explicit ForeachAddcmulScalarList(const char* name) : OpDef(name)
     {
-        this->Input("x1")
-            .ParamType(DYNAMIC)
-            .DataType({ge::DT_FLOAT16, ge::DT_BF16, ge::DT_FLOAT})
-            .Format({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND});
-        this->Input("x2")
-            .ParamType(DYNAMIC)
-            .DataType({ge::DT_FLOAT16, ge::DT_BF16, ge::DT_FLOAT})
-            .Format({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND});
-        this->Input("x3")
-            .ParamType(DYNAMIC)
-            .DataType({ge::DT_FLOAT16, ge::DT_BF16, ge::DT_FLOAT})
-            .Format({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND});
-        this->Input("scalars")
-            .ParamType(REQUIRED)
-            .DataType({ge::DT_FLOAT, ge::DT_FLOAT, ge::DT_FLOAT})
-            .Format({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND});
-        this->Output("y")
-            .ParamType(DYNAMIC)
-            .DataType({ge::DT_FLOAT16, ge::DT_BF16, ge::DT_FLOAT})
-            .Format({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND});
+        ForeachParams(*this, {"x1", "x2", "x3"}, {{"scalars", ge::DT_FLOAT}});
         this->AICore().SetTiling(optiling::TilingFunc);
         this->AICore().AddConfig("ascend910b");
     }

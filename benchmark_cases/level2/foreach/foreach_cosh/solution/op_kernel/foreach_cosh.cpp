@@ -4,17 +4,10 @@ using namespace AscendC;
 
 // y_i = cosh(x_i)
 struct CoshOp : foreach::OpBase {
-    __aicore__ inline void operator()(const LocalTensor<float>* in, const LocalTensor<float>& out,
-                                      const LocalTensor<float>* tmp, uint32_t n) const
-    {
-        Cosh(out, in[0], n);
-    }
+    FOREACH_COMPUTE { Cosh(out, in[0], n); }
 };
 
 extern "C" __global__ __aicore__ void foreach_cosh(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
-    GET_TILING_DATA(t, tiling);
-    GM_ADDR lists[] = {x};
-    CoshOp op{};
-    foreach::Run<DTYPE_X>(lists, y, FOREACH_SPLIT(t), op);
+    foreach::RunLists<DTYPE_X, CoshOp>({x}, y, tiling);
 }

@@ -4,17 +4,10 @@ using namespace AscendC;
 
 // y_i = erfc(x_i) = 1 - erf(x_i)
 struct ErfcOp : foreach::OpBase {
-    __aicore__ inline void operator()(const LocalTensor<float>* in, const LocalTensor<float>& out,
-                                      const LocalTensor<float>* tmp, uint32_t n) const
-    {
-        Erfc(out, in[0], n);
-    }
+    FOREACH_COMPUTE { Erfc(out, in[0], n); }
 };
 
 extern "C" __global__ __aicore__ void foreach_erfc(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
-    GET_TILING_DATA(t, tiling);
-    GM_ADDR lists[] = {x};
-    ErfcOp op{};
-    foreach::Run<DTYPE_X>(lists, y, FOREACH_SPLIT(t), op);
+    foreach::RunLists<DTYPE_X, ErfcOp>({x}, y, tiling);
 }

@@ -4,8 +4,7 @@ using namespace AscendC;
 
 // y_i = exp(x_i) - 1
 struct Expm1Op : foreach::OpBase {
-    __aicore__ inline void operator()(const LocalTensor<float>* in, const LocalTensor<float>& out,
-                                      const LocalTensor<float>* tmp, uint32_t n) const
+    FOREACH_COMPUTE
     {
         Exp(out, in[0], n);
         Adds(out, out, -1.0f, n);
@@ -14,8 +13,5 @@ struct Expm1Op : foreach::OpBase {
 
 extern "C" __global__ __aicore__ void foreach_expm1(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
-    GET_TILING_DATA(t, tiling);
-    GM_ADDR lists[] = {x};
-    Expm1Op op{};
-    foreach::Run<DTYPE_X>(lists, y, FOREACH_SPLIT(t), op);
+    foreach::RunLists<DTYPE_X, Expm1Op>({x}, y, tiling);
 }

@@ -4,17 +4,10 @@ using namespace AscendC;
 
 // y_i = log10(x_i)
 struct Log10Op : foreach::OpBase {
-    __aicore__ inline void operator()(const LocalTensor<float>* in, const LocalTensor<float>& out,
-                                      const LocalTensor<float>* tmp, uint32_t n) const
-    {
-        Log10(out, in[0], n);
-    }
+    FOREACH_COMPUTE { Log10(out, in[0], n); }
 };
 
 extern "C" __global__ __aicore__ void foreach_log10(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
-    GET_TILING_DATA(t, tiling);
-    GM_ADDR lists[] = {x};
-    Log10Op op{};
-    foreach::Run<DTYPE_X>(lists, y, FOREACH_SPLIT(t), op);
+    foreach::RunLists<DTYPE_X, Log10Op>({x}, y, tiling);
 }

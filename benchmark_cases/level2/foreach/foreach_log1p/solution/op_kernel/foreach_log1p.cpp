@@ -4,8 +4,7 @@ using namespace AscendC;
 
 // y_i = ln(1 + x_i)
 struct Log1pOp : foreach::OpBase {
-    __aicore__ inline void operator()(const LocalTensor<float>* in, const LocalTensor<float>& out,
-                                      const LocalTensor<float>* tmp, uint32_t n) const
+    FOREACH_COMPUTE
     {
         Adds(out, in[0], 1.0f, n);
         Ln(out, out, n);
@@ -14,8 +13,5 @@ struct Log1pOp : foreach::OpBase {
 
 extern "C" __global__ __aicore__ void foreach_log1p(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
-    GET_TILING_DATA(t, tiling);
-    GM_ADDR lists[] = {x};
-    Log1pOp op{};
-    foreach::Run<DTYPE_X>(lists, y, FOREACH_SPLIT(t), op);
+    foreach::RunLists<DTYPE_X, Log1pOp>({x}, y, tiling);
 }

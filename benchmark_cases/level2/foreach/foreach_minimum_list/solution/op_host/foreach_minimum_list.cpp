@@ -5,7 +5,7 @@ REGISTER_TILING_DATA_CLASS(ForeachMinimumList, ForeachTilingData)
 
 static ge::graphStatus TilingFunc(gert::TilingContext* context)
 {
-    return ForeachTiling(context, ForeachUb{2, 0});  // lists streamed, float32 scratch planes
+    return ForeachTiling(context, ForeachUb{2, 0});  // 2 list(s) streamed, 0 float32 scratch plane(s)
 }
 }  // namespace optiling
 
@@ -14,18 +14,7 @@ class ForeachMinimumList : public OpDef {
 public:
     explicit ForeachMinimumList(const char* name) : OpDef(name)
     {
-        this->Input("x1")
-            .ParamType(DYNAMIC)
-            .DataType({ge::DT_FLOAT16, ge::DT_BF16, ge::DT_FLOAT})
-            .Format({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND});
-        this->Input("x2")
-            .ParamType(DYNAMIC)
-            .DataType({ge::DT_FLOAT16, ge::DT_BF16, ge::DT_FLOAT})
-            .Format({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND});
-        this->Output("y")
-            .ParamType(DYNAMIC)
-            .DataType({ge::DT_FLOAT16, ge::DT_BF16, ge::DT_FLOAT})
-            .Format({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND});
+        ForeachParams(*this, {"x1", "x2"}, {});
         this->AICore().SetTiling(optiling::TilingFunc);
         this->AICore().AddConfig("ascend910b");
     }

@@ -3,19 +3,11 @@
 using namespace AscendC;
 
 // y_i = min(x_i, scalar)
-struct MinimumScalarOp : foreach::OpBase {
-    float s;
-    __aicore__ inline void operator()(const LocalTensor<float>* in, const LocalTensor<float>& out,
-                                      const LocalTensor<float>* tmp, uint32_t n) const
-    {
-        Mins(out, in[0], s, n);
-    }
+struct MinimumScalarOp : foreach::ScalarBase {
+    FOREACH_COMPUTE { Mins(out, in[0], s, n); }
 };
 
 extern "C" __global__ __aicore__ void foreach_minimum_scalar(GM_ADDR x, GM_ADDR scalar, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
-    GET_TILING_DATA(t, tiling);
-    GM_ADDR lists[] = {x};
-    MinimumScalarOp op{{}, foreach::ReadScalar(scalar)};
-    foreach::Run<DTYPE_X>(lists, y, FOREACH_SPLIT(t), op);
+    foreach::RunLists<DTYPE_X, MinimumScalarOp>({x}, y, tiling, scalar);
 }

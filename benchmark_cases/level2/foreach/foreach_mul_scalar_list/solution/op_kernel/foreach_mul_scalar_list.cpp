@@ -3,21 +3,11 @@
 using namespace AscendC;
 
 // y_i = x_i * scalars[i]
-struct MulScalarListOp : foreach::OpBase {
-    GM_ADDR scalars;
-    float s = 0.0f;
-    __aicore__ inline void SetTensor(uint32_t t) { s = foreach::ReadScalar(scalars, t); }
-    __aicore__ inline void operator()(const LocalTensor<float>* in, const LocalTensor<float>& out,
-                                      const LocalTensor<float>* tmp, uint32_t n) const
-    {
-        Muls(out, in[0], s, n);
-    }
+struct MulScalarListOp : foreach::ScalarListBase {
+    FOREACH_COMPUTE { Muls(out, in[0], s, n); }
 };
 
 extern "C" __global__ __aicore__ void foreach_mul_scalar_list(GM_ADDR x, GM_ADDR scalars, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
-    GET_TILING_DATA(t, tiling);
-    GM_ADDR lists[] = {x};
-    MulScalarListOp op{{}, scalars};
-    foreach::Run<DTYPE_X>(lists, y, FOREACH_SPLIT(t), op);
+    foreach::RunLists<DTYPE_X, MulScalarListOp>({x}, y, tiling, scalars);
 }

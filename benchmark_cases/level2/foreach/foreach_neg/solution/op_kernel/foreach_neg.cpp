@@ -4,17 +4,10 @@ using namespace AscendC;
 
 // y_i = -x_i
 struct NegOp : foreach::OpBase {
-    __aicore__ inline void operator()(const LocalTensor<float>* in, const LocalTensor<float>& out,
-                                      const LocalTensor<float>* tmp, uint32_t n) const
-    {
-        Muls(out, in[0], -1.0f, n);
-    }
+    FOREACH_COMPUTE { Muls(out, in[0], -1.0f, n); }
 };
 
 extern "C" __global__ __aicore__ void foreach_neg(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
-    GET_TILING_DATA(t, tiling);
-    GM_ADDR lists[] = {x};
-    NegOp op{};
-    foreach::Run<DTYPE_X>(lists, y, FOREACH_SPLIT(t), op);
+    foreach::RunLists<DTYPE_X, NegOp>({x}, y, tiling);
 }

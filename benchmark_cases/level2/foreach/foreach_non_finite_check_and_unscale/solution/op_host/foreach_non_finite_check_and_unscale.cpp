@@ -5,7 +5,7 @@ REGISTER_TILING_DATA_CLASS(ForeachNonFiniteCheckAndUnscale, ForeachTilingData)
 
 static ge::graphStatus TilingFunc(gert::TilingContext* context)
 {
-    return ForeachTiling(context, ForeachUb{1, 3});  // lists streamed, float32 scratch planes
+    return ForeachTiling(context, ForeachUb{1, 3});  // 1 list(s) streamed, 3 float32 scratch plane(s)
 }
 }  // namespace optiling
 
@@ -14,22 +14,7 @@ class ForeachNonFiniteCheckAndUnscale : public OpDef {
 public:
     explicit ForeachNonFiniteCheckAndUnscale(const char* name) : OpDef(name)
     {
-        this->Input("scaled_grads")
-            .ParamType(DYNAMIC)
-            .DataType({ge::DT_FLOAT16, ge::DT_BF16, ge::DT_FLOAT})
-            .Format({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND});
-        this->Input("found_inf")
-            .ParamType(REQUIRED)
-            .DataType({ge::DT_FLOAT, ge::DT_FLOAT, ge::DT_FLOAT})
-            .Format({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND});
-        this->Input("inv_scale")
-            .ParamType(REQUIRED)
-            .DataType({ge::DT_FLOAT, ge::DT_FLOAT, ge::DT_FLOAT})
-            .Format({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND});
-        this->Output("scaled_grads_out")
-            .ParamType(DYNAMIC)
-            .DataType({ge::DT_FLOAT16, ge::DT_BF16, ge::DT_FLOAT})
-            .Format({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND});
+        ForeachParams(*this, {"scaled_grads"}, {{"found_inf", ge::DT_FLOAT}, {"inv_scale", ge::DT_FLOAT}}, "scaled_grads_out");
         this->Output("found_inf_out")
             .ParamType(REQUIRED)
             .DataType({ge::DT_FLOAT, ge::DT_FLOAT, ge::DT_FLOAT})

@@ -5,7 +5,7 @@ REGISTER_TILING_DATA_CLASS(ForeachPowScalar, ForeachTilingData)
 
 static ge::graphStatus TilingFunc(gert::TilingContext* context)
 {
-    return ForeachTiling(context, ForeachUb{1, 0});  // lists streamed, float32 scratch planes
+    return ForeachTiling(context, ForeachUb{1, 0});  // 1 list(s) streamed, 0 float32 scratch plane(s)
 }
 }  // namespace optiling
 
@@ -14,18 +14,7 @@ class ForeachPowScalar : public OpDef {
 public:
     explicit ForeachPowScalar(const char* name) : OpDef(name)
     {
-        this->Input("x")
-            .ParamType(DYNAMIC)
-            .DataType({ge::DT_FLOAT16, ge::DT_BF16, ge::DT_FLOAT})
-            .Format({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND});
-        this->Input("scalar")
-            .ParamType(REQUIRED)
-            .DataType({ge::DT_FLOAT, ge::DT_FLOAT, ge::DT_FLOAT})
-            .Format({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND});
-        this->Output("y")
-            .ParamType(DYNAMIC)
-            .DataType({ge::DT_FLOAT16, ge::DT_BF16, ge::DT_FLOAT})
-            .Format({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND});
+        ForeachParams(*this, {"x"}, {{"scalar", ge::DT_FLOAT}});
         this->AICore().SetTiling(optiling::TilingFunc);
         this->AICore().AddConfig("ascend910b");
     }

@@ -3,19 +3,11 @@
 using namespace AscendC;
 
 // y_i = scalar ** x_i
-struct PowScalarAndTensorOp : foreach::OpBase {
-    float s;
-    __aicore__ inline void operator()(const LocalTensor<float>* in, const LocalTensor<float>& out,
-                                      const LocalTensor<float>* tmp, uint32_t n) const
-    {
-        Power(out, s, in[0], n);
-    }
+struct PowScalarAndTensorOp : foreach::ScalarBase {
+    FOREACH_COMPUTE { Power(out, s, in[0], n); }
 };
 
 extern "C" __global__ __aicore__ void foreach_pow_scalar_and_tensor(GM_ADDR x, GM_ADDR scalar, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
-    GET_TILING_DATA(t, tiling);
-    GM_ADDR lists[] = {x};
-    PowScalarAndTensorOp op{{}, foreach::ReadScalar(scalar)};
-    foreach::Run<DTYPE_X>(lists, y, FOREACH_SPLIT(t), op);
+    foreach::RunLists<DTYPE_X, PowScalarAndTensorOp>({x}, y, tiling, scalar);
 }

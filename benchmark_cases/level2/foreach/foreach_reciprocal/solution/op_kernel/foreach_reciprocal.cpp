@@ -5,8 +5,7 @@ using namespace AscendC;
 // y_i = 1 / x_i
 struct ReciprocalOp : foreach::OpBase {
     static constexpr uint32_t TMP = 1;
-    __aicore__ inline void operator()(const LocalTensor<float>* in, const LocalTensor<float>& out,
-                                      const LocalTensor<float>* tmp, uint32_t n) const
+    FOREACH_COMPUTE
     {
         Duplicate(tmp[0], 1.0f, n);
         Div(out, tmp[0], in[0], n);  // exact division, not the approximate Reciprocal
@@ -15,8 +14,5 @@ struct ReciprocalOp : foreach::OpBase {
 
 extern "C" __global__ __aicore__ void foreach_reciprocal(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
-    GET_TILING_DATA(t, tiling);
-    GM_ADDR lists[] = {x};
-    ReciprocalOp op{};
-    foreach::Run<DTYPE_X>(lists, y, FOREACH_SPLIT(t), op);
+    foreach::RunLists<DTYPE_X, ReciprocalOp>({x}, y, tiling);
 }

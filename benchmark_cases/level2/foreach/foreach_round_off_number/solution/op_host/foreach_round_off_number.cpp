@@ -5,7 +5,7 @@ REGISTER_TILING_DATA_CLASS(ForeachRoundOffNumber, ForeachTilingData)
 
 static ge::graphStatus TilingFunc(gert::TilingContext* context)
 {
-    return ForeachTiling(context, ForeachUb{1, 1});  // lists streamed, float32 scratch planes
+    return ForeachTiling(context, ForeachUb{1, 1});  // 1 list(s) streamed, 1 float32 scratch plane(s)
 }
 }  // namespace optiling
 
@@ -14,18 +14,7 @@ class ForeachRoundOffNumber : public OpDef {
 public:
     explicit ForeachRoundOffNumber(const char* name) : OpDef(name)
     {
-        this->Input("x")
-            .ParamType(DYNAMIC)
-            .DataType({ge::DT_FLOAT16, ge::DT_BF16, ge::DT_FLOAT})
-            .Format({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND});
-        this->Input("round_mode")
-            .ParamType(REQUIRED)
-            .DataType({ge::DT_INT8, ge::DT_INT8, ge::DT_INT8})
-            .Format({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND});
-        this->Output("y")
-            .ParamType(DYNAMIC)
-            .DataType({ge::DT_FLOAT16, ge::DT_BF16, ge::DT_FLOAT})
-            .Format({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND});
+        ForeachParams(*this, {"x"}, {{"round_mode", ge::DT_INT8}});
         this->AICore().SetTiling(optiling::TilingFunc);
         this->AICore().AddConfig("ascend910b");
     }

@@ -19,9 +19,9 @@ __aicore__ inline RoundMode ReadMode(GM_ADDR roundMode)
 // y_i = round(x_i) under round_mode (1 nearest-even, 2 floor, 3 ceil, 4 half away from zero, 5 trunc)
 struct RoundOffNumberOp : foreach::OpBase {
     static constexpr uint32_t TMP = 1;
-    RoundMode mode;
-    __aicore__ inline void operator()(const LocalTensor<float>* in, const LocalTensor<float>& out,
-                                      const LocalTensor<float>* tmp, uint32_t n) const
+    RoundMode mode = RoundMode::CAST_RINT;
+    __aicore__ inline void Load(GM_ADDR roundMode) { mode = ReadMode(roundMode); }
+    FOREACH_COMPUTE
     {
         LocalTensor<int32_t> k = tmp[0].ReinterpretCast<int32_t>();
         Cast(k, in[0], mode, n);
@@ -31,8 +31,5 @@ struct RoundOffNumberOp : foreach::OpBase {
 
 extern "C" __global__ __aicore__ void foreach_round_off_number(GM_ADDR x, GM_ADDR round_mode, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
-    GET_TILING_DATA(t, tiling);
-    GM_ADDR lists[] = {x};
-    RoundOffNumberOp op{{}, ReadMode(round_mode)};
-    foreach::Run<DTYPE_X>(lists, y, FOREACH_SPLIT(t), op);
+    foreach::RunLists<DTYPE_X, RoundOffNumberOp>({x}, y, tiling, round_mode);
 }

@@ -4,17 +4,10 @@ using namespace AscendC;
 
 // y_i = 1 / (1 + exp(-x_i))
 struct SigmoidOp : foreach::OpBase {
-    __aicore__ inline void operator()(const LocalTensor<float>* in, const LocalTensor<float>& out,
-                                      const LocalTensor<float>* tmp, uint32_t n) const
-    {
-        Sigmoid(out, in[0], n);
-    }
+    FOREACH_COMPUTE { Sigmoid(out, in[0], n); }
 };
 
 extern "C" __global__ __aicore__ void foreach_sigmoid(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
-    GET_TILING_DATA(t, tiling);
-    GM_ADDR lists[] = {x};
-    SigmoidOp op{};
-    foreach::Run<DTYPE_X>(lists, y, FOREACH_SPLIT(t), op);
+    foreach::RunLists<DTYPE_X, SigmoidOp>({x}, y, tiling);
 }

@@ -4,17 +4,10 @@ using namespace AscendC;
 
 // y_i = tan(x_i)
 struct TanOp : foreach::OpBase {
-    __aicore__ inline void operator()(const LocalTensor<float>* in, const LocalTensor<float>& out,
-                                      const LocalTensor<float>* tmp, uint32_t n) const
-    {
-        Tan(out, in[0], n);
-    }
+    FOREACH_COMPUTE { Tan(out, in[0], n); }
 };
 
 extern "C" __global__ __aicore__ void foreach_tan(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
-    GET_TILING_DATA(t, tiling);
-    GM_ADDR lists[] = {x};
-    TanOp op{};
-    foreach::Run<DTYPE_X>(lists, y, FOREACH_SPLIT(t), op);
+    foreach::RunLists<DTYPE_X, TanOp>({x}, y, tiling);
 }

@@ -4,17 +4,10 @@ using namespace AscendC;
 
 // y_i = tanh(x_i)
 struct TanhOp : foreach::OpBase {
-    __aicore__ inline void operator()(const LocalTensor<float>* in, const LocalTensor<float>& out,
-                                      const LocalTensor<float>* tmp, uint32_t n) const
-    {
-        Tanh(out, in[0], n);
-    }
+    FOREACH_COMPUTE { Tanh(out, in[0], n); }
 };
 
 extern "C" __global__ __aicore__ void foreach_tanh(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
-    GET_TILING_DATA(t, tiling);
-    GM_ADDR lists[] = {x};
-    TanhOp op{};
-    foreach::Run<DTYPE_X>(lists, y, FOREACH_SPLIT(t), op);
+    foreach::RunLists<DTYPE_X, TanhOp>({x}, y, tiling);
 }

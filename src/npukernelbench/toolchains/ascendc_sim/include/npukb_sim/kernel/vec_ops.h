@@ -236,6 +236,30 @@ inline void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, std::uint
                   dstRepeatStride, dstRepeatStride, kCostSimple, [s](T) -> T { return s; }, file, line);
 }
 
+// ---- CreateVecIndex: dst[i] = firstValue + i (count form) -------------------------------------
+// The index is formed exactly and rounded once to the element type (half keeps integers exact up
+// to 2048, float up to 2^24).
+template <typename T>
+inline void CreateVecIndex(const LocalTensor<T>& dst, const T& firstValue, std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+  static_assert(sim::one_of<T, half, float, std::int16_t, std::int32_t>,
+                "CreateVecIndex: unsupported data type (supported: half, float, int16_t, int32_t)");
+  if (calCount == 0) return;
+  const std::uint64_t bytes = static_cast<std::uint64_t>(calCount) * sizeof(T);
+  sim::check_local("CreateVecIndex", "dst", dst, bytes, true, file, line);
+  T* d = dst.ptr();
+  const double first = static_cast<double>(static_cast<float>(firstValue));
+  for (std::uint32_t i = 0; i < calCount; ++i) {
+    if constexpr (std::is_integral_v<T>) {
+      d[i] = static_cast<T>(static_cast<std::int64_t>(firstValue) + static_cast<std::int64_t>(i));
+    } else {
+      d[i] = static_cast<T>(static_cast<float>(first + static_cast<double>(i)));
+    }
+  }
+  sim::count_plan(static_cast<std::uint64_t>(calCount), 256 / sizeof(T));
+  const npukb::kern::Span dp = sim::vspan(dst, bytes);
+  sim::vec_cost(kCostSimple, static_cast<std::uint32_t>((bytes + 255) / 256), nullptr, 0, &dp, 1);
+}
+
 // ---- Axpy: dst = src * scalar + dst ------------------------------------------------------------
 namespace sim {
 template <typename T, typename U>
