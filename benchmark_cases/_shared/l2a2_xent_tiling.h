@@ -40,6 +40,7 @@ struct L2a2XentBuffers {
     uint32_t queuedT;  // row planes in the data type that are queued (double-buffered)
     uint32_t floatT;   // float32 row planes only needed when the data type is narrower than float32
     uint32_t float32;  // float32 row planes needed for every data type
+    uint32_t fixedFloatRows = 0;  // float32 rows (of the row stride) kept for the whole run
 };
 
 // Fills the row split and tile height of `tiling` and the block dim for numRows x numCls rows of
@@ -73,7 +74,7 @@ inline bool L2a2RowTiling(gert::TilingContext* context, uint64_t n, uint64_t c, 
     // Once per core: ReduceMax / ReduceSum work area (two values per 256-byte repeat), the partials
     // of every core (one 32-byte slot each) and the block padding of the small per-row buffers.
     const uint64_t work = ((c * 4 + 255) / 256 * 8 + kBlock - 1) / kBlock * kBlock;
-    const uint64_t fixed = work + coreNum * kBlock + 8 * kBlock + kReserve;
+    const uint64_t fixed = work + coreNum * kBlock + 8 * kBlock + kReserve + uint64_t(bufs.fixedFloatRows) * stride * 4;
     uint64_t bufNum = 2;
     uint64_t rowsPerTile = ubSize > fixed ? (ubSize - fixed) / perRow(2) : 0;
     if (rowsPerTile == 0) {

@@ -207,3 +207,32 @@ def test_cross_entropy_make_inputs_hook_gives_valid_targets():
     made = load("loss/cross_entropy_loss").make_inputs(case, 7)
     t = made["target"]
     assert ((t >= 0) & (t < 9) | (t == -100)).all() and (t == -100).any() and (t >= 0).any()
+
+
+def test_cross_entropy_loss_grad_all_ignored_mean_is_zero_like_torch():
+    logits = rand(5, 7, seed=3)
+    target = torch.full((5,), -100)
+    want = grad_of(lambda v: F.cross_entropy(v, target, reduction="mean"), logits, torch.tensor(1.0))
+    log_prob = F.log_softmax(logits.double(), dim=1)
+    got = load("loss/cross_entropy_loss_grad").reference(torch.tensor(1.0), log_prob, target, reduction="mean")
+    assert torch.equal(got, torch.zeros_like(got)) and torch.equal(want, torch.zeros_like(want))
+
+
+@pytest.mark.parametrize("shape", [[7], [3, 11], [2, 3, 64]])
+def test_inplace_attn_softmax_matches_torch(shape):
+    x = rand(*shape, seed=4)
+    close(load("activation/inplace_attn_softmax").reference(x), torch.softmax(x, dim=-1))
+
+
+def test_gelu_quant_matches_torch_gelu_and_independent_quantization():
+    x = rand(6, 50, seed=6)
+    q, scale = load("activation/gelu_quant").reference(x)
+    g = F.gelu(x.double(), approximate="tanh")
+    amax = g.abs().amax(dim=-1)
+    close(scale, (amax / 127).float(), rtol=1e-6, atol=0)
+    # independent formulation: numpy round-half-even of g / scale
+    import numpy as np
+
+    want = np.clip(np.rint(g.numpy() / (amax.numpy()[:, None] / 127)), -127, 127).astype(np.int8)
+    assert np.array_equal(q.numpy(), want)
+    assert q.dtype == torch.int8 and (q.abs().amax(dim=-1) == 127).all()

@@ -78,7 +78,8 @@ def _writer(root: str, worker: int) -> None:
     msgs = ({"role": "user", "content": "same prompt"},)
     for i in range(60):
         sample = i % 20                      # every process writes the same 20 keys, 3 times each
-        cache.put("model", msgs, SamplingParams(), Completion(task="t", sample=sample, text=f"w{worker}-{sample}" * 200))
+        text = f"w{worker}-{sample}" * 200
+        cache.put("model", msgs, SamplingParams(), Completion(task="t", sample=sample, text=text))
 
 
 def test_concurrent_processes(tmp_path):

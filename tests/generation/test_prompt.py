@@ -22,7 +22,8 @@ def check_snapshot(name: str, text: str) -> None:
     if os.environ.get("NPUKB_UPDATE_SNAPSHOTS"):
         path.write_text(text, encoding="utf-8")
     assert path.is_file(), f"missing snapshot {path}; create it with NPUKB_UPDATE_SNAPSHOTS=1"
-    assert text == path.read_text(encoding="utf-8"), f"prompt differs from {path} (NPUKB_UPDATE_SNAPSHOTS=1 if intended)"
+    assert text == path.read_text(encoding="utf-8"), \
+        f"prompt differs from {path} (NPUKB_UPDATE_SNAPSHOTS=1 if intended)"
 
 
 @pytest.mark.parametrize("project_level", [False, True], ids=["kernel", "project"])
@@ -78,4 +79,5 @@ def test_case_description_with_attrs_and_optional_input(tmp_path):
     (case / "case.toml").write_text(toml)
     spec = load_spec(case, tmp_path)
     line = describe_case(spec, spec.cases[0])
-    assert line == "case 0: inputs x: float16 [2048], y: float16 [2048], bias: absent; outputs z: float16; attrs alpha=1.5"
+    assert line == ("case 0: inputs x: float16 [2048], y: float16 [2048], bias: absent; outputs z: float16; "
+                    "attrs alpha=1.5")

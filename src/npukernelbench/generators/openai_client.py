@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import threading
 import time
 import urllib.error
@@ -143,7 +142,7 @@ class OpenAIGenerator:
                     raise ServerError(f"{method} {url}: HTTP {exc.code}: {detail}{hint}") from exc
                 last = f"HTTP {exc.code}: {detail}"
                 retry_after = exc.headers.get("Retry-After") if exc.headers else None
-            except (urllib.error.URLError, ConnectionError, socket.timeout, TimeoutError) as exc:
+            except (urllib.error.URLError, ConnectionError, TimeoutError) as exc:
                 reason = getattr(exc, "reason", exc)
                 last = f"{type(reason).__name__}: {reason}"
             if attempt < self.retry.max_retries:
@@ -167,7 +166,8 @@ class OpenAIGenerator:
                 "n": n, "temperature": sampling.temperature, "top_p": sampling.top_p,
                 "max_tokens": sampling.max_tokens, "seed": seed, "stream": False}
 
-    def chat(self, messages: Sequence[Mapping[str, str]], sampling: SamplingParams) -> list[tuple[str, int | None, dict]]:
+    def chat(self, messages: Sequence[Mapping[str, str]],
+             sampling: SamplingParams) -> list[tuple[str, int | None, dict]]:
         """``sampling.n`` (text, tokens, meta) for one prompt."""
         answer = self.call("POST", "/chat/completions", self._body(messages, sampling, sampling.n, sampling.seed))
         samples = _choices(answer)

@@ -16,6 +16,7 @@ simulator headers they include (``precompiled_header``) when one is usable.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -50,6 +51,12 @@ class StepFailure(Exception):
         self.timed_out = timed_out
 
 
+@functools.lru_cache(maxsize=1)
+def _classifier_version() -> str:
+    """Failed builds are cached with their error class: a changed classifier must not reuse them."""
+    return hashlib.sha256(Path(diagnostics.__file__).read_bytes()).hexdigest()[:16]
+
+
 def build_key(project: KernelProject, compiler: Compiler) -> str:
     payload = {
         "builder": BUILDER_VERSION,
@@ -62,6 +69,7 @@ def build_key(project: KernelProject, compiler: Compiler) -> str:
         "link": LINK_FLAGS,
         "compiler": compiler.version,
         "simulator": simulator_version(),
+        "classifier": _classifier_version(),
     }
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 

@@ -34,7 +34,8 @@ def _probe(path: str) -> Compiler | str:
     try:
         out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=30)
     except (OSError, subprocess.TimeoutExpired) as exc:
-        return f"C++ compiler {path!r} cannot run: {exc}"
+        return (f"C++ compiler {path!r} cannot run: {exc}; install g++ (`apt-get install g++`) or clang++, "
+                "or set NPUKB_CXX to an installed C++17 compiler")
     if out.returncode != 0:
         return f"C++ compiler {path!r} failed on --version: {out.stderr.strip()[:200]}"
     first = (out.stdout.strip().splitlines() or ["unknown"])[0]
