@@ -47,7 +47,8 @@ from npukernelbench.result import ErrorCategory
 # file:line:col: severity: message   (also file:line: and "<command-line>:")
 _HEAD = re.compile(r"^(?P<loc>[^\s:][^:]*?(?::\d+){1,2}): (?P<sev>fatal error|error|warning|note): (?P<msg>.*)$")
 _BARE = re.compile(r"^(?P<loc>[\w.+-]+): (?P<sev>fatal error|error): (?P<msg>.*)$")   # "cc1plus: error: ..."
-_LINKER = re.compile(r"(undefined reference to|multiple definition of)\s+[`'\"](?P<sym>[^`'\"]+)")
+_LINKER = re.compile(r"(undefined reference to|multiple definition of)\s+[`'\"](?P<sym>[^`'\"]+)"
+                     r"|^\S*\bld(?:\.\w+)?: (?:cannot find|cannot open|.*file not recognized)")
 _EXCERPT = re.compile(r"^\s*(\d+\s*)?\|")    # "   12 |   code" and "      |   ^~~"
 _NOISE = re.compile(r"(In instantiation of|required from|required by substitution of|In file included from|"
                     r"^\s+from \S+:\d+[,:]|In (member )?function|In constructor|In destructor|In lambda|"

@@ -236,3 +236,19 @@ def test_gelu_quant_matches_torch_gelu_and_independent_quantization():
     want = np.clip(np.rint(g.numpy() / (amax.numpy()[:, None] / 127)), -127, 127).astype(np.int8)
     assert np.array_equal(q.numpy(), want)
     assert q.dtype == torch.int8 and (q.abs().amax(dim=-1) == 127).all()
+
+
+def test_dequant_swiglu_quant_matches_torch_silu_and_independent_quantization():
+    import numpy as np
+
+    g = torch.Generator().manual_seed(8)
+    x = torch.randint(-600, 600, (5, 2, 24), generator=g, dtype=torch.int32)
+    w = torch.rand(24, generator=g) * 0.01 + 0.002
+    act = torch.rand(5, 2, generator=g) + 0.5
+    y, scale = load("activation/dequant_swiglu_quant").reference(x, w, act)
+    xf = x.double() * w.double() * act.double().unsqueeze(-1)
+    s = F.silu(xf[..., :12]) * xf[..., 12:]
+    amax = s.abs().amax(dim=-1)
+    close(scale, (amax / 127).float(), rtol=1e-6, atol=0)
+    want = np.clip(np.rint(s.numpy() / (amax.numpy()[..., None] / 127)), -127, 127).astype(np.int8)
+    assert y.shape == (5, 2, 12) and np.array_equal(y.numpy(), want)

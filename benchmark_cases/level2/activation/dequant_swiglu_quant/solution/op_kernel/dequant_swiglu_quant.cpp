@@ -81,7 +81,7 @@ private:
 
     __aicore__ inline void CopyIn(uint32_t row, uint32_t r)
     {
-        LocalTensor<int32_t> x = inQ_.AllocTensor<int32_t>();
+        LocalTensor<int32_t> x = inQ_.template AllocTensor<int32_t>();
         const uint32_t padded = (H_ + 7) / 8 * 8;
         DataCopyExtParams params{static_cast<uint16_t>(r), static_cast<uint32_t>(H_ * sizeof(int32_t)),
                                  static_cast<uint32_t>(H_ * sizeof(int32_t)),
@@ -99,7 +99,7 @@ private:
         LocalTensor<float> act = actBuf_.Get<float>();
         DataCopyPad(act, aGm_[row], DataCopyExtParams{1, static_cast<uint32_t>(r * sizeof(float)), 0, 0, 0},
                     DataCopyPadExtParams<float>{false, 0, 0, 0.0f});
-        LocalTensor<int32_t> x = inQ_.DeQue<int32_t>();
+        LocalTensor<int32_t> x = inQ_.template DeQue<int32_t>();
         LocalTensor<float> calc = calcBuf_.Get<float>();
         LocalTensor<float> a = calc;
         LocalTensor<float> b = calc[R_ * S_];
@@ -131,7 +131,7 @@ private:
         }
         Div(inv, c127, red, r * kSlot);  // 127 / max
         Sync<HardEvent::V_S>();
-        LocalTensor<float> s = sQ_.AllocTensor<float>();
+        LocalTensor<float> s = sQ_.template AllocTensor<float>();
         for (uint32_t i = 0; i < r; ++i) {
             Muls(a[i * S_], a[i * S_], inv.GetValue(i * kSlot), H_);
             s.SetValue(i, red.GetValue(i * kSlot) * act.GetValue(i) * (1.0f / 127.0f));
@@ -144,17 +144,17 @@ private:
         Cast(a, qi, RoundMode::CAST_NONE, n);
         LocalTensor<half> qh = tmp.ReinterpretCast<half>();
         Cast(qh, a, RoundMode::CAST_NONE, n);
-        LocalTensor<int8_t> y = yQ_.AllocTensor<int8_t>();
+        LocalTensor<int8_t> y = yQ_.template AllocTensor<int8_t>();
         Cast(y, qh, RoundMode::CAST_RINT, n);
         yQ_.EnQue(y);
     }
 
     __aicore__ inline void CopyOut(uint32_t row, uint32_t r)
     {
-        LocalTensor<int8_t> y = yQ_.DeQue<int8_t>();
+        LocalTensor<int8_t> y = yQ_.template DeQue<int8_t>();
         DataCopyPad(yGm_[static_cast<uint64_t>(row) * H_], y, DataCopyExtParams{static_cast<uint16_t>(r), H_, 0, 0, 0});
         yQ_.FreeTensor(y);
-        LocalTensor<float> s = sQ_.DeQue<float>();
+        LocalTensor<float> s = sQ_.template DeQue<float>();
         DataCopyPad(sGm_[row], s, DataCopyExtParams{1, static_cast<uint32_t>(r * sizeof(float)), 0, 0, 0});
         sQ_.FreeTensor(s);
     }
