@@ -80,6 +80,29 @@ __aicore__ inline void MaskToBool(const LocalTensor<uint8_t>& y, const LocalTens
     Cast(y, sel, RoundMode::CAST_NONE, c.nAligned);
 }
 
+// Comparison operators (Equal, Less, LessEqual): Compare over whole 256-byte repeats -> 0/1 bytes.
+// Planes: bfloat16 is widened into planes 0 and 1, the mask and the 0/1 selection use the next two.
+template <CMPMODE MODE>
+struct CompareOp {
+    template <typename T>
+    __aicore__ inline void operator()(const LocalTensor<uint8_t>& y, const LocalTensor<T>* x, const Ctx& c) const
+    {
+        if constexpr (std::is_same_v<T, bfloat16_t>) {
+            LocalTensor<float> a = c.Plane<float>(0);
+            LocalTensor<float> b = c.Plane<float>(1);
+            Cast(a, x[0], RoundMode::CAST_NONE, c.nAligned);
+            Cast(b, x[1], RoundMode::CAST_NONE, c.nAligned);
+            LocalTensor<uint8_t> mask = c.Plane<uint8_t>(2);
+            Compare(mask, a, b, MODE, c.nAligned);
+            MaskToBool(y, mask, c, 3);
+        } else {
+            LocalTensor<uint8_t> mask = c.Plane<uint8_t>(0);
+            Compare(mask, x[0], x[1], MODE, c.nAligned);
+            MaskToBool(y, mask, c, 1);
+        }
+    }
+};
+
 template <typename TI, typename TO, uint32_t NIN, class Op>
 class Elementwise {
 public:

@@ -15,10 +15,11 @@ are computed in float32 (float32/float64 inputs stay as they are).
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import sys
 import types
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -50,8 +51,13 @@ def _shim(name: str) -> types.ModuleType:
     return module
 
 
-def install_shims() -> None:
-    """Make ``import torch_npu`` / ``import kernel_gen_ops`` succeed when those packages are absent."""
+@contextlib.contextmanager
+def shims() -> Iterator[None]:
+    """Make ``import torch_npu`` / ``import kernel_gen_ops`` succeed while a task module is imported,
+    when those packages are absent. The shims leave ``sys.modules`` afterwards (the imported module
+    keeps its reference): other libraries probing for ``torch_npu`` (accelerate, transformers) must not
+    mistake a shim for the real package."""
+    installed = []
     for name in _SHIMMED:
         if name in sys.modules:
             continue
@@ -61,6 +67,12 @@ def install_shims() -> None:
         except (ImportError, ValueError):
             pass
         sys.modules[name] = _shim(name)
+        installed.append(name)
+    try:
+        yield
+    finally:
+        for name in installed:
+            sys.modules.pop(name, None)
 
 
 def load_module(path: Path) -> types.ModuleType:
@@ -68,7 +80,6 @@ def load_module(path: Path) -> types.ModuleType:
     key = str(Path(path).resolve())
     if key in _MODULES:
         return _MODULES[key]
-    install_shims()
     name = "npukb_case_" + str(abs(hash(key)))
     spec = importlib.util.spec_from_file_location(name, key)
     if spec is None or spec.loader is None:
@@ -78,7 +89,8 @@ def load_module(path: Path) -> types.ModuleType:
     sys.path.insert(0, folder)          # sibling imports (module.py <-> prepare_inputs.py)
     try:
         sys.modules[name] = module
-        spec.loader.exec_module(module)
+        with shims():
+            spec.loader.exec_module(module)
     except Exception as exc:
         sys.modules.pop(name, None)
         raise ReferenceError_(f"importing {path} failed: {type(exc).__name__}: {exc}") from exc

@@ -7,7 +7,9 @@ Hypothesis is imported only when a dynamic strategy is built.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import contextlib
+import tempfile
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -212,8 +214,25 @@ def search(spec: TaskSpec, check, examples: int, seed: int, shrink_budget: int =
                     suppress_health_check=list(HealthCheck), report_multiple_bugs=False)(
         given(case_strategy(spec))(body))
     test = hseed(seed)(test)
-    try:
-        test()
-    except _Failed:
-        pass
+    with _private_hypothesis_storage():
+        try:
+            test()
+        except _Failed:
+            pass
     return outcome
+
+
+@contextlib.contextmanager
+def _private_hypothesis_storage() -> Iterator[None]:
+    """Hypothesis caches constants under ``./.hypothesis``; a benchmark run must write nothing outside
+    its run and scratch directories, so the search uses a throw-away storage directory (restored after,
+    so the user's own hypothesis tests keep theirs)."""
+    from hypothesis import configuration
+
+    previous = getattr(configuration, "__hypothesis_home_directory", None)
+    with tempfile.TemporaryDirectory(prefix="npukb-hypothesis-") as folder:
+        configuration.set_hypothesis_home_dir(folder)
+        try:
+            yield
+        finally:
+            configuration.set_hypothesis_home_dir(previous)
