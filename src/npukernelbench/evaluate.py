@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -42,6 +43,7 @@ class EvalOptions:
     speed: bool = True
     suspect_speedup: float = SUSPECT_SPEEDUP
     shrink_budget: int = 20
+    scratch_dir: Path | None = None   # where the dynamic-shape search may write (the run directory's scratch)
 
     def __post_init__(self) -> None:
         if self.shapes not in ("static", "dynamic", "both"):
@@ -240,7 +242,8 @@ class KernelChecker:
             failures[case.key()] = outcome
             return outcome.message
 
-        found = search(self.spec, probe, examples, seed, self.options.shrink_budget)
+        found = search(self.spec, probe, examples, seed, self.options.shrink_budget,
+                       storage_dir=self.options.scratch_dir)
         if found.failure is None:
             return CaseOutcome(Status.PASSED)
         failed = failures[found.failure.key()]

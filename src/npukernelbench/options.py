@@ -122,7 +122,8 @@ class RunOptions:
     def eval_options(self) -> EvalOptions:
         from npukernelbench.evaluate import EvalOptions
 
-        return EvalOptions(shapes=self.shapes, shape_examples=self.shape_examples, shape_seed=self.shape_seed)
+        return EvalOptions(shapes=self.shapes, shape_examples=self.shape_examples, shape_seed=self.shape_seed,
+                           scratch_dir=self.out / "scratch")
 
 
 def load_toolchain(name: str):

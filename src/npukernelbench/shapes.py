@@ -11,6 +11,7 @@ import contextlib
 import tempfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from npukernelbench.dtypes import dtype as lookup_dtype
@@ -177,11 +178,13 @@ class DynamicOutcome:
     seen: dict[str, str | None] = field(default_factory=dict)
 
 
-def search(spec: TaskSpec, check, examples: int, seed: int, shrink_budget: int = 25) -> DynamicOutcome:
+def search(spec: TaskSpec, check, examples: int, seed: int, shrink_budget: int = 25,
+           storage_dir: Path | None = None) -> DynamicOutcome:
     """Run ``check(case) -> str | None`` (None: correct; else the failure message) on hypothesis-drawn
     cases, programmatically (no nested pytest), seeded with ``seed``. A failure shrinks to a minimal
     case; ``shrink_budget`` bounds the extra checks spent shrinking (results are memoised per case so
-    the final replay is consistent)."""
+    the final replay is consistent). Hypothesis's own files go under ``storage_dir`` (the run's
+    scratch directory), else a throw-away temporary directory."""
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hseed
 
@@ -214,7 +217,7 @@ def search(spec: TaskSpec, check, examples: int, seed: int, shrink_budget: int =
                     suppress_health_check=list(HealthCheck), report_multiple_bugs=False)(
         given(case_strategy(spec))(body))
     test = hseed(seed)(test)
-    with _private_hypothesis_storage():
+    with _private_hypothesis_storage(storage_dir):
         try:
             test()
         except _Failed:
@@ -223,14 +226,16 @@ def search(spec: TaskSpec, check, examples: int, seed: int, shrink_budget: int =
 
 
 @contextlib.contextmanager
-def _private_hypothesis_storage() -> Iterator[None]:
+def _private_hypothesis_storage(storage_dir: Path | None) -> Iterator[None]:
     """Hypothesis caches constants under ``./.hypothesis``; a benchmark run must write nothing outside
     its run and scratch directories, so the search uses a throw-away storage directory (restored after,
     so the user's own hypothesis tests keep theirs)."""
     from hypothesis import configuration
 
     previous = getattr(configuration, "__hypothesis_home_directory", None)
-    with tempfile.TemporaryDirectory(prefix="npukb-hypothesis-") as folder:
+    if storage_dir is not None:
+        storage_dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="npukb-hypothesis-", dir=storage_dir) as folder:
         configuration.set_hypothesis_home_dir(folder)
         try:
             yield

@@ -252,3 +252,32 @@ def test_dequant_swiglu_quant_matches_torch_silu_and_independent_quantization():
     close(scale, (amax / 127).float(), rtol=1e-6, atol=0)
     want = np.clip(np.rint(s.numpy() / (amax.numpy()[..., None] / 127)), -127, 127).astype(np.int8)
     assert y.shape == (5, 2, 12) and np.array_equal(y.numpy(), want)
+
+
+def test_masked_select_v3_matches_boolean_indexing():
+    x = rand(3, 7, 33, seed=9)
+    g = torch.Generator().manual_seed(10)
+    mask = torch.rand(3, 7, 33, generator=g) < 0.3
+    got = load("mask/masked_select_v3").reference(x, mask)
+    assert got.dim() == 1 and got.numel() == int(mask.sum())
+    assert torch.equal(got, x[mask])  # independent formulation: boolean indexing, row-major order
+
+
+def test_masked_select_v3_make_inputs_selects_at_least_one():
+    from types import SimpleNamespace
+
+    ref = load("mask/masked_select_v3")
+    case = SimpleNamespace(shapes={"x": [5], "mask": [5]}, types={"T": "float16"}, key=lambda: "k")
+    for seed in range(6):
+        inputs = ref.make_inputs(case, seed)
+        assert inputs["mask"].shape == (5,) and inputs["mask"].any()
+
+
+def test_inplace_fused_matmul_softmax_grad_matches_autograd_of_softmax():
+    logits = rand(2, 3, 5, 24, seed=11)
+    y = torch.softmax(logits.double(), dim=-1)
+    go, v = rand(2, 3, 5, 16, seed=12), rand(2, 3, 24, 16, seed=13)
+    dy = go.double() @ v.double().transpose(-1, -2)
+    want = grad_of(lambda t: torch.softmax(t, dim=-1), logits, dy)  # d softmax / d logits applied to dy
+    got = load("activation/inplace_fused_matmul_softmax_grad").reference(y.float(), go, v)
+    close(got, want, rtol=1e-5, atol=1e-6)

@@ -311,3 +311,37 @@ def test_coalesce_sparse(gen):
     assert torch.equal(new_indices.long(), coo.indices().t())
     assert torch.equal(new_indices, uniq)
     close(new_values, coo.values())
+
+
+# ----------------------------------------------------------------------------- Norm: group norm (l2b3)
+@pytest.mark.parametrize("swish, scale", [(True, 1.0), (True, 1.7), (False, 1.0)])
+def test_group_norm_swish(gen, swish, scale):
+    x, g, b = randn(gen, 3, 12, 5, 7) + 0.5, randn(gen, 12), randn(gen, 12)
+    y, mean, rstd = ref("norm/group_norm_swish").reference(x, g, b, num_groups=4, epsilon=1e-5,
+                                                           activate_swish=swish, swish_scale=scale)
+    z = F.group_norm(x, 4, g, b, eps=1e-5)
+    close(y, z * torch.sigmoid(scale * z) if swish else z)
+    xg = x.reshape(3, 4, -1)
+    close(mean, xg.mean(-1))
+    close(rstd, torch.rsqrt(xg.var(-1, unbiased=False) + 1e-5))
+
+
+# ----------------------------------------------------------------------------- TensorMove: strided assign (l2b3)
+def _slice_positions(b, e, s, size):
+    b = b + size if b < 0 else b
+    e = e + size if e < 0 else e
+    b, e = min(max(b, 0), size), min(max(e, 0), size)
+    return list(range(b, e, s))
+
+
+@pytest.mark.parametrize("begin, end, strides", [([1, -5], [7, 100], [2, 3]), ([-6], [-1], [1]), ([0, 2, 1], [9, 3, 4], [4, 1, 2])])
+def test_strided_slice_assign_v2(gen, begin, end, strides):
+    var = randn(gen, 9, 11, 4)
+    pos = [_slice_positions(b, e, s, var.shape[i]) for i, (b, e, s) in enumerate(zip(begin, end, strides, strict=True))]
+    value = randn(gen, *[len(p) for p in pos], *var.shape[len(pos):])
+    got = ref("tensormove/strided_slice_assign_v2").reference(var, value, torch.tensor(begin), torch.tensor(end),
+                                                              torch.tensor(strides))
+    expect = var.numpy().copy()
+    expect[np.ix_(*pos)] = value.numpy()
+    assert torch.equal(got, torch.from_numpy(expect))
+    assert not torch.equal(got, var)

@@ -14,6 +14,7 @@
 #include "npukb_sim/kernel/cast.h"
 #include "npukb_sim/kernel/compare_select.h"
 #include "npukb_sim/kernel/reduce.h"
+#include "npukb_sim/kernel/gather_mask.h"
 #include "npukb_sim/kernel/math.h"
 #include "npukb_sim/kernel/misc.h"
 
