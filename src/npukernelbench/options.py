@@ -49,30 +49,27 @@ OPTIONS: tuple[Opt, ...] = (
 )
 
 
+def _keywords(o: Opt) -> dict[str, Any]:
+    """argparse keywords of one option (pytest's addoption takes the same)."""
+    kw: dict[str, Any] = {"dest": o.dest, "help": o.help, "default": o.default}
+    if o.action:
+        kw["action"] = o.action
+    else:
+        kw["type"] = o.type
+        if o.choices:
+            kw["choices"] = o.choices
+    return kw
+
+
 def add_pytest_options(group: Any) -> None:
     for o in OPTIONS:
-        kw: dict[str, Any] = {"dest": o.dest, "help": o.help, "default": o.default}
-        if o.action:
-            kw["action"] = o.action
-        else:
-            kw["type"] = o.type
-            if o.choices:
-                kw["choices"] = o.choices
-        group.addoption(o.flag, **kw)
+        group.addoption(o.flag, **_keywords(o))
 
 
 def add_argparse_options(parser: argparse.ArgumentParser, skip: tuple[str, ...] = ()) -> None:
     for o in OPTIONS:
-        if o.flag in skip:
-            continue
-        kw: dict[str, Any] = {"dest": o.dest, "help": o.help, "default": o.default}
-        if o.action:
-            kw["action"] = o.action
-        else:
-            kw["type"] = o.type
-            if o.choices:
-                kw["choices"] = o.choices
-        parser.add_argument(o.flag, **kw)
+        if o.flag not in skip:
+            parser.add_argument(o.flag, **_keywords(o))
 
 
 @dataclass(frozen=True)

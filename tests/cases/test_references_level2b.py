@@ -334,7 +334,8 @@ def _slice_positions(b, e, s, size):
     return list(range(b, e, s))
 
 
-@pytest.mark.parametrize("begin, end, strides", [([1, -5], [7, 100], [2, 3]), ([-6], [-1], [1]), ([0, 2, 1], [9, 3, 4], [4, 1, 2])])
+@pytest.mark.parametrize("begin, end, strides", [([1, -5], [7, 100], [2, 3]), ([-6], [-1], [1]),
+                                                 ([0, 2, 1], [9, 3, 4], [4, 1, 2])])
 def test_strided_slice_assign_v2(gen, begin, end, strides):
     var = randn(gen, 9, 11, 4)
     pos = [_slice_positions(b, e, s, var.shape[i]) for i, (b, e, s) in enumerate(zip(begin, end, strides, strict=True))]
@@ -345,3 +346,36 @@ def test_strided_slice_assign_v2(gen, begin, end, strides):
     expect[np.ix_(*pos)] = value.numpy()
     assert torch.equal(got, torch.from_numpy(expect))
     assert not torch.equal(got, var)
+
+
+# ----------------------------------------------------------------------------- Norm: batch norm (l2b3)
+@pytest.mark.parametrize("training", [True, False])
+def test_batch_norm_v3(gen, training):
+    x, w, b = randn(gen, 4, 6, 5, 3) + 1.0, randn(gen, 6), randn(gen, 6)
+    rm, rv = randn(gen, 6), torch.rand(6, generator=gen) + 0.5
+    y, rm_new, rv_new, mean, rstd = ref("norm/batch_norm_v3").reference(x, w, b, rm, rv, epsilon=1e-5, momentum=0.2,
+                                                                        is_training=training)
+    trm, trv = rm.clone(), rv.clone()
+    close(y, F.batch_norm(x, trm, trv, w, b, training=training, momentum=0.2, eps=1e-5))
+    close(rm_new, trm)
+    close(rv_new, trv)
+    dims = (0, 2, 3)
+    close(mean, x.mean(dims) if training else rm)
+    close(rstd, torch.rsqrt((x.var(dims, unbiased=False) if training else rv) + 1e-5))
+
+
+@pytest.mark.parametrize("scale", [1.0, 1.7])
+def test_group_norm_swish_grad(gen, scale):
+    x = (randn(gen, 3, 8, 4, 5) + 0.5).double().requires_grad_()
+    g = randn(gen, 8).double().requires_grad_()
+    b = randn(gen, 8).double().requires_grad_()
+    dy = randn(gen, 3, 8, 4, 5).double()
+    z = F.group_norm(x, 2, g, b, eps=1e-5)
+    (z * torch.sigmoid(scale * z)).backward(dy)
+    xg = x.detach().reshape(3, 2, -1)
+    mean, rstd = xg.mean(-1), torch.rsqrt(xg.var(-1, unbiased=False) + 1e-5)
+    dx, dgamma, dbeta = ref("norm/group_norm_swish_grad").reference(dy, mean, rstd, x.detach(), g.detach(), b.detach(),
+                                                                    num_groups=2, swish_scale=scale)
+    close(dx, x.grad, rtol=1e-4, atol=1e-5)
+    close(dgamma, g.grad, rtol=1e-4, atol=1e-5)
+    close(dbeta, b.grad, rtol=1e-4, atol=1e-5)

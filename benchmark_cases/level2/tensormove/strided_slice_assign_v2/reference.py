@@ -3,7 +3,6 @@
 follow Python slice rules (negative values count from the end, out-of-range values clamp); strides > 0."""
 
 import numpy as np
-import torch
 
 
 def _slice(b: int, e: int, s: int, size: int) -> slice:
