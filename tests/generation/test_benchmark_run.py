@@ -26,7 +26,8 @@ def run_bench(tmp_path: Path, model: str, *extra: str) -> tuple[subprocess.Compl
     out = tmp_path / "run"
     env = subprocess_env()
     env["NPUKB_CACHE_DIR"] = str(tmp_path / "cache")
-    cmd = [sys.executable, "-m", "pytest", "-p", "npukernelbench.plugin", "benchmark_cases", "-k", "add_custom",
+    # As a user runs it: the plugin comes from the entry point when installed, else from the root conftest.
+    cmd = [sys.executable, "-m", "pytest", "benchmark_cases", "-k", "add_custom",
            f"--model={model}", "--samples=4", "--max-tokens=8", "--shapes=static", f"--npukb-out={out}",
            "-p", "no:cacheprovider", "-q", *extra]
     proc = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=900)
