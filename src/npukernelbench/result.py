@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 
-class Status(str, enum.Enum):
+class Status(enum.StrEnum):
     PASSED = "passed"
     WRONG = "wrong"                  # builds and runs, output differs from the reference
     BUILD_ERROR = "build_error"
@@ -16,11 +16,8 @@ class Status(str, enum.Enum):
     PARSE_ERROR = "parse_error"      # completion text has no usable source files
     REJECTED = "rejected"            # static checks refused the sources (rule named in message)
 
-    def __str__(self) -> str:
-        return self.value
 
-
-class ErrorCategory(str, enum.Enum):
+class ErrorCategory(enum.StrEnum):
     """The paper's six compile-error classes, plus other."""
 
     API_SIGNATURE = "api_signature"
@@ -30,9 +27,6 @@ class ErrorCategory(str, enum.Enum):
     SYNTAX_STRUCTURE = "syntax_structure"
     MACRO_PREPROCESSING = "macro_preprocessing"
     OTHER = "other"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @dataclass(frozen=True)

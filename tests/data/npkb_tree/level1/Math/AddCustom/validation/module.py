@@ -1,6 +1,6 @@
+import kernel_gen_ops
 import torch
 import torch_npu  # noqa: F401  (shimmed by the harness when absent)
-import kernel_gen_ops
 
 
 class Model(torch.nn.Module):
