@@ -27,9 +27,11 @@ def generate_for(specs: Sequence[TaskSpec], options: RunOptions) -> dict[tuple[s
             generator = CachedGenerator(generator, CompletionCache(default_cache_dir()))
         except ImportError:
             pass
-    from npukernelbench.prompt import build_messages
+    from npukernelbench.prompt import PromptOptions, build_messages
 
-    requests = [GenerationRequest(task=s, messages=build_messages(s), sampling=options.sampling()) for s in specs]
+    prompt = PromptOptions(project_level=options.project_level)
+    requests = [GenerationRequest(task=s, messages=build_messages(s, prompt), sampling=options.sampling())
+                for s in specs]
     try:
         batches = generator.generate(requests)
     finally:

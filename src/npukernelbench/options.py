@@ -46,6 +46,8 @@ OPTIONS: tuple[Opt, ...] = (
     Opt("--max-tokens", "npukb_max_tokens", "maximum new tokens per completion", type=int, default=8192),
     Opt("--seed", "npukb_seed", "sampling seed (also the mutants' seed)", type=int, default=0),
     Opt("--lora", "npukb_lora", "LoRA adapter directory applied to a local model", default=None),
+    Opt("--project-level", "npukb_project_level", "project-level prompt: add the static cases and the hardware "
+        "description (SoC, core counts, UB size)", action="store_true", default=False),
 )
 
 
@@ -88,6 +90,7 @@ class RunOptions:
     max_tokens: int = 8192
     seed: int = 0
     lora: str | None = None
+    project_level: bool = False
 
     def __post_init__(self) -> None:
         if self.samples < 1:
@@ -103,7 +106,8 @@ class RunOptions:
                    shape_seed=get("npukb_shape_seed"), cases=tuple(get("npukb_cases") or ()),
                    out=Path(get("npukb_out")), resume=bool(get("npukb_resume")),
                    temperature=get("npukb_temperature"), top_p=get("npukb_top_p"),
-                   max_tokens=get("npukb_max_tokens"), seed=get("npukb_seed"), lora=get("npukb_lora"))
+                   max_tokens=get("npukb_max_tokens"), seed=get("npukb_seed"), lora=get("npukb_lora"),
+                   project_level=bool(get("npukb_project_level")))
 
     def sampling(self) -> SamplingParams:
         from npukernelbench.generators.base import SamplingParams

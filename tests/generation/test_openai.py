@@ -196,3 +196,20 @@ def test_unreachable_server_is_a_clear_error(add_custom):
 def test_lora_through_url_is_refused():
     with pytest.raises(ValueError, match="--lora-modules"):
         OpenAIGenerator("http://127.0.0.1:1/v1", GeneratorOptions(lora="/tmp/adapter"))
+
+
+@pytest.mark.parametrize("project_level", [False, True])
+def test_project_level_option_reaches_the_prompt(scripted, add_custom, monkeypatch, tmp_path, project_level):
+    """``--project-level`` (RunOptions.project_level) adds the static cases and the hardware description
+    to the prompt the model receives."""
+    from npukernelbench.generation import generate_for
+    from npukernelbench.options import RunOptions
+
+    monkeypatch.setenv("NPUKB_CACHE_DIR", str(tmp_path / "cache"))
+    server = scripted(lambda body, headers: (200, choices(body)))
+    options = RunOptions(model=f"{server.url}#scripted", samples=2, project_level=project_level)
+    completions = generate_for([add_custom], options)
+    assert sorted(completions) == [(add_custom.case_id, 0), (add_custom.case_id, 1)]
+    prompt = "\n".join(m["content"] for m in server.seen[0][1]["messages"])
+    assert ("Ascend910B" in prompt) is project_level
+    assert ("196,608" in prompt) is project_level
