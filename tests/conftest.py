@@ -1,4 +1,4 @@
-"""Fixtures for the ascendc-sim host-side tests: one toolchain per session with a private cache."""
+"""Shared fixtures for the ascendc-sim host and toolchain tests: one toolchain per session with a private cache."""
 
 from __future__ import annotations
 
