@@ -28,13 +28,13 @@ from pathlib import Path, PurePosixPath
 from npukernelbench import diagnostics
 from npukernelbench.result import ErrorCategory
 from npukernelbench.sandbox import Limits, ProcessOutcome, Request, clean_env, run_confined
-from npukernelbench.toolchains.ascendc_sim import kernel_prelude, precompiled_header
+from npukernelbench.toolchains.ascendc_sim import kernel_prelude, precompiled_header, tiling_fields
 from npukernelbench.toolchains.ascendc_sim.build_cache import BuildCache
 from npukernelbench.toolchains.ascendc_sim.compiler import FLAGS, HOST_FLAGS, LINK_FLAGS, Compiler
 from npukernelbench.toolchains.ascendc_sim.sources import INCLUDE_DIR, RUNTIME_SOURCES, simulator_version
 from npukernelbench.toolchains.base import BuildResult, KernelProject
 
-BUILDER_VERSION = "2"
+BUILDER_VERSION = "3"
 EXECUTABLE = "sim"
 PRELUDE = "npukb_build.h"
 COMPILE_LIMITS = Limits(cpu_s=300, memory_bytes=6 << 30, wall_s=240.0)
@@ -195,6 +195,7 @@ def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder
     except kernel_prelude.DescribeError as exc:
         raise StepFailure(f"cannot read the registered tiling classes: {exc}", ErrorCategory.OTHER) from None
     (folder / PRELUDE).write_text(kernel_prelude.prelude(project, desc), encoding="utf-8")
+    (folder / tiling_fields.LAYOUT_FILE).write_text(described.stdout, encoding="utf-8")   # runs name tiling values
     kernel_pch, kernel_readable = _pch_args(project, compiler, cache, FLAGS, "op_kernel")
     out = _run([compiler.path, *FLAGS, *include, "-I", "op_kernel", *kernel_pch, "-include", str(folder / PRELUDE),
                 "-c", kernel_rel, "-o", f"{folder}/kernel.o"], src, COMPILE_LIMITS, timings, "kernel", kernel_readable)
