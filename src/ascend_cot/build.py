@@ -4,7 +4,7 @@ Resuming: each finished stage is saved to ``OUT/work/<stage>.json`` with a finge
 it depends on; a rerun with the same settings reuses it. Inside a stage, teacher answers (live
 teachers: the completion cache in ``OUT/cache/teacher``) and verification outcomes
 (``OUT/cache/verify.jsonl``) are cached as they arrive, so a build killed mid-stage redoes no model
-call and no kernel run. ``fresh=True`` starts over (the caches and work files are removed).
+call and no kernel run. ``fresh=True`` starts over (caches, work files and teacher records removed).
 """
 
 from __future__ import annotations
@@ -182,7 +182,7 @@ def build(config: BuildConfig | Path | str, out: Path | str, *, fresh: bool = Fa
     out = Path(out)
     try:
         if fresh:
-            for sub in ("work", "cache"):
+            for sub in ("work", "cache", "teacher"):
                 shutil.rmtree(out / sub, ignore_errors=True)
         (out / "work").mkdir(parents=True, exist_ok=True)
         probe = out / ".write-test"

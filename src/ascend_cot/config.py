@@ -95,7 +95,7 @@ class GeneralSource:
 class GeneralConfig:
     enabled: bool = True
     sources: tuple[GeneralSource, ...] = ()
-    languages: tuple[str, ...] = ("en", "zh")   # by script: en (Latin), zh (CJK)
+    languages: tuple[str, ...] = ("en", "zh")   # ISO 639-1 codes kept (py3langid); empty: any
     min_tokens: int = 8
     max_tokens: int = 8192
     require_reasoning: bool = True

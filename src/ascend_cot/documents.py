@@ -132,8 +132,9 @@ def _split(body: str, limit: int) -> list[str]:
 
 def load_chunks(paths: Sequence[Path], include: Sequence[str], api_reference: Sequence[str],
                 chunk_chars: int) -> list[Chunk]:
-    """Every chunk of every documentation file (sections shorter than 80 characters are merged into
-    the next one of the same file)."""
+    """Every chunk of every documentation file: consecutive sections are packed together up to
+    ``chunk_chars`` characters (a chunk starts at a heading when it can); a longer section is split
+    at paragraph boundaries."""
     chunks: list[Chunk] = []
     for root, path in find_files(paths, include):
         rel = path.relative_to(root).as_posix()
@@ -142,18 +143,17 @@ def load_chunks(paths: Sequence[Path], include: Sequence[str], api_reference: Se
         except OSError as exc:
             raise DocsError(f"cannot read {path}: {exc}") from None
         text = html_to_text(raw) if path.suffix.lower() in (".html", ".htm") else raw
-        api = any(fnmatch.fnmatch(rel, pat) for pat in api_reference)
-        carry = ""
-        n = 0
+        api = any(fnmatch.fnmatch(rel, pat) or fnmatch.fnmatch(path.name, pat) for pat in api_reference)
+        pieces: list[tuple[str, str]] = []
         for head, body in _sections(text):
-            body = f"{carry}\n\n{body}".strip() if carry else body
-            if len(body) < 80:
-                carry = body
-                continue
-            carry = ""
-            for piece in _split(body, chunk_chars):
-                chunks.append(Chunk(id=f"{rel}#{n}", path=rel, heading=head or rel, text=piece, api=api))
-                n += 1
-        if carry and len(carry) >= 20:
-            chunks.append(Chunk(id=f"{rel}#{n}", path=rel, heading=rel, text=carry, api=api))
+            pieces += [(head, part) for part in _split(body, chunk_chars)]
+        packed: list[tuple[str, str]] = []
+        for head, body in pieces:
+            if packed and len(packed[-1][1]) + len(body) + 2 <= chunk_chars:
+                packed[-1] = (packed[-1][0], f"{packed[-1][1]}\n\n{body}")
+            else:
+                packed.append((head, body))
+        for n, (head, body) in enumerate(packed):
+            if len(body.strip()) >= 20:
+                chunks.append(Chunk(id=f"{rel}#{n}", path=rel, heading=head or rel, text=body, api=api))
     return chunks

@@ -4,7 +4,9 @@ for live models, the benchmark's completion cache.
 
 Every request has a stable key (``docs.questions:docs/x.md#2``); every answer is appended to
 ``OUT/teacher/responses.jsonl`` in the replay format (``{"task": KEY, "sample": 0, "completion":
-TEXT}``), so ``teacher.model: replay:OUT/teacher/responses.jsonl`` reproduces a build without the model.
+TEXT}``), so ``teacher.model: replay:OUT/teacher/responses.jsonl`` reproduces a build without the model;
+the prompts go to ``OUT/teacher/requests.jsonl`` (``{"task": KEY, "messages": [...]}``), which is what
+one needs to write or review a replay file by hand.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from npukernelbench.prompt import prompt_hash
 
 TEACHER_BACKENDS = ("replay", "openai", "hf", "vllm")
 RESPONSES = "responses.jsonl"
+REQUESTS = "requests.jsonl"
 
 
 class TeacherError(RuntimeError):
@@ -112,18 +115,23 @@ class Teacher:
             text = completion.text or ""
             cached = bool(completion.meta.get("cached"))
             replies.append(Reply(ask.key, text, prompt_hash(ask.messages), cached))
-        self._record(replies)
+        self._record(asks, replies)
         self.asked += len(replies)
         self.cache_hits += sum(r.cached for r in replies)
         return replies
 
-    def _record(self, replies: Sequence[Reply]) -> None:
-        with self._lock, self.record.open("a", encoding="utf-8") as fh:
-            for r in replies:
-                fh.write(json.dumps({"task": r.key, "sample": 0, "completion": r.text,
-                                     "meta": {"prompt_hash": r.prompt_hash}}, ensure_ascii=False) + "\n")
-            fh.flush()
-            os.fsync(fh.fileno())
+    def _record(self, asks: Sequence[Ask], replies: Sequence[Reply]) -> None:
+        with self._lock:
+            with self.record.with_name(REQUESTS).open("a", encoding="utf-8") as fh:
+                for a in asks:
+                    fh.write(json.dumps({"task": a.key, "messages": [dict(m) for m in a.messages]},
+                                        ensure_ascii=False) + "\n")
+            with self.record.open("a", encoding="utf-8") as fh:
+                for r in replies:
+                    fh.write(json.dumps({"task": r.key, "sample": 0, "completion": r.text,
+                                         "meta": {"prompt_hash": r.prompt_hash}}, ensure_ascii=False) + "\n")
+                fh.flush()
+                os.fsync(fh.fileno())
 
     def close(self) -> None:
         self.generator.close()

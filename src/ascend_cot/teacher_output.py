@@ -21,6 +21,11 @@ class MalformedOutput(ValueError):
     """The teacher's answer does not have the asked-for shape."""
 
 
+def drop_reason(text: str) -> str:
+    """The drop reason for an answer that could not be read: no answer at all, or a malformed one."""
+    return "teacher_no_answer" if not (text or "").strip() else "malformed_teacher_output"
+
+
 def reasoning_and_answer(text: str, require_answer_tag: bool = False) -> tuple[str, str]:
     """``<think>R</think>`` then ``<answer>A</answer>`` (or the text after ``</think>``) -> (R, A)."""
     if not text or not text.strip():

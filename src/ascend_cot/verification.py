@@ -30,7 +30,15 @@ _ENTRY = re.compile(r"extern\s+\"C\"\s+__global__\s+__aicore__\s+void\s+(\w+)\s*
 
 
 class ToolchainUnavailable(RuntimeError):
-    """The toolchain that verifies answers cannot run here (no compiler, unknown name)."""
+    """The toolchain that verifies answers cannot run here (no compiler, unknown name), or our own
+    machinery failed during a check (never blamed on the candidate; rerun to resume)."""
+
+
+INFRA_MARKERS = ("confinement wrapper failed",)
+
+
+def _infra(text: str) -> bool:
+    return any(marker in text for marker in INFRA_MARKERS)
 
 
 @dataclass(frozen=True)
@@ -147,6 +155,9 @@ class Verifier:
         if hit is not None:
             return hit
         result = evaluate(spec, Completion(spec.case_id, 0, files=dict(files)), self.toolchain, self.options())
+        if _infra(result.message):
+            raise ToolchainUnavailable(f"verifying a {spec.case_id} project: {result.message}; nothing was "
+                                       "recorded against the candidate: rerun the build to resume")
         verified = Verified.PASSED if result.status is Status.PASSED else Verified.FAILED
         diagnostics = str(result.details.get("diagnostics", "")) if result.status is Status.BUILD_ERROR else ""
         timed_out = result.status is Status.TIMEOUT or "timed out" in result.message
@@ -184,6 +195,8 @@ class Verifier:
         if build.ok:
             return self._store(key, Verification(Verified.BUILT, "builds (no case to run it against)", "built"),
                                True)
+        if _infra(build.diagnostics):
+            raise ToolchainUnavailable(f"building a project: {build.diagnostics[:300]}; rerun the build to resume")
         head = next((ln for ln in build.diagnostics.splitlines() if "error" in ln), "build failed")
         return self._store(key, Verification(Verified.FAILED, head.strip(), "build_error", build.diagnostics),
                            cacheable=not build.timed_out)

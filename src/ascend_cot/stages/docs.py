@@ -13,7 +13,7 @@ from ascend_cot.context import StageContext, StageResult
 from ascend_cot.documents import DocsError
 from ascend_cot.sample import Drop, Sample, chat
 from ascend_cot.teacher import Ask
-from ascend_cot.teacher_output import MalformedOutput, questions, reasoning_and_answer
+from ascend_cot.teacher_output import MalformedOutput, drop_reason, questions, reasoning_and_answer
 
 STAGE = "docs"
 
@@ -33,7 +33,7 @@ def run(ctx: StageContext) -> StageResult:
         try:
             found = questions(reply.text, cfg.questions_per_chunk)
         except MalformedOutput as exc:
-            result.drops.append(Drop(STAGE, "docs", "malformed_teacher_output", origin, detail=f"questions: {exc}",
+            result.drops.append(Drop(STAGE, "docs", drop_reason(reply.text), origin, detail=f"questions: {exc}",
                                      text=reply.text))
             continue
         for i, question in enumerate(found):
@@ -45,7 +45,7 @@ def run(ctx: StageContext) -> StageResult:
         try:
             reasoning, answer = reasoning_and_answer(reply.text, require_answer_tag=True)
         except MalformedOutput as exc:
-            result.drops.append(Drop(STAGE, "docs", "malformed_teacher_output", origin, detail=f"answer: {exc}",
+            result.drops.append(Drop(STAGE, "docs", drop_reason(reply.text), origin, detail=f"answer: {exc}",
                                      text=reply.text))
             continue
         verification, _ = ctx.verifier.verify_answer(answer, None)

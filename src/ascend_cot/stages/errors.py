@@ -26,7 +26,7 @@ from ascend_cot.context import StageContext, StageResult
 from ascend_cot.projects import load_cases
 from ascend_cot.sample import Drop, Sample, Verified, chat
 from ascend_cot.teacher import Ask
-from ascend_cot.teacher_output import MalformedOutput, reasoning_only, strip_think
+from ascend_cot.teacher_output import MalformedOutput, drop_reason, reasoning_only, strip_think
 from ascend_cot.verification import project_files
 
 STAGE = "errors"
@@ -173,12 +173,12 @@ def debug_cot(failures: Sequence[FailingSample], ctx: StageContext) -> StageResu
         try:
             reasoning = reasoning_only(reply.text)
         except MalformedOutput as exc:
-            result.drops.append(Drop(STAGE, source, "malformed_teacher_output", f.origin, f.spec.case_id, str(exc),
+            result.drops.append(Drop(STAGE, source, drop_reason(reply.text), f.origin, f.spec.case_id, str(exc),
                                      reply.text))
             continue
         fixed = _merged(f.files, strip_think(reply.text))
         if fixed is None:
-            result.drops.append(Drop(STAGE, source, "malformed_teacher_output", f.origin, f.spec.case_id,
+            result.drops.append(Drop(STAGE, source, drop_reason(reply.text), f.origin, f.spec.case_id,
                                      "no fixed project files after the reasoning", reply.text))
             continue
         if fixed == dict(f.files):

@@ -6,8 +6,8 @@ filtered; every threshold is in the config.
   config). The assistant turn becomes ``<think>reasoning</think>`` + answer; a response that already
   starts with ``<think>`` is kept as written.
 - Normalisation: Unicode NFKC, control characters removed, whitespace runs collapsed.
-- Language: by script (``en``: Latin letters, ``zh``: CJK ideographs); a sample whose dominant
-  script is not in ``languages`` is dropped (``language``).
+- Language: the prose (code blocks removed) is identified with ``py3langid``; a sample whose language
+  is not in ``languages`` is dropped (``language``); samples with almost no prose are not judged.
 - Length: tokens counted with the training tokenizer (``tokenizer``; else whitespace words),
   outside [``min_tokens``, ``max_tokens``] dropped (``too_short`` / ``too_long``).
 - Perplexity: with ``perplexity_model`` (a small causal LM directory), samples whose assistant text
@@ -43,15 +43,21 @@ def normalise(text: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", text).strip()
 
 
-def script_language(text: str) -> str | None:
-    """``zh`` when CJK ideographs dominate the letters, ``en`` when Latin letters do, else None."""
-    cjk = sum(1 for ch in text if "\u4e00" <= ch <= "\u9fff" or "\u3400" <= ch <= "\u4dbf")
-    latin = sum(1 for ch in text if ch.isascii() and ch.isalpha())
-    other = sum(1 for ch in text if ch.isalpha() and not ch.isascii()) - cjk
-    if cjk + latin + other == 0:
+_CODE = re.compile(r"```.*?```|`[^`]*`", re.DOTALL)
+_ALIASES = {"wuu": "zh", "yue": "zh"}      # Chinese varieties the classifier names separately
+MIN_PROSE_LETTERS = 20
+
+
+def language(text: str) -> str | None:
+    """ISO 639-1 code of the prose of ``text`` (code blocks removed), from ``py3langid``; None when
+    there is too little prose to tell (code-only samples are not filtered by language)."""
+    prose = _CODE.sub(" ", text)
+    if sum(ch.isalpha() for ch in prose) < MIN_PROSE_LETTERS:
         return None
-    best = max((cjk, "zh"), (latin, "en"), (other, "other"))
-    return best[1] if best[1] != "other" else None
+    import py3langid
+
+    code, _ = py3langid.classify(prose)
+    return _ALIASES.get(code, code)
 
 
 def records(source: GeneralSource) -> Iterator[Mapping[str, Any]]:
@@ -183,9 +189,9 @@ def run(ctx: StageContext) -> StageResult:
                 drop(messages)
                 continue
             text = "\n".join(m["content"] for m in messages)
-            language = script_language(text)
-            if language not in cfg.languages:
-                drop("language", f"script {language or 'none'} not in {', '.join(cfg.languages)}")
+            lang = language(text)
+            if lang is not None and cfg.languages and lang not in cfg.languages:
+                drop("language", f"language {lang} not in {', '.join(cfg.languages)}")
                 continue
             tokens = count(text)
             if tokens < cfg.min_tokens:

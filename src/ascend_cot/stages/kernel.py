@@ -16,7 +16,14 @@ from ascend_cot.context import StageContext, StageResult
 from ascend_cot.projects import OpProject, case_projects, folder_projects, load_cases
 from ascend_cot.sample import Drop, Sample, chat
 from ascend_cot.teacher import Ask
-from ascend_cot.teacher_output import MalformedOutput, questions, reasoning_and_answer, reasoning_only, request
+from ascend_cot.teacher_output import (
+    MalformedOutput,
+    drop_reason,
+    questions,
+    reasoning_and_answer,
+    reasoning_only,
+    request,
+)
 from ascend_cot.verification import Verification
 
 STAGE = "kernel"
@@ -46,7 +53,7 @@ def run(ctx: StageContext) -> StageResult:
         try:
             req = request(reply.text)
         except MalformedOutput as exc:
-            result.drops.append(Drop(STAGE, "kernel", "malformed_teacher_output", origin, project.task,
+            result.drops.append(Drop(STAGE, "kernel", drop_reason(reply.text), origin, project.task,
                                      f"request: {exc}", reply.text))
             continue
         text = project.files[path]
@@ -56,7 +63,7 @@ def run(ctx: StageContext) -> StageResult:
             try:
                 found = questions(reply.text, cfg.questions_per_file)
             except MalformedOutput as exc:
-                result.drops.append(Drop(STAGE, "kernel", "malformed_teacher_output", origin, project.task,
+                result.drops.append(Drop(STAGE, "kernel", drop_reason(reply.text), origin, project.task,
                                          f"design questions: {exc}", reply.text))
                 found = []
             for i, q in enumerate(found):
@@ -76,7 +83,7 @@ def run(ctx: StageContext) -> StageResult:
             else:
                 reasoning, answer = reasoning_and_answer(reply.text, require_answer_tag=True)
         except MalformedOutput as exc:
-            result.drops.append(Drop(STAGE, "kernel", "malformed_teacher_output", origin, project.task,
+            result.drops.append(Drop(STAGE, "kernel", drop_reason(reply.text), origin, project.task,
                                      f"{kind}: {exc}", reply.text))
             continue
         if kind == "request":

@@ -18,7 +18,7 @@ from ascend_cot.ground_truth import GroundTruthError, mismatches, tiling_truth
 from ascend_cot.projects import load_cases
 from ascend_cot.sample import Drop, Sample, assistant_turn
 from ascend_cot.teacher import Ask
-from ascend_cot.teacher_output import MalformedOutput, json_summary, reasoning_only
+from ascend_cot.teacher_output import MalformedOutput, drop_reason, json_summary, reasoning_only
 
 STAGE = "project"
 
@@ -52,7 +52,7 @@ def run(ctx: StageContext) -> StageResult:
             reasoning = reasoning_only(reply.text)
             claim = json_summary(reply.text.split("</think>")[-1])
         except MalformedOutput as exc:
-            result.drops.append(Drop(STAGE, "project", "malformed_teacher_output", origin, spec.case_id, str(exc),
+            result.drops.append(Drop(STAGE, "project", drop_reason(reply.text), origin, spec.case_id, str(exc),
                                      reply.text))
             continue
         wrong = mismatches(truth, claim, cfg.float_rel_tol)

@@ -14,8 +14,12 @@ import struct
 from pathlib import Path
 from typing import Any
 
-from npukernelbench.toolchains.ascendc_sim.kernel_prelude import Description, DescribeError, TilingClass, \
-    parse_description
+from npukernelbench.toolchains.ascendc_sim.kernel_prelude import (
+    DescribeError,
+    Description,
+    TilingClass,
+    parse_description,
+)
 
 LAYOUT_FILE = "tiling_layout.txt"
 
