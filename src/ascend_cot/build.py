@@ -136,11 +136,12 @@ def _decontaminate(config: BuildConfig, samples: list[Sample],
     for s in samples:
         o = index.overlap(s.text())
         worst = max(worst, o.share)
-        if o.total and (o.share >= cfg.max_overlap or o.matched >= cfg.max_matches):
+        if o.total and (o.share >= cfg.max_overlap or o.run >= cfg.max_run):
             stage = next(k for k, v in STAGE_SOURCES.items() if s.source in v)
             drops.append(Drop(stage, s.source, "contaminated", s.origin, s.task,
                               f"{o.matched} of {o.total} {cfg.ngram}-grams ({o.share:.0%}) occur in held-out "
-                              f"benchmark cases", extra={"matched": o.matched, "total": o.total}))
+                              f"benchmark cases; longest verbatim run {o.run}",
+                              extra={"matched": o.matched, "total": o.total, "run": o.run}))
         else:
             kept.append(s)
             worst_kept = max(worst_kept, o.share)
@@ -234,7 +235,7 @@ def build(config: BuildConfig | Path | str, out: Path | str, *, fresh: bool = Fa
     teacher = ctx._teacher
     verifier = ctx._verifier
     post["runtime"] = {"seconds": round(time.monotonic() - started, 1),
-                       "teacher": teacher.name if teacher else None,
+                       "teacher": teacher.name if teacher else config.teacher.model or None,
                        "teacher_requests": teacher.asked if teacher else 0,
                        "teacher_cache_hits": teacher.cache_hits if teacher else 0,
                        "verifications_run": verifier.runs if verifier else 0,

@@ -70,7 +70,8 @@ def dataset_card(config: BuildConfig, stats: dict[str, Any]) -> str:
         (f"Token {config.decontamination.ngram}-gram overlap with {dec.get('held_out_cases', 0)} held-out benchmark "
          f"cases ({dec.get('benchmark_documents', 0)} distinct files: solutions, templates, API descriptions); a "
          f"sample was dropped at {config.decontamination.max_overlap:.0%} overlap or "
-         f"{config.decontamination.max_matches} matched n-grams: {dec.get('dropped', 0)} of {dec.get('checked', 0)}. "
+         f"{config.decontamination.max_run} consecutive matched n-grams (a verbatim copy): {dec.get('dropped', 0)} of "
+         f"{dec.get('checked', 0)}. "
          f"Cases not held out: {', '.join(config.decontamination.exclude_cases) or 'none'}."
          if dec.get("enabled") else "Not run (no benchmark given): do not evaluate on tasks this corpus may contain."),
         "",

@@ -150,7 +150,7 @@ class DecontaminationConfig:
     exclude_cases: tuple[str, ...] = ()   # case-id globs that are not held out (training cases)
     ngram: int = 13                       # tokens per n-gram
     max_overlap: float = 0.2              # share of a sample's n-grams found in the benchmark
-    max_matches: int = 40                 # or this many matched n-grams
+    max_run: int = 40                     # or this many consecutive matched n-grams (a verbatim copy)
     common_documents: int = 4             # n-grams in at least this many benchmark files are boilerplate
 
 

@@ -6,7 +6,8 @@ Texts are split into identifier / number / punctuation tokens; an n-gram is a 64
 consecutive tokens. Identical files (a shared base used by many solutions) count once. N-grams found
 in at least ``common_documents`` distinct benchmark files are boilerplate (includes, OpDef chains)
 and ignored. A sample is contaminated when the share of its n-grams found in the benchmark reaches
-``max_overlap`` or their number reaches ``max_matches``.
+``max_overlap``, or when it holds a verbatim copy: ``max_run`` consecutive matched n-grams (about
+``max_run + n`` tokens copied from a held-out file), however long the rest of the sample is.
 """
 
 from __future__ import annotations
@@ -33,8 +34,8 @@ def _token_ids(toks: Sequence[str]) -> np.ndarray:
                     dtype=np.uint64)
 
 
-def ngram_hashes(text: str, n: int) -> np.ndarray:
-    """Unique 64-bit hashes of the token n-grams of ``text`` (sorted)."""
+def ngram_sequence(text: str, n: int) -> np.ndarray:
+    """64-bit hashes of the token n-grams of ``text``, in text order."""
     ids = _token_ids(tokens(text))
     if len(ids) < n:
         return np.empty(0, dtype=np.uint64)
@@ -42,13 +43,27 @@ def ngram_hashes(text: str, n: int) -> np.ndarray:
     with np.errstate(over="ignore"):
         for j in range(n):
             acc = acc * np.uint64(1_000_003) + ids[j:len(ids) - n + 1 + j]
-    return np.unique(acc)
+    return acc
+
+
+def ngram_hashes(text: str, n: int) -> np.ndarray:
+    """Unique 64-bit hashes of the token n-grams of ``text`` (sorted)."""
+    return np.unique(ngram_sequence(text, n))
+
+
+def longest_run(flags: np.ndarray) -> int:
+    best = run = 0
+    for flag in flags.tolist():
+        run = run + 1 if flag else 0
+        best = max(best, run)
+    return best
 
 
 @dataclass(frozen=True)
 class Overlap:
-    matched: int
-    total: int
+    matched: int              # distinct n-grams of the sample found in the benchmark
+    total: int                # distinct n-grams of the sample (boilerplate excluded)
+    run: int = 0              # longest stretch of consecutive matched n-grams (a verbatim copy)
 
     @property
     def share(self) -> float:
@@ -78,12 +93,14 @@ class BenchmarkIndex:
             self.grams = self.boilerplate = np.empty(0, dtype=np.uint64)
 
     def overlap(self, text: str) -> Overlap:
-        grams = ngram_hashes(text, self.n)
-        if len(self.boilerplate):
-            grams = grams[~np.isin(grams, self.boilerplate, assume_unique=True)]
-        if not len(grams):
+        sequence = ngram_sequence(text, self.n)
+        common = np.isin(sequence, self.boilerplate) if len(self.boilerplate) else np.zeros(len(sequence), bool)
+        flags = np.isin(sequence, self.grams)            # boilerplate n-grams are never matches: they break runs
+        specific = sequence[~common]
+        if not len(specific):
             return Overlap(0, 0)
-        return Overlap(int(np.isin(grams, self.grams, assume_unique=True).sum()), len(grams))
+        unique, first = np.unique(specific, return_index=True)
+        return Overlap(int(flags[~common][first].sum()), len(unique), longest_run(flags))
 
 
 def benchmark_texts(roots: Sequence[Path], exclude: Sequence[str]) -> tuple[list[str], list[str]]:
