@@ -36,7 +36,9 @@ def write_dataset(folder: Path, samples: Sequence[Sample]) -> None:
         "provenance": {"teacher": datasets.Value("string"), "prompt_hash": datasets.Value("string"),
                        "config_hash": datasets.Value("string")},
     })
-    data = datasets.Dataset.from_list([s.to_row() for s in samples], features=features)
+    rows = [s.to_row() for s in samples]
+    data = datasets.Dataset.from_list(rows, features=features) if rows else \
+        datasets.Dataset.from_dict({name: [] for name in features}, features=features)
     tmp = folder.with_name(folder.name + ".tmp")
     shutil.rmtree(tmp, ignore_errors=True)
     data.save_to_disk(str(tmp))
