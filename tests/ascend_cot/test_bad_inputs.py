@@ -7,9 +7,12 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLES, TINY
 
 from ascend_cot.cli import main
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLES = REPO / "examples" / "ascend_cot"
+TINY = EXAMPLES / "tiny.yaml"
 
 
 def _config(tmp_path: Path, text: str) -> Path:

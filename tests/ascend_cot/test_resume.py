@@ -8,8 +8,11 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
-from conftest import REPO, TINY
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLES = REPO / "examples" / "ascend_cot"
+TINY = EXAMPLES / "tiny.yaml"
 
 
 def test_killed_build_resumes_to_the_same_corpus(tiny_build, tmp_path):

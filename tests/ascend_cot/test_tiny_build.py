@@ -4,6 +4,7 @@ drops the inputs call for (verification, decontamination, tiling mismatch, malfo
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from ascend_cot.stats import read_stats, render
 
@@ -77,14 +78,15 @@ def test_stats_cli(tiny_build, capsys):
 
 def test_mixing_weights_are_one_flag_per_ablation(tiny_build, tmp_path):
     """``--set mix.docs=0`` rebuilds from the finished stages without the docs samples."""
-    from ascend_cot.build import build
-    from conftest import TINY
-
     import shutil
+
+    from ascend_cot.build import build
+
+    tiny = Path(__file__).resolve().parents[2] / "examples" / "ascend_cot" / "tiny.yaml"
     out = tmp_path / "ablation"
     shutil.copytree(tiny_build.out / "work", out / "work")
     shutil.copytree(tiny_build.out / "cache", out / "cache")
-    outcome = build(TINY, out, progress=False, overrides=["mix.docs=0", "mix.general=2"], log=lambda m: None)
+    outcome = build(tiny, out, progress=False, overrides=["mix.docs=0", "mix.general=2"], log=lambda m: None)
     assert "docs" not in outcome.stats["kept_by_source"]
     assert outcome.stats["drops"]["mix_excluded"] == tiny_build.stats["kept_by_source"]["docs"]
     assert outcome.stats["kept_by_source"]["general"] == 2 * tiny_build.stats["kept_by_source"]["general"]
