@@ -115,11 +115,14 @@ def _split(body: str, limit: int) -> list[str]:
     pieces: list[str] = []
     current = ""
     for para in re.split(r"\n\s*\n", body):
+        if len(para) > limit and current:
+            pieces.append(current.strip())
+            current = ""
         while len(para) > limit:                 # one huge paragraph (a long code block): hard split at lines
             cut = para.rfind("\n", 0, limit)
             cut = cut if cut > limit // 4 else limit
-            pieces.append((current + "\n\n" + para[:cut]).strip() if current else para[:cut])
-            current, para = "", para[cut:].lstrip("\n")
+            pieces.append(para[:cut])
+            para = para[cut:].lstrip("\n")
         if current and len(current) + len(para) + 2 > limit:
             pieces.append(current.strip())
             current = para
