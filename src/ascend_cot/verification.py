@@ -35,6 +35,7 @@ class ToolchainUnavailable(RuntimeError):
 
 
 INFRA_MARKERS = ("confinement wrapper failed",)
+INFRA_ATTEMPTS = 3
 
 
 def _infra(text: str) -> bool:
@@ -154,7 +155,10 @@ class Verifier:
         hit = self._cached(key)
         if hit is not None:
             return hit
-        result = evaluate(spec, Completion(spec.case_id, 0, files=dict(files)), self.toolchain, self.options())
+        for _ in range(INFRA_ATTEMPTS):          # our machinery failed (transient): try again, never blame the code
+            result = evaluate(spec, Completion(spec.case_id, 0, files=dict(files)), self.toolchain, self.options())
+            if not _infra(result.message):
+                break
         if _infra(result.message):
             raise ToolchainUnavailable(f"verifying a {spec.case_id} project: {result.message}; nothing was "
                                        "recorded against the candidate: rerun the build to resume")
@@ -191,7 +195,10 @@ class Verifier:
             return self._store(key, Verification(Verified.FAILED, f"cannot read the OpDef: {exc.problem}",
                                                  "build_error"), True)
         project = _project(op, kernel, files, inputs, outputs, combos[0] if combos else {})
-        build = self.toolchain.build(project)
+        for _ in range(INFRA_ATTEMPTS):
+            build = self.toolchain.build(project)
+            if build.ok or not _infra(build.diagnostics):
+                break
         if build.ok:
             return self._store(key, Verification(Verified.BUILT, "builds (no case to run it against)", "built"),
                                True)
