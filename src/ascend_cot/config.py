@@ -231,6 +231,11 @@ class _Reader:
                 raise self.fail(key, f"expected an integer, got {_describe(value)}")
             return value
         if hint is float:
+            if isinstance(value, str):          # YAML 1.1 reads 1e-5 (no dot) as a string
+                try:
+                    value = float(value)
+                except ValueError:
+                    pass
             if isinstance(value, bool) or not isinstance(value, int | float):
                 raise self.fail(key, f"expected a number, got {_describe(value)}")
             return float(value)

@@ -71,6 +71,7 @@ class EvalSettings:
     shapes: str = "static"
     seeds: int = 1                         # input seeds per shape (the benchmark default is the case's)
     at_end: bool = True                    # also evaluate after the last step
+    engine: Mapping[str, Any] = field(default_factory=dict)   # vLLM engine settings (tensor_parallel_size, ...)
 
 
 @dataclass(frozen=True)
@@ -103,6 +104,7 @@ class SFTSettings:
     device: str = "auto"                   # auto | cpu | cuda
     precision: str = "auto"                # auto (bf16 where the GPU has it, else fp32) | bf16 | fp16 | fp32
     gradient_checkpointing: bool | None = None   # None: on GPUs, off on CPU
+    cpu_threads: int = 0                   # torch threads on CPU; 0: torch's default (1 is fastest on a busy machine)
     trainer: Mapping[str, Any] = field(default_factory=dict)   # any other trl.SFTConfig argument
 
 
@@ -134,6 +136,7 @@ class DPOSettings:
     device: str = "auto"
     precision: str = "auto"
     gradient_checkpointing: bool | None = None
+    cpu_threads: int = 0
     trainer: Mapping[str, Any] = field(default_factory=dict)   # any other trl.DPOConfig argument
 
 
@@ -163,6 +166,9 @@ class SampleSettings:
     resume: bool = True                    # reuse completions and results already in ``out``
     timeout: float = 600.0                 # seconds per request (servers)
     concurrency: int = 8                   # parallel requests (servers)
+    max_retries: int = 5                   # per request (servers); an unreachable server fails at once
+    engine: Mapping[str, Any] = field(default_factory=dict)   # vLLM engine settings: tensor_parallel_size,
+                                           # gpu_memory_utilization, max_model_len, max_lora_rank, ...
 
 
 Settings = SFTSettings | DPOSettings | SampleSettings

@@ -111,10 +111,13 @@ def save_rows(folder: Path, rows: Sequence[Mapping[str, Any]], features: Any = N
 
     folder = Path(folder)
     folder.parent.mkdir(parents=True, exist_ok=True)
-    table = datasets.Dataset.from_list([dict(r) for r in rows], features=features)
+    if rows or features is None:
+        table = datasets.Dataset.from_list([dict(r) for r in rows], features=features)
+    else:
+        table = datasets.Dataset.from_dict({name: [] for name in features}, features=features)
     tmp = folder.with_name(folder.name + ".tmp")
     shutil.rmtree(tmp, ignore_errors=True)
-    table.save_to_disk(str(tmp))
+    table.save_to_disk(str(tmp), num_shards=1)     # an empty table still gets its shard (loadable)
     shutil.rmtree(folder, ignore_errors=True)
     os.replace(tmp, folder)
     lines = folder.with_suffix(".jsonl")

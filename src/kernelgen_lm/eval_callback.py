@@ -70,7 +70,10 @@ class BenchmarkEvalCallback(TrainerCallback):
                                    temperature=self.settings.temperature, max_tokens=self.settings.max_tokens,
                                    lora=lora, toolchain=self.settings.toolchain, shapes=self.settings.shapes,
                                    seeds=self.settings.seeds)
-        rollout = roll_out(self.specs, settings, where / "run", log=lambda line: None)
+        from kernelgen_lm.sampling import EngineRunOptions
+
+        rollout = roll_out(self.specs, settings, where / "run", log=lambda line: None,
+                           run_options=EngineRunOptions(engine=dict(self.settings.engine)))
         rates = rollout.rates(self.settings.samples)
         record = {"step": step, **rates, "tasks": len(self.specs), "graded": len(rollout.results),
                   "no_outcome": len(rollout.no_outcome), "seconds": round(time.monotonic() - started, 1)}

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,16 +27,18 @@ from npukernelbench.options import RunOptions
 
 
 @dataclass(frozen=True)
-class ServerRunOptions(RunOptions):
-    """RunOptions whose generators also get the server settings (timeout, concurrency, retries)."""
+class EngineRunOptions(RunOptions):
+    """RunOptions whose generators also get the server settings (timeout, concurrency, retries) and
+    the vLLM engine settings (``extra``: tensor_parallel_size, ...)."""
 
     timeout: float = 600.0
     concurrency: int = 8
     max_retries: int = 5
+    engine: Mapping[str, Any] = field(default_factory=dict)
 
     def generator_options(self) -> GeneratorOptions:
         return GeneratorOptions(lora=self.lora, seed=self.seed, timeout=self.timeout, concurrency=self.concurrency,
-                                max_retries=self.max_retries)
+                                max_retries=self.max_retries, extra=dict(self.engine))
 
 
 @dataclass
@@ -87,7 +90,8 @@ def run_sample(settings: SampleSettings, log: Any = None) -> SampleOutcome:
         max_tokens=settings.max_tokens, seed=settings.seed, lora=str(settings.lora) if settings.lora else None,
         project_level=settings.project_level, toolchain=settings.toolchain, shapes=settings.shapes,
         shape_examples=settings.shape_examples, seeds=settings.seeds, resume=settings.resume)
-    runner = ServerRunOptions(timeout=settings.timeout, concurrency=settings.concurrency)
+    runner = EngineRunOptions(timeout=settings.timeout, concurrency=settings.concurrency,
+                              max_retries=settings.max_retries, engine=dict(settings.engine))
     rollout = roll_out(train, rollout_settings, out / "run", log=log, run_options=runner)
     pairs, stats = pairs_from_run(out / "run", train, settings.policy, settings.max_pairs_per_task, settings.seed,
                                   project_level=settings.project_level)

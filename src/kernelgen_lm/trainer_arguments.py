@@ -74,6 +74,10 @@ def common_arguments(settings: SFTSettings | DPOSettings, config_cls: type, log:
         precision = "bf16" if on_gpu and torch.cuda.is_bf16_supported() else "fp32"
     if precision in ("bf16", "fp16") and not on_gpu:
         raise ConfigError(f"precision: {precision} training needs a GPU here; use fp32 (or auto) on CPU")
+    if device == "cpu" and settings.cpu_threads > 0:
+        import torch
+
+        torch.set_num_threads(settings.cpu_threads)
     checkpointing = settings.gradient_checkpointing
     if checkpointing is None:
         checkpointing = on_gpu
@@ -96,12 +100,13 @@ def common_arguments(settings: SFTSettings | DPOSettings, config_cls: type, log:
         "use_cpu": device == "cpu",
         "bf16": precision == "bf16",
         "fp16": precision == "fp16",
-        "gradient_checkpointing": checkpointing,
     }
+    known = {f.name for f in dataclasses.fields(config_cls)}
+    # transformers 5 renamed gradient checkpointing to activation checkpointing (the old name warns)
+    args["activation_checkpointing" if "activation_checkpointing" in known else "gradient_checkpointing"] = checkpointing
     if settings.warmup_ratio is not None and settings.warmup_ratio >= 1:
         raise ConfigError("warmup_ratio: expected a share of the steps below 1")
     extras = dict(settings.trainer)
-    known = {f.name for f in dataclasses.fields(config_cls)}
     unknown = sorted(set(extras) - known)
     if unknown:
         raise ConfigError(f"trainer.{unknown[0]}: not an argument of trl's {config_cls.__name__} "
