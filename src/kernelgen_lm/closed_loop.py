@@ -39,14 +39,14 @@ class LoopSettings:
     # the tiny model and its tokenizer
     vocab_size: int = 4096
     max_token_chars: int = 16
-    hidden_size: int = 64
+    hidden_size: int = 128
     layers: int = 2
     model_seed: int = 0
     # SFT
-    sft_steps: int = 80
+    sft_steps: int = 64
     sft_learning_rate: float = 1e-2
     # measurement and sampling
-    max_tokens: int = 1200
+    max_tokens: int = 1000
     samples: int = 4
     temperature: float = 1.0
     hotter: tuple[float, ...] = (1.5, 2.0)       # retried temperatures when every candidate has one class
@@ -107,11 +107,13 @@ def run_loop(settings: LoopSettings, log: Any = None) -> dict[str, Any]:
     t = lap("measure_before", t)
 
     data, _ = write_expert_dataset(settings.cases, out / "sft-data", settings.tasks)
-    common = {"device": "cpu", "report_to": ["none"], "logging_steps": 5, "save_total_limit": 1,
+    common = {"device": "cpu", "cpu_threads": settings.threads, "report_to": ["none"], "logging_steps": 5,
+              "save_total_limit": 1,
               "per_device_batch_size": len(rows), "global_batch_size": len(rows), "weight_decay": 0.0}
     sft = load_settings(SFTSettings, data={
         **common, "model": str(base), "dataset": [str(data)], "output_dir": str(out / "sft"), "preset": "full",
-        "learning_rate": settings.sft_learning_rate, "warmup_ratio": 0.05, "max_steps": settings.sft_steps,
+        "learning_rate": settings.sft_learning_rate, "lr_scheduler_type": "constant_with_warmup",
+        "warmup_ratio": 0.05, "max_steps": settings.sft_steps,
         "max_length": 4096, "packing": False, "save_steps": settings.sft_steps})
     sft_result = run_sft(sft, log=log)
     figures["sft_loss"] = _last(sft_result.log_history, "loss")

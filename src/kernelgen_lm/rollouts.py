@@ -84,11 +84,12 @@ def roll_out(specs: Sequence[Any], settings: RolloutSettings, run_dir: Path, log
     reason = toolchain.unavailable_reason()
     if reason:
         raise RuntimeError(f"toolchain {settings.toolchain!r} cannot run here: {reason}")
-    options = dataclasses.replace(run_options or RunOptions(), model=settings.model, samples=settings.samples, toolchain=settings.toolchain,
-                         shapes=settings.shapes, shape_examples=settings.shape_examples, out=Path(run_dir),
-                         resume=settings.resume, temperature=settings.temperature, top_p=settings.top_p,
-                         max_tokens=settings.max_tokens, seed=settings.seed, lora=settings.lora,
-                         project_level=settings.project_level)
+    options = dataclasses.replace(run_options or RunOptions(), model=settings.model, samples=settings.samples,
+                                  toolchain=settings.toolchain, shapes=settings.shapes,
+                                  shape_examples=settings.shape_examples, out=Path(run_dir), resume=settings.resume,
+                                  temperature=settings.temperature, top_p=settings.top_p,
+                                  max_tokens=settings.max_tokens, seed=settings.seed, lora=settings.lora,
+                                  project_level=settings.project_level)
     run = RunDir(Path(run_dir))
     run.create(fresh=not settings.resume)
     run.write_header({"model": settings.model, "lora": settings.lora, "toolchain": settings.toolchain,

@@ -103,7 +103,8 @@ def common_arguments(settings: SFTSettings | DPOSettings, config_cls: type, log:
     }
     known = {f.name for f in dataclasses.fields(config_cls)}
     # transformers 5 renamed gradient checkpointing to activation checkpointing (the old name warns)
-    args["activation_checkpointing" if "activation_checkpointing" in known else "gradient_checkpointing"] = checkpointing
+    renamed = "activation_checkpointing" in known
+    args["activation_checkpointing" if renamed else "gradient_checkpointing"] = checkpointing
     if settings.warmup_ratio is not None and settings.warmup_ratio >= 1:
         raise ConfigError("warmup_ratio: expected a share of the steps below 1")
     extras = dict(settings.trainer)
