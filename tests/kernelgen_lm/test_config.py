@@ -106,3 +106,25 @@ def test_model_paths_resolve_against_the_config_file(tmp_path, chat_data):
     assert load_settings(SampleSettings, cfg).model == f"hf:{tmp_path / 'models' / 'm'}"
     cfg = write(tmp_path / "h.yaml", "model: Qwen/Qwen3-8B\ndataset: [chat.jsonl]\noutput_dir: o\n")
     assert load_settings(SFTSettings, cfg).model == "Qwen/Qwen3-8B"              # a hub name stays
+
+
+@pytest.mark.parametrize("name", ["sft_full.yaml", "sft_lora.yaml", "dpo.yaml", "sample.yaml", "cpu/sft.yaml",
+                                  "cpu/dpo.yaml", "cpu/sample.yaml"])
+def test_example_configs_are_valid(name, tmp_path, chat_data):
+    """The shipped configs use only known keys and valid values (their data paths are placeholders:
+    pointed at existing files here)."""
+    examples = Path(__file__).resolve().parents[2] / "examples" / "kernelgen_lm"
+    path = examples / name
+    if "sample" in name:
+        s = load_settings(SampleSettings, path, ["--cases", f"[{tmp_path}]"])
+        assert s.policy == "green>orange+purple"
+    elif "dpo" in name:
+        s = load_settings(DPOSettings, path, ["--pairs", f"[{chat_data}]"])
+        assert s.beta == 0.1
+    else:
+        overrides = ["--dataset", f"[{chat_data}]"]
+        s = load_settings(SFTSettings, path, overrides + (["--eval.cases", f"[{tmp_path}]"] if "full" in name
+                                                          or "cpu" in name else []))
+        assert s.learning_rate > 0
+        if s.chat_template is not None:
+            assert "{% generation %}" in s.chat_template.read_text()
