@@ -10,6 +10,7 @@ import pytest
 from kernelgen_lm.config import ConfigError, DPOSettings, SFTSettings, load_settings
 from kernelgen_lm.datasets_io import DataError
 
+ADD_CUSTOM = Path(__file__).resolve().parents[2] / "benchmark_cases" / "level1" / "math" / "add_custom"
 FAST = {"device": "cpu", "max_steps": 2, "global_batch_size": 2, "per_device_batch_size": 2, "max_length": 256,
         "logging_steps": 1, "save_steps": 1, "save_total_limit": 3, "report_to": ["none"], "cpu_threads": 1}
 
@@ -19,17 +20,22 @@ def sft_settings(tiny_model: Path, data: Path, out: Path, **changes) -> SFTSetti
                                             **FAST, **changes})
 
 
-def test_full_preset_trains_saves_and_resumes(tiny_model, chat_data, tmp_path):
+def test_full_preset_trains_saves_and_resumes(tiny_model, chat_data, tmp_path, capsys):
+    from kernelgen_lm.cli import main
     from kernelgen_lm.sft import run_sft
 
     out = tmp_path / "full"
-    settings = sft_settings(tiny_model, chat_data, out, preset="full", packing=True)
-    assert settings.learning_rate == 1.25e-6 and settings.weight_decay == 0.1
-    result = run_sft(settings, log=lambda line: None)
+    config = tmp_path / "sft.yaml"
+    config.write_text(f"model: {tiny_model}\ndataset: [{chat_data}]\noutput_dir: {out}\npreset: full\n"
+                      "packing: true\ndevice: cpu\nmax_length: 256\nreport_to: [none]\ncpu_threads: 1\n")
+    # the command as a user types it: YAML plus command-line overrides
+    assert main(["sft", str(config), "--max_steps", "2", "--global_batch_size", "2", "--per_device_batch_size=2",
+                 "--save_steps", "1", "--logging_steps", "1"]) == 0
+    printed = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert printed["output_dir"] == str(out) and printed["train_loss"] > 0
     assert (out / "model.safetensors").is_file() and (out / "tokenizer.json").is_file()
-    losses = [h["loss"] for h in result.log_history if "loss" in h]
-    assert len(losses) == 2 and all(loss > 0 for loss in losses)
     record = json.loads((out / "kernelgen_lm.json").read_text())
+    assert record["metrics"]["train_loss"] > 0 and record["settings"]["max_steps"] == 2
     assert record["kind"] == "sft" and record["settings"]["preset"] == "full"
     assert record["settings"]["learning_rate"] == 1.25e-6
     assert sorted(p.name for p in out.glob("checkpoint-*")) == ["checkpoint-1", "checkpoint-2"]
@@ -44,16 +50,30 @@ def test_full_preset_trains_saves_and_resumes(tiny_model, chat_data, tmp_path):
         run_sft(sft_settings(tiny_model, chat_data, out, resume=str(tmp_path)), log=lambda line: None)
 
 
-def test_lora_preset_saves_an_adapter_that_the_benchmark_loads(tiny_model, chat_data, tmp_path):
+def test_lora_preset_with_the_evaluation_callback(tiny_model, chat_data, tmp_path):
+    """LoRA: only the adapter is saved, and the benchmark loads it on the base model, both in the
+    evaluation callback (every step: CR/ER logged with the loss, a run directory per step) and after."""
     from kernelgen_lm.sft import run_sft
     from npukernelbench.generators import get_generator
     from npukernelbench.generators.base import GenerationRequest, GeneratorOptions, SamplingParams
 
     settings = sft_settings(tiny_model, chat_data, tmp_path / "lora", preset="lora", lora={"r": 4, "alpha": 8},
-                            learning_rate=0.05)
+                            learning_rate=0.05, save_steps=10,
+                            eval={"every_steps": 1, "cases": [str(ADD_CUSTOM)], "max_tokens": 8})
     assert load_settings(SFTSettings, data={"model": "m", "dataset": [str(chat_data)], "output_dir": "o",
                                             "preset": "lora"}).learning_rate == 1.25e-5
-    run_sft(settings, log=lambda line: None)
+    result = run_sft(settings, log=lambda line: None)
+    assert [h["step"] for h in result.benchmark_history] == [1, 2]
+    assert all(h["cr"] == 0.0 and h["er"] == 0.0 and h["graded"] == 1 for h in result.benchmark_history)
+    logged = [h for h in result.log_history if "eval/er" in h]
+    assert [h["step"] for h in logged] == [1, 2] and all(h["eval/cr"] == 0.0 for h in logged)
+    history = (tmp_path / "lora" / "benchmark-eval" / "history.jsonl").read_text().splitlines()
+    assert len(history) == 2
+    step = tmp_path / "lora" / "benchmark-eval" / "step-1"
+    run = json.loads((step / "run" / "results.jsonl").read_text().splitlines()[0])
+    assert run["task"] == "level1/math/add_custom" and run["status"] == "parse_error"   # 8 tokens of noise
+    assert json.loads((step / "run" / "run.json").read_text())["lora"] == str(step / "model")
+    assert not (step / "model").exists()                                  # snapshot weights are cleaned up
     adapter = json.loads((tmp_path / "lora" / "adapter_config.json").read_text())
     assert adapter["r"] == 4 and adapter["lora_alpha"] == 8
     assert not (tmp_path / "lora" / "model.safetensors").exists()      # the adapter only
