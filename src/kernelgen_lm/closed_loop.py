@@ -9,7 +9,8 @@ hundred tokens) starts from noise. Every stage uses the same code as the command
 2. SFT (:func:`kernelgen_lm.sft.run_sft`) on the tasks' expert solutions under the benchmark prompt
    (:func:`kernelgen_lm.sft_data.expert_rows`), then CR/ER again;
 3. candidates sampled at ``temperature`` and graded (:func:`kernelgen_lm.sampling.run_sample`) into
-   Green/Orange/Purple pairs; if every candidate lands in one class the loop samples again hotter;
+   Green/Orange/Purple pairs; if every candidate lands in one class the loop samples again, hotter
+   when all pass and colder when none does;
 4. DPO (:func:`kernelgen_lm.dpo.run_dpo`) on the pairs; its reward accuracy; CR/ER again.
 
 The loop's own hyper-parameters are for a model of ~0.3M parameters that must memorise three
@@ -49,7 +50,8 @@ class LoopSettings:
     max_tokens: int = 1000
     samples: int = 4
     temperature: float = 1.0
-    hotter: tuple[float, ...] = (1.5, 2.0)       # retried temperatures when every candidate has one class
+    temperature_retries: int = 3                 # more rounds when every candidate has one class: hotter
+                                                 # when all pass, colder when none does (x or / 1.5)
     # DPO
     dpo_steps: int = 12
     dpo_learning_rate: float = 1e-3
@@ -124,8 +126,9 @@ def run_loop(settings: LoopSettings, log: Any = None) -> dict[str, Any]:
 
     pairs = 0
     sample_out = None
-    for temperature in (settings.temperature, *settings.hotter):
-        sample_out = out / f"sample-t{temperature:g}"
+    temperature = settings.temperature
+    for _ in range(1 + settings.temperature_retries):
+        sample_out = out / f"sample-t{temperature:.3g}"
         sampled = run_sample(load_settings(SampleSettings, data={
             "model": f"hf:{out / 'sft'}", "cases": [str(c) for c in settings.cases], "tasks": list(settings.tasks),
             "include_eval_tasks": True, "out": str(sample_out), "samples": settings.samples,
@@ -136,7 +139,9 @@ def run_loop(settings: LoopSettings, log: Any = None) -> dict[str, Any]:
                        sample_er=sampled.stats["er"])
         if pairs:
             break
-        log(f"closed loop: no pairs at temperature {temperature:g} (classes {sampled.stats['classes']})")
+        classes = sampled.stats["classes"]
+        log(f"closed loop: no pairs at temperature {temperature:.3g} (classes {classes})")
+        temperature = temperature * 1.5 if set(classes) == {"green"} else temperature / 1.5
     figures["pairs"] = pairs
     t = lap("sample", t)
 
