@@ -116,3 +116,18 @@ def test_error_round_returns_as_sft_data(sampled, tmp_path, capsys):
     turns = data[0]["messages"]
     assert turns[-1]["role"] == "assistant" and turns[-1]["content"].startswith("<think>\nThe failure")
     assert "Add(zLocal" in turns[-1]["content"] and "Sub(zLocal" in turns[-2]["content"]
+
+
+def test_sampling_from_a_server_with_one_class_only(served_model, tmp_path, capsys):
+    """A live OpenAI-compatible server (npukb serve on the tiny model): its noise never parses, so the
+    task has one class (purple) and gives no pair; the stats say so and the pairs dataset is empty."""
+    config = tmp_path / "s.yaml"
+    config.write_text(f"model: {served_model.url}\ncases: [{ADD_CUSTOM}]\ninclude_eval_tasks: true\nsamples: 2\n"
+                      "max_tokens: 12\ntemperature: 1.0\nout: o\n")
+    assert main(["sample", str(config)]) == 0
+    printed = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert printed["pairs"] == 0 and printed["classes"] == {"purple": 2}
+    stats = json.loads((tmp_path / "o" / "pairs_stats.json").read_text())
+    assert stats["one_class_tasks"] == [TASK] and stats["cr"] == 0.0
+    header = json.loads((tmp_path / "o" / "run" / "run.json").read_text())
+    assert header["model"] == served_model.url and header["temperature"] == 1.0
