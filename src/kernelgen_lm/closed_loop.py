@@ -50,10 +50,11 @@ class LoopSettings:
     max_tokens: int = 1000
     samples: int = 4
     temperature: float = 1.0
+    top_p: float = 0.95                          # the benchmark's default nucleus
     temperature_retries: int = 3                 # more rounds when every candidate has one class: hotter
                                                  # when all pass, colder when none does (x or / 1.5)
     # DPO
-    dpo_steps: int = 12
+    dpo_steps: int = 8
     dpo_learning_rate: float = 1e-3
     beta: float = 0.1
     threads: int = 1
@@ -132,7 +133,7 @@ def run_loop(settings: LoopSettings, log: Any = None) -> dict[str, Any]:
         sampled = run_sample(load_settings(SampleSettings, data={
             "model": f"hf:{out / 'sft'}", "cases": [str(c) for c in settings.cases], "tasks": list(settings.tasks),
             "include_eval_tasks": True, "out": str(sample_out), "samples": settings.samples,
-            "temperature": temperature, "top_p": 1.0, "max_tokens": settings.max_tokens, "seeds": 1,
+            "temperature": temperature, "top_p": settings.top_p, "max_tokens": settings.max_tokens, "seeds": 1,
             "toolchain": settings.toolchain, "resume": False}), log=log)
         pairs = sampled.pairs
         figures.update(sample_temperature=temperature, sample_classes=sampled.stats["classes"],
@@ -150,8 +151,8 @@ def run_loop(settings: LoopSettings, log: Any = None) -> dict[str, Any]:
             **common, "model": str(out / "sft"), "pairs": [str(sample_out / "pairs")], "output_dir": str(out / "dpo"),
             "preset": "full", "learning_rate": settings.dpo_learning_rate, "beta": settings.beta,
             "max_steps": settings.dpo_steps, "warmup_ratio": 0.1, "max_length": 4096,
-            "per_device_batch_size": min(pairs, 4), "global_batch_size": min(pairs, 8),
-            "save_steps": settings.dpo_steps})
+            "per_device_batch_size": min(pairs, 2), "global_batch_size": min(pairs, 4),
+            "save_steps": settings.dpo_steps, "trainer": {"precompute_ref_log_probs": True}})
         dpo_result = run_dpo(dpo, log=log)
         figures["dpo_reward_accuracy"] = dpo_result.metrics.get("reward_accuracy")
         figures["dpo_reward_margin"] = dpo_result.metrics.get("reward_margin")

@@ -7,15 +7,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from kernelgen_lm.closed_loop import LoopSettings, run_loop
 
 CASES = Path(__file__).resolve().parents[2] / "benchmark_cases"
 
 
+@pytest.mark.slow
 def test_short_closed_loop(tmp_path):
     settings = LoopSettings(cases=(CASES,), out=tmp_path / "loop", tasks=("level1/math/add_custom",),
-                            max_token_chars=32, hidden_size=64, sft_steps=40, samples=4, temperature=1.0,
-                            dpo_steps=4, max_tokens=700)
+                            max_token_chars=32, sft_steps=60, samples=4, dpo_steps=4, max_tokens=700)
     figures = run_loop(settings, log=lambda line: None)
     assert (figures["cr_before"], figures["er_before"]) == (0.0, 0.0)         # noise writes no project
     assert figures["er_after_sft"] == 1.0 and figures["cr_after_sft"] == 1.0  # the expert solution, reproduced
