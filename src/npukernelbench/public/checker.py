@@ -125,10 +125,8 @@ class ModelChecker:
         return out, runner
 
     def _cache_root(self) -> Path:
-        cache = getattr(self.toolchain, "cache", None)
-        root = getattr(cache, "root", None)
-        if root is not None:
-            return Path(root)
+        """Where compiled bindings are cached: the per-user cache (``NPUKB_CACHE_DIR``), shared by every
+        toolchain (the binding is the task's code, not the candidate's)."""
         from npukernelbench.toolchains.ascendc_sim.build_cache import default_root
 
         return default_root()
