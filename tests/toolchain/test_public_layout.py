@@ -66,3 +66,13 @@ def test_plugin_runs_the_public_tree(pytester, sim):
     res = pytester.runpytest_subprocess("tasks", "--model=reference",
                                         "--shapes=static", "--npukb-out=out", "-v")
     res.assert_outcomes(passed=3)
+
+
+def test_speed_is_estimated_against_the_expert_answer(specs, sim):
+    spec = specs["level1/Math/AddCustom"]
+    files = dict(spec.solution)
+    files["op_kernel/add_custom.cpp"] = "// same kernel, another build\n" + files["op_kernel/add_custom.cpp"]
+    result = evaluate(spec, Completion(spec.case_id, 0, files=files), sim,
+                      EvalOptions(shapes="static", seeds=1, determinism=False))
+    assert result.status is Status.PASSED, result.message
+    assert result.speed_kind == "estimated" and result.speedup == pytest.approx(1.0, rel=0.05)

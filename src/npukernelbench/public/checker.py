@@ -157,14 +157,14 @@ class ModelChecker:
         worst_abs = worst_rel = 0.0
         verdicts = []
         for i, (ref, val, g) in enumerate(zip(refs, vals, got, strict=False)):
-            name = f"output {i}"
+            name = str(i)
             if not isinstance(ref, torch.Tensor):
                 continue                                   # a non-tensor return value: nothing to compare
             if not isinstance(g, torch.Tensor):
-                return CaseOutcome(Status.WRONG, f"{name}: ModelNew returned {type(g).__name__}, Model a tensor "
+                return CaseOutcome(Status.WRONG, f"output {name}: ModelNew returned {type(g).__name__}, Model a tensor "
                                                  f"{where}", case=case)
             if tuple(g.shape) != tuple(ref.shape) or g.dtype != ref.dtype:
-                return CaseOutcome(Status.WRONG, f"{name}: shape {list(g.shape)} {g.dtype} but Model returns "
+                return CaseOutcome(Status.WRONG, f"output {name}: shape {list(g.shape)} {g.dtype} but Model returns "
                                                  f"{list(ref.shape)} {ref.dtype} {where}", case=case)
             dtype_name = op_call.torch_dtype_name(ref)
             expected = val.detach().cpu() if isinstance(val, torch.Tensor) and val.shape == ref.shape else ref
@@ -201,6 +201,7 @@ class ModelChecker:
         assert case.row is not None
         seeds = self.options.seeds or self.spec.seeds
         time_us: float | None = None
+        base_us: float | None = None
         worst_abs = worst_rel = 0.0
         self.describe()
         for s in range(seeds):
@@ -229,8 +230,29 @@ class ModelChecker:
                                                          "(uninitialised reads or races)", case=case)
                 times = [r.time_us for r in runner.runs if r.time_us is not None]
                 time_us = sum(times) if times else None
+                base_us = self._baseline_time(case, seed, inputs, time_us) if time_us is not None else None
         self.shapes_checked += 1
-        return CaseOutcome(Status.PASSED, time_us=time_us, case=case, max_abs=worst_abs, max_rel=worst_rel)
+        return CaseOutcome(Status.PASSED, time_us=time_us, baseline_us=base_us, case=case, max_abs=worst_abs,
+                           max_rel=worst_rel)
+
+    def _baseline_time(self, case: ShapeCase, seed: int, inputs: Inputs, own_us: float | None) -> float | None:
+        """The expert answer's time on the same row and seed (through the same toolchain; cached)."""
+        if self.spec.solution is None or not self.options.speed:
+            return None
+        key = self.baseline.key(self.toolchain, self.spec, case, seed)
+        if key not in self.baseline.times:
+            if dict(self.spec.solution) == self.files:
+                self.baseline.times[key] = own_us
+            else:
+                expert = ModelChecker(self.spec, self.toolchain, self.spec.solution, self.options, self.baseline,
+                                      self.task)
+                try:
+                    _, runner = expert._run_candidate(inputs, poison_seed=seed)
+                    times = [r.time_us for r in runner.runs if r.time_us is not None]
+                    self.baseline.times[key] = sum(times) if times else None
+                except (BuildFailed, op_call.CallError, ReferenceError_):
+                    self.baseline.times[key] = None
+        return self.baseline.times[key]
 
     def _values(self, case: ShapeCase, inputs: Inputs, structure: Any) -> Any:
         """The reference's outputs computed in float32 (half/bf16 inputs upcast), or the original run's
