@@ -155,3 +155,20 @@ def test_the_operator_is_the_opdef_named_after_the_kernel():
     assert op_call.pick_signature([SIG], "anything") is SIG
     with pytest.raises(op_call.SignatureMismatch, match="none named after"):
         op_call.pick_signature([other, OpSignature("Other", (), (), ())], "scale_add")
+
+
+# -- op projects ---------------------------------------------------------------------------------------
+
+def test_a_project_has_free_host_file_names():
+    from npukernelbench.extract import ParseError, extract_files, is_host_source
+
+    text = "".join(f"=== {p} ===\n```cpp\nint {n};\n```\n" for n, p in enumerate(
+        ["op_host/x_tiling.h", "op_host/x_tiling.cpp", "op_host/x_def.cpp", "op_host/aclnn_x.cpp",
+         "op_kernel/x.cpp", "op_kernel/x_impl.h"]))
+    files = extract_files(text, ("op_kernel/x.cpp",))
+    assert sorted(p for p in files if is_host_source(p)) == ["op_host/x_def.cpp", "op_host/x_tiling.cpp"]
+    with pytest.raises(ParseError, match="no host source"):
+        extract_files("=== op_kernel/x.cpp ===\n```cpp\nint a;\n```\n"
+                      "=== op_host/aclnn_x.cpp ===\n```cpp\nint b;\n```\n", ("op_kernel/x.cpp",))
+    with pytest.raises(ParseError, match="op_kernel/x.cpp is missing"):
+        extract_files("=== op_host/x.cpp ===\n```cpp\nint a;\n```\n", ("op_kernel/x.cpp",))
