@@ -266,12 +266,12 @@ def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder
                           ErrorCategory.SYNTAX_STRUCTURE)
     described = cache.load(describe_key(project, compiler))
     reuse = cache.entry(describe_key(project, compiler)) if described and described.get("ok") else None
-    host_objects, desc, _ = _host_steps(project, compiler, cache, folder, timings, reuse)
+    host_objects, desc, description_text = _host_steps(project, compiler, cache, folder, timings, reuse)
     src = folder / "src"
     runtime = [str(o) for o in runtime_objects(compiler, cache)]
     include = ["-I", str(INCLUDE_DIR)]
     (folder / PRELUDE).write_text(kernel_prelude.prelude(project, desc), encoding="utf-8")
-    (folder / tiling_fields.LAYOUT_FILE).write_text(described.stdout, encoding="utf-8")   # runs name tiling values
+    (folder / tiling_fields.LAYOUT_FILE).write_text(description_text, encoding="utf-8")   # runs name tiling values
     kernel_pch, kernel_readable = _pch_args(project, compiler, cache, FLAGS, "op_kernel")
     out = _run([compiler.path, *FLAGS, *include, "-I", "op_kernel", *kernel_pch, "-include", str(folder / PRELUDE),
                 "-c", kernel_rel, "-o", f"{folder}/kernel.o"], src, COMPILE_LIMITS, timings, "kernel", kernel_readable)
