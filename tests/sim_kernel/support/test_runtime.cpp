@@ -52,6 +52,7 @@ double cross_core_wait_flag(int, const char* file, int line) {
   violation("CrossCoreWaitFlag", "not supported by the sequential test runtime", file, line);
 }
 std::uint8_t* sys_workspace() { return g_sys_ws; }
+BlockState* cube_partner() { return nullptr; }
 void kernel_log(const std::string& text) {
   std::printf("[block %d] %s", g_current ? g_current->block_idx : -1, text.c_str());
   std::fflush(stdout);

@@ -62,6 +62,17 @@ def _classifier_version() -> str:
     return hashlib.sha256(Path(diagnostics.__file__).read_bytes()).hexdigest()[:16]
 
 
+@functools.lru_cache(maxsize=1)
+def _build_logic_version() -> str:
+    """The Python that shapes what gets compiled (source rewrites, passes, prelude, this module): a
+    change to it must not reuse builds made by the old logic."""
+    digest = hashlib.sha256()
+    for module in (device_dialect, kernel_passes, kernel_prelude):
+        digest.update(Path(module.__file__).read_bytes())
+    digest.update(Path(__file__).read_bytes())
+    return digest.hexdigest()[:16]
+
+
 def build_key(project: KernelProject, compiler: Compiler) -> str:
     payload = {
         "builder": BUILDER_VERSION,
@@ -75,6 +86,7 @@ def build_key(project: KernelProject, compiler: Compiler) -> str:
         "compiler": compiler.version,
         "simulator": simulator_version(),
         "classifier": _classifier_version(),
+        "logic": _build_logic_version(),
     }
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
@@ -152,7 +164,7 @@ def _safe_relative(name: str) -> PurePosixPath:
     return path
 
 
-def _write_sources(project: KernelProject, src: Path, core: str) -> list[str]:
+def _write_sources(project: KernelProject, src: Path, core: str, cxx20: bool) -> list[str]:
     """Write the project under ``src``, kernel files as the ``core`` compile pass sees them
     (``device_dialect``); returns the host translation units."""
     hosts: list[str] = []
@@ -161,7 +173,7 @@ def _write_sources(project: KernelProject, src: Path, core: str) -> list[str]:
         path = src.joinpath(*rel.parts)
         path.parent.mkdir(parents=True, exist_ok=True)
         if rel.parts[0] == "op_kernel":
-            text = device_dialect.rewrite(text, core).text
+            text = device_dialect.rewrite(text, core, cxx20).text
         path.write_text(text, encoding="utf-8")
         if rel.parts[0] == "op_host" and rel.suffix in (".cpp", ".cc", ".cxx") and len(rel.parts) == 2:
             hosts.append(rel.as_posix())
@@ -173,7 +185,9 @@ def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder
     """Run every step in ``folder``; raises StepFailure; leaves ``folder/sim`` on success."""
     src = folder / "src"
     kplan = kernel_passes.plan(project.files)
-    hosts = _write_sources(project, src, kplan.passes[0])
+    kflags = kernel_flags(kplan)
+    cxx20 = "-std=c++20" in kflags
+    hosts = _write_sources(project, src, kplan.passes[0], cxx20)
     kernel_rel = f"op_kernel/{project.kernel}.cpp"
     if not hosts:
         raise StepFailure("the project has no op_host/*.cpp file (host code with the OpDef and TilingFunc)",
@@ -206,13 +220,13 @@ def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder
         desc = kernel_prelude.parse_description(described.stdout)
     except kernel_prelude.DescribeError as exc:
         raise StepFailure(f"cannot read the registered tiling classes: {exc}", ErrorCategory.OTHER) from None
-    kernel_pch, kernel_readable = _pch_args(project, compiler, cache, FLAGS, "op_kernel")
+    kernel_pch, kernel_readable = _pch_args(project, compiler, cache, kflags, "op_kernel")
     kernel_objects = []
     for i, core in enumerate(kplan.passes):
         pass_src = src
         if i > 0:
             pass_src = folder / f"src_{core.lower()}"
-            _write_sources(project, pass_src, core)
+            _write_sources(project, pass_src, core, cxx20)
         prelude = folder / (PRELUDE if len(kplan.passes) == 1 else f"npukb_build_{core.lower()}.h")
         prelude.write_text(kernel_prelude.prelude(project, desc, core=core, plan=kplan, primary=i == 0),
                            encoding="utf-8")
@@ -220,7 +234,7 @@ def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder
         # Static locals of inline functions must be ordinary weak symbols (not GNU_UNIQUE) for
         # _isolate_pass to make them local to the pass.
         isolate = ["-fno-gnu-unique"] if len(kplan.passes) > 1 and "clang" not in compiler.version.lower() else []
-        out = _run([compiler.path, *FLAGS, *isolate, *include, "-I", "op_kernel", *kernel_pch, "-include",
+        out = _run([compiler.path, *kflags, *isolate, *include, "-I", "op_kernel", *kernel_pch, "-include",
                     str(prelude), "-c", kernel_rel, "-o", obj], pass_src, COMPILE_LIMITS, timings, "kernel",
                    kernel_readable)
         if not out.ok:
@@ -238,6 +252,16 @@ def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder
 
 
 _PASS_NAMES = {"AIC": "cube core (AIC)", "AIV": "vector core (AIV)"}
+
+
+def kernel_flags(kplan: kernel_passes.KernelPlan) -> tuple[str, ...]:
+    """Compile flags of the kernel TU. Kernels that use the cube unit are compiled as C++20: their
+    libraries (Catlass-style layouts) rely on constexpr constructors that leave members to default
+    initialisation, which clang -- and so the device compiler -- accepts in C++17 as an extension
+    and g++ only from C++20 on."""
+    if "AIC" not in kplan.passes:
+        return FLAGS
+    return tuple("-std=c++20" if f == "-std=c++17" else f for f in FLAGS)
 
 
 def _isolate_pass(obj: str, entry: str, primary: bool, folder: Path, timings: dict[str, float]) -> str:

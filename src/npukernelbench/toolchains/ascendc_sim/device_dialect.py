@@ -15,6 +15,11 @@ diagnostics keep their file, line and column.
    Each pass is compiled for one core type, so the pass keeps the specialisation of its own core type
    as a plain (non-template) overload, which overload resolution prefers over the primary template,
    and blanks the other one.
+3. (``cxx20`` passes only) A class whose only constructor is ``Name() = default;`` loses that line.
+   Kernels that use the cube unit are compiled as C++20 (see ``builder.kernel_flags``), where such a
+   class is no longer an aggregate; in C++17 -- the device compiler's dialect -- it is, and kernel
+   libraries brace-initialise it (``f = {this, id};``). Without the line the class is an aggregate
+   again and behaves exactly as in C++17.
 """
 
 from __future__ import annotations
@@ -28,11 +33,15 @@ _CORE_ARG = re.compile(r"<\s*(?:AscendC\s*::\s*)?(AIC|AIV)\s*>\s*\(")
 _CLASS_KEY = re.compile(r"\b(?:class|struct|union)\b")
 
 
+_CLASS_NAME = re.compile(r"\b(?:class|struct)\s+(?:alignas\s*\([^)]*\)\s*)?([A-Za-z_]\w*)")
+
+
 @dataclass(frozen=True)
 class Rewritten:
     text: str
     attributes: int          # bracketed attribute lists blanked
     specialisations: int     # core-type specialisations kept (as overloads) or removed
+    defaulted: int = 0       # sole defaulted default constructors removed (cxx20 passes)
 
 
 def mask_comments_and_strings(text: str) -> str:
@@ -116,6 +125,80 @@ def _brace_kinds(masked: str, positions: list[int]) -> dict[int, bool]:
     return result
 
 
+def _class_bodies(masked: str) -> list[tuple[str, int, int]]:
+    """(class name, body start, body end) of every class/struct body (outermost brace pair)."""
+    bodies: list[tuple[str, int, int]] = []
+    stack: list[tuple[str | None, int]] = []
+    last_stop = 0
+    for i, c in enumerate(masked):
+        if c == "{":
+            header = _skip_template_header(masked[last_stop:i])
+            name = None
+            if _CLASS_KEY.search(header) and "(" not in header and "=" not in header:
+                m = _CLASS_NAME.search(header)
+                name = m.group(1) if m else None
+            stack.append((name, i + 1))
+            last_stop = i + 1
+        elif c == "}":
+            if stack:
+                name, start = stack.pop()
+                if name:
+                    bodies.append((name, start, i))
+            last_stop = i + 1
+        elif c == ";":
+            last_stop = i + 1
+    return bodies
+
+
+def _depth_one(masked: str, start: int, end: int) -> str:
+    """The body text with nested brace/paren groups blanked (members of this class only)."""
+    out = list(masked[start:end])
+    depth = 0
+    for k, c in enumerate(out):
+        if c in "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+        elif depth > 0 and c != "\n":
+            out[k] = " "
+    return "".join(out)
+
+
+def _drop_sole_defaulted_ctors(masked: str, chars: list[str]) -> int:
+    count = 0
+    for name, start, end in _class_bodies(masked):
+        body = _depth_one(masked, start, end)
+        ctors = list(re.finditer(rf"(?<![~\w:.]){re.escape(name)}\s*\(", body))
+        if len(ctors) != 1:
+            continue
+        m = re.match(rf"{re.escape(name)}\s*\(\s*\)\s*=\s*default\s*;", body[ctors[0].start():])
+        if m is None:
+            continue
+        a = start + ctors[0].start()
+        _blank(chars, _specifiers_before(masked, a), a + m.end())
+        count += 1
+    return count
+
+
+_SPECIFIER = re.compile(r"(?:inline|constexpr|explicit|__forceinline__|__aicore__|__host__|__device__|[A-Z][A-Z0-9_]*)")
+
+
+def _specifiers_before(masked: str, a: int) -> int:
+    """Start of the specifiers (inline, constexpr, qualifier macros) that precede the declaration at
+    ``a``, so that blanking the declaration does not leave them to the next one."""
+    i = a
+    while True:
+        j = i
+        while j > 0 and masked[j - 1].isspace():
+            j -= 1
+        k = j
+        while k > 0 and (masked[k - 1].isalnum() or masked[k - 1] == "_"):
+            k -= 1
+        if k == j or not _SPECIFIER.fullmatch(masked[k:j]):
+            return i
+        i = k
+
+
 def _match_close(masked: str, i: int, open_c: str, close_c: str) -> int:
     """Index just after the bracket closing the one at ``i``; len(masked) when unbalanced."""
     depth = 0
@@ -129,8 +212,8 @@ def _match_close(masked: str, i: int, open_c: str, close_c: str) -> int:
     return len(masked)
 
 
-def rewrite(text: str, core: str) -> Rewritten:
-    """The source as the ``core`` ("AIC" or "AIV") compile pass sees it."""
+def rewrite(text: str, core: str, cxx20: bool = False) -> Rewritten:
+    """The source as the ``core`` ("AIC" or "AIV") compile pass sees it (``cxx20``: compiled as C++20)."""
     masked = mask_comments_and_strings(text)
     chars = list(text)
     attributes = 0
@@ -165,4 +248,5 @@ def rewrite(text: str, core: str) -> Rewritten:
                 body = min(body, k)
         end = body + 1 if body < len(masked) and masked[body] == ";" else _match_close(masked, body, "{", "}")
         _blank(chars, m.start(), end)
-    return Rewritten(text="".join(chars), attributes=attributes, specialisations=specialisations)
+    defaulted = _drop_sole_defaulted_ctors(masked, chars) if cxx20 else 0
+    return Rewritten(text="".join(chars), attributes=attributes, specialisations=specialisations, defaulted=defaulted)

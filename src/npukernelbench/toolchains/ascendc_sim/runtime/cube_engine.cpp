@@ -168,9 +168,59 @@ void run(const npukb::MmadJob& job, Elem elem, Kernel kernel) {
   }
 }
 
+template <typename Acc, typename Elem, typename Kernel>
+void run_dense(const npukb::GemmJob& job, Elem elem, Kernel kernel) {
+  const int mp = (job.m + 15) / 16 * 16, n1 = (job.n + 15) / 16;
+  thread_local std::vector<Acc> a_pack, panel, block;
+  a_pack.assign(static_cast<std::size_t>(mp) * job.k, Acc(0));
+  panel.resize(static_cast<std::size_t>(job.k) * 16);
+  block.resize(static_cast<std::size_t>(mp) * 16);
+  for (int i = 0; i < job.m; ++i) {
+    for (int p = 0; p < job.k; ++p) {
+      const long long idx = job.trans_a ? static_cast<long long>(p) * job.lda + i : static_cast<long long>(i) * job.lda + p;
+      a_pack[static_cast<std::size_t>(i) * job.k + p] = elem(job.a, static_cast<std::size_t>(idx));
+    }
+  }
+  Acc* c = static_cast<Acc*>(job.c);
+  for (int nb = 0; nb < n1; ++nb) {
+    for (int p = 0; p < job.k; ++p) {
+      for (int jj = 0; jj < 16; ++jj) {
+        const int j = nb * 16 + jj;
+        Acc v = Acc(0);
+        if (j < job.n) {
+          const long long idx = job.trans_b ? static_cast<long long>(j) * job.ldb + p : static_cast<long long>(p) * job.ldb + j;
+          v = elem(job.b, static_cast<std::size_t>(idx));
+        }
+        panel[static_cast<std::size_t>(p) * 16 + jj] = v;
+      }
+    }
+    std::memset(block.data(), 0, sizeof(Acc) * block.size());
+    kernel(block.data(), a_pack.data(), panel.data(), mp, job.k, job.k);
+    const int cols = job.n - nb * 16 < 16 ? job.n - nb * 16 : 16;
+    for (int i = 0; i < job.m; ++i) std::memcpy(c + static_cast<std::size_t>(i) * job.n + nb * 16, block.data() + i * 16, sizeof(Acc) * cols);
+  }
+}
+
 }  // namespace
 
 namespace npukb {
+
+void cube_gemm(const GemmJob& job) {
+  if (job.m <= 0 || job.n <= 0) return;
+  if (job.k <= 0) {
+    const std::size_t bytes = static_cast<std::size_t>(job.m) * job.n * 4;
+    std::memset(job.c, 0, bytes);
+    return;
+  }
+  switch (job.input) {
+    case CubeInput::F16: run_dense<float>(job, ElemF16{}, kernel_f32); break;
+    case CubeInput::BF16: run_dense<float>(job, ElemBF16{}, kernel_f32); break;
+    case CubeInput::F32: run_dense<float>(job, ElemF32{}, kernel_f32); break;
+    case CubeInput::S8: run_dense<std::int32_t>(job, ElemS8{}, kernel_s32); break;
+    case CubeInput::U8: run_dense<std::int32_t>(job, ElemU8{}, kernel_s32); break;
+  }
+}
+
 
 void cube_mmad(const MmadJob& job) {
   if (job.m <= 0 || job.n <= 0 || job.k <= 0) return;

@@ -1257,6 +1257,14 @@ double cross_core_wait_flag(int flag_id, const char* file, int line) {
   return t;
 }
 
+BlockState* cube_partner() {
+  int b = g_running_block.load();
+  if (!g_mixed || b < 0) return nullptr;
+  const BlockState& me = g_blocks[b].state;
+  if (me.core_type != CORE_AIV) return nullptr;
+  return &g_blocks[me.core_idx].state;   // AIC blocks come first: AIC i is g_blocks[i]
+}
+
 std::uint8_t* sys_workspace() { return g_workspace; }
 
 void kernel_log(const std::string& text) {

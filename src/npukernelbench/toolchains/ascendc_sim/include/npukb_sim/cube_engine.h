@@ -32,4 +32,23 @@ struct MmadJob {
 
 void cube_mmad(const MmadJob& job);
 
+// A dense product for the Matmul high-level API: C (m x n, row-major, float or int32, fully written)
+// = A (m x k) x B (k x n), A(i, p) = a[i * lda + p] (or a[p * lda + i] when trans_a), B(p, j) =
+// b[p * ldb + j] (or b[j * ldb + p] when trans_b). Same accumulation as cube_mmad.
+struct GemmJob {
+  CubeInput input = CubeInput::F16;
+  const void* a = nullptr;
+  long long lda = 0;
+  bool trans_a = false;
+  const void* b = nullptr;
+  long long ldb = 0;
+  bool trans_b = false;
+  void* c = nullptr;
+  int m = 0;
+  int n = 0;
+  int k = 0;
+};
+
+void cube_gemm(const GemmJob& job);
+
 }  // namespace npukb

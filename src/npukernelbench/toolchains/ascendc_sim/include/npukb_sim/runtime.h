@@ -32,7 +32,7 @@ enum PipeId : int { PIPE_ID_S = 0, PIPE_ID_V, PIPE_ID_MTE2, PIPE_ID_MTE3, PIPE_I
 
 // Which kind of core a block runs on. A mixed kernel (KERNEL_TYPE_MIX_AIC_1_2) runs blockDim AI
 // cube cores (AIC) and 2 x blockDim AI vector cores (AIV); see docs/simulator.md.
-enum CoreType : int { CORE_AIV = 0, CORE_AIC = 1 };
+enum CoreType : int { CORE_AIC = 1, CORE_AIV = 2 };   // the values of AscendC::AIC / AscendC::AIV
 
 // Per-block state, one per running block (thread). Owned by the launcher.
 struct BlockState {
@@ -57,6 +57,7 @@ struct BlockState {
   std::uint64_t gm_write_bytes = 0;
   void* api_state = nullptr;      // reserved for the kernel-side headers (mask mode, atomic mode, ...)
   void* cube_state = nullptr;     // reserved for the cube-path headers (L1/L0 dataflow clocks)
+  double server_until = 0.0;      // AIC of a mixed launch: when the Matmul work its AIVs requested ends
 };
 
 // The block running on this thread.
@@ -82,6 +83,10 @@ void sync_all(bool same_type_only, const char* file, int line);
 // `time` is the setter's cost-model clock; a wait returns the latest time among the sets it consumed.
 void cross_core_set_flag(int mode, int flag_id, double time, const char* file, int line);
 double cross_core_wait_flag(int flag_id, const char* file, int line);
+
+// The cube core (AIC) of the calling vector core's AI core in a mixed launch, else nullptr. The Matmul
+// high-level API driven from a vector core charges its cube work to it.
+BlockState* cube_partner();
 
 // Workspace handed to the kernel: system part (GetSysWorkSpacePtr) and user part.
 std::uint8_t* sys_workspace();

@@ -40,3 +40,18 @@
 // Legacy device built-in (vector mask mode).
 inline void set_mask_norm() { AscendC::SetMaskNorm(); }
 inline void set_mask_count() { AscendC::SetMaskCount(); }
+
+// The running TPipe is reachable at global scope too (kernel libraries call it unqualified).
+using AscendC::GetTPipePtr;
+
+// Scalar min/max built into the device compiler (used unqualified by kernel libraries). Plain
+// overloads, so that a kernel's own min/max templates still win for other types.
+#define NPUKB_SCALAR_MINMAX(T)                                  \
+  inline T min(T a, T b) { return b < a ? b : a; }              \
+  inline T max(T a, T b) { return a < b ? b : a; }
+NPUKB_SCALAR_MINMAX(std::int32_t)
+NPUKB_SCALAR_MINMAX(std::uint32_t)
+NPUKB_SCALAR_MINMAX(std::int64_t)
+NPUKB_SCALAR_MINMAX(std::uint64_t)
+NPUKB_SCALAR_MINMAX(float)
+#undef NPUKB_SCALAR_MINMAX
