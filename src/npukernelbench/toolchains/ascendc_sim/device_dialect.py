@@ -125,25 +125,26 @@ def _brace_kinds(masked: str, positions: list[int]) -> dict[int, bool]:
     return result
 
 
-def _class_bodies(masked: str) -> list[tuple[str, int, int]]:
-    """(class name, body start, body end) of every class/struct body (outermost brace pair)."""
-    bodies: list[tuple[str, int, int]] = []
-    stack: list[tuple[str | None, int]] = []
+def _class_bodies(masked: str) -> list[tuple[str, int, int, bool]]:
+    """(class name, body start, body end, declared with ``struct``) of every class/struct body."""
+    bodies: list[tuple[str, int, int, bool]] = []
+    stack: list[tuple[str | None, int, bool]] = []
     last_stop = 0
     for i, c in enumerate(masked):
         if c == "{":
             header = _skip_template_header(masked[last_stop:i])
-            name = None
+            name, is_struct = None, False
             if _CLASS_KEY.search(header) and "(" not in header and "=" not in header:
                 m = _CLASS_NAME.search(header)
                 name = m.group(1) if m else None
-            stack.append((name, i + 1))
+                is_struct = bool(m) and m.group(0).startswith("struct")
+            stack.append((name, i + 1, is_struct))
             last_stop = i + 1
         elif c == "}":
             if stack:
-                name, start = stack.pop()
+                name, start, is_struct = stack.pop()
                 if name:
-                    bodies.append((name, start, i))
+                    bodies.append((name, start, i, is_struct))
             last_stop = i + 1
         elif c == ";":
             last_stop = i + 1
@@ -166,8 +167,11 @@ def _depth_one(masked: str, start: int, end: int) -> str:
 
 def _drop_sole_defaulted_ctors(masked: str, chars: list[str]) -> int:
     count = 0
-    for name, start, end in _class_bodies(masked):
+    for name, start, end, is_struct in _class_bodies(masked):
         body = _depth_one(masked, start, end)
+        # Only a class that would be an aggregate in C++17: public members only.
+        if re.search(r"\b(?:private|protected)\s*:", body) or (not is_struct and not re.search(r"\bpublic\s*:", body)):
+            continue
         ctors = list(re.finditer(rf"(?<![~\w:.]){re.escape(name)}\s*\(", body))
         if len(ctors) != 1:
             continue
@@ -220,6 +224,7 @@ def rewrite(text: str, core: str, cxx20: bool = False) -> Rewritten:
     for m in _ATTR.finditer(masked):
         _blank(chars, m.start(1), m.end(1))
         attributes += 1
+        masked = masked[:m.start(1)] + " " * (m.end(1) - m.start(1)) + masked[m.end(1):]
     candidates: list[tuple[re.Match[str], re.Match[str]]] = []
     for m in _SPEC.finditer(masked):
         stop = len(masked)

@@ -1226,7 +1226,10 @@ void check_gm(const void* addr, std::size_t bytes, bool write, const char* api, 
   if (it != g_regions.begin()) {
     const Region& r = *(it - 1);
     std::size_t off = static_cast<std::size_t>(p - r.start);
-    if (off <= r.size && bytes <= r.size - off) return;
+    // Device memory is allocated in 512-byte granules: a read may run into the padding of the last
+    // granule (it returns poison here); a write must stay inside the tensor.
+    const std::size_t limit = write ? r.size : (r.size + 511) / 512 * 512;
+    if (off <= limit && bytes <= limit - off) return;
     if (off < r.size + 4096) {
       violation(api, "GM " + std::string(verb) + " of " + std::to_string(bytes) + " bytes at byte offset " +
                          std::to_string(off) + " of '" + r.name + "' runs past its end (" + std::to_string(r.size) +
@@ -1338,6 +1341,14 @@ double cross_core_wait_flag(int flag_id, const char* file, int line) {
   const double t = s.flag_sem[flag_id].front();
   s.flag_sem[flag_id].pop_front();
   return t;
+}
+
+std::uint8_t* lazy_buffer(std::uint8_t** slot, std::size_t bytes) {
+  if (*slot != nullptr) return *slot;
+  int b = g_running_block.load();
+  if (b < 0) violation("TPipe::InitBuffer", "on-chip memory requested outside a kernel block");
+  *slot = block_memory(g_blocks[b], bytes);
+  return *slot;
 }
 
 BlockState* cube_partner() {

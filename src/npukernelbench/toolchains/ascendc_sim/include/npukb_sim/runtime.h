@@ -84,6 +84,12 @@ void sync_all(bool same_type_only, const char* file, int line);
 void cross_core_set_flag(int mode, int flag_id, double time, const char* file, int line);
 double cross_core_wait_flag(int flag_id, const char* file, int line);
 
+// On-chip memory a block's core type does not have (UB on a cube core, L1/L0/BT/FB on a vector core)
+// is allocated (poisoned) on first use: TPipe::InitBuffer is bookkeeping, and kernel libraries set up
+// every buffer on both core types. Instructions that need the other core's unit are checked where
+// they execute. Returns *slot after allocating `bytes` into it when it was null.
+std::uint8_t* lazy_buffer(std::uint8_t** slot, std::size_t bytes);
+
 // The cube core (AIC) of the calling vector core's AI core in a mixed launch, else nullptr. The Matmul
 // high-level API driven from a vector core charges its cube work to it.
 BlockState* cube_partner();

@@ -62,15 +62,17 @@ inline std::uint32_t hw_align(Hardware hw) {
 
 inline void hw_region(Hardware hw, std::uint8_t*& base, std::uint32_t& bytes) {
   npukb::BlockState& b = npukb::block();
+  std::uint8_t** slot;
   switch (hw) {
-    case Hardware::L1: base = b.l1; bytes = static_cast<std::uint32_t>(npukb::kL1Bytes); break;
-    case Hardware::L0A: base = b.l0a; bytes = static_cast<std::uint32_t>(npukb::kL0aBytes); break;
-    case Hardware::L0B: base = b.l0b; bytes = static_cast<std::uint32_t>(npukb::kL0bBytes); break;
-    case Hardware::L0C: base = b.l0c; bytes = static_cast<std::uint32_t>(npukb::kL0cBytes); break;
-    case Hardware::BIAS: base = b.bt; bytes = static_cast<std::uint32_t>(npukb::kBiasTableBytes); break;
-    case Hardware::FIXBUF: base = b.fb; bytes = static_cast<std::uint32_t>(npukb::kFixBufBytes); break;
-    default: base = b.ub; bytes = static_cast<std::uint32_t>(npukb::kUbBytes); break;
+    case Hardware::L1: slot = &b.l1; bytes = static_cast<std::uint32_t>(npukb::kL1Bytes); break;
+    case Hardware::L0A: slot = &b.l0a; bytes = static_cast<std::uint32_t>(npukb::kL0aBytes); break;
+    case Hardware::L0B: slot = &b.l0b; bytes = static_cast<std::uint32_t>(npukb::kL0bBytes); break;
+    case Hardware::L0C: slot = &b.l0c; bytes = static_cast<std::uint32_t>(npukb::kL0cBytes); break;
+    case Hardware::BIAS: slot = &b.bt; bytes = static_cast<std::uint32_t>(npukb::kBiasTableBytes); break;
+    case Hardware::FIXBUF: slot = &b.fb; bytes = static_cast<std::uint32_t>(npukb::kFixBufBytes); break;
+    default: slot = &b.ub; bytes = static_cast<std::uint32_t>(npukb::kUbBytes); break;
   }
+  base = *slot != nullptr ? *slot : npukb::lazy_buffer(slot, bytes);
 }
 
 inline const char* hw_name(Hardware hw) {
@@ -310,13 +312,6 @@ class TPipe {
     }
     sim::LocalLoc l;
     sim::hw_region(hw, l.base, l.region_bytes);
-    if (l.base == nullptr) {
-      const bool aic = npukb::block().core_type == npukb::CORE_AIC;
-      npukb::violation(api, std::string(sim::position_name(pos)) + " (" + sim::hw_name(hw) + ") does not exist on " +
-                       (aic ? "an AI cube core (AIC): it has no Unified Buffer" :
-                              "an AI vector core (AIV): L1, L0A/L0B/L0C, BT and FB belong to the cube core") +
-                       "; guard core-specific code with ASCEND_IS_AIC / ASCEND_IS_AIV", file, line);
-    }
     const int h = static_cast<int>(hw);
     used_[h] = (used_[h] + sim::hw_align(hw) - 1) / sim::hw_align(hw) * sim::hw_align(hw);
     if (used_[h] + bytes > l.region_bytes) {
