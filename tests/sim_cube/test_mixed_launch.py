@@ -99,6 +99,12 @@ extern "C" __global__ __aicore__ void cube_mix(GM_ADDR a, GM_ADDR b, GM_ADDR y, 
     Adds(x, x, 1.0f, 8 * 32);
     PipeBarrier<PIPE_ALL>();
     DataCopy(gy[row0 * 32], x, 8 * 32);
+    if (t.mode == 6 && GetBlockIdx() == 0) {   // integer division by zero: no trap on the device
+      volatile uint32_t zero = t.mode - 6;
+      uint32_t seven = 7;
+      gy.SetValue(0, static_cast<float>(seven % zero));
+      gy.SetValue(1, static_cast<float>(seven / zero));
+    }
   }
 }
 """
@@ -160,3 +166,10 @@ def test_cube_instruction_on_a_vector_core_is_reported(sim, mix_build):
 def test_more_cube_cores_than_the_chip_has_is_refused(sim, mix_build):
     result, _ = _run(sim, mix_build, 5)
     assert not result.ok and "blockDim 25 outside 1..24" in result.message
+
+
+def test_integer_division_by_zero_does_not_trap(sim, mix_build):
+    result, ref = _run(sim, mix_build, 6)
+    assert result.ok, result.message
+    assert list(result.outputs["y"].ravel()[:2]) == [7.0, np.float32(2.0**32)]   # remainder 7, quotient ~0u
+    np.testing.assert_allclose(result.outputs["y"].ravel()[2:], ref.ravel()[2:], rtol=1e-5, atol=1e-5)

@@ -418,6 +418,15 @@ void on_crash(int sig) {
   raise(sig);
 }
 
+// Integer division by zero in a kernel block completes as on the device (runtime/scalar_division.cpp).
+void on_fpe(int sig, siginfo_t* info, void* context) {
+  if (g_running_block.load() >= 0 && info != nullptr && (info->si_code == FPE_INTDIV || info->si_code == FPE_INTOVF) &&
+      npukb::resume_division(context)) {
+    return;
+  }
+  on_crash(sig);
+}
+
 void install_crash_handlers() {
   static std::vector<char> alt(1 << 16);
   stack_t ss{};
@@ -426,8 +435,13 @@ void install_crash_handlers() {
   sigaltstack(&ss, nullptr);
   for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) {
     struct sigaction sa {};
-    sa.sa_handler = on_crash;
-    sa.sa_flags = SA_ONSTACK;
+    if (sig == SIGFPE) {
+      sa.sa_sigaction = on_fpe;
+      sa.sa_flags = SA_ONSTACK | SA_SIGINFO;
+    } else {
+      sa.sa_handler = on_crash;
+      sa.sa_flags = SA_ONSTACK;
+    }
     sigaction(sig, &sa, nullptr);
   }
 }

@@ -94,6 +94,10 @@ std::uint8_t* lazy_buffer(std::uint8_t** slot, std::size_t bytes);
 // high-level API driven from a vector core charges its cube work to it.
 BlockState* cube_partner();
 
+// SIGFPE of an integer division in a kernel block: completes the division as the device does (no
+// trap) and returns true, or false when the faulting instruction is not one it handles.
+bool resume_division(void* ucontext);
+
 // Workspace handed to the kernel: system part (GetSysWorkSpacePtr) and user part.
 std::uint8_t* sys_workspace();
 
