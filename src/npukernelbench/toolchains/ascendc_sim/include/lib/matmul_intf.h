@@ -371,7 +371,10 @@ class Matmul {
   void IterateAll(const AscendC::LocalTensor<DstT>& ub, std::uint8_t enAtomic = 0, const char* file = __builtin_FILE(),
                   int line = __builtin_LINE()) {
     require_ready("Matmul::IterateAll", file, line);
-    const double end = compute_to_local(ub, 0, 0, single_m_, single_n_, single_n_, enAtomic, file, line);
+    // In UB the result is ND with rows padded to whole 32-byte blocks.
+    constexpr int c0 = static_cast<int>(32 / sizeof(DstT));
+    const int stride = (single_n_ + c0 - 1) / c0 * c0;
+    const double end = compute_to_local(ub, 0, 0, single_m_, single_n_, stride, enAtomic, file, line);
     finish(end, sync);
   }
   void WaitIterateAll() { sim::wait_until(pending_); }
