@@ -136,6 +136,29 @@ class CubeTile {
     }
   }
 
+  // A tile of zeros (for an empty K range): Mmad of zero-filled L0A and L0B fractals.
+  __aicore__ inline void ComputeZero(uint32_t m, uint32_t n) {
+    m_ = m;
+    n_ = n;
+    nMmad_ = n;
+    WaitFlag<HardEvent::FIX_M>(0);
+    const uint32_t t = l0Slot_;
+    l0Slot_ ^= 1;
+    LocalTensor<InT> a2 = a2_.Get<InT>()[t * TILE_M * K_L0];
+    LocalTensor<InT> b2 = b2_.Get<InT>()[t * K_L0 * TILE_N];
+    WaitFlag<HardEvent::M_MTE1>(t);
+    InitConstValue(a2, InitConstValueParams<InT>(1, static_cast<uint16_t>(CeilDiv(m, 16)), 0, static_cast<InT>(0)));
+    InitConstValue(b2, InitConstValueParams<InT>(1, static_cast<uint16_t>(CeilDiv(n, 16)), 0, static_cast<InT>(0)));
+    SetFlag<HardEvent::MTE1_M>(t);
+    WaitFlag<HardEvent::MTE1_M>(t);
+    MmadParams mp;
+    mp.m = static_cast<uint16_t>(m);
+    mp.n = static_cast<uint16_t>(n);
+    mp.k = static_cast<uint16_t>(C0);
+    Mmad(co1_.Get<AccT>(), a2, b2, mp);
+    SetFlag<HardEvent::M_MTE1>(t);
+  }
+
   // Write the tile to GM (row stride ldc) converting the accumulator: float -> half/bfloat16/float,
   // int32 -> int32, or int32 -> half scaled by deqScale (DEQF16). relu clamps negatives first.
   template <typename OutT>

@@ -206,6 +206,27 @@ inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T
   sim::cost_mte1(sim::cube_span(src, lo, hi), sim::cube_span(dst, 0, (last + 1) * 512), 512ull * fracs * p.repeatTimes);
 }
 
+// ---- InitConstValue: fill L1 / L0A / L0B with a constant ---------------------------------------------
+template <typename T>
+inline void InitConstValue(const LocalTensor<T>& dst, const InitConstValueParams<T>& p,
+                           const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  sim::require_cube_core("InitConstValue", file, line);
+  if (p.repeatTimes == 0 || p.blockNum == 0) return;
+  const Hardware hw = dst.loc().hw;
+  const std::uint64_t unit = hw == Hardware::L1 ? 32 : 512;
+  const std::uint64_t step = (static_cast<std::uint64_t>(p.blockNum) + p.dstGap) * unit;
+  const std::uint64_t end = step * (p.repeatTimes - 1ull) + p.blockNum * unit;
+  sim::check_cube_operand("InitConstValue", "dst", dst, end, {Hardware::L1, Hardware::L0A, Hardware::L0B}, file, line);
+  std::uint8_t* d = reinterpret_cast<std::uint8_t*>(dst.ptr());
+  for (std::uint32_t r = 0; r < p.repeatTimes; ++r) {
+    T* blk = reinterpret_cast<T*>(d + r * step);
+    for (std::uint64_t e = 0; e < p.blockNum * unit / sizeof(T); ++e) std::memcpy(blk + e, &p.initValue, sizeof(T));
+  }
+  const npukb::kern::CubeSpan out = sim::cube_span(dst, 0, end);
+  npukb::kern::schedule_cube(npukb::PIPE_ID_MTE1, npukb::kern::mte1_cycles(p.blockNum * unit * p.repeatTimes), nullptr, 0,
+                             &out, 1);
+}
+
 // ---- DataCopy L1 (C1/A1/B1) -> bias table (C2), half/bfloat16 converted to float ----------------------
 // blockLen counts 64-byte units of the source; strides count 32-byte (source) and 64-byte (table) units.
 namespace sim {

@@ -105,6 +105,19 @@ struct LoadData2dTransposeParams {
   std::uint8_t addrMode = 0;
 };
 
+// InitConstValue: repeatTimes repeats of blockNum blocks (32 bytes in L1, 512-byte fractals in L0A/L0B)
+// filled with initValue; dstGap blocks are skipped between repeats.
+template <typename T>
+struct InitConstValueParams {
+  InitConstValueParams() = default;
+  InitConstValueParams(std::uint16_t repeatTimesIn, std::uint16_t blockNumIn, std::uint16_t dstGapIn, T initValueIn)
+      : repeatTimes(repeatTimesIn), blockNum(blockNumIn), dstGap(dstGapIn), initValue(initValueIn) {}
+  std::uint16_t repeatTimes = 0;
+  std::uint16_t blockNum = 0;
+  std::uint16_t dstGap = 0;
+  T initValue = 0;
+};
+
 struct MmadParams {
   MmadParams() = default;
   MmadParams(std::uint16_t mIn, std::uint16_t nIn, std::uint16_t kIn, bool isBiasIn, std::int32_t fmOffsetIn,
