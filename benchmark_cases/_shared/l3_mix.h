@@ -52,7 +52,8 @@ __aicore__ inline void RunMix(Problem& p, GM_ADDR workspace) {
       p.Tile(i, d);
       const uint32_t slot = j % 2;
       if (j >= 2) CrossCoreWaitFlag(FLAG_FREE0 + slot);
-      tile.Compute(p.a[d.aOff], d.lda, d.aTrans, p.b[d.bOff], d.ldb, d.bTrans, d.m, d.n, d.k);
+      if (d.k > 0) tile.Compute(p.a[d.aOff], d.lda, d.aTrans, p.b[d.bOff], d.ldb, d.bTrans, d.m, d.n, d.k);
+      else tile.ComputeZero(d.m, d.n);                   // an empty reduction: zeros
       tile.Store(ws[slot * SLOT_ELEMS], d.n);
       CrossCoreSetFlag<2, PIPE_FIX>(FLAG_READY0 + slot);
     }
@@ -106,5 +107,59 @@ __aicore__ inline void StoresDone() {
   SetFlag<HardEvent::MTE3_MTE2>(0);
   WaitFlag<HardEvent::MTE3_MTE2>(0);
 }
+
+// ---- int32 tile -> OutT with a per-column scale and a per-row (per-token) scale --------------------
+// out[r, j] = float(acc[r, j]) * scale[j] * pts[r], computed in float32, rounded once.
+template <typename OutT, typename ScaleT>
+class DequantEpilogue {
+ public:
+  static constexpr uint32_t ROWS = 16;
+
+  __aicore__ inline void Init(TPipe* pipe) {
+    pipe->InitBuffer(acc_, ROWS * TILE_N * sizeof(int32_t));
+    pipe->InitBuffer(x_, ROWS * TILE_N * sizeof(float));
+    pipe->InitBuffer(out_, ROWS * TILE_N * sizeof(OutT));
+    pipe->InitBuffer(scaleIn_, TILE_N * sizeof(ScaleT));
+    pipe->InitBuffer(scale_, TILE_N * sizeof(float));
+    pipe->InitBuffer(ptsIn_, ROWS * sizeof(ScaleT) + 32);
+    pipe->InitBuffer(pts_, ROWS * sizeof(float) + 32);
+  }
+
+  // Rows [row0, row0 + rows) of the n-column tile acc (row stride n); scale: the tile's n columns;
+  // pts: the tile's first row onwards; out: the tile's origin, row stride ldo.
+  __aicore__ inline void Run(uint32_t n, const GlobalTensor<int32_t>& acc, uint32_t row0, uint32_t rows,
+                             const GlobalTensor<ScaleT>& scale, const GlobalTensor<ScaleT>& pts,
+                             const GlobalTensor<OutT>& out, uint64_t ldo) {
+    const uint32_t nPad = AlignUp(n, 16);
+    LocalTensor<int32_t> a = acc_.Get<int32_t>();
+    LocalTensor<float> x = x_.Get<float>(), sc = scale_.Get<float>(), tok = pts_.Get<float>();
+    LocalTensor<OutT> o = out_.Get<OutT>();
+    LocalTensor<ScaleT> scIn = scaleIn_.Get<ScaleT>(), tokIn = ptsIn_.Get<ScaleT>();
+    LoadRows(scIn, scale, 1, n, n, nPad);
+    LoadsDone();
+    Cast(sc, scIn, RoundMode::CAST_NONE, nPad);
+    for (uint32_t r = 0; r < rows; r += ROWS) {
+      const uint32_t cnt = rows - r < ROWS ? rows - r : ROWS;
+      LoadRows(a, acc[static_cast<uint64_t>(row0 + r) * n], cnt, n, n, nPad);
+      LoadRows(tokIn, pts[row0 + r], 1, cnt, cnt, AlignUp(cnt, 16));
+      LoadsDone();
+      Cast(x, a, RoundMode::CAST_NONE, cnt * nPad);
+      Cast(tok, tokIn, RoundMode::CAST_NONE, AlignUp(cnt, 16));
+      SetFlag<HardEvent::V_S>(0);
+      WaitFlag<HardEvent::V_S>(0);
+      for (uint32_t i = 0; i < cnt; ++i) {
+        Mul(x[i * nPad], x[i * nPad], sc, nPad);
+        Muls(x[i * nPad], x[i * nPad], tok.GetValue(i), nPad);
+      }
+      Cast(o, x, RoundMode::CAST_RINT, cnt * nPad);
+      ComputeDone();
+      StoreRows(out[static_cast<uint64_t>(row0 + r) * ldo], o, cnt, n, ldo, nPad);
+      StoresDone();
+    }
+  }
+
+ private:
+  TBuf<TPosition::VECCALC> acc_, x_, out_, scaleIn_, scale_, ptsIn_, pts_;
+};
 
 }  // namespace l3
