@@ -29,8 +29,9 @@ from npukernelbench import diagnostics
 from npukernelbench.result import ErrorCategory
 from npukernelbench.sandbox import Limits, ProcessOutcome, Request, clean_env, run_confined
 from npukernelbench.toolchains.ascendc_sim import kernel_prelude, precompiled_header
+from npukernelbench.toolchains.ascendc_sim.device_syntax import device_source
 from npukernelbench.toolchains.ascendc_sim.build_cache import BuildCache
-from npukernelbench.toolchains.ascendc_sim.compiler import FLAGS, HOST_FLAGS, LINK_FLAGS, Compiler
+from npukernelbench.toolchains.ascendc_sim.compiler import FLAGS, HOST_FLAGS, KERNEL_FLAGS, LINK_FLAGS, Compiler
 from npukernelbench.toolchains.ascendc_sim.sources import INCLUDE_DIR, RUNTIME_SOURCES, simulator_version
 from npukernelbench.toolchains.base import BuildResult, KernelProject
 
@@ -65,6 +66,7 @@ def build_key(project: KernelProject, compiler: Compiler) -> str:
         "files": sorted(project.files.items()),
         "params": [[p.name, p.role, p.param_type, p.dtype] for p in project.params],
         "flags": FLAGS,
+        "kernel_flags": KERNEL_FLAGS,
         "host_flags": HOST_FLAGS,
         "link": LINK_FLAGS,
         "compiler": compiler.version,
@@ -151,6 +153,8 @@ def _write_sources(project: KernelProject, src: Path) -> list[str]:
         rel = _safe_relative(name)
         path = src.joinpath(*rel.parts)
         path.parent.mkdir(parents=True, exist_ok=True)
+        if rel.parts[0] == "op_kernel":
+            text = device_source(text)
         path.write_text(text, encoding="utf-8")
         if rel.parts[0] == "op_host" and rel.suffix in (".cpp", ".cc", ".cxx") and len(rel.parts) == 2:
             hosts.append(rel.as_posix())
@@ -195,8 +199,8 @@ def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder
     except kernel_prelude.DescribeError as exc:
         raise StepFailure(f"cannot read the registered tiling classes: {exc}", ErrorCategory.OTHER) from None
     (folder / PRELUDE).write_text(kernel_prelude.prelude(project, desc), encoding="utf-8")
-    kernel_pch, kernel_readable = _pch_args(project, compiler, cache, FLAGS, "op_kernel")
-    out = _run([compiler.path, *FLAGS, *include, "-I", "op_kernel", *kernel_pch, "-include", str(folder / PRELUDE),
+    kernel_pch, kernel_readable = _pch_args(project, compiler, cache, KERNEL_FLAGS, "op_kernel")
+    out = _run([compiler.path, *KERNEL_FLAGS, *include, "-I", "op_kernel", *kernel_pch, "-include", str(folder / PRELUDE),
                 "-c", kernel_rel, "-o", f"{folder}/kernel.o"], src, COMPILE_LIMITS, timings, "kernel", kernel_readable)
     if not out.ok:
         raise _compile_failure(out, folder, f"compiling {kernel_rel}", cache)

@@ -6,6 +6,7 @@
 #include "npukb_sim/runtime.h"
 #include "npukb_sim/kernel/types.h"
 #include "npukb_sim/kernel/state.h"
+#include "npukb_sim/kernel/core_type.h"
 #include "npukb_sim/kernel/tensor.h"
 #include "npukb_sim/kernel/pipe.h"
 #include "npukb_sim/kernel/data_copy.h"
@@ -17,6 +18,7 @@
 #include "npukb_sim/kernel/gather_mask.h"
 #include "npukb_sim/kernel/math.h"
 #include "npukb_sim/kernel/misc.h"
+#include "npukb_sim/kernel/intrinsics.h"
 
 #if __has_include("npukb_sim/list_tensor_desc.h")
 #include "npukb_sim/list_tensor_desc.h"

@@ -21,3 +21,31 @@
 #ifndef GM_ADDR
 #define GM_ADDR __gm__ uint8_t*
 #endif
+#ifndef __host_aicore__
+#define __host_aicore__
+#endif
+
+// Branch hints of the device compiler (real kernels use them unqualified).
+#ifndef likely
+#define likely(x) __builtin_expect(!!(x), 1)
+#endif
+#ifndef unlikely
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#endif
+
+// ASSERT expands to nothing in a device build (only the CPU-debug build checks it), so its argument
+// is neither evaluated nor compiled, exactly as on the device compiler.
+#ifndef ASSERT
+#define ASSERT(...)
+#endif
+
+namespace npukb {
+// The host-side launch `kernel<<<blockDim, l2ctrl, stream>>>(args)` of a real kernel file is rewritten
+// by the build into `(npukb::launch_config(blockDim, l2ctrl, stream), kernel)(args)` (device_syntax.py):
+// the wrapper still compiles with its arguments type-checked; the simulator never calls it.
+inline void launch_config(std::uint32_t blockDim, void* l2ctrl, void* stream) {
+  (void)blockDim;
+  (void)l2ctrl;
+  (void)stream;
+}
+}  // namespace npukb

@@ -34,6 +34,7 @@ struct BlockState {
   int block_num = 1;
   int sub_block_idx = 0;          // AIV index inside its AI core (0 or 1)
   int sub_block_num = 1;
+  int core_type = 2;              // AscendC::AIV (2) for vector blocks, AscendC::AIC (1) for cube blocks
   std::uint8_t* ub = nullptr;     // kUbBytes, poisoned before launch
   std::uint8_t* l1 = nullptr;     // kL1Bytes
   std::uint8_t* l0a = nullptr;

@@ -45,6 +45,17 @@ constexpr double kCostSig = static_cast<double>(npukb::kern::VecCost::Sigmoid);
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, NPUKB_LOC_PARAMS) {                           \
     static_assert(sim::hl_types<T>, #NAME ": unsupported data type (half, float)");                                     \
     sim::hl_unary(#NAME, dst, src, src.GetSize(), COST, [](float x) -> float { return EXPR; }, file, line);            \
+  }                                                                                                                    \
+  template <typename T, bool isReuseSource = false, NPUKB_PTR_RET>                                                     \
+  inline npukbPtrRet NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                        \
+                          const LocalTensor<std::uint8_t>& sharedTmpBuffer, const std::uint32_t calCount) {            \
+    NPUKB_PTR_CHECK(NAME);                                                                                             \
+    NAME<T, isReuseSource>(dst, src, sharedTmpBuffer, calCount, NPUKB_PTR_LOC);                                        \
+  }                                                                                                                    \
+  template <typename T, bool isReuseSource = false, NPUKB_PTR_RET>                                                     \
+  inline npukbPtrRet NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t calCount) {        \
+    NPUKB_PTR_CHECK(NAME);                                                                                             \
+    NAME<T, isReuseSource>(dst, src, calCount, NPUKB_PTR_LOC);                                                         \
   }
 
 NPUKB_HL_UNARY(Sigmoid, sim::kCostSig, 1.0f / (1.0f + __builtin_expf(-x)))

@@ -140,6 +140,19 @@ struct BrcbRepeatParams {
   bool strideSizeMode = false;
 };
 
+// Copy (vector-unit UB -> UB move): block strides in 32-byte blocks inside a repeat, repeat strides in
+// 32-byte blocks between repeats.
+struct CopyRepeatParams {
+  CopyRepeatParams() = default;
+  CopyRepeatParams(std::uint16_t dstStrideIn, std::uint16_t srcStrideIn, std::uint16_t dstRepeatSizeIn,
+                   std::uint16_t srcRepeatSizeIn)
+      : dstStride(dstStrideIn), srcStride(srcStrideIn), dstRepeatSize(dstRepeatSizeIn), srcRepeatSize(srcRepeatSizeIn) {}
+  std::uint16_t dstStride = DEFAULT_BLK_STRIDE;
+  std::uint16_t srcStride = DEFAULT_BLK_STRIDE;
+  std::uint16_t dstRepeatSize = DEFAULT_REPEAT_STRIDE;
+  std::uint16_t srcRepeatSize = DEFAULT_REPEAT_STRIDE;
+};
+
 struct GatherRepeatParams {
   GatherRepeatParams() = default;
   GatherRepeatParams(std::uint8_t dstBlkStrideIn, std::uint8_t dstRepStrideIn)

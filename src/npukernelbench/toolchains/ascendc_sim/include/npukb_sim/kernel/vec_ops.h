@@ -103,6 +103,18 @@ constexpr double kCostTrans = static_cast<double>(npukb::kern::VecCost::Transcen
 
 #define NPUKB_LOC_PARAMS const char* file = __builtin_FILE(), int line = __builtin_LINE()
 
+// Exact-signature companions. Every public API overload takes two trailing defaulted parameters (the
+// caller's file and line, for violation messages), so its function type differs from the real API's.
+// Real kernels pass APIs as template arguments (`template <OneScalarBinaryOp<T>* op>` with
+// `Adds`, `Sub`, `Exp`, `Sin<float, false>`, ...), which needs the exact type. Each overload therefore
+// has a companion with the real parameter list whose return type is an extra template parameter:
+// deducible from a function-pointer type (it must be void), never from a call, so direct calls always
+// choose the location-capturing overload. Calls through such a pointer report no kernel line.
+#define NPUKB_PTR_RET typename npukbPtrRet
+#define NPUKB_PTR_CHECK(NAME) \
+  static_assert(std::is_void_v<npukbPtrRet>, #NAME ": AscendC vector APIs return void")
+#define NPUKB_PTR_LOC "<a call through a function pointer>", 0
+
 // ---- binary ------------------------------------------------------------------------------------
 #define NPUKB_BINARY(NAME, COST, EXPR, ...)                                                                        \
   template <typename T>                                                                                             \
@@ -127,6 +139,34 @@ constexpr double kCostTrans = static_cast<double>(npukb::kern::VecCost::Transcen
     static_assert(sim::one_of<T, __VA_ARGS__>, #NAME ": unsupported data type (supported: " #__VA_ARGS__ ")");     \
     sim::binary_mask(#NAME, dst, src0, src1, isSetMask, nullptr, mask, repeatTimes.value, repeatParams, COST,      \
                      [](T a, T b) -> T { return static_cast<T>(EXPR); }, file, line);                              \
+  }                                                                                                                 \
+  template <typename T, NPUKB_PTR_RET>                                                                              \
+  inline npukbPtrRet NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,        \
+                          const std::int32_t& calCount) {                                                           \
+    NPUKB_PTR_CHECK(NAME);                                                                                          \
+    NAME<T>(dst, src0, src1, calCount, NPUKB_PTR_LOC);                                                              \
+  }                                                                                                                 \
+  template <typename T, bool isSetMask = true, NPUKB_PTR_RET>                                                       \
+  inline npukbPtrRet NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,        \
+                          const std::uint64_t mask[], const std::uint8_t repeatTimes,                               \
+                          const BinaryRepeatParams& repeatParams) {                                                 \
+    NPUKB_PTR_CHECK(NAME);                                                                                          \
+    NAME<T, isSetMask>(dst, src0, src1, mask, repeatTimes, repeatParams, NPUKB_PTR_LOC);                            \
+  }                                                                                                                 \
+  template <typename T, bool isSetMask = true, NPUKB_PTR_RET>                                                       \
+  inline npukbPtrRet NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,        \
+                          std::uint64_t mask[], const std::uint8_t repeatTimes,                                     \
+                          const BinaryRepeatParams& repeatParams) {                                                 \
+    NPUKB_PTR_CHECK(NAME);                                                                                          \
+    NAME<T, isSetMask>(dst, src0, src1, static_cast<const std::uint64_t*>(mask), repeatTimes, repeatParams,         \
+                       NPUKB_PTR_LOC);                                                                              \
+  }                                                                                                                 \
+  template <typename T, bool isSetMask = true, NPUKB_PTR_RET>                                                       \
+  inline npukbPtrRet NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,        \
+                          std::uint64_t mask, const std::uint8_t repeatTimes,                                       \
+                          const BinaryRepeatParams& repeatParams) {                                                 \
+    NPUKB_PTR_CHECK(NAME);                                                                                          \
+    NAME<T, isSetMask>(dst, src0, src1, mask, repeatTimes, repeatParams, NPUKB_PTR_LOC);                            \
   }
 
 NPUKB_BINARY(Add, kCostSimple, a + b, half, float, std::int16_t, std::int32_t)
@@ -163,6 +203,23 @@ NPUKB_BINARY(SubRelu, kCostSimple, ((a - b) > 0 ? (a - b) : 0), half, float, std
     sim::unary_mask(#NAME, dst, src, isSetMask, nullptr, mask, repeatTimes.value, repeatParams.dstBlkStride,        \
                     repeatParams.srcBlkStride, repeatParams.dstRepStride, repeatParams.srcRepStride, COST,          \
                     [](T a) -> T { return static_cast<T>(EXPR); }, file, line);                                    \
+  }                                                                                                                 \
+  template <typename T, NPUKB_PTR_RET>                                                                              \
+  inline npukbPtrRet NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::int32_t& calCount) {     \
+    NPUKB_PTR_CHECK(NAME);                                                                                          \
+    NAME<T>(dst, src, calCount, NPUKB_PTR_LOC);                                                                     \
+  }                                                                                                                 \
+  template <typename T, bool isSetMask = true, NPUKB_PTR_RET>                                                       \
+  inline npukbPtrRet NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint64_t mask[],         \
+                          const std::uint8_t repeatTimes, const UnaryRepeatParams& repeatParams) {                  \
+    NPUKB_PTR_CHECK(NAME);                                                                                          \
+    NAME<T, isSetMask>(dst, src, mask, repeatTimes, repeatParams, NPUKB_PTR_LOC);                                   \
+  }                                                                                                                 \
+  template <typename T, bool isSetMask = true, NPUKB_PTR_RET>                                                       \
+  inline npukbPtrRet NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, std::uint64_t mask,                 \
+                          const std::uint8_t repeatTimes, const UnaryRepeatParams& repeatParams) {                  \
+    NPUKB_PTR_CHECK(NAME);                                                                                          \
+    NAME<T, isSetMask>(dst, src, mask, repeatTimes, repeatParams, NPUKB_PTR_LOC);                                   \
   }
 
 NPUKB_UNARY(Exp, kCostTrans, __builtin_expf(sim::tofl(a)), half, float)
@@ -201,6 +258,26 @@ NPUKB_UNARY(Not, kCostSimple, ~a, std::int16_t, std::uint16_t)
     sim::unary_mask(#NAME, dst, src, isSetMask, nullptr, mask, repeatTimes.value, repeatParams.dstBlkStride,        \
                     repeatParams.srcBlkStride, repeatParams.dstRepStride, repeatParams.srcRepStride, COST,          \
                     [s](T a) -> T { return static_cast<T>(EXPR); }, file, line);                                   \
+  }                                                                                                                 \
+  template <typename T, NPUKB_PTR_RET>                                                                              \
+  inline npukbPtrRet NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,               \
+                          const std::int32_t& calCount) {                                                           \
+    NPUKB_PTR_CHECK(NAME);                                                                                          \
+    NAME<T>(dst, src, scalarValue, calCount, NPUKB_PTR_LOC);                                                        \
+  }                                                                                                                 \
+  template <typename T, bool isSetMask = true, NPUKB_PTR_RET>                                                       \
+  inline npukbPtrRet NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,               \
+                          const std::uint64_t mask[], const std::uint8_t repeatTimes,                               \
+                          const UnaryRepeatParams& repeatParams) {                                                  \
+    NPUKB_PTR_CHECK(NAME);                                                                                          \
+    NAME<T, isSetMask>(dst, src, scalarValue, mask, repeatTimes, repeatParams, NPUKB_PTR_LOC);                      \
+  }                                                                                                                 \
+  template <typename T, bool isSetMask = true, NPUKB_PTR_RET>                                                       \
+  inline npukbPtrRet NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,               \
+                          std::uint64_t mask, const std::uint8_t repeatTimes,                                       \
+                          const UnaryRepeatParams& repeatParams) {                                                  \
+    NPUKB_PTR_CHECK(NAME);                                                                                          \
+    NAME<T, isSetMask>(dst, src, scalarValue, mask, repeatTimes, repeatParams, NPUKB_PTR_LOC);                      \
   }
 
 NPUKB_SCALAR(Adds, kCostSimple, a + s, half, float, std::int16_t, std::int32_t)
@@ -234,6 +311,23 @@ inline void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, std::uint
   const T s = scalarValue;
   sim::unary_mask("Duplicate", dst, dst, isSetMask, nullptr, mask, repeatTimes.value, dstBlockStride, dstBlockStride,
                   dstRepeatStride, dstRepeatStride, kCostSimple, [s](T) -> T { return s; }, file, line);
+}
+
+// ---- Copy: masked vector-unit move between VECIN/VECCALC/VECOUT tensors --------------------------
+#define NPUKB_COPY_TYPES std::uint16_t, std::int16_t, half, std::uint32_t, std::int32_t, float
+template <typename T, bool isSetMask = true>
+inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint64_t mask[], sim::RepeatArg repeatTimes,
+                 const CopyRepeatParams& repeatParams, NPUKB_LOC_PARAMS) {
+  static_assert(sim::one_of<T, NPUKB_COPY_TYPES>, "Copy: unsupported data type (uint16_t, int16_t, half, uint32_t, int32_t, float)");
+  sim::unary_mask("Copy", dst, src, isSetMask, mask, 0, repeatTimes.value, repeatParams.dstStride, repeatParams.srcStride,
+                  repeatParams.dstRepeatSize, repeatParams.srcRepeatSize, kCostSimple, [](T a) -> T { return a; }, file, line);
+}
+template <typename T, bool isSetMask = true>
+inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, std::uint64_t mask, sim::RepeatArg repeatTimes,
+                 const CopyRepeatParams& repeatParams, NPUKB_LOC_PARAMS) {
+  static_assert(sim::one_of<T, NPUKB_COPY_TYPES>, "Copy: unsupported data type (uint16_t, int16_t, half, uint32_t, int32_t, float)");
+  sim::unary_mask("Copy", dst, src, isSetMask, nullptr, mask, repeatTimes.value, repeatParams.dstStride, repeatParams.srcStride,
+                  repeatParams.dstRepeatSize, repeatParams.srcRepeatSize, kCostSimple, [](T a) -> T { return a; }, file, line);
 }
 
 // ---- CreateVecIndex: dst[i] = firstValue + i (count form) -------------------------------------
