@@ -17,6 +17,8 @@
 #include "npukb_sim/kernel/reduce.h"
 #include "npukb_sim/kernel/gather_mask.h"
 #include "npukb_sim/kernel/math.h"
+#include "npukb_sim/kernel/broadcast.h"
+#include "npukb_sim/kernel/trans_data.h"
 #include "npukb_sim/kernel/misc.h"
 #include "npukb_sim/kernel/intrinsics.h"
 

@@ -16,6 +16,9 @@ namespace sim {
 
 inline bool gm_512(const void* p) { return (reinterpret_cast<std::uintptr_t>(p) & 511u) == 0; }
 
+template <typename T, typename... Ts>
+constexpr bool one_of_types = (std::is_same_v<T, Ts> || ...);
+
 // Check a local operand: start 32-byte aligned (when required) and [off, off+bytes) inside the tensor.
 template <typename T>
 inline void check_local(const char* api, const char* what, const LocalTensor<T>& t, std::uint64_t end_bytes,
@@ -266,6 +269,32 @@ template <typename T>
 inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p,
                         const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
   sim::pad_local_to_gm("DataCopyPad", dst, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, file, line);
+}
+
+// ---- InitGlobalMemory / InitOutput: fill `size` elements of GM with `value` -----------------------
+namespace sim {
+template <typename T>
+inline void fill_gm(const char* api, const GlobalTensor<T>& gm, std::uint64_t size, T value, const char* file, int line) {
+  static_assert(one_of_types<T, std::uint16_t, std::int16_t, half, bfloat16_t, std::uint32_t, std::int32_t, float>,
+                "InitGlobalMemory: unsupported data type");
+  if (size == 0) return;
+  const std::uint64_t bytes = size * sizeof(T);
+  npukb::check_gm(gm.GetPhyAddr(), bytes, true, api, file, line);
+  T* p = gm.GetPhyAddr();
+  for (std::uint64_t i = 0; i < size; ++i) std::memcpy(p + i, &value, sizeof(T));
+  cost_local_to_gm({0, 0}, bytes, 1, gm_512(p));
+}
+}  // namespace sim
+template <typename T>
+inline void InitGlobalMemory(GlobalTensor<T>& gmWorkspaceAddr, const std::uint64_t size, const T value,
+                             const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  sim::fill_gm("InitGlobalMemory", gmWorkspaceAddr, size, value, file, line);
+}
+// The older name of InitGlobalMemory.
+template <typename T>
+inline void InitOutput(GlobalTensor<T> gmWorkspaceAddr, std::uint32_t size, T value = 0,
+                       const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  sim::fill_gm("InitOutput", gmWorkspaceAddr, size, value, file, line);
 }
 
 // ---- atomic modes for UB->GM copies ------------------------------------------------------------

@@ -12,6 +12,7 @@
 
 #include "npukb_sim/kernel/misc.h"
 #include "npukb_sim/kernel/reduce.h"
+#include "npukb_sim/kernel/trans_data.h"
 
 // Address registers of the vector unit (set_va_reg_sb / scatter_vnchwconv_*).
 enum ub_addr8_t : std::uint8_t { VA0 = 0, VA1, VA2, VA3, VA4, VA5, VA6, VA7 };
@@ -190,6 +191,21 @@ inline void GetReduceMaxMinCount(T& maxMinValue) {
 }  // namespace AscendC
 
 // ---- global built-ins ----------------------------------------------------------------------------
+namespace npukb {
+namespace kern {
+// The device compiler's built-in variables block_idx / block_num: read-only, the running block's values.
+// Objects rather than macros, so that a kernel may still declare its own variable of the same name.
+struct BlockIdxVar {
+  operator std::int64_t() const { return block().block_idx; }  // NOLINT: behaves like the built-in variable
+};
+struct BlockNumVar {
+  operator std::int64_t() const { return block().block_num; }  // NOLINT: behaves like the built-in variable
+};
+}  // namespace kern
+}  // namespace npukb
+inline constexpr npukb::kern::BlockIdxVar block_idx{};
+inline constexpr npukb::kern::BlockNumVar block_num{};
+
 inline std::int64_t get_block_idx() { return npukb::block().block_idx; }
 inline std::int64_t get_block_num() { return npukb::block().block_num; }
 inline std::int64_t get_subblockid() { return npukb::block().sub_block_idx; }
@@ -215,6 +231,14 @@ template <typename T>
 inline void vcadd(__ubuf__ T* dst, __ubuf__ T* src, std::uint8_t repeat, std::uint16_t dstRepStride,
                   std::uint16_t srcBlkStride, std::uint16_t srcRepStride, bool accumulate, NPUKB_LOC_PARAMS) {
   AscendC::sim::vcadd_run(dst, src, repeat, dstRepStride, srcBlkStride, srcRepStride, accumulate, file, line);
+}
+
+// Accumulate mode without a destination (the sum is read back with get_acc_val / GetAccVal).
+template <typename T>
+inline void vcadd(std::nullptr_t, __ubuf__ T* src, std::uint8_t repeat, std::uint16_t dstRepStride,
+                  std::uint16_t srcBlkStride, std::uint16_t srcRepStride, bool accumulate, NPUKB_LOC_PARAMS) {
+  if (!accumulate) npukb::violation("vcadd", "dst is null but the accumulate mode is off: the sums have nowhere to go", file, line);
+  AscendC::sim::vcadd_run<T>(nullptr, src, repeat, dstRepStride, srcBlkStride, srcRepStride, true, file, line);
 }
 
 template <typename T>
@@ -269,41 +293,18 @@ inline void set_va_reg_sb(ub_addr8_t reg, T* addrs, NPUKB_LOC_PARAMS) {
   for (int i = 0; i < 8; ++i) s.va[reg][i] = static_cast<std::uint64_t>(addrs[i]);
 }
 
-// TransDataTo5HD's instruction for 2-byte data: 16 source rows of 16 elements (32 bytes each, the
-// addresses in the VA pair src, src+1) are transposed into 16 destination rows (VA pair dst, dst+1);
-// each repeat advances every destination address by dstStride and every source address by srcStride
-// 32-byte blocks.
+// TransDataTo5HD's instruction for 2-byte data with its address lists in two consecutive VA registers
+// (dst, dst + 1 and src, src + 1); see trans_data.h for the transposition.
 inline void scatter_vnchwconv_b16(ub_addr8_t dst, ub_addr8_t src, std::uint8_t repeat, std::uint16_t dstStride,
                                   std::uint16_t srcStride, NPUKB_LOC_PARAMS) {
-  const char* api = "scatter_vnchwconv_b16";
   if (static_cast<unsigned>(dst) > 6 || static_cast<unsigned>(src) > 6) {
-    npukb::violation(api, "the address list needs two consecutive VA registers (VA0..VA6 as the first)", file, line);
+    npukb::violation("scatter_vnchwconv_b16", "an address list needs two consecutive VA registers (VA0..VA6 first)", file, line);
   }
-  npukb::kern::KState& s = npukb::kern::state();
-  std::uint8_t* ub = npukb::block().ub;
-  constexpr auto kEnd = static_cast<std::uint32_t>(npukb::kUbBytes);
-  npukb::kern::Span spans[2] = {{kEnd, 0}, {kEnd, 0}};
-  for (std::uint32_t r = 0; r < repeat; ++r) {
-    std::uint16_t tile[16][16];
-    for (int i = 0; i < 16; ++i) {
-      const std::uint64_t a = s.va[src + i / 8][i % 8] + static_cast<std::uint64_t>(r) * srcStride * 32u;
-      const std::uint32_t off = AscendC::sim::ub_offset(reinterpret_cast<const void*>(a), 32, api, "source address", file, line);
-      if (off % 32 != 0) npukb::violation(api, "unaligned UB address in the source list", file, line);
-      std::memcpy(tile[i], ub + off, 32);
-      spans[0].begin = std::min(spans[0].begin, off);
-      spans[0].end = std::max(spans[0].end, off + 32);
-    }
-    for (int j = 0; j < 16; ++j) {
-      const std::uint64_t a = s.va[dst + j / 8][j % 8] + static_cast<std::uint64_t>(r) * dstStride * 32u;
-      const std::uint32_t off = AscendC::sim::ub_offset(reinterpret_cast<const void*>(a), 32, api, "destination address", file, line);
-      if (off % 32 != 0) npukb::violation(api, "unaligned UB address in the destination list", file, line);
-      std::uint16_t row[16];
-      for (int i = 0; i < 16; ++i) row[i] = tile[i][j];
-      std::memcpy(ub + off, row, 32);
-      spans[1].begin = std::min(spans[1].begin, off);
-      spans[1].end = std::max(spans[1].end, off + 32);
-    }
+  const npukb::kern::KState& s = npukb::kern::state();
+  std::uint64_t d[16], sr[16];
+  for (int i = 0; i < 16; ++i) {
+    d[i] = s.va[dst + i / 8][i % 8];
+    sr[i] = s.va[src + i / 8][i % 8];
   }
-  if (repeat == 0) return;
-  AscendC::sim::vec_cost(AscendC::kCostSimple, repeat, &spans[0], 1, &spans[1], 1);
+  AscendC::sim::trans_5hd(d, sr, 2, AscendC::TransDataTo5HDParams(false, false, repeat, dstStride, srcStride), file, line);
 }

@@ -313,3 +313,6 @@ class TPipe {
 inline TPipe* GetTPipePtr() { return static_cast<TPipe*>(const_cast<void*>(npukb::kern::state().live_pipe)); }
 
 }  // namespace AscendC
+
+// Real kernels call GetTPipePtr() unqualified, also outside `using namespace AscendC`.
+using AscendC::GetTPipePtr;

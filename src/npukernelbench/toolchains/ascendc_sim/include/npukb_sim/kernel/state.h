@@ -33,6 +33,8 @@ struct KState {
   std::uint64_t acc_val = 0;
   std::uint64_t max_min_value = 0;
   std::uint64_t max_min_index = 0;
+  // DEQSCALE register: Cast int32_t -> half multiplies by it (SetDeqScale(half)); 1.0 until set.
+  float deq_scale = 1.0f;
   // VA0..VA7 address registers (set_va_reg_sb): 8 UB addresses each.
   std::uint64_t va[8][8] = {};
   // Cost model clocks (cycles).

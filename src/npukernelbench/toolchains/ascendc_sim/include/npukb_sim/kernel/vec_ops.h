@@ -313,6 +313,77 @@ inline void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, std::uint
                   dstRepeatStride, dstRepeatStride, kCostSimple, [s](T) -> T { return s; }, file, line);
 }
 
+// ---- ternary: FusedMulAdd (dst = src0 * dst + src1), MulAddDst (dst = src0 * src1 + dst) ------------
+namespace sim {
+template <typename T, typename F>
+inline void ternary_count(const char* api, const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b,
+                          std::int32_t count, F f, const char* file, int line) {
+  check_count<T>(api, count, file, line);
+  if (count == 0) return;
+  const std::uint64_t bytes = static_cast<std::uint64_t>(count) * sizeof(T);
+  check_local(api, "dst", dst, bytes, true, file, line);
+  check_local(api, "src0", a, bytes, true, file, line);
+  check_local(api, "src1", b, bytes, true, file, line);
+  T* d = dst.ptr();
+  const T* x = a.ptr();
+  const T* y = b.ptr();
+  for (std::int32_t i = 0; i < count; ++i) d[i] = f(d[i], x[i], y[i]);
+  count_plan(static_cast<std::uint64_t>(count), 256 / sizeof(T));
+  const npukb::kern::Span sp[3] = {vspan(a, bytes), vspan(b, bytes), vspan(dst, bytes)};
+  const npukb::kern::Span dp = vspan(dst, bytes);
+  vec_cost(kCostSimple * 2, static_cast<std::uint32_t>((bytes + 255) / 256), sp, 3, &dp, 1);
+}
+template <typename T, typename F>
+inline void ternary_mask(const char* api, const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b,
+                         bool isSetMask, const std::uint64_t* bits, std::uint64_t cont, long long repeat,
+                         const BinaryRepeatParams& p, F f, const char* file, int line) {
+  const Plan pl = make_plan(api, isSetMask, bits, cont, repeat, 256 / sizeof(T), file, line);
+  if (pl.empty()) return;
+  const Opnd od = opnd(dst, p.dstBlkStride, p.dstRepStride), oa = opnd(a, p.src0BlkStride, p.src0RepStride),
+             ob = opnd(b, p.src1BlkStride, p.src1RepStride);
+  const std::uint64_t ed = od.extent(pl), ea = oa.extent(pl), eb = ob.extent(pl);
+  check_local(api, "dst", dst, ed, true, file, line);
+  check_local(api, "src0", a, ea, true, file, line);
+  check_local(api, "src1", b, eb, true, file, line);
+  pl.each([&](std::uint32_t r, std::uint32_t k) {
+    std::uint8_t* pd = od.p + od.off(r, k);
+    st<T>(pd, f(ld<T>(pd), ld<T>(oa.p + oa.off(r, k)), ld<T>(ob.p + ob.off(r, k))));
+  });
+  const npukb::kern::Span sp[3] = {vspan(a, ea), vspan(b, eb), vspan(dst, ed)};
+  const npukb::kern::Span dp = vspan(dst, ed);
+  vec_cost(kCostSimple * 2, pl.repeats, sp, 3, &dp, 1);
+}
+}  // namespace sim
+
+#define NPUKB_TERNARY(NAME, EXPR)                                                                                  \
+  template <typename T>                                                                                             \
+  inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,               \
+                   const std::int32_t& calCount, NPUKB_LOC_PARAMS) {                                                \
+    static_assert(sim::one_of<T, half, float>, #NAME ": unsupported data type (half, float)");                      \
+    sim::ternary_count(#NAME, dst, src0, src1, calCount,                                                            \
+                       [](T d, T a, T b) -> T { return static_cast<T>(EXPR); }, file, line);                        \
+  }                                                                                                                 \
+  template <typename T, bool isSetMask = true>                                                                      \
+  inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,               \
+                   const std::uint64_t mask[], sim::RepeatArg repeatTimes, const BinaryRepeatParams& repeatParams,  \
+                   NPUKB_LOC_PARAMS) {                                                                              \
+    static_assert(sim::one_of<T, half, float>, #NAME ": unsupported data type (half, float)");                      \
+    sim::ternary_mask(#NAME, dst, src0, src1, isSetMask, mask, 0, repeatTimes.value, repeatParams,                  \
+                      [](T d, T a, T b) -> T { return static_cast<T>(EXPR); }, file, line);                         \
+  }                                                                                                                 \
+  template <typename T, bool isSetMask = true>                                                                      \
+  inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,               \
+                   std::uint64_t mask, sim::RepeatArg repeatTimes, const BinaryRepeatParams& repeatParams,          \
+                   NPUKB_LOC_PARAMS) {                                                                              \
+    static_assert(sim::one_of<T, half, float>, #NAME ": unsupported data type (half, float)");                      \
+    sim::ternary_mask(#NAME, dst, src0, src1, isSetMask, nullptr, mask, repeatTimes.value, repeatParams,            \
+                      [](T d, T a, T b) -> T { return static_cast<T>(EXPR); }, file, line);                         \
+  }
+
+// The fused multiply-add rounds once (float arithmetic for half, fma for float).
+NPUKB_TERNARY(FusedMulAdd, __builtin_fmaf(sim::tofl(a), sim::tofl(d), sim::tofl(b)))
+NPUKB_TERNARY(MulAddDst, __builtin_fmaf(sim::tofl(a), sim::tofl(b), sim::tofl(d)))
+
 // ---- Copy: masked vector-unit move between VECIN/VECCALC/VECOUT tensors --------------------------
 #define NPUKB_COPY_TYPES std::uint16_t, std::int16_t, half, std::uint32_t, std::int32_t, float
 template <typename T, bool isSetMask = true>
