@@ -51,18 +51,25 @@ class Ran:
     stderr: str
 
 
+CUBE_ENGINE = ROOT / "src" / "npukernelbench" / "toolchains" / "ascendc_sim" / "runtime" / "cube_engine.cpp"
+
+
 def runtime_object(cache: Path) -> Path:
-    """Compile support/test_runtime.cpp once per cache directory."""
+    """Compile support/test_runtime.cpp and the simulator's cube engine once per cache directory into
+    one relocatable object."""
     src = SUPPORT / "test_runtime.cpp"
-    digest = hashlib.sha256(src.read_bytes() + (SUPPORT / "test_support.h").read_bytes()).hexdigest()[:16]
+    digest = hashlib.sha256(src.read_bytes() + (SUPPORT / "test_support.h").read_bytes() +
+                            CUBE_ENGINE.read_bytes() + (INCLUDE / "npukb_sim" / "cube_engine.h").read_bytes()
+                            ).hexdigest()[:16]
     obj = cache / f"test_runtime_{digest}.o"
     if not obj.exists():
-        subprocess.run(
-            [CXX, *FLAGS, "-c", f"-I{INCLUDE}", f"-I{SUPPORT}", str(src), "-o", str(obj)],
-            check=True,
-            capture_output=True,
-            text=True,
-        )
+        parts = []
+        for i, (source, extra) in enumerate(((src, ()), (CUBE_ENGINE, ("-O2", "-ffp-contract=off")))):
+            part = cache / f"test_runtime_{digest}_{i}.o"
+            subprocess.run([CXX, *FLAGS, *extra, "-c", f"-I{INCLUDE}", f"-I{SUPPORT}", str(source), "-o", str(part)],
+                           check=True, capture_output=True, text=True)
+            parts.append(str(part))
+        subprocess.run([CXX, "-r", "-nostdlib", *parts, "-o", str(obj)], check=True, capture_output=True, text=True)
     return obj
 
 

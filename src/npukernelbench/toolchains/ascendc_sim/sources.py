@@ -11,20 +11,22 @@ INCLUDE_DIR = ROOT / "include"
 RUNTIME_DIR = ROOT / "runtime"
 LAUNCHER_SOURCE = RUNTIME_DIR / "launcher.cpp"
 # Compiled once per machine and linked into every simulator executable.
-RUNTIME_SOURCES = (LAUNCHER_SOURCE, RUNTIME_DIR / "host_api.cpp")
-# Python that rewrites kernel sources before they are compiled: part of the simulator's version.
-SOURCE_REWRITERS = (ROOT / "device_syntax.py",)
+RUNTIME_SOURCES = (LAUNCHER_SOURCE, RUNTIME_DIR / "host_api.cpp", RUNTIME_DIR / "cube_engine.cpp",
+                   RUNTIME_DIR / "matmul_tiling.cpp")
+# Extra flags per runtime source (after the common ones): the cube arithmetic is optimised and never
+# contracts a*b+c into fma, so its results are the same bits on every machine.
+RUNTIME_EXTRA_FLAGS = {"cube_engine": ("-O2", "-ffp-contract=off")}
 
 
 @functools.lru_cache(maxsize=1)
 def simulator_version() -> str:
-    """sha256 over every header, runtime source and source rewriter (path and content): changes
-    whenever the simulator changes, so cached builds made with older headers are never reused."""
+    """sha256 over every header and runtime source (path and content): changes whenever the
+    simulator changes, so cached builds made with older headers are never reused."""
     digest = hashlib.sha256()
-    files = [p for folder in (INCLUDE_DIR, RUNTIME_DIR) for p in folder.rglob("*") if p.is_file()]
-    for path in sorted([*files, *SOURCE_REWRITERS]):
-        digest.update(path.relative_to(ROOT).as_posix().encode())
-        digest.update(b"\0")
-        digest.update(path.read_bytes())
-        digest.update(b"\0")
+    for folder in (INCLUDE_DIR, RUNTIME_DIR):
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            digest.update(path.relative_to(ROOT).as_posix().encode())
+            digest.update(b"\0")
+            digest.update(path.read_bytes())
+            digest.update(b"\0")
     return digest.hexdigest()

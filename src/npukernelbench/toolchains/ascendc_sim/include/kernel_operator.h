@@ -6,7 +6,6 @@
 #include "npukb_sim/runtime.h"
 #include "npukb_sim/kernel/types.h"
 #include "npukb_sim/kernel/state.h"
-#include "npukb_sim/kernel/core_type.h"
 #include "npukb_sim/kernel/tensor.h"
 #include "npukb_sim/kernel/pipe.h"
 #include "npukb_sim/kernel/data_copy.h"
@@ -20,6 +19,10 @@
 #include "npukb_sim/kernel/broadcast.h"
 #include "npukb_sim/kernel/trans_data.h"
 #include "npukb_sim/kernel/misc.h"
+#include "npukb_sim/kernel/cube_cores.h"
+#include "npukb_sim/kernel/cube_copy.h"
+#include "npukb_sim/kernel/cube_mmad.h"
+#include "npukb_sim/kernel/cube_fixpipe.h"
 #include "npukb_sim/kernel/intrinsics.h"
 
 #if __has_include("npukb_sim/list_tensor_desc.h")

@@ -27,6 +27,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -41,8 +42,12 @@
 #include "register/op_def_registry.h"
 #include "register/tilingdata_base.h"
 
-// The kernel trampoline generated into the kernel TU (absent from the describe binary).
+// The kernel trampolines generated into the kernel TU (absent from the describe binary): the vector
+// (AIV) pass, the cube (AIC) pass of a kernel that uses the cube unit, and the kernel type the build
+// inferred (KERNEL_TASK_TYPE_DEFAULT / KERNEL_TASK_TYPE or the APIs used; see kernel_passes.py).
 extern "C" void npukb_entry(std::uint8_t** args) __attribute__((weak));
+extern "C" void npukb_entry_aic(std::uint8_t** args) __attribute__((weak));
+extern "C" int npukb_kernel_type(std::uint64_t tiling_key) __attribute__((weak));
 
 namespace {
 
@@ -208,12 +213,21 @@ void sort_regions() {
 
 enum class BlockRun { READY, RUNNING, BARRIER, WAIT_FLAG, DONE };
 
+constexpr int kFlagIds = 16;             // CrossCoreSetFlag flag ids 0..15
+constexpr int kFlagCounterMax = 15;      // a flag counter holds at most 15 pending sets
+
+// KernelMetaType values (npukb_sim/tiling_kernel.h).
+enum KernelType : int { K_AIV_ONLY = 0, K_AIC_ONLY, K_MIX_AIV_1_0, K_MIX_AIC_1_0, K_MIX_AIC_1_1, K_MIX_AIC_1_2,
+                        K_AICORE, K_VECTORCORE, K_MIX_AICORE, K_MIX_VECTOR_CORE };
+
 struct BlockSlot {
   npukb::BlockState state;
   BlockRun run = BlockRun::READY;
   std::string wait_where;       // file:line of the SyncAll / wait it blocks in
   int wait_flag = -1;
-  int flag_sem[16] = {};
+  int barrier_group = 0;        // SyncAll: 0 every core, 1 the cores of this block's type
+  std::deque<double> flag_sem[kFlagIds];              // delivered, not yet consumed flags (their times)
+  std::deque<double> flag_pending[3][kFlagIds];       // sets waiting for the rest of their group, per mode
   std::vector<std::uint8_t*> memories;
   pthread_t thread{};
 };
@@ -227,13 +241,50 @@ std::uint8_t** g_args = nullptr;
 std::uint8_t* g_workspace = nullptr;
 thread_local npukb::BlockState* t_block = nullptr;
 npukb::BlockState g_host_state;     // what block() returns outside kernel threads
-std::vector<int> g_flag_count0;     // CrossCoreSetFlag mode 0 counters per flag id
-std::map<std::pair<int, int>, int> g_flag_count1;   // mode 1: (group, flag) -> count
+int g_kernel_type = K_AIV_ONLY;
+bool g_mixed = false;               // AIC and AIV blocks in one launch
+int g_aiv_per_core = 1;
 
 std::string where(const char* file, int line) { return std::string(file ? file : "?") + ":" + std::to_string(line); }
 
+// "block 3" for single-core-type launches, "AIC 1" / "AIV 3" (core 1, sub-block 1) for mixed ones.
+std::string block_name(int b) {
+  if (b < 0 || b >= static_cast<int>(g_blocks.size())) return "block " + std::to_string(b);
+  const npukb::BlockState& st = g_blocks[b].state;
+  if (!g_mixed) return "block " + std::to_string(st.block_idx);
+  return std::string(st.core_type == npukb::CORE_AIC ? "AIC " : "AIV ") + std::to_string(st.block_idx);
+}
+
 [[noreturn]] void hang(const std::string& detail) {
   npukb::violation("hang", detail + " -- on hardware this kernel never finishes", "", 0);
+}
+
+bool barrier_member(int b, int group, int core_type) {
+  return group == 0 || g_blocks[b].state.core_type == core_type;
+}
+
+// Releases a SyncAll whose every member arrived; true when one was released.
+bool release_barrier_locked() {
+  int n = static_cast<int>(g_blocks.size());
+  for (int b = 0; b < n; ++b) {
+    if (g_blocks[b].run != BlockRun::BARRIER) continue;
+    const int group = g_blocks[b].barrier_group, type = g_blocks[b].state.core_type;
+    bool all = true;
+    for (int k = 0; k < n && all; ++k) {
+      if (barrier_member(k, group, type)) all = g_blocks[k].run == BlockRun::BARRIER && g_blocks[k].barrier_group == group;
+    }
+    if (!all) continue;
+    int first = -1;
+    for (int k = 0; k < n; ++k) {
+      if (!barrier_member(k, group, type)) continue;
+      g_blocks[k].run = BlockRun::READY;
+      if (first < 0) first = k;
+    }
+    g_current = first;
+    g_sched_cv.notify_all();
+    return true;
+  }
+  return false;
 }
 
 // Picks the next block to run; called with g_sched_mutex held by the block that stops running.
@@ -247,60 +298,51 @@ void schedule_next_locked(int from) {
       g_sched_cv.notify_all();
       return;
     }
-    if (s.run == BlockRun::WAIT_FLAG && s.flag_sem[s.wait_flag] > 0) {
-      s.flag_sem[s.wait_flag]--;
+    if (s.run == BlockRun::WAIT_FLAG && !s.flag_sem[s.wait_flag].empty()) {
       s.run = BlockRun::READY;
       g_current = b;
       g_sched_cv.notify_all();
       return;
     }
   }
-  int live = 0, at_barrier = 0, done = 0;
+  int live = 0, done = 0, at_barrier = 0;
   for (auto& s : g_blocks) {
     live += s.run != BlockRun::DONE;
-    at_barrier += s.run == BlockRun::BARRIER;
     done += s.run == BlockRun::DONE;
+    at_barrier += s.run == BlockRun::BARRIER;
   }
   if (live == 0) {
     g_current = -2;
     g_sched_cv.notify_all();
     return;
   }
-  if (at_barrier == live && done == 0) {
-    int first = -1;
-    for (int b = 0; b < n; ++b) {
-      g_blocks[b].run = BlockRun::READY;
-      if (first < 0) first = b;
-    }
-    g_current = first;
-    g_sched_cv.notify_all();
-    return;
-  }
-  std::string detail;
+  if (release_barrier_locked()) return;
   std::vector<std::string> parts;
+  int listed = 0, waiting = 0;
   for (int b = 0; b < n; ++b) {
     const BlockSlot& s = g_blocks[b];
+    if (s.run != BlockRun::BARRIER && s.run != BlockRun::WAIT_FLAG) continue;
+    ++waiting;
+    if (listed >= 6) continue;
+    ++listed;
     if (s.run == BlockRun::BARRIER) {
-      parts.push_back("block " + std::to_string(b) + " waits in SyncAll at " + s.wait_where);
-    } else if (s.run == BlockRun::WAIT_FLAG) {
-      parts.push_back("block " + std::to_string(b) + " waits in CrossCoreWaitFlag(" + std::to_string(s.wait_flag) +
-                      ") at " + s.wait_where);
-    }
-    if (parts.size() >= 4) {
-      parts.push_back("...");
-      break;
+      parts.push_back(block_name(b) + " waits in SyncAll at " + s.wait_where);
+    } else {
+      parts.push_back(block_name(b) + " waits in CrossCoreWaitFlag(" + std::to_string(s.wait_flag) + ") at " + s.wait_where);
     }
   }
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    detail += (i ? "; " : "") + parts[i];
-  }
+  if (waiting > listed) parts.push_back("... (" + std::to_string(waiting - listed) + " more)");
+  std::string detail;
+  for (std::size_t i = 0; i < parts.size(); ++i) detail += (i ? "; " : "") + parts[i];
   if (done > 0 && at_barrier > 0) {
     detail += "; " + std::to_string(done) + " block(s) finished without reaching the barrier (every block must call "
               "SyncAll the same number of times)";
   } else {
-    detail += "; no block can set the awaited flag";
+    detail += "; no core can set the awaited flag (a missing CrossCoreSetFlag, a set with another mode or flag id, "
+              "or fewer sets than waits)";
+    if (done > 0) detail += "; " + std::to_string(done) + " block(s) already finished";
   }
-  hang(detail);
+  hang("deadlock: " + detail);
 }
 
 void wait_turn_locked(std::unique_lock<std::mutex>& lk, int b) {
@@ -327,17 +369,25 @@ void* block_main(void* arg) {
     std::unique_lock<std::mutex> lk(g_sched_mutex);
     wait_turn_locked(lk, b);
   }
-  slot.state.ub = block_memory(slot, npukb::kUbBytes);
-  slot.state.l1 = block_memory(slot, npukb::kL1Bytes);
-  slot.state.l0a = block_memory(slot, npukb::kL0aBytes);
-  slot.state.l0b = block_memory(slot, npukb::kL0bBytes);
-  slot.state.l0c = block_memory(slot, npukb::kL0cBytes);
-  npukb_entry(g_args);
+  // On-chip memory of the core type: UB on a vector core; L1, L0A/B/C, BT and FB on a cube core.
+  if (slot.state.core_type == npukb::CORE_AIC) {
+    slot.state.l1 = block_memory(slot, npukb::kL1Bytes);
+    slot.state.l0a = block_memory(slot, npukb::kL0aBytes);
+    slot.state.l0b = block_memory(slot, npukb::kL0bBytes);
+    slot.state.l0c = block_memory(slot, npukb::kL0cBytes);
+    slot.state.bt = block_memory(slot, npukb::kBiasTableBytes);
+    slot.state.fb = block_memory(slot, npukb::kFixBufBytes);
+    npukb_entry_aic(g_args);
+  } else {
+    slot.state.ub = block_memory(slot, npukb::kUbBytes);
+    npukb_entry(g_args);
+  }
   for (auto* p : slot.memories) {
     std::free(p);
   }
   slot.memories.clear();
   slot.state.ub = slot.state.l1 = slot.state.l0a = slot.state.l0b = slot.state.l0c = nullptr;
+  slot.state.bt = slot.state.fb = nullptr;
   std::unique_lock<std::mutex> lk(g_sched_mutex);
   slot.run = BlockRun::DONE;
   g_running_block = -1;
@@ -743,6 +793,86 @@ void describe_class(const optiling::TilingDef& def, std::ostream& out) {
   out << "end\n";
 }
 
+// The signature of one OpDef, as the aclnn API generated for it orders its arguments (inputs, then
+// attributes, then outputs, each in declaration order):
+//   param <input|output> <name> <REQUIRED|OPTIONAL|DYNAMIC> <per_column|any> <ge dtype>...
+//   attr <name> <kind> <REQUIRED|OPTIONAL> <default|-> <value>...      (str values: hex of UTF-8)
+// The DataType lists are those of the ascend910b AI Core configuration where it overrides them;
+// "any" marks a DataTypeList (one list for every column).
+const char* attr_kind_name(ops::OpAttrDef::Kind kind) {
+  using K = ops::OpAttrDef::Kind;
+  switch (kind) {
+    case K::BOOL: return "bool";
+    case K::FLOAT: return "float";
+    case K::INT: return "int";
+    case K::STR: return "str";
+    case K::LIST_BOOL: return "list_bool";
+    case K::LIST_FLOAT: return "list_float";
+    case K::LIST_INT: return "list_int";
+    case K::LIST_LIST_INT: return "list_list_int";
+    default: return "none";
+  }
+}
+
+std::string hex_of(const std::string& s) {
+  static const char* digits = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : s) {
+    out += digits[c >> 4];
+    out += digits[c & 15];
+  }
+  return out.empty() ? "-" : out;
+}
+
+void describe_signature(const ops::OpDef& def, std::ostream& out) {
+  const ops::OpAICoreConfig* cfg = nullptr;
+  for (const auto& s : def.NpukbAICore().NpukbSocs()) {
+    if (lower(s).rfind("ascend910b", 0) == 0) cfg = def.NpukbAICore().NpukbConfig(s);
+  }
+  for (const auto* list : {&def.NpukbInputs(), &def.NpukbOutputs()}) {
+    bool inputs = list == &def.NpukbInputs();
+    for (const auto& p : *list) {
+      const ops::OpParamDef* chosen = &p;
+      if (cfg != nullptr) {
+        for (const auto& q : inputs ? cfg->NpukbInputs() : cfg->NpukbOutputs()) {
+          if (q.NpukbName() == p.NpukbName() && !q.NpukbDataTypes().empty()) chosen = &q;
+        }
+      }
+      out << "param " << (inputs ? "input" : "output") << ' ' << p.NpukbName() << ' '
+          << option_name(p.NpukbParamType()) << ' ' << (chosen->NpukbDataTypeList() ? "any" : "per_column");
+      for (auto dt : chosen->NpukbDataTypes()) out << ' ' << ge_name(dt);
+      out << '\n';
+    }
+  }
+  using K = ops::OpAttrDef::Kind;
+  for (const auto& a : def.NpukbAttrs()) {
+    out << "attr " << a.NpukbName() << ' ' << attr_kind_name(a.NpukbKind()) << ' '
+        << (a.NpukbAttrType() == ops::REQUIRED ? "REQUIRED" : "OPTIONAL");
+    if (!a.NpukbHasDefault()) {
+      out << " -\n";
+      continue;
+    }
+    out << " default";
+    char buf[64];
+    switch (a.NpukbKind()) {
+      case K::BOOL: out << ' ' << (a.NpukbBool() ? 1 : 0); break;
+      case K::FLOAT: std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(a.NpukbFloat())); out << ' ' << buf; break;
+      case K::INT: out << ' ' << a.NpukbInt(); break;
+      case K::STR: out << ' ' << hex_of(a.NpukbStr()); break;
+      case K::LIST_BOOL: for (bool v : a.NpukbListBool()) out << ' ' << (v ? 1 : 0); break;
+      case K::LIST_FLOAT:
+        for (float v : a.NpukbListFloat()) {
+          std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(v));
+          out << ' ' << buf;
+        }
+        break;
+      case K::LIST_INT: for (auto v : a.NpukbListInt()) out << ' ' << v; break;
+      default: break;
+    }
+    out << '\n';
+  }
+}
+
 int describe() {
   auto& reg = optiling::NpukbTilingRegistry();
   for (const auto& kv : reg) {
@@ -752,6 +882,9 @@ int describe() {
   }
   for (const auto& kv : ops::NpukbOpRegistry()) {
     std::cout << "opdef " << kv.first << '\n';
+    std::unique_ptr<ops::OpDef> def(kv.second(kv.first.c_str()));
+    describe_signature(*def, std::cout);
+    std::cout << "endop\n";
   }
   return 0;
 }
@@ -785,7 +918,9 @@ int run(const std::string& dir) {
   g_phase = "request parsing";
   Request req = read_request(dir + "/request.txt");
   set_poison_seed(req.poison_seed);
-  if (npukb_entry == nullptr) request_error("this executable has no kernel entry (describe build)");
+  if (npukb_entry == nullptr && npukb_entry_aic == nullptr) {
+    request_error("this executable has no kernel entry (describe build)");
+  }
 
   // OpDef
   g_phase = "OpDef construction";
@@ -879,12 +1014,28 @@ int run(const std::string& dir) {
                  std::to_string(raw.GetCapacity()) + " bytes");
   }
   uint32_t block_dim = ctx.GetBlockDim();
-  if (block_dim == 0 || block_dim > static_cast<uint32_t>(npukb::kVectorCores)) {
-    launch_error("blockDim " + std::to_string(block_dim) + " outside 1.." + std::to_string(npukb::kVectorCores) +
-                 (block_dim == 0 ? " (TilingFunc must call context->SetBlockDim(n) with n >= 1)"
-                                 : " (the Ascend 910B has 48 vector cores)"));
-  }
   g_tiling_key = ctx.GetTilingKey();
+  g_kernel_type = npukb_kernel_type != nullptr ? npukb_kernel_type(g_tiling_key) : K_AIV_ONLY;
+  const bool cube_cores = g_kernel_type == K_AIC_ONLY || g_kernel_type == K_MIX_AIC_1_0 ||
+                          g_kernel_type == K_MIX_AIC_1_1 || g_kernel_type == K_MIX_AIC_1_2;
+  if (g_kernel_type >= K_AICORE) {
+    launch_error("kernel type " + std::to_string(g_kernel_type) + " (KERNEL_TYPE_AICORE/VECTORCORE/MIX_AICORE/"
+                 "MIX_VECTOR_CORE) is not available on the Ascend 910B: use KERNEL_TYPE_AIV_ONLY, AIC_ONLY or MIX_AIC_1_2");
+  }
+  const uint32_t max_dim = static_cast<uint32_t>(cube_cores ? npukb::kCubeCores : npukb::kVectorCores);
+  if (block_dim == 0 || block_dim > max_dim) {
+    launch_error("blockDim " + std::to_string(block_dim) + " outside 1.." + std::to_string(max_dim) +
+                 (block_dim == 0 ? std::string(" (TilingFunc must call context->SetBlockDim(n) with n >= 1)")
+                  : cube_cores ? " (a kernel that uses the cube unit launches blockDim AI cores: the Ascend 910B has "
+                                 "24 AI cube cores, each with 2 vector cores)"
+                               : std::string(" (the Ascend 910B has 48 vector cores)")));
+  }
+  const bool needs_aic = cube_cores, needs_aiv = !cube_cores || g_kernel_type == K_MIX_AIC_1_1 ||
+                                                 g_kernel_type == K_MIX_AIC_1_2;
+  if ((needs_aic && npukb_entry_aic == nullptr) || (needs_aiv && npukb_entry == nullptr)) {
+    request_error("the build lacks the " + std::string(needs_aic && npukb_entry_aic == nullptr ? "cube (AIC)" : "vector (AIV)") +
+                  " pass that kernel type " + std::to_string(g_kernel_type) + " needs (a simulator build error)");
+  }
   std::size_t workspace_bytes = 0;
   for (auto w : ctx.NpukbWorkspace()) workspace_bytes += w;
   result_set("block_dim", std::to_string(block_dim));
@@ -940,18 +1091,36 @@ int run(const std::string& dir) {
   // Blocks
   g_phase = "the kernel launch";
   result_set("status", json_str("running"));
-  g_blocks.resize(block_dim);
-  g_flag_count0.assign(16, 0);
-  for (uint32_t b = 0; b < block_dim; ++b) {
-    g_blocks[b].state.block_idx = static_cast<int>(b);
-    g_blocks[b].state.block_num = static_cast<int>(block_dim);
-    g_blocks[b].state.sub_block_idx = 0;
-    g_blocks[b].state.sub_block_num = 1;
+  // Blocks: the AIC blocks first, then the AIV blocks (AIV i belongs to AI core i / aiv_per_core).
+  g_aiv_per_core = g_kernel_type == K_MIX_AIC_1_2 ? 2 : 1;
+  const uint32_t n_aic = needs_aic ? block_dim : 0;
+  const uint32_t n_aiv = needs_aiv ? block_dim * (needs_aic ? g_aiv_per_core : 1) : 0;
+  g_mixed = n_aic > 0 && n_aiv > 0;
+  g_blocks.resize(n_aic + n_aiv);
+  for (uint32_t b = 0; b < n_aic + n_aiv; ++b) {
+    npukb::BlockState& st = g_blocks[b].state;
+    st.kernel_type = g_kernel_type;
+    st.block_num = static_cast<int>(block_dim);
+    if (b < n_aic) {
+      st.core_type = npukb::CORE_AIC;
+      st.block_idx = st.core_idx = static_cast<int>(b);
+      st.sub_block_idx = 0;
+      st.sub_block_num = g_mixed ? g_aiv_per_core : 1;
+    } else {
+      const int i = static_cast<int>(b - n_aic);
+      st.core_type = npukb::CORE_AIV;
+      st.block_idx = i;
+      st.core_idx = g_mixed ? i / g_aiv_per_core : i;
+      st.sub_block_idx = g_mixed ? i % g_aiv_per_core : 0;
+      st.sub_block_num = g_mixed ? g_aiv_per_core : 1;
+    }
   }
+  result_set("kernel_type", std::to_string(g_kernel_type));
+  result_set("cores", "{\"aic\": " + std::to_string(n_aic) + ", \"aiv\": " + std::to_string(n_aiv) + "}");
   pthread_attr_t attr;
   pthread_attr_init(&attr);
   pthread_attr_setstacksize(&attr, kBlockStackBytes);
-  for (uint32_t b = 0; b < block_dim; ++b) {
+  for (uint32_t b = 0; b < g_blocks.size(); ++b) {
     if (pthread_create(&g_blocks[b].thread, &attr, block_main, reinterpret_cast<void*>(static_cast<std::intptr_t>(b))) != 0) {
       launch_error("cannot start the thread of block " + std::to_string(b));
     }
@@ -959,7 +1128,10 @@ int run(const std::string& dir) {
   {
     std::unique_lock<std::mutex> lk(g_sched_mutex);
     g_started = true;
-    g_current = 0;
+    // Order of a mixed launch: vector cores first for even poison seeds, cube cores first for odd ones,
+    // so that a harness running a candidate with two seeds sees a missing cross-core flag in either
+    // direction (the consumer runs before its producer in one of the runs).
+    g_current = (g_mixed && (req.poison_seed & 1) == 0) ? static_cast<int>(n_aic) : 0;
     g_sched_cv.notify_all();
     g_sched_cv.wait(lk, [] { return g_current == -2; });
   }
@@ -1035,11 +1207,13 @@ std::uint64_t launch_tiling_key() { return g_tiling_key; }
   }
   int b = g_running_block.load();
   std::string loc = (file != nullptr && *file) ? std::string(file) + ":" + std::to_string(line) : "";
+  const int idx = b >= 0 && b < static_cast<int>(g_blocks.size()) ? g_blocks[b].state.block_idx : b;
+  const char* core = b >= 0 && b < static_cast<int>(g_blocks.size()) && g_blocks[b].state.core_type == CORE_AIC ? "AIC" : "AIV";
   result_set("violation", "{\"api\": " + json_str(api ? api : "") + ", \"message\": " + json_str(what) +
-                              ", \"block\": " + std::to_string(b) + ", \"file\": " + json_str(file ? file : "") +
-                              ", \"line\": " + std::to_string(line) + "}");
+                              ", \"block\": " + std::to_string(idx) + ", \"core\": " + json_str(core) +
+                              ", \"file\": " + json_str(file ? file : "") + ", \"line\": " + std::to_string(line) + "}");
   std::string message = std::string(api ? api : "") + ": " + what;
-  if (b >= 0) message += " (block " + std::to_string(b) + (loc.empty() ? "" : ", " + loc) + ")";
+  if (b >= 0) message += " (" + block_name(b) + (loc.empty() ? "" : ", " + loc) + ")";
   else if (!loc.empty()) message += " (" + loc + ")";
   fail(kExitViolation, "violation", message);
 }
@@ -1067,61 +1241,111 @@ void check_gm(const void* addr, std::size_t bytes, bool write, const char* api, 
                      " bytes at an address outside every tensor handed to the kernel", file, line);
 }
 
-void sync_all(const char* file, int line) {
+void sync_all(bool same_type_only, const char* file, int line) {
   std::unique_lock<std::mutex> lk(g_sched_mutex);
   int b = g_running_block.load();
   if (b < 0) return;
   BlockSlot& s = g_blocks[b];
   s.run = BlockRun::BARRIER;
+  s.barrier_group = same_type_only ? 1 : 0;
   s.wait_where = where(file, line);
   g_running_block = -1;
   schedule_next_locked(b);
   wait_turn_locked(lk, b);
 }
 
-void cross_core_set_flag(int mode, int flag_id) {
+namespace {
+// The blocks whose sets form one round of flag `mode` for setter `b`, and the blocks a round reaches.
+void flag_group(int mode, int b, std::vector<int>& members, std::vector<int>& receivers) {
+  const int n = static_cast<int>(g_blocks.size());
+  const npukb::BlockState& me = g_blocks[b].state;
+  members.clear();
+  receivers.clear();
+  if (mode == 0) {                       // every core of the setter's type
+    for (int k = 0; k < n; ++k) if (g_blocks[k].state.core_type == me.core_type) members.push_back(k);
+    receivers = members;
+  } else if (mode == 1) {                // the vector cores of one AI core
+    if (g_mixed) {
+      for (int k = 0; k < n; ++k) {
+        const auto& st = g_blocks[k].state;
+        if (st.core_type == npukb::CORE_AIV && st.core_idx == me.core_idx) members.push_back(k);
+      }
+    } else {                             // vector-only launch: blocks 2i and 2i+1 share an AI core
+      for (int k = (b / 2) * 2; k < std::min(n, (b / 2) * 2 + 2); ++k) members.push_back(k);
+    }
+    receivers = members;
+  } else {                               // mode 2: cube core <-> its vector cores
+    if (!g_mixed) return;
+    for (int k = 0; k < n; ++k) {
+      const auto& st = g_blocks[k].state;
+      if (st.core_idx != me.core_idx) continue;
+      if (st.core_type == npukb::CORE_AIV) (me.core_type == npukb::CORE_AIC ? receivers : members).push_back(k);
+      else if (me.core_type == npukb::CORE_AIV) receivers.push_back(k);
+    }
+    if (me.core_type == npukb::CORE_AIC) members.push_back(b);
+  }
+}
+}  // namespace
+
+void cross_core_set_flag(int mode, int flag_id, double time, const char* file, int line) {
   std::lock_guard<std::mutex> lk(g_sched_mutex);
   int b = g_running_block.load();
-  if (flag_id < 0 || flag_id > 15) {
-    violation("CrossCoreSetFlag", "flag id " + std::to_string(flag_id) + " outside 0..15");
+  if (b < 0) return;
+  if (flag_id < 0 || flag_id >= kFlagIds) {
+    violation("CrossCoreSetFlag", "flag id " + std::to_string(flag_id) + " outside 0..15", file, line);
   }
-  int n = static_cast<int>(g_blocks.size());
-  if (mode == 0) {
-    if (++g_flag_count0[flag_id] % n == 0) {
-      for (auto& s : g_blocks) s.flag_sem[flag_id]++;
+  if (mode < 0 || mode > 2) violation("CrossCoreSetFlag", "mode " + std::to_string(mode) + " outside 0..2", file, line);
+  std::vector<int> members, receivers;
+  flag_group(mode, b, members, receivers);
+  if (members.empty() || receivers.empty()) return;     // e.g. mode 2 in a launch without the other core type
+  g_blocks[b].flag_pending[mode][flag_id].push_back(time);
+  for (;;) {
+    double t = 0.0;
+    for (int k : members) {
+      if (g_blocks[k].flag_pending[mode][flag_id].empty()) return;
+      t = std::max(t, g_blocks[k].flag_pending[mode][flag_id].front());
     }
-  } else if (mode == 1) {
-    int group = b / 2;
-    int members = std::min(2, n - group * 2);
-    if (++g_flag_count1[{group, flag_id}] % members == 0) {
-      for (int k = group * 2; k < group * 2 + members; ++k) g_blocks[k].flag_sem[flag_id]++;
+    for (int k : members) g_blocks[k].flag_pending[mode][flag_id].pop_front();
+    for (int k : receivers) {
+      auto& sem = g_blocks[k].flag_sem[flag_id];
+      if (static_cast<int>(sem.size()) >= kFlagCounterMax) {
+        violation("CrossCoreSetFlag", "flag " + std::to_string(flag_id) + " of " + block_name(k) + " already holds " +
+                  std::to_string(kFlagCounterMax) + " sets that no CrossCoreWaitFlag consumed (the hardware counter "
+                  "overflows; pair every set with a wait)", file, line);
+      }
+      sem.push_back(t);
     }
-  } else if (mode == 2) {
-    // AIC <-> AIV: a vector-only launch has no cube core to receive it.
-  } else {
-    violation("CrossCoreSetFlag", "mode " + std::to_string(mode) + " outside 0..2");
   }
 }
 
-void cross_core_wait_flag(int flag_id, const char* file, int line) {
+double cross_core_wait_flag(int flag_id, const char* file, int line) {
   std::unique_lock<std::mutex> lk(g_sched_mutex);
   int b = g_running_block.load();
-  if (b < 0) return;
-  if (flag_id < 0 || flag_id > 15) {
+  if (b < 0) return 0.0;
+  if (flag_id < 0 || flag_id >= kFlagIds) {
     lk.unlock();
     violation("CrossCoreWaitFlag", "flag id " + std::to_string(flag_id) + " outside 0..15", file, line);
   }
   BlockSlot& s = g_blocks[b];
-  if (s.flag_sem[flag_id] > 0) {
-    s.flag_sem[flag_id]--;
-    return;
+  if (s.flag_sem[flag_id].empty()) {
+    s.run = BlockRun::WAIT_FLAG;
+    s.wait_flag = flag_id;
+    s.wait_where = where(file, line);
+    g_running_block = -1;
+    schedule_next_locked(b);
+    wait_turn_locked(lk, b);
   }
-  s.run = BlockRun::WAIT_FLAG;
-  s.wait_flag = flag_id;
-  s.wait_where = where(file, line);
-  g_running_block = -1;
-  schedule_next_locked(b);
-  wait_turn_locked(lk, b);
+  const double t = s.flag_sem[flag_id].front();
+  s.flag_sem[flag_id].pop_front();
+  return t;
+}
+
+BlockState* cube_partner() {
+  int b = g_running_block.load();
+  if (!g_mixed || b < 0) return nullptr;
+  const BlockState& me = g_blocks[b].state;
+  if (me.core_type != CORE_AIV) return nullptr;
+  return &g_blocks[me.core_idx].state;   // AIC blocks come first: AIC i is g_blocks[i]
 }
 
 std::uint8_t* sys_workspace() { return g_workspace; }

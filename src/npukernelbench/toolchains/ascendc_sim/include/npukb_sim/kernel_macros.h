@@ -44,14 +44,3 @@
 // kernel entry named like a libm function (extern "C" void sqrt(GM_ADDR x, ...)) still compiles: the
 // simulator never includes <math.h> into a kernel TU for the same reason.
 inline float sqrt(float x) { return __builtin_sqrtf(x); }
-
-namespace npukb {
-// The host-side launch `kernel<<<blockDim, l2ctrl, stream>>>(args)` of a real kernel file is rewritten
-// by the build into `(npukb::launch_config(blockDim, l2ctrl, stream), kernel)(args)` (device_syntax.py):
-// the wrapper still compiles with its arguments type-checked; the simulator never calls it.
-inline void launch_config(std::uint32_t blockDim, void* l2ctrl, void* stream) {
-  (void)blockDim;
-  (void)l2ctrl;
-  (void)stream;
-}
-}  // namespace npukb

@@ -169,9 +169,17 @@ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, cons
   sim::cost_local_to_gm(sim::span_of(src, 0, send), blk * p.blockCount, p.blockCount, sim::gm_512(g));
 }
 
+namespace sim {
+// L1 -> bias table (C2) copies have their own units and conversions (cube_copy.h).
+template <typename T, typename U>
+void copy_l1_to_bt(const LocalTensor<T>& dst, const LocalTensor<U>& src, const DataCopyParams& p, const char* file,
+                   int line);
+}  // namespace sim
+
 template <typename T>
 inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p,
                      const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  if (dst.loc().hw == Hardware::BIAS) return sim::copy_l1_to_bt(dst, src, p, file, line);
   sim::check_copy_params("DataCopy", p, file, line);
   if (p.blockCount == 0) return;
   const std::uint64_t blk = static_cast<std::uint64_t>(p.blockLen) * 32u;

@@ -10,6 +10,7 @@
 #pragma once
 #include <cstdint>
 
+#include "npukb_sim/kernel/cube_cores.h"  // set_mask_norm / set_mask_count
 #include "npukb_sim/kernel/misc.h"
 #include "npukb_sim/kernel/reduce.h"
 #include "npukb_sim/kernel/trans_data.h"
@@ -223,8 +224,6 @@ inline void set_vector_mask(std::uint64_t maskHigh, std::uint64_t maskLow) {
   s.mask[0] = maskLow;
   s.mask[1] = maskHigh;
 }
-inline void set_mask_norm() { AscendC::SetMaskNorm(); }
-inline void set_mask_count() { AscendC::SetMaskCount(); }
 inline std::int64_t get_acc_val() { return AscendC::GetAccVal(); }
 
 template <typename T>
