@@ -174,12 +174,22 @@ namespace sim {
 template <typename T, typename U>
 void copy_l1_to_bt(const LocalTensor<T>& dst, const LocalTensor<U>& src, const DataCopyParams& p, const char* file,
                    int line);
+// Element types a same-type copy into the bias table accepts; any other type still compiles for the
+// UB/L1 copies this overload serves, and is rejected at run time if its destination is the bias table.
+template <typename T>
+constexpr bool bias_table_type = std::is_same_v<T, float> || std::is_same_v<T, std::int32_t>;
 }  // namespace sim
 
 template <typename T>
 inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p,
                      const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-  if (dst.loc().hw == Hardware::BIAS) return sim::copy_l1_to_bt(dst, src, p, file, line);
+  if (dst.loc().hw == Hardware::BIAS) {
+    if constexpr (sim::bias_table_type<T>) {
+      return sim::copy_l1_to_bt(dst, src, p, file, line);
+    } else {
+      npukb::violation("DataCopy", "L1 -> C2 (bias table) supports float and int32_t elements", file, line);
+    }
+  }
   sim::check_copy_params("DataCopy", p, file, line);
   if (p.blockCount == 0) return;
   const std::uint64_t blk = static_cast<std::uint64_t>(p.blockLen) * 32u;
