@@ -1218,6 +1218,43 @@ std::uint64_t launch_tiling_key() { return g_tiling_key; }
   fail(kExitViolation, "violation", message);
 }
 
+// Bytes of a tensor an access may touch: a write stops at the tensor's end; a read may run on to the end
+// of the tensor's last 32-byte block (DMA moves whole blocks; those bytes are the allocation's padding).
+std::size_t gm_limit(const Region& r, bool write) { return write ? r.size : (r.size + 31) / 32 * 32; }
+
+const Region* region_starting_at(const void* start) {
+  const auto* p = static_cast<const std::uint8_t*>(start);
+  auto it = std::lower_bound(g_regions.begin(), g_regions.end(), p,
+                             [](const Region& r, const std::uint8_t* a) { return r.start < a; });
+  return it != g_regions.end() && it->start == p ? &*it : nullptr;
+}
+
+const void* gm_home(const void* addr) {
+  const auto* p = static_cast<const std::uint8_t*>(addr);
+  auto it = std::upper_bound(g_regions.begin(), g_regions.end(), p,
+                             [](const std::uint8_t* a, const Region& r) { return a < r.start; });
+  if (it == g_regions.begin()) return nullptr;
+  const Region& r = *(it - 1);
+  return static_cast<std::size_t>(p - r.start) < std::max<std::size_t>(gm_limit(r, false), 1) ? r.start : nullptr;
+}
+
+void check_gm_home(const void* home, const void* addr, std::size_t bytes, bool write, const char* api, const char* file,
+                   int line) {
+  const Region* r = home != nullptr ? region_starting_at(home) : nullptr;
+  if (r == nullptr) return check_gm(addr, bytes, write, api, file, line);
+  const auto* p = static_cast<const std::uint8_t*>(addr);
+  const char* verb = write ? "write" : "read";
+  if (p < r->start) {
+    violation(api, "GM " + std::string(verb) + " of " + std::to_string(bytes) + " bytes starts " +
+                       std::to_string(r->start - p) + " bytes before '" + r->name + "'", file, line);
+  }
+  const std::size_t off = static_cast<std::size_t>(p - r->start), limit = gm_limit(*r, write);
+  if (off <= limit && bytes <= limit - off) return;
+  violation(api, "GM " + std::string(verb) + " of " + std::to_string(bytes) + " bytes at byte offset " +
+                     std::to_string(off) + " of '" + r->name + "' runs past its end (" + std::to_string(r->size) +
+                     " bytes)", file, line);
+}
+
 void check_gm(const void* addr, std::size_t bytes, bool write, const char* api, const char* file, int line) {
   const auto* p = static_cast<const std::uint8_t*>(addr);
   auto it = std::upper_bound(g_regions.begin(), g_regions.end(), p,
@@ -1226,7 +1263,8 @@ void check_gm(const void* addr, std::size_t bytes, bool write, const char* api, 
   if (it != g_regions.begin()) {
     const Region& r = *(it - 1);
     std::size_t off = static_cast<std::size_t>(p - r.start);
-    if (off <= r.size && bytes <= r.size - off) return;
+    const std::size_t limit = gm_limit(r, write);
+    if (off <= limit && bytes <= limit - off) return;
     if (off < r.size + 4096) {
       violation(api, "GM " + std::string(verb) + " of " + std::to_string(bytes) + " bytes at byte offset " +
                          std::to_string(off) + " of '" + r.name + "' runs past its end (" + std::to_string(r.size) +

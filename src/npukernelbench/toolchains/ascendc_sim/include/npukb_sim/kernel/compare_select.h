@@ -188,10 +188,12 @@ inline void select_run(const LocalTensor<T>& dst, const LocalTensor<U>& selMask,
     check_local("Select", "selMask", selMask, mbytes, true, file, line);
     m = reinterpret_cast<const std::uint8_t*>(selMask.ptr());
   }
+  RepeatWriter<T> out;
   pl.each([&](std::uint32_t r, std::uint32_t k) {
     const T v = sel_bit(m, mode, r, k, pl.per_rep) ? ld<T>(oa.p + oa.off(r, k)) : src1_at(r, k);
-    st<T>(od.p + od.off(r, k), v);
+    out.put(r, od.p + od.off(r, k), v);
   });
+  out.flush();
   const npukb::kern::Span sp = vspan(src0, ea), dp = vspan(dst, ed);
   vec_cost(kCostSimple, pl.repeats, &sp, 1, &dp, 1);
 }

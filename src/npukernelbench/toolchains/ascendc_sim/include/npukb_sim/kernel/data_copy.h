@@ -96,7 +96,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
   const std::uint64_t bytes = static_cast<std::uint64_t>(calCount) * sizeof(T) / 32u * 32u;
   if (bytes == 0) return;
   sim::check_local("DataCopy", "dst", dst, bytes, true, file, line);
-  npukb::check_gm(src.GetPhyAddr(), bytes, false, "DataCopy", file, line);
+  src.check_access(src.GetPhyAddr(), bytes, false, "DataCopy", file, line);
   std::memcpy(dst.ptr(), src.GetPhyAddr(), bytes);
   sim::cost_gm_to_local(dst.loc().hw, sim::span_of(dst, 0, bytes), bytes, 1, sim::gm_512(src.GetPhyAddr()));
 }
@@ -107,7 +107,7 @@ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, cons
   const std::uint64_t bytes = static_cast<std::uint64_t>(calCount) * sizeof(T) / 32u * 32u;
   if (bytes == 0) return;
   sim::check_local("DataCopy", "src", src, bytes, true, file, line);
-  npukb::check_gm(dst.GetPhyAddr(), bytes, true, "DataCopy", file, line);
+  dst.check_access(dst.GetPhyAddr(), bytes, true, "DataCopy", file, line);
   sim::gm_store(dst.GetPhyAddr(), src.ptr(), bytes / sizeof(T));
   sim::cost_local_to_gm(sim::span_of(src, 0, bytes), bytes, 1, sim::gm_512(dst.GetPhyAddr()));
 }
@@ -144,7 +144,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
   const std::uint8_t* g = reinterpret_cast<const std::uint8_t*>(src.GetPhyAddr());
   std::uint8_t* u = reinterpret_cast<std::uint8_t*>(dst.ptr());
   for (std::uint32_t i = 0; i < p.blockCount; ++i) {
-    npukb::check_gm(g + i * sstep, blk, false, "DataCopy", file, line);
+    src.check_access(g + i * sstep, blk, false, "DataCopy", file, line);
     std::memcpy(u + i * dstep, g + i * sstep, blk);
   }
   sim::cost_gm_to_local(dst.loc().hw, sim::span_of(dst, 0, dend), blk * p.blockCount, p.blockCount, sim::gm_512(g));
@@ -163,7 +163,7 @@ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, cons
   std::uint8_t* g = reinterpret_cast<std::uint8_t*>(dst.GetPhyAddr());
   const std::uint8_t* u = reinterpret_cast<const std::uint8_t*>(src.ptr());
   for (std::uint32_t i = 0; i < p.blockCount; ++i) {
-    npukb::check_gm(g + i * dstep, blk, true, "DataCopy", file, line);
+    dst.check_access(g + i * dstep, blk, true, "DataCopy", file, line);
     sim::gm_store(reinterpret_cast<T*>(g + i * dstep), reinterpret_cast<const T*>(u + i * sstep), blk / sizeof(T));
   }
   sim::cost_local_to_gm(sim::span_of(src, 0, send), blk * p.blockCount, p.blockCount, sim::gm_512(g));
@@ -225,7 +225,7 @@ inline void pad_gm_to_local(const char* api, const LocalTensor<T>& dst, const Gl
   const std::uint8_t* g = reinterpret_cast<const std::uint8_t*>(src.GetPhyAddr());
   std::uint8_t* u = reinterpret_cast<std::uint8_t*>(dst.ptr());
   for (std::uint32_t i = 0; i < count; ++i) {
-    npukb::check_gm(g + i * sstep, blockLen, false, api, file, line);
+    src.check_access(g + i * sstep, blockLen, false, api, file, line);
     std::uint8_t* row = u + i * dstep;
     for (std::uint32_t k = 0; k < left; ++k) std::memcpy(row + k * sizeof(T), &padValue, sizeof(T));
     std::memcpy(row + left * sizeof(T), g + i * sstep, blockLen);
@@ -249,7 +249,7 @@ inline void pad_local_to_gm(const char* api, const GlobalTensor<T>& dst, const L
   std::uint8_t* g = reinterpret_cast<std::uint8_t*>(dst.GetPhyAddr());
   const std::uint8_t* u = reinterpret_cast<const std::uint8_t*>(src.ptr());
   for (std::uint32_t i = 0; i < count; ++i) {
-    npukb::check_gm(g + i * dstep, blockLen, true, api, file, line);
+    dst.check_access(g + i * dstep, blockLen, true, api, file, line);
     if (npukb::kern::state().atomic_op != 0 && blockLen % sizeof(T) == 0) {
       gm_store(reinterpret_cast<T*>(g + i * dstep), reinterpret_cast<const T*>(u + i * sstep), blockLen / sizeof(T));
     } else {
@@ -297,7 +297,7 @@ inline void fill_gm(const char* api, const GlobalTensor<T>& gm, std::uint64_t si
                 "InitGlobalMemory: unsupported data type");
   if (size == 0) return;
   const std::uint64_t bytes = size * sizeof(T);
-  npukb::check_gm(gm.GetPhyAddr(), bytes, true, api, file, line);
+  gm.check_access(gm.GetPhyAddr(), bytes, true, api, file, line);
   T* p = gm.GetPhyAddr();
   for (std::uint64_t i = 0; i < size; ++i) std::memcpy(p + i, &value, sizeof(T));
   cost_local_to_gm({0, 0}, bytes, 1, gm_512(p));

@@ -24,10 +24,9 @@ inline void binary_count(const char* api, const LocalTensor<T>& dst, const Local
   check_local(api, "dst", dst, bytes, true, file, line);
   check_local(api, "src0", a, bytes, true, file, line);
   check_local(api, "src1", b, bytes, true, file, line);
-  T* d = dst.ptr();
   const T* x = a.ptr();
   const T* y = b.ptr();
-  for (std::int32_t i = 0; i < count; ++i) d[i] = f(x[i], y[i]);
+  per_repeat(dst.ptr(), static_cast<std::uint64_t>(count), 256 / sizeof(T), [&](std::uint64_t i) { return f(x[i], y[i]); });
   count_plan(static_cast<std::uint64_t>(count), 256 / sizeof(T));
   const npukb::kern::Span sp[2] = {vspan(a, bytes), vspan(b, bytes)};
   const npukb::kern::Span dp = vspan(dst, bytes);
@@ -46,9 +45,11 @@ inline void binary_mask(const char* api, const LocalTensor<T>& dst, const LocalT
   check_local(api, "dst", dst, ed, true, file, line);
   check_local(api, "src0", a, ea, true, file, line);
   check_local(api, "src1", b, eb, true, file, line);
+  RepeatWriter<T> out;
   pl.each([&](std::uint32_t r, std::uint32_t k) {
-    st<T>(od.p + od.off(r, k), f(ld<T>(oa.p + oa.off(r, k)), ld<T>(ob.p + ob.off(r, k))));
+    out.put(r, od.p + od.off(r, k), f(ld<T>(oa.p + oa.off(r, k)), ld<T>(ob.p + ob.off(r, k))));
   });
+  out.flush();
   const npukb::kern::Span sp[2] = {vspan(a, ea), vspan(b, eb)};
   const npukb::kern::Span dp = vspan(dst, ed);
   vec_cost(cpr, pl.repeats, sp, 2, &dp, 1);
@@ -62,15 +63,9 @@ inline void unary_count(const char* api, const LocalTensor<D>& dst, const LocalT
   const std::uint64_t db = static_cast<std::uint64_t>(count) * sizeof(D), sb = static_cast<std::uint64_t>(count) * sizeof(S);
   check_local(api, "dst", dst, db, true, file, line);
   check_local(api, "src", src, sb, true, file, line);
-  D* d = dst.ptr();
   const S* x = src.ptr();
-  if (static_cast<const void*>(d) != static_cast<const void*>(x) && sizeof(D) > sizeof(S)) {
-    // widening in place from a lower address would clobber inputs; go backwards when dst starts after src
-    for (std::int64_t i = count - 1; i >= 0; --i) d[i] = f(x[i]);
-  } else {
-    for (std::int64_t i = 0; i < count; ++i) d[i] = f(x[i]);
-  }
   const std::uint32_t w = sizeof(D) > sizeof(S) ? sizeof(D) : sizeof(S);
+  per_repeat(dst.ptr(), static_cast<std::uint64_t>(count), 256 / w, [&](std::uint64_t i) { return f(x[i]); });
   count_plan(static_cast<std::uint64_t>(count), 256 / w);
   const npukb::kern::Span sp = vspan(src, sb), dp = vspan(dst, db);
   vec_cost(cpr, static_cast<std::uint32_t>((count * w + 255) / 256), &sp, 1, &dp, 1);
@@ -87,7 +82,9 @@ inline void unary_mask(const char* api, const LocalTensor<D>& dst, const LocalTe
   const std::uint64_t ed = od.extent(pl), es = os.extent(pl);
   check_local(api, "dst", dst, ed, true, file, line);
   check_local(api, "src", src, es, true, file, line);
-  pl.each([&](std::uint32_t r, std::uint32_t k) { st<D>(od.p + od.off(r, k), f(ld<S>(os.p + os.off(r, k)))); });
+  RepeatWriter<D> out;
+  pl.each([&](std::uint32_t r, std::uint32_t k) { out.put(r, od.p + od.off(r, k), f(ld<S>(os.p + os.off(r, k)))); });
+  out.flush();
   const npukb::kern::Span sp = vspan(src, es), dp = vspan(dst, ed);
   vec_cost(cpr, pl.repeats, &sp, 1, &dp, 1);
 }
@@ -324,10 +321,10 @@ inline void ternary_count(const char* api, const LocalTensor<T>& dst, const Loca
   check_local(api, "dst", dst, bytes, true, file, line);
   check_local(api, "src0", a, bytes, true, file, line);
   check_local(api, "src1", b, bytes, true, file, line);
-  T* d = dst.ptr();
+  const T* d = dst.ptr();
   const T* x = a.ptr();
   const T* y = b.ptr();
-  for (std::int32_t i = 0; i < count; ++i) d[i] = f(d[i], x[i], y[i]);
+  per_repeat(dst.ptr(), static_cast<std::uint64_t>(count), 256 / sizeof(T), [&](std::uint64_t i) { return f(d[i], x[i], y[i]); });
   count_plan(static_cast<std::uint64_t>(count), 256 / sizeof(T));
   const npukb::kern::Span sp[3] = {vspan(a, bytes), vspan(b, bytes), vspan(dst, bytes)};
   const npukb::kern::Span dp = vspan(dst, bytes);
@@ -345,10 +342,12 @@ inline void ternary_mask(const char* api, const LocalTensor<T>& dst, const Local
   check_local(api, "dst", dst, ed, true, file, line);
   check_local(api, "src0", a, ea, true, file, line);
   check_local(api, "src1", b, eb, true, file, line);
+  RepeatWriter<T> out;
   pl.each([&](std::uint32_t r, std::uint32_t k) {
     std::uint8_t* pd = od.p + od.off(r, k);
-    st<T>(pd, f(ld<T>(pd), ld<T>(oa.p + oa.off(r, k)), ld<T>(ob.p + ob.off(r, k))));
+    out.put(r, pd, f(ld<T>(pd), ld<T>(oa.p + oa.off(r, k)), ld<T>(ob.p + ob.off(r, k))));
   });
+  out.flush();
   const npukb::kern::Span sp[3] = {vspan(a, ea), vspan(b, eb), vspan(dst, ed)};
   const npukb::kern::Span dp = vspan(dst, ed);
   vec_cost(kCostSimple * 2, pl.repeats, sp, 3, &dp, 1);
@@ -441,10 +440,11 @@ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U s
   const std::uint64_t db = static_cast<std::uint64_t>(calCount) * sizeof(T), sb = static_cast<std::uint64_t>(calCount) * sizeof(U);
   sim::check_local("Axpy", "dst", dst, db, true, file, line);
   sim::check_local("Axpy", "src", src, sb, true, file, line);
-  T* d = dst.ptr();
+  const T* d = dst.ptr();
   const U* x = src.ptr();
   const float s = static_cast<float>(scalarValue);
-  for (std::int32_t i = 0; i < calCount; ++i) d[i] = static_cast<T>(static_cast<float>(x[i]) * s + static_cast<float>(d[i]));
+  sim::per_repeat(dst.ptr(), static_cast<std::uint64_t>(calCount), 64,
+                  [&](std::uint64_t i) { return static_cast<T>(static_cast<float>(x[i]) * s + static_cast<float>(d[i])); });
   sim::count_plan(static_cast<std::uint64_t>(calCount), 64);
   const npukb::kern::Span sp[2] = {sim::vspan(src, sb), sim::vspan(dst, db)};
   const npukb::kern::Span dp = sim::vspan(dst, db);
@@ -461,10 +461,12 @@ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U s
   const sim::Opnd od = sim::opnd(dst, p.dstBlkStride, p.dstRepStride), os = sim::opnd(src, p.srcBlkStride, p.srcRepStride);
   sim::check_local("Axpy", "dst", dst, od.extent(pl), true, file, line);
   sim::check_local("Axpy", "src", src, os.extent(pl), true, file, line);
+  sim::RepeatWriter<T> out;
   pl.each([&](std::uint32_t r, std::uint32_t k) {
     std::uint8_t* pd = od.p + od.off(r, k);
-    sim::st<T>(pd, static_cast<T>(static_cast<float>(sim::ld<U>(os.p + os.off(r, k))) * s + static_cast<float>(sim::ld<T>(pd))));
+    out.put(r, pd, static_cast<T>(static_cast<float>(sim::ld<U>(os.p + os.off(r, k))) * s + static_cast<float>(sim::ld<T>(pd))));
   });
+  out.flush();
   const npukb::kern::Span sp = sim::vspan(src, os.extent(pl)), dp = sim::vspan(dst, od.extent(pl));
   sim::vec_cost(kCostSimple * 2, pl.repeats, &sp, 1, &dp, 1);
 }
