@@ -9,7 +9,10 @@ from __future__ import annotations
 import numpy as np
 
 HEAD = """
-static LocalTensor<float> fbuf(TPipe& pipe, TBuf<TPosition::VECCALC>& b, int n) { pipe.InitBuffer(b, n * 4); return b.Get<float>(); }
+static LocalTensor<float> fbuf(TPipe& pipe, TBuf<TPosition::VECCALC>& b, int n) {
+  pipe.InitBuffer(b, n * 4);
+  return b.Get<float>();
+}
 """
 
 # ---- function pointers as template arguments ------------------------------------------------------
@@ -19,12 +22,20 @@ template <typename T> using UnaryOp = void (const LocalTensor<T>&, const LocalTe
 template <typename T> using MaskOp = void (const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&,
                                            uint64_t, const uint8_t, const BinaryRepeatParams&);
 template <typename T> using HlOp = void (const LocalTensor<T>&, const LocalTensor<T>&, const uint32_t);
-template <typename T, ScalarOp<T>* op> struct ApplyScalar { void run(const LocalTensor<T>& d, const LocalTensor<T>& s) { op(d, s, T(2), 64); } };
-template <typename T, UnaryOp<T>* op> struct ApplyUnary { void run(const LocalTensor<T>& d, const LocalTensor<T>& s) { op(d, s, 64); } };
-template <typename T, MaskOp<T>* op> struct ApplyMask {
-  void run(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b) { op(d, a, b, 64, 1, BinaryRepeatParams()); }
+template <typename T, ScalarOp<T>* op> struct ApplyScalar {
+  void run(const LocalTensor<T>& d, const LocalTensor<T>& s) { op(d, s, T(2), 64); }
 };
-template <typename T, HlOp<T>* op> struct ApplyHl { void run(const LocalTensor<T>& d, const LocalTensor<T>& s) { op(d, s, 64); } };
+template <typename T, UnaryOp<T>* op> struct ApplyUnary {
+  void run(const LocalTensor<T>& d, const LocalTensor<T>& s) { op(d, s, 64); }
+};
+template <typename T, MaskOp<T>* op> struct ApplyMask {
+  void run(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b) {
+    op(d, a, b, 64, 1, BinaryRepeatParams());
+  }
+};
+template <typename T, HlOp<T>* op> struct ApplyHl {
+  void run(const LocalTensor<T>& d, const LocalTensor<T>& s) { op(d, s, 64); }
+};
 
 static void body(void*) {
   GlobalTensor<float> a, o;
@@ -57,7 +68,9 @@ def test_apis_passed_as_function_pointer_template_arguments(prog) -> None:
 
 FNPTR_VIOLATION = """
 template <typename T> using ScalarOp = void (const LocalTensor<T>&, const LocalTensor<T>&, const T&, const int32_t&);
-template <typename T, ScalarOp<T>* op> struct Apply { void run(const LocalTensor<T>& d, const LocalTensor<T>& s) { op(d, s, T(1), 4096); } };
+template <typename T, ScalarOp<T>* op> struct Apply {
+  void run(const LocalTensor<T>& d, const LocalTensor<T>& s) { op(d, s, T(1), 4096); }
+};
 static void body(void*) {
   TPipe pipe;
   TBuf<TPosition::VECCALC> bx;
@@ -220,7 +233,8 @@ static void body(void*) {
   set_vector_mask(0, 0xffff);
   vector_dup((__ubuf__ int16_t*)zi.GetPhyAddr(), (int16_t)7, 2, 1, 1, (uint8_t)8, (uint8_t)8);
   ResetMask();
-  vor((__ubuf__ int16_t*)zi[256].GetPhyAddr(), (__ubuf__ int16_t*)xi.GetPhyAddr(), (__ubuf__ int16_t*)xi[128].GetPhyAddr(),
+  vor((__ubuf__ int16_t*)zi[256].GetPhyAddr(), (__ubuf__ int16_t*)xi.GetPhyAddr(),
+      (__ubuf__ int16_t*)xi[128].GetPhyAddr(),
       1, 1, 1, 1, 8, 8, 8);
   copy_ubuf_to_ubuf((__ubuf__ void*)zi[512].GetPhyAddr(), (__ubuf__ void*)xi[768].GetPhyAddr(), 0, 2, 2, 2, 0);
   DataCopy(o[768], z, 1024);
@@ -259,7 +273,10 @@ static void body(void*) {
   LocalTensor<float> x = fbuf(pipe, bx, 128), z = fbuf(pipe, bz, 128);
   DataCopy(x, a, 128);
   __ubuf__ float* src[16]; __ubuf__ float* dst[16];
-  for (int i = 0; i < 16; ++i) { src[i] = (__ubuf__ float*)x[8 * i].GetPhyAddr(); dst[i] = (__ubuf__ float*)z[8 * i].GetPhyAddr(); }
+  for (int i = 0; i < 16; ++i) {
+    src[i] = (__ubuf__ float*)x[8 * i].GetPhyAddr();
+    dst[i] = (__ubuf__ float*)z[8 * i].GetPhyAddr();
+  }
   TransDataTo5HDImpl(dst, src, TransDataTo5HDParams(false, false, 1, 0, 0));
   DataCopy(o, z, 128);
 }

@@ -44,7 +44,8 @@ KERNEL = r"""
 using namespace AscendC;
 struct ModeTiling { uint32_t mode; };
 
-extern "C" __global__ __aicore__ void dialect_custom(GM_ADDR x, GM_ADDR w, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
+extern "C" __global__ __aicore__ void dialect_custom(GM_ADDR x, GM_ADDR w, GM_ADDR y, GM_ADDR workspace,
+                                                     GM_ADDR tiling) {
   GET_TILING_DATA_WITH_STRUCT(ModeTiling, t, tiling);
   ASSERT(GetBlockNum() != 0 && "never compiled in a device build");
   GlobalTensor<float> xg, yg;
