@@ -485,3 +485,38 @@ def test_gm_read_past_the_last_32_byte_block_is_rejected(prog) -> None:
     prog.inputs(np.arange(100, dtype=np.float32))
     ran = prog.run(HEAD + GM_TAIL, defines=("READ_COUNT=112",))
     assert ran.returncode != 0 and "DataCopy" in ran.stderr and "out of bounds" in ran.stderr
+
+
+# ---- SoftMax -----------------------------------------------------------------------------------
+SOFTMAX = """
+static void body(void*) {
+  GlobalTensor<float> a, o;
+  a.SetGlobalBuffer((__gm__ float*)npukb_test::gm_input(0), 64);
+  o.SetGlobalBuffer((__gm__ float*)npukb_test::gm_output(0, 3 * 64 * 4), 3 * 64);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> bx, bs, bm;
+  LocalTensor<float> x = fbuf(pipe, bx, 64), s = fbuf(pipe, bs, 64), m = fbuf(pipe, bm, 64);
+  DataCopy(x, a, 64);
+  Duplicate(s, 0.0f, 64); Duplicate(m, 0.0f, 64);
+  SoftMaxTiling tiling{};
+  SoftMax<float>(x, s, m, x, tiling, SoftMaxShapeInfo{4, 16, 4, 10});   // in place, 10 valid of 16
+  DataCopy(o[0], x, 64); DataCopy(o[64], s, 64); DataCopy(o[128], m, 64);
+}
+void run_test() { npukb_test::run_blocks(1, body, nullptr); }
+"""
+
+
+def test_softmax_rows_with_sum_and_max_outputs(prog) -> None:
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal(64).astype(np.float32)
+    prog.inputs(x)
+    ran = prog.run(HEAD + SOFTMAX)
+    assert ran.returncode == 0, ran.stderr
+    got = prog.output(0, np.float32).reshape(3, 64)
+    rows = x.reshape(4, 16)[:, :10]
+    mx = rows.max(axis=1, keepdims=True)
+    e = np.exp(rows - mx)
+    np.testing.assert_allclose(got[0].reshape(4, 16)[:, :10], e / e.sum(axis=1, keepdims=True), rtol=1e-5)
+    np.testing.assert_array_equal(got[0].reshape(4, 16)[:, 10:], x.reshape(4, 16)[:, 10:])  # padding untouched
+    np.testing.assert_allclose(got[1][:32].reshape(4, 8), np.repeat(e.sum(axis=1, keepdims=True), 8, axis=1), rtol=1e-5)
+    np.testing.assert_array_equal(got[2][:32].reshape(4, 8), np.repeat(mx, 8, axis=1))

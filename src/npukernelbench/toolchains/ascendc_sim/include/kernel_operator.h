@@ -18,6 +18,7 @@
 #include "npukb_sim/kernel/math.h"
 #include "npukb_sim/kernel/broadcast.h"
 #include "npukb_sim/kernel/trans_data.h"
+#include "npukb_sim/kernel/softmax.h"
 #include "npukb_sim/kernel/misc.h"
 #include "npukb_sim/kernel/cube_cores.h"
 #include "npukb_sim/kernel/cube_copy.h"
