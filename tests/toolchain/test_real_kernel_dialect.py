@@ -1,8 +1,8 @@
 """A kernel file written the way real (expert) kernels are, built and run end to end: the device-build
 macros (``__CCE_AICORE__ == 220``), a host-side launch wrapper with ``<<<...>>>`` under ``#ifndef
-ASCENDC_CPU_DEBUG``, ``[aicore]``-style qualifiers, ASSERT, and the GM rules real code meets: a read
-may run into the last 32-byte block of a tensor; a write through a GlobalTensor that leaves its own
-tensor is reported as an out-of-bounds write naming the tensor and the kernel line, even when the
+ASCENDC_CPU_DEBUG``, ``[aicore]``-style qualifiers, ASSERT, and the GM rules real code meets: a read or
+a write may run into the last 32-byte block of a tensor (its allocation's padding); a write through a
+GlobalTensor that leaves its own tensor is reported as an out-of-bounds write naming the tensor and the kernel line, even when the
 address lands inside another tensor. Kernels written for these tests."""
 
 from __future__ import annotations
@@ -70,8 +70,10 @@ extern "C" __global__ __aicore__ void dialect_custom(GM_ADDR x, GM_ADDR w, GM_AD
     yg.SetValue(into_w, 5.0f);          // lands in w, outside y  WRITE-LINE
   }
   DataCopy(yg, l, 96);
-  if (likely(t.mode != 9)) {
+  if (likely(t.mode != 4)) {
     for (int i = 96; i < 100; ++i) yg.SetValue(i, l.GetValue(i));
+  } else {
+    DataCopy(yg[96], l[96], 8);         // 32 bytes from byte 384: the last block of y, past its end (400)
   }
 }
 
@@ -131,3 +133,9 @@ def test_write_outside_its_tensor_is_reported_even_inside_another_tensor(sim, di
     assert "GlobalTensor::SetValue" in result.message and "'y'" in result.message
     assert "write" in result.message and "was modified" not in result.message
     assert f"dialect_custom.cpp:{line_of('WRITE-LINE')}" in result.message
+
+
+def test_write_into_the_last_32_byte_block_is_legal(sim, dialect_build):
+    result = run(sim, dialect_build, 4)
+    assert result.ok, result.message
+    np.testing.assert_array_equal(result.outputs["y"], np.ones(100, np.float32))

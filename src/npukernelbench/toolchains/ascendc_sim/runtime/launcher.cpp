@@ -1218,9 +1218,11 @@ std::uint64_t launch_tiling_key() { return g_tiling_key; }
   fail(kExitViolation, "violation", message);
 }
 
-// Bytes of a tensor an access may touch: a write stops at the tensor's end; a read may run on to the end
-// of the tensor's last 32-byte block (DMA moves whole blocks; those bytes are the allocation's padding).
-std::size_t gm_limit(const Region& r, bool write) { return write ? r.size : (r.size + 31) / 32 * 32; }
+// Bytes of a tensor an access may touch: up to the end of the tensor's last 32-byte block. DMA moves
+// whole 32-byte blocks, and device allocations are 512-byte aligned, so a read or a write that runs past
+// a tensor's end inside that block only touches the allocation's padding (here: poisoned bytes that are
+// never part of an output). Beyond it, or before the tensor's start, is a violation.
+std::size_t gm_limit(const Region& r) { return (r.size + 31) / 32 * 32; }
 
 const Region* region_starting_at(const void* start) {
   const auto* p = static_cast<const std::uint8_t*>(start);
@@ -1235,7 +1237,7 @@ const void* gm_home(const void* addr) {
                              [](const std::uint8_t* a, const Region& r) { return a < r.start; });
   if (it == g_regions.begin()) return nullptr;
   const Region& r = *(it - 1);
-  return static_cast<std::size_t>(p - r.start) < std::max<std::size_t>(gm_limit(r, false), 1) ? r.start : nullptr;
+  return static_cast<std::size_t>(p - r.start) < std::max<std::size_t>(gm_limit(r), 1) ? r.start : nullptr;
 }
 
 void check_gm_home(const void* home, const void* addr, std::size_t bytes, bool write, const char* api, const char* file,
@@ -1248,7 +1250,7 @@ void check_gm_home(const void* home, const void* addr, std::size_t bytes, bool w
     violation(api, "GM " + std::string(verb) + " of " + std::to_string(bytes) + " bytes starts " +
                        std::to_string(r->start - p) + " bytes before '" + r->name + "'", file, line);
   }
-  const std::size_t off = static_cast<std::size_t>(p - r->start), limit = gm_limit(*r, write);
+  const std::size_t off = static_cast<std::size_t>(p - r->start), limit = gm_limit(*r);
   if (off <= limit && bytes <= limit - off) return;
   violation(api, "GM " + std::string(verb) + " of " + std::to_string(bytes) + " bytes at byte offset " +
                      std::to_string(off) + " of '" + r->name + "' runs past its end (" + std::to_string(r->size) +
@@ -1263,7 +1265,7 @@ void check_gm(const void* addr, std::size_t bytes, bool write, const char* api, 
   if (it != g_regions.begin()) {
     const Region& r = *(it - 1);
     std::size_t off = static_cast<std::size_t>(p - r.start);
-    const std::size_t limit = gm_limit(r, write);
+    const std::size_t limit = gm_limit(r);
     if (off <= limit && bytes <= limit - off) return;
     if (off < r.size + 4096) {
       violation(api, "GM " + std::string(verb) + " of " + std::to_string(bytes) + " bytes at byte offset " +
