@@ -12,11 +12,14 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
+from npukernelbench.dtypes import DTYPES
 from npukernelbench.public.rows import RowsError, read_rows
 from npukernelbench.spec import DEFAULT_TOLERANCE as _TOL
 from npukernelbench.spec import (
     SPEC_FILE,
+    AttrDecl,
     DynamicSpec,
+    ParamDecl,
     ReferenceSpec,
     SpecError,
     StaticCase,
@@ -27,6 +30,8 @@ from npukernelbench.spec import (
 )
 
 LEVEL_DIR = re.compile(r"^level([123])$")
+_GE = {row.ge_name: row.name for row in DTYPES.values()}
+_GE.update({"DT_BFLOAT16": "bfloat16", "DT_FLOAT32": "float32"})
 _SKIP_DIRS = {"__pycache__", ".git", "solution", "template", "question", "answer", "validation", "_shared",
               "node_modules", ".hypothesis", ".pytest_cache"}
 
@@ -95,6 +100,64 @@ def discover(paths: Iterable[Path | str]) -> list[TaskSpec]:
 
 
 # -- the public NPUKernelBench layout ------------------------------------------------------------
+
+_CHAIN = re.compile(r"this->(Input|Output|Attr)\(\s*\"(\w+)\"\s*\)(.*?);", re.DOTALL)
+
+
+def _opdef(path: Path, text: str) -> tuple[list[ParamDecl], list[ParamDecl], list[AttrDecl], list[dict[str, str]]]:
+    inputs: list[ParamDecl] = []
+    outputs: list[ParamDecl] = []
+    attrs: list[AttrDecl] = []
+    columns: dict[str, list[str]] = {}
+    for kind, name, chain in _CHAIN.findall(text):
+        if kind == "Attr":
+            m = re.search(r"\.(Float|Int|Bool|String|ListInt|ListFloat|ListBool)\(\s*([^)]*)\)", chain)
+            if not m:
+                raise SpecError(path, f"Attr(\"{name}\")", "no value type (.Float/.Int/.Bool/.String/.ListInt...)")
+            type_name = {"Float": "float", "Int": "int", "Bool": "bool", "String": "str", "ListInt": "list_int",
+                         "ListFloat": "list_float", "ListBool": "list_bool"}[m.group(1)]
+            raw = m.group(2).strip()
+            default = None
+            if raw:
+                try:
+                    default = {"float": float, "int": int}.get(type_name, lambda v: v)(raw.rstrip("fF"))
+                except ValueError:
+                    default = None
+                if type_name == "bool":
+                    default = raw == "true"
+                if type_name == "str":
+                    default = raw.strip('"')
+            attrs.append(AttrDecl(name=name, type=type_name, default=default, required="REQUIRED" in chain))
+            continue
+        dm = re.search(r"\.DataType\(\s*\{([^}]*)\}", chain)
+        if not dm:
+            raise SpecError(path, f"{kind}(\"{name}\")", "no .DataType({...}) list")
+        names = []
+        for token in re.findall(r"(?:ge::)?(DT_\w+)", dm.group(1)):
+            if token not in _GE:
+                raise SpecError(path, f"{kind}(\"{name}\").DataType", f"unknown ge dtype {token}")
+            names.append(_GE[token])
+        columns[name] = names
+        ptype = re.search(r"\.ParamType\(\s*(\w+)\s*\)", chain)
+        pkind = ptype.group(1) if ptype else "REQUIRED"
+        decl = ParamDecl(name=name, dtype=names[0], kind="list" if pkind == "DYNAMIC" else "tensor",
+                         optional=pkind == "OPTIONAL")
+        (inputs if kind == "Input" else outputs).append(decl)
+    if not inputs or not outputs:
+        raise SpecError(path, "OpDef", "no this->Input(...)/this->Output(...) declarations found")
+    widths = {len(v) for v in columns.values()}
+    if len(widths) != 1:
+        raise SpecError(path, "OpDef.DataType", "the DataType lists of the inputs and outputs differ in length")
+    width = widths.pop()
+    combos = [{n: columns[n][j] for n in columns} for j in range(width)]
+    return inputs, outputs, attrs, combos
+
+
+def read_opdef(path: Path, text: str) -> tuple[list[ParamDecl], list[ParamDecl], list[AttrDecl], list[dict[str, str]]]:
+    """The OpDef of a host source: inputs, outputs, attributes and the dtype columns (one binding of
+    parameter name -> dtype per column of the ``DataType`` lists). Raises :class:`SpecError`."""
+    return _opdef(path, text)
+
 
 def load_public(folder: Path, root: Path | None = None) -> TaskSpec:
     """One task folder of the public NPUKernelBench layout. The operator's inputs, outputs and

@@ -2,8 +2,8 @@
 macros (``__CCE_AICORE__ == 220``), a host-side launch wrapper with ``<<<...>>>`` under ``#ifndef
 ASCENDC_CPU_DEBUG``, ``[aicore]``-style qualifiers, ASSERT, and the GM rules real code meets: a read or
 a write may run into the last 32-byte block of a tensor (its allocation's padding); a write through a
-GlobalTensor that leaves its own tensor is reported as an out-of-bounds write naming the tensor and the kernel line, even when the
-address lands inside another tensor. Kernels written for these tests."""
+GlobalTensor that leaves its own tensor is reported as an out-of-bounds write naming the tensor and the
+kernel line, even when the address lands inside another tensor. Kernels written for these tests."""
 
 from __future__ import annotations
 
