@@ -38,7 +38,9 @@
 #include <vector>
 
 #include "npukb_sim/runtime.h"
+#include "exe_graph/runtime/tiling_parse_context.h"
 #include "register/op_def_registry.h"
+#include "register/op_impl_registry.h"
 #include "register/tilingdata_base.h"
 
 // The kernel trampoline generated into the kernel TU (absent from the describe binary).
@@ -778,6 +780,97 @@ std::uint8_t* build_list_descriptor(ParamReq& p) {
   return gm;
 }
 
+// ---------------------------------------------------------------------------------------------
+// InferShape / InferDataType against the task's outputs
+
+// "y" for a plain output, "y[1]" for the second tensor of a list output; by flattened output index.
+std::vector<std::string> output_labels(const std::vector<ParamReq>& params) {
+  std::vector<std::string> labels;
+  for (const auto& p : params) {
+    if (p.role != "output" || p.absent) continue;
+    for (std::size_t j = 0; j < p.tensors.size(); ++j) {
+      labels.push_back(p.tensors.size() > 1 || p.ptype == "DYNAMIC" ? p.name + "[" + std::to_string(j) + "]" : p.name);
+    }
+  }
+  return labels;
+}
+
+std::string shape_text(const gert::Shape& s) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < s.GetDimNum(); ++i) out += (i ? ", " : "") + std::to_string(s.GetDim(i));
+  return out + "]";
+}
+
+// An inferred dim of -1 (unknown) matches any size; an inferred shape [-2] (unknown rank) any shape.
+bool shape_agrees(const gert::Shape& inferred, const gert::Shape& actual) {
+  if (inferred.GetDimNum() == 1 && inferred.GetDim(0) == ge::UNKNOWN_DIM_NUM) return true;
+  if (inferred.GetDimNum() != actual.GetDimNum()) return false;
+  for (std::size_t i = 0; i < inferred.GetDimNum(); ++i) {
+    if (inferred.GetDim(i) != ge::UNKNOWN_DIM && inferred.GetDim(i) != actual.GetDim(i)) return false;
+  }
+  return true;
+}
+
+// Runs the op's InferShape with every output shape empty and checks each output it describes against
+// the shape of the tensor the task passes.
+void check_infer_shape(ops::InferShapeKernelFunc fn, const gert::NpukbIoTable& io, const Request& req) {
+  g_phase = "the host InferShape function";
+  gert::NpukbIoTable infer = io;
+  for (auto& t : infer.outputs) t.MutableShape() = gert::StorageShape();
+  gert::InferShapeContext ctx(&infer);
+  ge::graphStatus status;
+  try {
+    status = fn(&ctx);
+  } catch (const std::exception& e) {
+    launch_error(std::string("InferShape threw an exception: ") + e.what());
+  } catch (...) {
+    launch_error("InferShape threw an exception");
+  }
+  if (status != ge::GRAPH_SUCCESS) {
+    launch_error("InferShape of op " + req.op + " returned failure (status " + std::to_string(status) + ")");
+  }
+  std::vector<std::string> labels = output_labels(req.params);
+  for (std::size_t i = 0; i < io.outputs.size() && i < labels.size(); ++i) {
+    const gert::Shape& inferred = infer.outputs[i].GetOriginShape();
+    const gert::Shape& actual = io.outputs[i].GetStorageShape();
+    if (!shape_agrees(inferred, actual)) {
+      launch_error("InferShape of op " + req.op + " gives output '" + labels[i] + "' the shape " + shape_text(inferred) +
+                   " but the task's output '" + labels[i] + "' has shape " + shape_text(actual) +
+                   ": InferShape must describe the outputs the operator produces");
+    }
+  }
+}
+
+// Runs the op's InferDataType with every output dtype DT_UNDEFINED and checks each output dtype it
+// sets against the task's.
+void check_infer_datatype(ops::InferDataTypeKernelFunc fn, const gert::NpukbIoTable& io, const Request& req) {
+  g_phase = "the host InferDataType function";
+  gert::NpukbIoTable infer = io;
+  for (auto& t : infer.outputs) t.NpukbDesc().SetDataType(ge::DT_UNDEFINED);
+  gert::InferDataTypeContext ctx(&infer);
+  ge::graphStatus status;
+  try {
+    status = fn(&ctx);
+  } catch (const std::exception& e) {
+    launch_error(std::string("InferDataType threw an exception: ") + e.what());
+  } catch (...) {
+    launch_error("InferDataType threw an exception");
+  }
+  if (status != ge::GRAPH_SUCCESS) {
+    launch_error("InferDataType of op " + req.op + " returned failure (status " + std::to_string(status) + ")");
+  }
+  std::vector<std::string> labels = output_labels(req.params);
+  for (std::size_t i = 0; i < io.outputs.size() && i < labels.size(); ++i) {
+    ge::DataType inferred = infer.outputs[i].GetDataType();
+    ge::DataType actual = io.outputs[i].GetDataType();
+    if (inferred != ge::DT_UNDEFINED && inferred != actual) {
+      launch_error("InferDataType of op " + req.op + " gives output '" + labels[i] + "' the data type " +
+                   ge_name(inferred) + " but the task's output '" + labels[i] + "' is " + ge_name(actual) +
+                   ": InferDataType must describe the outputs the operator produces");
+    }
+  }
+}
+
 int run(const std::string& dir) {
   g_out_dir = dir;
   g_page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
@@ -850,14 +943,50 @@ int run(const std::string& dir) {
                    " declares no such attribute: add this->Attr(\"" + a.name + "\")");
     }
   }
+  // Op implementation functions: the OpDef's own, else those registered with IMPL_OP_*.
+  const gert::NpukbOpImpl* impl = nullptr;
+  {
+    auto& impls = gert::NpukbOpImplRegistry();
+    auto found = impls.find(req.op);
+    if (found != impls.end()) impl = &found->second;
+  }
+  ops::InferShapeKernelFunc infer_shape_fn = def->NpukbInferShape();
+  if (infer_shape_fn == nullptr && impl != nullptr) infer_shape_fn = impl->infer_shape;
+  ops::InferDataTypeKernelFunc infer_dtype_fn = def->NpukbInferDataType();
+  if (infer_dtype_fn == nullptr && impl != nullptr) infer_dtype_fn = impl->infer_datatype;
+  ops::TilingKernelFunc tiling_fn = def->NpukbAICore().NpukbTiling();
+  if (tiling_fn == nullptr && impl != nullptr) tiling_fn = impl->tiling;
+  if (tiling_fn == nullptr) {
+    launch_error("op " + req.op + " registers no tiling function: call this->AICore().SetTiling(TilingFunc) in the "
+                 "OpDef or IMPL_OP_OPTILING(" + req.op + ").Tiling(TilingFunc)");
+  }
+  if (infer_shape_fn != nullptr) check_infer_shape(infer_shape_fn, io, req);
+  if (infer_dtype_fn != nullptr) check_infer_datatype(infer_dtype_fn, io, req);
+
+  fe::PlatFormInfos platform;
+  // TilingParse (TilingPrepare) runs once before tiling, with a fresh compile-info object.
+  std::unique_ptr<void, void (*)(void*)> compile_info(nullptr, [](void*) {});
+  if (impl != nullptr && impl->tiling_parse != nullptr) {
+    g_phase = "the host TilingParse function";
+    compile_info = std::unique_ptr<void, void (*)(void*)>(impl->create_compile_info(), impl->delete_compile_info);
+    gert::TilingParseContext parse_ctx(&io, "{}", compile_info.get(), &platform);
+    ge::graphStatus parsed;
+    try {
+      parsed = impl->tiling_parse(&parse_ctx);
+    } catch (const std::exception& e) {
+      launch_error(std::string("TilingParse threw an exception: ") + e.what());
+    } catch (...) {
+      launch_error("TilingParse threw an exception");
+    }
+    if (parsed != ge::GRAPH_SUCCESS) {
+      launch_error("TilingParse (IMPL_OP_OPTILING(" + req.op + ").TilingParse<...>) returned failure (status " +
+                   std::to_string(parsed) + ")");
+    }
+  }
+
   std::vector<std::uint8_t> tiling_buf(kTilingCapacity, 0);
   gert::TilingData raw(tiling_buf.data(), tiling_buf.size());
-  fe::PlatFormInfos platform;
-  gert::TilingContext ctx(&io, &raw, &platform);
-  auto tiling_fn = def->NpukbAICore().NpukbTiling();
-  if (tiling_fn == nullptr) {
-    launch_error("OpDef " + req.op + " registers no tiling function: call this->AICore().SetTiling(TilingFunc)");
-  }
+  gert::TilingContext ctx(&io, &raw, &platform, compile_info.get());
   g_phase = "the host TilingFunc";
   ge::graphStatus status;
   try {
