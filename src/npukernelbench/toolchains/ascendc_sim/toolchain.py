@@ -14,7 +14,7 @@ from npukernelbench.sandbox import Limits, Request, clean_env, run_confined
 from npukernelbench.toolchains.ascendc_sim import builder, launch_files
 from npukernelbench.toolchains.ascendc_sim.build_cache import BuildCache, default_root
 from npukernelbench.toolchains.ascendc_sim.compiler import Compiler, find_compiler
-from npukernelbench.toolchains.base import BuildResult, KernelProject, Launch, RunResult
+from npukernelbench.toolchains.base import BuildResult, HostDescription, KernelProject, Launch, RunResult
 
 RUN_MEMORY_BYTES = 8 << 30        # address space of one simulated run (48 block stacks + GM)
 EXIT_VIOLATION = 3
@@ -45,6 +45,13 @@ class AscendCSimToolchain:
         if isinstance(found, str):
             return BuildResult(ok=False, artifact=None, key="", diagnostics=found)
         return builder.build(project, found, self.cache)
+
+    def describe(self, project: KernelProject) -> HostDescription:
+        """Compile and run the host code alone: the OpDefs it registers (cached per host sources)."""
+        found = self._compiler()
+        if isinstance(found, str):
+            return HostDescription(ok=False, diagnostics=found)
+        return builder.describe(project, found, self.cache)
 
     # -- run ----------------------------------------------------------------------------------
 
