@@ -32,8 +32,7 @@ HELPER_DIR = Path(__file__).resolve().parent / "include"
 MODULE_NAME = "kernel_gen_ops"
 PCH_STUB = "npukb_torch_pch.h"
 COMPILE_LIMITS = Limits(cpu_s=300, memory_bytes=8 << 30, wall_s=300.0, file_bytes=2 << 30)
-FLAGS = ("-std=c++20", "-O0", "-g0", "-fPIC", "-w", f"-DTORCH_EXTENSION_NAME={MODULE_NAME}",
-         "-DTORCH_API_INCLUDE_EXTENSION_H")
+FLAGS = ("-std=c++20", "-O0", "-g0", "-fPIC", "-w", "-DTORCH_API_INCLUDE_EXTENSION_H")
 
 
 class BindingError(RuntimeError):
@@ -167,8 +166,11 @@ def build_binding(pybind: Path, cache_root: Path, op: str, kernel: str) -> Path:
     suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
     root = Path(cache_root) / "pybind"
     key = _key(source, helper_version(), build.version, sys.version, cxx, version, *flags)
+    # Every task's module gets its own name (CPython keeps one extension module per name in a process):
+    # -Dkernel_gen_ops=... renames PYBIND11_MODULE(kernel_gen_ops, m) without touching the source.
+    name = f"{MODULE_NAME}_{key[:16]}"
     target = root / key
-    library = target / f"{MODULE_NAME}{suffix}"
+    library = target / f"{name}{suffix}"
     if library.is_file():
         return library
     if (target / "FAILED").is_file():
@@ -177,8 +179,9 @@ def build_binding(pybind: Path, cache_root: Path, op: str, kernel: str) -> Path:
     folder = Path(_scratch(root, "bind-"))
     (folder / "pybind.cpp").write_text(source, encoding="utf-8")
     libs = [f"-L{build.lib_dir}", f"-Wl,-rpath,{build.lib_dir}", "-lc10", "-ltorch", "-ltorch_cpu", "-ltorch_python"]
-    compiled = run_confined(Request(argv=[cxx, *flags, *pch, "-c", "pybind.cpp", "-o", "pybind.o"], cwd=folder,
-                                    limits=COMPILE_LIMITS, env=clean_env()))
+    names = [f"-D{MODULE_NAME}={name}", f"-DTORCH_EXTENSION_NAME={name}"]
+    compiled = run_confined(Request(argv=[cxx, *flags, *pch, *names, "-Winvalid-pch", "-c", "pybind.cpp", "-o",
+                                          "pybind.o"], cwd=folder, limits=COMPILE_LIMITS, env=clean_env()))
     linked = compiled
     if compiled.ok:
         linked = run_confined(Request(argv=[cxx, "-shared", "pybind.o", "-o", library.name, *libs], cwd=folder,
@@ -206,12 +209,12 @@ _LOADED: dict[str, types.ModuleType] = {}
 
 
 def load_binding(library: Path) -> types.ModuleType:
-    """Import a compiled ``kernel_gen_ops`` (once per file; each task's module is a separate file)."""
+    """Import a compiled ``kernel_gen_ops`` (once per file; each task's module has its own name)."""
     key = str(Path(library).resolve())
     if key not in _LOADED:
         import torch  # noqa: F401  (the extension links against the loaded torch libraries)
 
-        spec = importlib.util.spec_from_file_location(MODULE_NAME, key)
+        spec = importlib.util.spec_from_file_location(Path(key).name.split(".")[0], key)
         if spec is None or spec.loader is None:
             raise BindingError(f"cannot import {library}")
         module = importlib.util.module_from_spec(spec)
