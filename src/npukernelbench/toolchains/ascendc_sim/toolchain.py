@@ -81,7 +81,7 @@ class AscendCSimToolchain:
                                        env=clean_env({"MALLOC_ARENA_MAX": "2"})))
         result = launch_files.read_result(folder) or {}
         details = {k: result[k] for k in ("block_dim", "tiling_key", "workspace_bytes", "tiling_bytes", "tiling_hex",
-                                          "cost", "violation", "status") if k in result}
+                                          "cost", "violation", "status", "host_warnings") if k in result}
         details["log"] = result.get("log", "")
         details["speed_kind"] = self.speed_kind
         details["run_seconds"] = round(outcome.seconds, 3)

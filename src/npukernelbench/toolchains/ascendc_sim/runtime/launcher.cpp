@@ -14,9 +14,11 @@
 //
 // Exit codes: 0 ran to the end; 3 hardware violation in the kernel; 4 launch refused (host side:
 // OpDef, TilingFunc, block dim, tiling size); 2 bad request (a bug of the caller).
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -894,10 +896,10 @@ bool shape_agrees(const gert::Shape& inferred, const gert::Shape& actual) {
   return true;
 }
 
-// Runs the op's InferShape with every output shape empty and checks each output it describes against
-// the shape of the tensor the task passes.
-void check_infer_shape(ops::InferShapeKernelFunc fn, const gert::NpukbIoTable& io, const Request& req) {
-  g_phase = "the host InferShape function";
+// Runs the op's InferShape with every output shape empty and compares each output it describes with
+// the shape of the tensor the task passes. "" when they agree, else what disagrees.
+std::string infer_shape_disagreement(ops::InferShapeKernelFunc fn, const gert::NpukbIoTable& io,
+                                     const Request& req) {
   gert::NpukbIoTable infer = io;
   for (auto& t : infer.outputs) t.MutableShape() = gert::StorageShape();
   gert::InferShapeContext ctx(&infer);
@@ -905,29 +907,29 @@ void check_infer_shape(ops::InferShapeKernelFunc fn, const gert::NpukbIoTable& i
   try {
     status = fn(&ctx);
   } catch (const std::exception& e) {
-    launch_error(std::string("InferShape threw an exception: ") + e.what());
+    return std::string("InferShape of op " + req.op + " threw an exception: ") + e.what();
   } catch (...) {
-    launch_error("InferShape threw an exception");
+    return "InferShape of op " + req.op + " threw an exception";
   }
   if (status != ge::GRAPH_SUCCESS) {
-    launch_error("InferShape of op " + req.op + " returned failure (status " + std::to_string(status) + ")");
+    return "InferShape of op " + req.op + " returned failure (status " + std::to_string(status) + ")";
   }
   std::vector<std::string> labels = output_labels(req.params);
   for (std::size_t i = 0; i < io.outputs.size() && i < labels.size(); ++i) {
     const gert::Shape& inferred = infer.outputs[i].GetOriginShape();
     const gert::Shape& actual = io.outputs[i].GetStorageShape();
     if (!shape_agrees(inferred, actual)) {
-      launch_error("InferShape of op " + req.op + " gives output '" + labels[i] + "' the shape " + shape_text(inferred) +
-                   " but the task's output '" + labels[i] + "' has shape " + shape_text(actual) +
-                   ": InferShape must describe the outputs the operator produces");
+      return "InferShape of op " + req.op + " gives output '" + labels[i] + "' the shape " + shape_text(inferred) +
+             " but the task's output '" + labels[i] + "' has shape " + shape_text(actual);
     }
   }
+  return "";
 }
 
-// Runs the op's InferDataType with every output dtype DT_UNDEFINED and checks each output dtype it
-// sets against the task's.
-void check_infer_datatype(ops::InferDataTypeKernelFunc fn, const gert::NpukbIoTable& io, const Request& req) {
-  g_phase = "the host InferDataType function";
+// Runs the op's InferDataType with every output dtype DT_UNDEFINED and compares each dtype it sets
+// with the task's. "" when they agree, else what disagrees.
+std::string infer_datatype_disagreement(ops::InferDataTypeKernelFunc fn, const gert::NpukbIoTable& io,
+                                        const Request& req) {
   gert::NpukbIoTable infer = io;
   for (auto& t : infer.outputs) t.NpukbDesc().SetDataType(ge::DT_UNDEFINED);
   gert::InferDataTypeContext ctx(&infer);
@@ -935,23 +937,97 @@ void check_infer_datatype(ops::InferDataTypeKernelFunc fn, const gert::NpukbIoTa
   try {
     status = fn(&ctx);
   } catch (const std::exception& e) {
-    launch_error(std::string("InferDataType threw an exception: ") + e.what());
+    return std::string("InferDataType of op " + req.op + " threw an exception: ") + e.what();
   } catch (...) {
-    launch_error("InferDataType threw an exception");
+    return "InferDataType of op " + req.op + " threw an exception";
   }
   if (status != ge::GRAPH_SUCCESS) {
-    launch_error("InferDataType of op " + req.op + " returned failure (status " + std::to_string(status) + ")");
+    return "InferDataType of op " + req.op + " returned failure (status " + std::to_string(status) + ")";
   }
   std::vector<std::string> labels = output_labels(req.params);
   for (std::size_t i = 0; i < io.outputs.size() && i < labels.size(); ++i) {
     ge::DataType inferred = infer.outputs[i].GetDataType();
     ge::DataType actual = io.outputs[i].GetDataType();
     if (inferred != ge::DT_UNDEFINED && inferred != actual) {
-      launch_error("InferDataType of op " + req.op + " gives output '" + labels[i] + "' the data type " +
-                   ge_name(inferred) + " but the task's output '" + labels[i] + "' is " + ge_name(actual) +
-                   ": InferDataType must describe the outputs the operator produces");
+      return "InferDataType of op " + req.op + " gives output '" + labels[i] + "' the data type " + ge_name(inferred) +
+             " but the task's output '" + labels[i] + "' is " + ge_name(actual);
     }
   }
+  return "";
+}
+
+// InferShape and InferDataType as graph mode would run them, compared with the task's outputs. The
+// single-operator (aclnn) path the benchmark calls does not run them (the caller allocates the
+// outputs), so what they get wrong is a warning, not a failure; they run in a forked child so that a
+// crash, a hang or a side effect of theirs cannot touch the launch. One line per finding.
+std::vector<std::string> infer_warnings(ops::InferShapeKernelFunc shape_fn, ops::InferDataTypeKernelFunc dtype_fn,
+                                        const gert::NpukbIoTable& io, const Request& req) {
+  std::vector<std::string> warnings;
+  if (shape_fn == nullptr && dtype_fn == nullptr) return warnings;
+  int fds[2];
+  if (pipe(fds) != 0) {
+    warnings.push_back("InferShape/InferDataType not checked: cannot create a pipe");
+    return warnings;
+  }
+  std::fflush(stdout);
+  std::fflush(stderr);
+  pid_t child = fork();
+  if (child < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    warnings.push_back("InferShape/InferDataType not checked: cannot fork");
+    return warnings;
+  }
+  if (child == 0) {
+    close(fds[0]);
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) signal(sig, SIG_DFL);
+    std::string out;
+    if (shape_fn != nullptr) out += infer_shape_disagreement(shape_fn, io, req) + "\n";
+    if (dtype_fn != nullptr) out += infer_datatype_disagreement(dtype_fn, io, req) + "\n";
+    std::fflush(stdout);
+    std::fflush(stderr);
+    for (std::size_t done = 0; done < out.size();) {
+      ssize_t n = write(fds[1], out.data() + done, out.size() - done);
+      if (n <= 0) break;
+      done += static_cast<std::size_t>(n);
+    }
+    _exit(0);
+  }
+  close(fds[1]);
+  std::string text;
+  constexpr int kInferLimitMs = 10000;
+  bool timed_out = false;
+  for (;;) {
+    struct pollfd pfd {fds[0], POLLIN, 0};
+    int ready = poll(&pfd, 1, kInferLimitMs);
+    if (ready <= 0) {
+      timed_out = ready == 0;
+      if (ready < 0 && errno == EINTR) continue;
+      break;
+    }
+    char buf[4096];
+    ssize_t n = read(fds[0], buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    text.append(buf, static_cast<std::size_t>(n));
+  }
+  close(fds[0]);
+  if (timed_out) kill(child, SIGKILL);
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.empty()) warnings.push_back(line);
+  }
+  if (timed_out) {
+    warnings.push_back("InferShape/InferDataType of op " + req.op + " did not finish within " +
+                       std::to_string(kInferLimitMs / 1000) + " s");
+  } else if (WIFSIGNALED(status)) {
+    warnings.push_back("InferShape/InferDataType of op " + req.op + " crashed (signal " +
+                       std::to_string(WTERMSIG(status)) + ")");
+  }
+  return warnings;
 }
 
 int run(const std::string& dir) {
@@ -1043,8 +1119,14 @@ int run(const std::string& dir) {
     launch_error("op " + req.op + " registers no tiling function: call this->AICore().SetTiling(TilingFunc) in the "
                  "OpDef or IMPL_OP_OPTILING(" + req.op + ").Tiling(TilingFunc)");
   }
-  if (infer_shape_fn != nullptr) check_infer_shape(infer_shape_fn, io, req);
-  if (infer_dtype_fn != nullptr) check_infer_datatype(infer_dtype_fn, io, req);
+  g_phase = "checking InferShape / InferDataType";
+  {
+    std::string json = "[";
+    for (const auto& w : infer_warnings(infer_shape_fn, infer_dtype_fn, io, req)) {
+      json += (json.size() > 1 ? ", " : "") + json_str(w);
+    }
+    result_set("host_warnings", json + "]");
+  }
 
   fe::PlatFormInfos platform;
   // TilingParse (TilingPrepare) runs once before tiling, with a fresh compile-info object.

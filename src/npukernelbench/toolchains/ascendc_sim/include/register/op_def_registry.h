@@ -3,19 +3,14 @@
 // Part of the ascendc-sim clean-room simulator.
 //
 // Like CANN's header it brings the standard library headers real op_host code relies on without
-// including them itself (<iostream> for std::cout, <cstdio>, <cmath>, <algorithm>, <sstream>...).
+// including them itself (<iostream> for std::cout, <cstdio> for printf, <cstring>, <map>, <memory>).
 #pragma once
-#include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <functional>
 #include <iostream>
 #include <map>
 #include <memory>
-#include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
