@@ -12,11 +12,14 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from npukernelbench.toolchains.ascendc_sim.compiler import KERNEL_DEFINES
+
 ROOT = Path(__file__).resolve().parents[2]
 INCLUDE = ROOT / "src" / "npukernelbench" / "toolchains" / "ascendc_sim" / "include"
 SUPPORT = Path(__file__).resolve().parent / "support"
 CXX = "g++"
-FLAGS = ["-std=c++17", "-O0", "-w"]
+# Test kernels are compiled as the build compiles a kernel TU (the device build's predefined macros).
+FLAGS = ["-std=c++17", "-O0", "-w", *KERNEL_DEFINES]
 
 PRELUDE = """
 #include "kernel_operator.h"
@@ -89,7 +92,7 @@ def syntax_check(source: str, workdir: Path, defines: tuple[str, ...] = ()) -> C
     workdir.mkdir(parents=True, exist_ok=True)
     src = workdir / "snippet.cpp"
     src.write_text(source)
-    cmd = [CXX, "-std=c++17", "-fsyntax-only", f"-I{INCLUDE}", *(f"-D{d}" for d in defines), str(src)]
+    cmd = [CXX, "-std=c++17", "-fsyntax-only", *KERNEL_DEFINES, f"-I{INCLUDE}", *(f"-D{d}" for d in defines), str(src)]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     return Compiled(proc.returncode == 0, proc.stderr, None)
 

@@ -39,7 +39,7 @@ from npukernelbench.toolchains.ascendc_sim import (
     tiling_fields,
 )
 from npukernelbench.toolchains.ascendc_sim.build_cache import BuildCache
-from npukernelbench.toolchains.ascendc_sim.compiler import FLAGS, HOST_FLAGS, LINK_FLAGS, Compiler
+from npukernelbench.toolchains.ascendc_sim.compiler import FLAGS, HOST_FLAGS, KERNEL_FLAGS, LINK_FLAGS, Compiler
 from npukernelbench.toolchains.ascendc_sim.sources import (
     INCLUDE_DIR,
     RUNTIME_EXTRA_FLAGS,
@@ -93,6 +93,7 @@ def build_key(project: KernelProject, compiler: Compiler) -> str:
         "files": sorted(project.files.items()),
         "params": [[p.name, p.role, p.param_type, p.dtype] for p in project.params],
         "flags": FLAGS,
+        "kernel_flags": KERNEL_FLAGS,
         "host_flags": HOST_FLAGS,
         "link": LINK_FLAGS,
         "compiler": compiler.version,
@@ -298,8 +299,8 @@ def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder
                           ErrorCategory.SYNTAX_STRUCTURE)
     described = cache.load(describe_key(project, compiler))
     reuse = cache.entry(describe_key(project, compiler)) if described and described.get("ok") else None
-    host_objects, desc, describe_text = _host_steps(project, compiler, cache, folder, timings, reuse)
-    (folder / tiling_fields.LAYOUT_FILE).write_text(describe_text, encoding="utf-8")   # runs name tiling values
+    host_objects, desc, described_text = _host_steps(project, compiler, cache, folder, timings, reuse)
+    (folder / tiling_fields.LAYOUT_FILE).write_text(described_text, encoding="utf-8")   # runs name tiling values
     src = folder / "src"
     runtime = [str(o) for o in runtime_objects(compiler, cache)]
     include = ["-I", str(INCLUDE_DIR)]
@@ -344,8 +345,8 @@ def kernel_flags(kplan: kernel_passes.KernelPlan) -> tuple[str, ...]:
     initialisation, which clang -- and so the device compiler -- accepts in C++17 as an extension
     and g++ only from C++20 on."""
     if "AIC" not in kplan.passes:
-        return FLAGS
-    return tuple("-std=c++20" if f == "-std=c++17" else f for f in FLAGS)
+        return KERNEL_FLAGS
+    return tuple("-std=c++20" if f == "-std=c++17" else f for f in KERNEL_FLAGS)
 
 
 def _isolate_pass(obj: str, entry: str, primary: bool, folder: Path, timings: dict[str, float]) -> str:

@@ -15,7 +15,11 @@ diagnostics keep their file, line and column.
    Each pass is compiled for one core type, so the pass keeps the specialisation of its own core type
    as a plain (non-template) overload, which overload resolution prefers over the primary template,
    and blanks the other one.
-3. (``cxx20`` passes only) A class whose only constructor is ``Name() = default;`` loses that line.
+3. The launch chevrons of the host-side launch wrappers that real kernel files carry under
+   ``#ifndef ASCENDC_CPU_DEBUG`` (``kernel<<<blockDim, l2ctrl, stream>>>(args...)``) are blanked: the
+   wrapper then compiles as a plain call of the kernel entry (the simulator never calls it; it launches
+   the entry itself).
+4. (``cxx20`` passes only) A class whose only constructor is ``Name() = default;`` loses that line.
    Kernels that use the cube unit are compiled as C++20 (see ``builder.kernel_flags``), where such a
    class is no longer an aggregate; in C++17 -- the device compiler's dialect -- it is, and kernel
    libraries brace-initialise it (``f = {this, id};``). Without the line the class is an aggregate
@@ -42,6 +46,7 @@ class Rewritten:
     attributes: int          # bracketed attribute lists blanked
     specialisations: int     # core-type specialisations kept (as overloads) or removed
     defaulted: int = 0       # sole defaulted default constructors removed (cxx20 passes)
+    launches: int = 0        # <<<...>>> launch configurations blanked
 
 
 def mask_comments_and_strings(text: str) -> str:
@@ -216,6 +221,35 @@ def _match_close(masked: str, i: int, open_c: str, close_c: str) -> int:
     return len(masked)
 
 
+def _blank_launch_chevrons(masked: str, chars: list[str]) -> int:
+    """Blank every ``<<<...>>>`` launch configuration (``<<<`` cannot occur in C++ otherwise)."""
+    count = 0
+    start = masked.find("<<<")
+    while start >= 0:
+        depth, k, close = 0, start + 3, -1
+        while k < len(masked):
+            c = masked[k]
+            if c in "([{":
+                depth += 1
+            elif c in ")]}":
+                depth -= 1
+                if depth < 0:
+                    break
+            elif c == ";":
+                break
+            elif depth == 0 and masked.startswith(">>>", k):
+                close = k
+                break
+            k += 1
+        if close < 0:
+            start = masked.find("<<<", start + 3)
+            continue
+        _blank(chars, start, close + 3)
+        count += 1
+        start = masked.find("<<<", close + 3)
+    return count
+
+
 def rewrite(text: str, core: str, cxx20: bool = False) -> Rewritten:
     """The source as the ``core`` ("AIC" or "AIV") compile pass sees it (``cxx20``: compiled as C++20)."""
     masked = mask_comments_and_strings(text)
@@ -254,4 +288,6 @@ def rewrite(text: str, core: str, cxx20: bool = False) -> Rewritten:
         end = body + 1 if body < len(masked) and masked[body] == ";" else _match_close(masked, body, "{", "}")
         _blank(chars, m.start(), end)
     defaulted = _drop_sole_defaulted_ctors(masked, chars) if cxx20 else 0
-    return Rewritten(text="".join(chars), attributes=attributes, specialisations=specialisations, defaulted=defaulted)
+    launches = _blank_launch_chevrons(masked, chars)
+    return Rewritten(text="".join(chars), attributes=attributes, specialisations=specialisations, defaulted=defaulted,
+                     launches=launches)

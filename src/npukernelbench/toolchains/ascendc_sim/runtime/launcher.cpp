@@ -14,9 +14,11 @@
 //
 // Exit codes: 0 ran to the end; 3 hardware violation in the kernel; 4 launch refused (host side:
 // OpDef, TilingFunc, block dim, tiling size); 2 bad request (a bug of the caller).
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -39,7 +41,9 @@
 #include <vector>
 
 #include "npukb_sim/runtime.h"
+#include "exe_graph/runtime/tiling_parse_context.h"
 #include "register/op_def_registry.h"
+#include "register/op_impl_registry.h"
 #include "register/tilingdata_base.h"
 
 // The kernel trampolines generated into the kernel TU (absent from the describe binary): the vector
@@ -925,6 +929,171 @@ std::uint8_t* build_list_descriptor(ParamReq& p) {
   return gm;
 }
 
+// ---------------------------------------------------------------------------------------------
+// InferShape / InferDataType against the task's outputs
+
+// "y" for a plain output, "y[1]" for the second tensor of a list output; by flattened output index.
+std::vector<std::string> output_labels(const std::vector<ParamReq>& params) {
+  std::vector<std::string> labels;
+  for (const auto& p : params) {
+    if (p.role != "output" || p.absent) continue;
+    for (std::size_t j = 0; j < p.tensors.size(); ++j) {
+      labels.push_back(p.tensors.size() > 1 || p.ptype == "DYNAMIC" ? p.name + "[" + std::to_string(j) + "]" : p.name);
+    }
+  }
+  return labels;
+}
+
+std::string shape_text(const gert::Shape& s) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < s.GetDimNum(); ++i) out += (i ? ", " : "") + std::to_string(s.GetDim(i));
+  return out + "]";
+}
+
+// An inferred dim of -1 (unknown) matches any size; an inferred shape [-2] (unknown rank) any shape.
+bool shape_agrees(const gert::Shape& inferred, const gert::Shape& actual) {
+  if (inferred.GetDimNum() == 1 && inferred.GetDim(0) == ge::UNKNOWN_DIM_NUM) return true;
+  if (inferred.GetDimNum() != actual.GetDimNum()) return false;
+  for (std::size_t i = 0; i < inferred.GetDimNum(); ++i) {
+    if (inferred.GetDim(i) != ge::UNKNOWN_DIM && inferred.GetDim(i) != actual.GetDim(i)) return false;
+  }
+  return true;
+}
+
+// Runs the op's InferShape with every output shape empty and compares each output it describes with
+// the shape of the tensor the task passes. "" when they agree, else what disagrees.
+std::string infer_shape_disagreement(ops::InferShapeKernelFunc fn, const gert::NpukbIoTable& io,
+                                     const Request& req) {
+  gert::NpukbIoTable infer = io;
+  for (auto& t : infer.outputs) t.MutableShape() = gert::StorageShape();
+  gert::InferShapeContext ctx(&infer);
+  ge::graphStatus status;
+  try {
+    status = fn(&ctx);
+  } catch (const std::exception& e) {
+    return std::string("InferShape of op " + req.op + " threw an exception: ") + e.what();
+  } catch (...) {
+    return "InferShape of op " + req.op + " threw an exception";
+  }
+  if (status != ge::GRAPH_SUCCESS) {
+    return "InferShape of op " + req.op + " returned failure (status " + std::to_string(status) + ")";
+  }
+  std::vector<std::string> labels = output_labels(req.params);
+  for (std::size_t i = 0; i < io.outputs.size() && i < labels.size(); ++i) {
+    const gert::Shape& inferred = infer.outputs[i].GetOriginShape();
+    const gert::Shape& actual = io.outputs[i].GetStorageShape();
+    if (!shape_agrees(inferred, actual)) {
+      return "InferShape of op " + req.op + " gives output '" + labels[i] + "' the shape " + shape_text(inferred) +
+             " but the task's output '" + labels[i] + "' has shape " + shape_text(actual);
+    }
+  }
+  return "";
+}
+
+// Runs the op's InferDataType with every output dtype DT_UNDEFINED and compares each dtype it sets
+// with the task's. "" when they agree, else what disagrees.
+std::string infer_datatype_disagreement(ops::InferDataTypeKernelFunc fn, const gert::NpukbIoTable& io,
+                                        const Request& req) {
+  gert::NpukbIoTable infer = io;
+  for (auto& t : infer.outputs) t.NpukbDesc().SetDataType(ge::DT_UNDEFINED);
+  gert::InferDataTypeContext ctx(&infer);
+  ge::graphStatus status;
+  try {
+    status = fn(&ctx);
+  } catch (const std::exception& e) {
+    return std::string("InferDataType of op " + req.op + " threw an exception: ") + e.what();
+  } catch (...) {
+    return "InferDataType of op " + req.op + " threw an exception";
+  }
+  if (status != ge::GRAPH_SUCCESS) {
+    return "InferDataType of op " + req.op + " returned failure (status " + std::to_string(status) + ")";
+  }
+  std::vector<std::string> labels = output_labels(req.params);
+  for (std::size_t i = 0; i < io.outputs.size() && i < labels.size(); ++i) {
+    ge::DataType inferred = infer.outputs[i].GetDataType();
+    ge::DataType actual = io.outputs[i].GetDataType();
+    if (inferred != ge::DT_UNDEFINED && inferred != actual) {
+      return "InferDataType of op " + req.op + " gives output '" + labels[i] + "' the data type " + ge_name(inferred) +
+             " but the task's output '" + labels[i] + "' is " + ge_name(actual);
+    }
+  }
+  return "";
+}
+
+// InferShape and InferDataType as graph mode would run them, compared with the task's outputs. The
+// single-operator (aclnn) path the benchmark calls does not run them (the caller allocates the
+// outputs), so what they get wrong is a warning, not a failure; they run in a forked child so that a
+// crash, a hang or a side effect of theirs cannot touch the launch. One line per finding.
+std::vector<std::string> infer_warnings(ops::InferShapeKernelFunc shape_fn, ops::InferDataTypeKernelFunc dtype_fn,
+                                        const gert::NpukbIoTable& io, const Request& req) {
+  std::vector<std::string> warnings;
+  if (shape_fn == nullptr && dtype_fn == nullptr) return warnings;
+  int fds[2];
+  if (pipe(fds) != 0) {
+    warnings.push_back("InferShape/InferDataType not checked: cannot create a pipe");
+    return warnings;
+  }
+  std::fflush(stdout);
+  std::fflush(stderr);
+  pid_t child = fork();
+  if (child < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    warnings.push_back("InferShape/InferDataType not checked: cannot fork");
+    return warnings;
+  }
+  if (child == 0) {
+    close(fds[0]);
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) signal(sig, SIG_DFL);
+    std::string out;
+    if (shape_fn != nullptr) out += infer_shape_disagreement(shape_fn, io, req) + "\n";
+    if (dtype_fn != nullptr) out += infer_datatype_disagreement(dtype_fn, io, req) + "\n";
+    std::fflush(stdout);
+    std::fflush(stderr);
+    for (std::size_t done = 0; done < out.size();) {
+      ssize_t n = write(fds[1], out.data() + done, out.size() - done);
+      if (n <= 0) break;
+      done += static_cast<std::size_t>(n);
+    }
+    _exit(0);
+  }
+  close(fds[1]);
+  std::string text;
+  constexpr int kInferLimitMs = 10000;
+  bool timed_out = false;
+  for (;;) {
+    struct pollfd pfd {fds[0], POLLIN, 0};
+    int ready = poll(&pfd, 1, kInferLimitMs);
+    if (ready <= 0) {
+      timed_out = ready == 0;
+      if (ready < 0 && errno == EINTR) continue;
+      break;
+    }
+    char buf[4096];
+    ssize_t n = read(fds[0], buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    text.append(buf, static_cast<std::size_t>(n));
+  }
+  close(fds[0]);
+  if (timed_out) kill(child, SIGKILL);
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.empty()) warnings.push_back(line);
+  }
+  if (timed_out) {
+    warnings.push_back("InferShape/InferDataType of op " + req.op + " did not finish within " +
+                       std::to_string(kInferLimitMs / 1000) + " s");
+  } else if (WIFSIGNALED(status)) {
+    warnings.push_back("InferShape/InferDataType of op " + req.op + " crashed (signal " +
+                       std::to_string(WTERMSIG(status)) + ")");
+  }
+  return warnings;
+}
+
 int run(const std::string& dir) {
   g_out_dir = dir;
   g_page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
@@ -999,14 +1168,56 @@ int run(const std::string& dir) {
                    " declares no such attribute: add this->Attr(\"" + a.name + "\")");
     }
   }
+  // Op implementation functions: the OpDef's own, else those registered with IMPL_OP_*.
+  const gert::NpukbOpImpl* impl = nullptr;
+  {
+    auto& impls = gert::NpukbOpImplRegistry();
+    auto found = impls.find(req.op);
+    if (found != impls.end()) impl = &found->second;
+  }
+  ops::InferShapeKernelFunc infer_shape_fn = def->NpukbInferShape();
+  if (infer_shape_fn == nullptr && impl != nullptr) infer_shape_fn = impl->infer_shape;
+  ops::InferDataTypeKernelFunc infer_dtype_fn = def->NpukbInferDataType();
+  if (infer_dtype_fn == nullptr && impl != nullptr) infer_dtype_fn = impl->infer_datatype;
+  ops::TilingKernelFunc tiling_fn = def->NpukbAICore().NpukbTiling();
+  if (tiling_fn == nullptr && impl != nullptr) tiling_fn = impl->tiling;
+  if (tiling_fn == nullptr) {
+    launch_error("op " + req.op + " registers no tiling function: call this->AICore().SetTiling(TilingFunc) in the "
+                 "OpDef or IMPL_OP_OPTILING(" + req.op + ").Tiling(TilingFunc)");
+  }
+  g_phase = "checking InferShape / InferDataType";
+  {
+    std::string json = "[";
+    for (const auto& w : infer_warnings(infer_shape_fn, infer_dtype_fn, io, req)) {
+      json += (json.size() > 1 ? ", " : "") + json_str(w);
+    }
+    result_set("host_warnings", json + "]");
+  }
+
+  fe::PlatFormInfos platform;
+  // TilingParse (TilingPrepare) runs once before tiling, with a fresh compile-info object.
+  std::unique_ptr<void, void (*)(void*)> compile_info(nullptr, [](void*) {});
+  if (impl != nullptr && impl->tiling_parse != nullptr) {
+    g_phase = "the host TilingParse function";
+    compile_info = std::unique_ptr<void, void (*)(void*)>(impl->create_compile_info(), impl->delete_compile_info);
+    gert::TilingParseContext parse_ctx(&io, "{}", compile_info.get(), &platform);
+    ge::graphStatus parsed;
+    try {
+      parsed = impl->tiling_parse(&parse_ctx);
+    } catch (const std::exception& e) {
+      launch_error(std::string("TilingParse threw an exception: ") + e.what());
+    } catch (...) {
+      launch_error("TilingParse threw an exception");
+    }
+    if (parsed != ge::GRAPH_SUCCESS) {
+      launch_error("TilingParse (IMPL_OP_OPTILING(" + req.op + ").TilingParse<...>) returned failure (status " +
+                   std::to_string(parsed) + ")");
+    }
+  }
+
   std::vector<std::uint8_t> tiling_buf(kTilingCapacity, 0);
   gert::TilingData raw(tiling_buf.data(), tiling_buf.size());
-  fe::PlatFormInfos platform;
-  gert::TilingContext ctx(&io, &raw, &platform);
-  auto tiling_fn = def->NpukbAICore().NpukbTiling();
-  if (tiling_fn == nullptr) {
-    launch_error("OpDef " + req.op + " registers no tiling function: call this->AICore().SetTiling(TilingFunc)");
-  }
+  gert::TilingContext ctx(&io, &raw, &platform, compile_info.get());
   g_phase = "the host TilingFunc";
   ge::graphStatus status;
   try {
@@ -1232,6 +1443,45 @@ std::uint64_t launch_tiling_key() { return g_tiling_key; }
   fail(kExitViolation, "violation", message);
 }
 
+// Bytes of a tensor an access may touch: up to the end of the tensor's last 32-byte block. DMA moves
+// whole 32-byte blocks, and device allocations are 512-byte aligned, so a read or a write that runs past
+// a tensor's end inside that block only touches the allocation's padding (here: poisoned bytes that are
+// never part of an output). Beyond it, or before the tensor's start, is a violation.
+std::size_t gm_limit(const Region& r) { return (r.size + 31) / 32 * 32; }
+
+const Region* region_starting_at(const void* start) {
+  const auto* p = static_cast<const std::uint8_t*>(start);
+  auto it = std::lower_bound(g_regions.begin(), g_regions.end(), p,
+                             [](const Region& r, const std::uint8_t* a) { return r.start < a; });
+  return it != g_regions.end() && it->start == p ? &*it : nullptr;
+}
+
+const void* gm_home(const void* addr) {
+  const auto* p = static_cast<const std::uint8_t*>(addr);
+  auto it = std::upper_bound(g_regions.begin(), g_regions.end(), p,
+                             [](const std::uint8_t* a, const Region& r) { return a < r.start; });
+  if (it == g_regions.begin()) return nullptr;
+  const Region& r = *(it - 1);
+  return static_cast<std::size_t>(p - r.start) < std::max<std::size_t>(gm_limit(r), 1) ? r.start : nullptr;
+}
+
+void check_gm_home(const void* home, const void* addr, std::size_t bytes, bool write, const char* api, const char* file,
+                   int line) {
+  const Region* r = home != nullptr ? region_starting_at(home) : nullptr;
+  if (r == nullptr) return check_gm(addr, bytes, write, api, file, line);
+  const auto* p = static_cast<const std::uint8_t*>(addr);
+  const char* verb = write ? "write" : "read";
+  if (p < r->start) {
+    violation(api, "GM " + std::string(verb) + " of " + std::to_string(bytes) + " bytes starts " +
+                       std::to_string(r->start - p) + " bytes before '" + r->name + "'", file, line);
+  }
+  const std::size_t off = static_cast<std::size_t>(p - r->start), limit = gm_limit(*r);
+  if (off <= limit && bytes <= limit - off) return;
+  violation(api, "GM " + std::string(verb) + " of " + std::to_string(bytes) + " bytes at byte offset " +
+                     std::to_string(off) + " of '" + r->name + "' runs past its end (" + std::to_string(r->size) +
+                     " bytes)", file, line);
+}
+
 void check_gm(const void* addr, std::size_t bytes, bool write, const char* api, const char* file, int line) {
   const auto* p = static_cast<const std::uint8_t*>(addr);
   auto it = std::upper_bound(g_regions.begin(), g_regions.end(), p,
@@ -1240,9 +1490,7 @@ void check_gm(const void* addr, std::size_t bytes, bool write, const char* api, 
   if (it != g_regions.begin()) {
     const Region& r = *(it - 1);
     std::size_t off = static_cast<std::size_t>(p - r.start);
-    // Device memory is allocated in 512-byte granules: a read may run into the padding of the last
-    // granule (it returns poison here); a write must stay inside the tensor.
-    const std::size_t limit = write ? r.size : (r.size + 511) / 512 * 512;
+    const std::size_t limit = gm_limit(r);
     if (off <= limit && bytes <= limit - off) return;
     if (off < r.size + 4096) {
       violation(api, "GM " + std::string(verb) + " of " + std::to_string(bytes) + " bytes at byte offset " +

@@ -71,6 +71,15 @@ BlockState& block();
 // Check that [addr, addr + bytes) lies inside one GM tensor handed to the kernel (inputs, outputs,
 // workspace, tiling). Calls violation() otherwise.
 void check_gm(const void* addr, std::size_t bytes, bool write, const char* api, const char* file, int line);
+// An access may run past a tensor's end up to the end of its last 32-byte block (DMA moves whole blocks
+// and device allocations are 512-byte aligned: those bytes are the allocation's padding).
+
+// The start of the GM tensor that contains addr, or nullptr. A GlobalTensor binds to it in
+// SetGlobalBuffer, so that its accesses are checked against its own tensor (check_gm_home) even when an
+// out-of-range address happens to fall into another tensor.
+const void* gm_home(const void* addr);
+void check_gm_home(const void* home, const void* addr, std::size_t bytes, bool write, const char* api,
+                   const char* file, int line);
 
 // Barrier (SyncAll) across the blocks of the launch, or only those of the caller's core type
 // (SyncAll<true>, the default). A member that finished without reaching it, or a barrier no block can

@@ -24,6 +24,7 @@ class RuntimeAttrs {
   const float* GetFloat(size_t index) const { return GetAttrPointer<float>(index); }
   const bool* GetBool(size_t index) const { return GetAttrPointer<bool>(index); }
   const char* GetStr(size_t index) const { return GetAttrPointer<char>(index); }
+  // Typed lists: GetData() gives the elements with their type (usable as a plain ContinuousVector).
   const TypedContinuousVector<int64_t>* GetListInt(size_t index) const {
     return GetAttrPointer<TypedContinuousVector<int64_t>>(index);
   }

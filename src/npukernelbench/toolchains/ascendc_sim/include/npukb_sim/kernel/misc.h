@@ -191,6 +191,14 @@ struct IsSameType<T, T> { static constexpr bool value = true; };
 
 constexpr std::int32_t BLOCK_CUBE = 16;
 
+// Round `value` up to a multiple of `align` (0 when align is 0). The two operands may differ in type, as
+// in real kernels (AlignUp(uint64_t, int32_t)); a kernel's own AlignUp(T, T) template is more specialised
+// and wins overload resolution.
+template <typename T, typename U>
+inline T AlignUp(T value, U align) {
+  return align == 0 ? T(0) : static_cast<T>((value + static_cast<T>(align) - 1) / static_cast<T>(align) * static_cast<T>(align));
+}
+
 // ---- printf / DumpTensor ------------------------------------------------------------------------
 inline void DumpTensorText(const std::string& s) { npukb::kern::state(); npukb::kernel_log(s); }
 template <typename T>
@@ -222,11 +230,6 @@ namespace AscendC { using ::npukb_kernel_printf; }
 namespace std { using ::npukb_kernel_printf; }  // kernels may write std::printf
 #define printf npukb_kernel_printf
 #define PRINTF npukb_kernel_printf
-
-#define ASSERT(expr)                                                                                                  \
-  do {                                                                                                                \
-    if (!(expr)) npukb::violation("ASSERT", std::string("assertion failed: ") + #expr, __FILE__, __LINE__);          \
-  } while (0)
 
 #ifndef TRACE_START
 #define TRACE_START(id)

@@ -195,6 +195,16 @@ class TQueBind : public sim::QueueBase {
   void DeQue(LocalTensor<T>& tensor, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
     tensor = LocalTensor<T>::make(deque(file, line), len / static_cast<std::uint32_t>(sizeof(T)));
   }
+  // The forms that name the user-visible source and destination positions (TQueBind<VECIN, VECOUT, ..>).
+  template <TPosition srcUserPos, TPosition dstUserPos, typename T>
+  bool EnQue(const LocalTensor<T>& tensor, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+    enque(tensor.loc(), file, line);
+    return true;
+  }
+  template <TPosition srcUserPos, TPosition dstUserPos, typename T>
+  LocalTensor<T> DeQue(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+    return LocalTensor<T>::make(deque(file, line), len / static_cast<std::uint32_t>(sizeof(T)));
+  }
   bool VacantInQue() const { return count < depth; }
   bool HasTensorInQue() const { return count > 0; }
   std::int32_t GetTensorCountInQue() const { return count; }
