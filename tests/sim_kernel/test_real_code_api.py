@@ -456,34 +456,40 @@ def test_overlapping_operands_give_the_hardware_result(prog) -> None:
     np.testing.assert_allclose(got[2][:128], 1 / (1 + np.exp(-x[:128])), rtol=1e-6)
 
 
-# ---- GM: the last 32-byte block of a tensor, reads past it --------------------------------------
+# ---- GM: reads into a tensor's 512-byte allocation granule, writes into its last 32-byte block ------
 GM_TAIL = """
 static void body(void*) {
   GlobalTensor<float> a, o;
   a.SetGlobalBuffer((__gm__ float*)npukb_test::gm_input(0), 100);
-  o.SetGlobalBuffer((__gm__ float*)npukb_test::gm_output(0, 128 * 4), 128);
+  o.SetGlobalBuffer((__gm__ float*)npukb_test::gm_output(0, 100 * 4), 100);
   TPipe pipe;
   TBuf<TPosition::VECCALC> bx;
-  LocalTensor<float> x = fbuf(pipe, bx, 128);
-  Duplicate(x, 0.0f, 128);
-  DataCopy(x, a, READ_COUNT);   // 100 floats = 400 bytes; the last 32-byte block ends at 416
-  DataCopy(o, x, 104);
+  LocalTensor<float> x = fbuf(pipe, bx, 160);
+  Duplicate(x, 0.0f, 160);
+  DataCopy(x, a, READ_COUNT);   // 100 floats = 400 bytes; the 512-byte granule ends at 128 floats
+  DataCopy(o, x, WRITE_COUNT);  // the last 32-byte block ends at 104 floats
 }
 void run_test() { npukb_test::run_blocks(1, body, nullptr); }
 """
 
 
-def test_gm_read_into_the_last_32_byte_block_is_legal(prog) -> None:
+def test_gm_read_into_the_allocation_granule_is_legal(prog) -> None:
     x = np.arange(100, dtype=np.float32)
     prog.inputs(x)
-    ran = prog.run(HEAD + GM_TAIL, defines=("READ_COUNT=104",))
+    ran = prog.run(HEAD + GM_TAIL, defines=("READ_COUNT=128", "WRITE_COUNT=104"))
     assert ran.returncode == 0, ran.stderr
     np.testing.assert_array_equal(prog.output(0, np.float32)[:100], x)
 
 
-def test_gm_read_past_the_last_32_byte_block_is_rejected(prog) -> None:
+def test_gm_read_past_the_allocation_granule_is_rejected(prog) -> None:
     prog.inputs(np.arange(100, dtype=np.float32))
-    ran = prog.run(HEAD + GM_TAIL, defines=("READ_COUNT=112",))
+    ran = prog.run(HEAD + GM_TAIL, defines=("READ_COUNT=136", "WRITE_COUNT=104"))
+    assert ran.returncode != 0 and "DataCopy" in ran.stderr and "out of bounds" in ran.stderr
+
+
+def test_gm_write_past_the_last_32_byte_block_is_rejected(prog) -> None:
+    prog.inputs(np.arange(100, dtype=np.float32))
+    ran = prog.run(HEAD + GM_TAIL, defines=("READ_COUNT=104", "WRITE_COUNT=112"))
     assert ran.returncode != 0 and "DataCopy" in ran.stderr and "out of bounds" in ran.stderr
 
 

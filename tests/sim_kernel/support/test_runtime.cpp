@@ -37,13 +37,16 @@ void violation(const char* api, const std::string& what, const char* file, int l
   std::exit(3);
 }
 
-// Accesses may run on to the end of a tensor's last 32-byte block, as in the launcher.
-static std::size_t gm_limit(std::size_t size) { return (size + 31) / 32 * 32; }
+// Writes may run on to the end of a tensor's last 32-byte block, reads to the end of its 512-byte
+// allocation granule, as in the launcher.
+static std::size_t gm_limit(std::size_t size, bool write) {
+  return write ? (size + 31) / 32 * 32 : (size + 511) / 512 * 512;
+}
 
 void check_gm(const void* addr, std::size_t bytes, bool write, const char* api, const char* file, int line) {
   const unsigned char* a = static_cast<const unsigned char*>(addr);
   for (const auto& r : g_gm) {
-    if (a >= r.first && a + bytes <= r.first + gm_limit(r.second)) return;
+    if (a >= r.first && a + bytes <= r.first + gm_limit(r.second, write)) return;
   }
   violation(api, std::string("GM out of bounds: ") + (write ? "write" : "read") + " of " + std::to_string(bytes) +
                      " bytes outside every GM tensor handed to the kernel", file, line);
@@ -52,7 +55,7 @@ void check_gm(const void* addr, std::size_t bytes, bool write, const char* api, 
 const void* gm_home(const void* addr) {
   const unsigned char* a = static_cast<const unsigned char*>(addr);
   for (const auto& r : g_gm) {
-    if (a >= r.first && a < r.first + gm_limit(r.second)) return r.first;
+    if (a >= r.first && a < r.first + gm_limit(r.second, true)) return r.first;
   }
   return nullptr;
 }
@@ -62,7 +65,7 @@ void check_gm_home(const void* home, const void* addr, std::size_t bytes, bool w
   for (const auto& r : g_gm) {
     if (r.first != home) continue;
     const unsigned char* a = static_cast<const unsigned char*>(addr);
-    if (a >= r.first && a + bytes <= r.first + gm_limit(r.second)) return;
+    if (a >= r.first && a + bytes <= r.first + gm_limit(r.second, write)) return;
     violation(api, std::string("GM out of bounds: ") + (write ? "write" : "read") + " of " + std::to_string(bytes) +
                        " bytes outside the GM tensor this GlobalTensor was bound to", file, line);
   }

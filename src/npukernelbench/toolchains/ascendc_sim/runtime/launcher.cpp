@@ -1443,11 +1443,16 @@ std::uint64_t launch_tiling_key() { return g_tiling_key; }
   fail(kExitViolation, "violation", message);
 }
 
-// Bytes of a tensor an access may touch: up to the end of the tensor's last 32-byte block. DMA moves
-// whole 32-byte blocks, and device allocations are 512-byte aligned, so a read or a write that runs past
-// a tensor's end inside that block only touches the allocation's padding (here: poisoned bytes that are
-// never part of an output). Beyond it, or before the tensor's start, is a violation.
-std::size_t gm_limit(const Region& r) { return (r.size + 31) / 32 * 32; }
+// Bytes of a tensor an access may touch. A write: up to the end of the tensor's last 32-byte block
+// (DMA moves whole 32-byte blocks; expert kernels write a one-element output with a 32-byte
+// DataCopy). A read: up to the end of its 512-byte allocation granule (device allocators hand out
+// 512-byte multiples, so real kernels read a short bias or scale row as one 512-byte block). The
+// bytes past the tensor are the allocation's padding: poisoned here, never part of an output, so a
+// result that depends on them differs between the two poison seeds of a check. Anything further
+// out, or before the tensor's start, is a violation.
+std::size_t gm_limit(const Region& r, bool write) {
+  return write ? (r.size + 31) / 32 * 32 : (r.size + 511) / 512 * 512;
+}
 
 const Region* region_starting_at(const void* start) {
   const auto* p = static_cast<const std::uint8_t*>(start);
@@ -1462,7 +1467,7 @@ const void* gm_home(const void* addr) {
                              [](const std::uint8_t* a, const Region& r) { return a < r.start; });
   if (it == g_regions.begin()) return nullptr;
   const Region& r = *(it - 1);
-  return static_cast<std::size_t>(p - r.start) < std::max<std::size_t>(gm_limit(r), 1) ? r.start : nullptr;
+  return static_cast<std::size_t>(p - r.start) < std::max<std::size_t>(gm_limit(r, true), 1) ? r.start : nullptr;
 }
 
 void check_gm_home(const void* home, const void* addr, std::size_t bytes, bool write, const char* api, const char* file,
@@ -1475,7 +1480,7 @@ void check_gm_home(const void* home, const void* addr, std::size_t bytes, bool w
     violation(api, "GM " + std::string(verb) + " of " + std::to_string(bytes) + " bytes starts " +
                        std::to_string(r->start - p) + " bytes before '" + r->name + "'", file, line);
   }
-  const std::size_t off = static_cast<std::size_t>(p - r->start), limit = gm_limit(*r);
+  const std::size_t off = static_cast<std::size_t>(p - r->start), limit = gm_limit(*r, write);
   if (off <= limit && bytes <= limit - off) return;
   violation(api, "GM " + std::string(verb) + " of " + std::to_string(bytes) + " bytes at byte offset " +
                      std::to_string(off) + " of '" + r->name + "' runs past its end (" + std::to_string(r->size) +
@@ -1490,7 +1495,7 @@ void check_gm(const void* addr, std::size_t bytes, bool write, const char* api, 
   if (it != g_regions.begin()) {
     const Region& r = *(it - 1);
     std::size_t off = static_cast<std::size_t>(p - r.start);
-    const std::size_t limit = gm_limit(r);
+    const std::size_t limit = gm_limit(r, write);
     if (off <= limit && bytes <= limit - off) return;
     if (off < r.size + 4096) {
       violation(api, "GM " + std::string(verb) + " of " + std::to_string(bytes) + " bytes at byte offset " +
