@@ -54,14 +54,14 @@ inline void compare_run(const char* api, const LocalTensor<U>& dst, const LocalT
 template <typename T>
 constexpr bool cmp_types = one_of<T, half, float, std::int32_t>;
 template <typename U>
-constexpr bool mask_types = one_of<U, std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t>;
+constexpr bool mask_types = std::is_integral_v<U>;  // the mask is raw bits: any integer element type
 }  // namespace sim
 
 template <typename T, typename U>
 inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,
                     std::uint32_t calCount, NPUKB_LOC_PARAMS) {
   static_assert(sim::cmp_types<T>, "Compare: unsupported data type (half, float, int32_t)");
-  static_assert(sim::mask_types<U>, "Compare: dst must be an unsigned integer tensor (bit mask)");
+  static_assert(sim::mask_types<U>, "Compare: dst must be an integer tensor (bit mask)");
   const std::uint64_t reps = static_cast<std::uint64_t>(calCount) * sizeof(T) / 256;  // tail ignored
   if (reps == 0) { sim::count_plan(0, 256 / sizeof(T)); return; }
   sim::Plan pl = sim::count_plan(reps * (256 / sizeof(T)), 256 / sizeof(T));
@@ -77,7 +77,7 @@ template <typename T, typename U, bool isSetMask = true>
 inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,
                     const std::uint64_t mask[], sim::RepeatArg repeatTimes, const BinaryRepeatParams& p, NPUKB_LOC_PARAMS) {
   static_assert(sim::cmp_types<T>, "Compare: unsupported data type (half, float, int32_t)");
-  static_assert(sim::mask_types<U>, "Compare: dst must be an unsigned integer tensor (bit mask)");
+  static_assert(sim::mask_types<U>, "Compare: dst must be an integer tensor (bit mask)");
   const sim::Plan pl = sim::make_plan("Compare", isSetMask, mask, 0, repeatTimes.value, 256 / sizeof(T), file, line);
   const sim::Opnd ob = sim::opnd(src1, p.src1BlkStride, p.src1RepStride);
   const std::uint64_t eb = ob.extent(pl);
@@ -133,7 +133,7 @@ template <typename T, typename U>
 inline void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, CMPMODE cmpMode,
                           std::uint32_t calCount, NPUKB_LOC_PARAMS) {
   static_assert(sim::cmp_types<T>, "CompareScalar: unsupported data type (half, float, int32_t)");
-  static_assert(sim::mask_types<U>, "CompareScalar: dst must be an unsigned integer tensor (bit mask)");
+  static_assert(sim::mask_types<U>, "CompareScalar: dst must be an integer tensor (bit mask)");
   const std::uint64_t reps = static_cast<std::uint64_t>(calCount) * sizeof(T) / 256;
   if (reps == 0) { sim::count_plan(0, 256 / sizeof(T)); return; }
   const sim::Plan pl = sim::count_plan(reps * (256 / sizeof(T)), 256 / sizeof(T));
@@ -188,10 +188,12 @@ inline void select_run(const LocalTensor<T>& dst, const LocalTensor<U>& selMask,
     check_local("Select", "selMask", selMask, mbytes, true, file, line);
     m = reinterpret_cast<const std::uint8_t*>(selMask.ptr());
   }
+  RepeatWriter<T> out;
   pl.each([&](std::uint32_t r, std::uint32_t k) {
     const T v = sel_bit(m, mode, r, k, pl.per_rep) ? ld<T>(oa.p + oa.off(r, k)) : src1_at(r, k);
-    st<T>(od.p + od.off(r, k), v);
+    out.put(r, od.p + od.off(r, k), v);
   });
+  out.flush();
   const npukb::kern::Span sp = vspan(src0, ea), dp = vspan(dst, ed);
   vec_cost(kCostSimple, pl.repeats, &sp, 1, &dp, 1);
 }
@@ -203,7 +205,7 @@ template <typename T, typename U>
 inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
                    const LocalTensor<T>& src1, SELMODE selMode, std::uint32_t calCount, NPUKB_LOC_PARAMS) {
   static_assert(sim::sel_types<T>, "Select: unsupported data type (half, float)");
-  static_assert(sim::mask_types<U>, "Select: selMask must be an unsigned integer tensor");
+  static_assert(sim::mask_types<U>, "Select: selMask must be an integer tensor (bit mask)");
   const sim::Plan pl = sim::count_plan(calCount, 256 / sizeof(T));
   const sim::Opnd ob = sim::opnd(src1, 1, 8);
   sim::check_local("Select", "src1", src1, ob.extent(pl), true, file, line);
@@ -214,7 +216,7 @@ template <typename T, typename U>
 inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0, T src1,
                    SELMODE selMode, std::uint32_t calCount, NPUKB_LOC_PARAMS) {
   static_assert(sim::sel_types<T>, "Select: unsupported data type (half, float)");
-  static_assert(sim::mask_types<U>, "Select: selMask must be an unsigned integer tensor");
+  static_assert(sim::mask_types<U>, "Select: selMask must be an integer tensor (bit mask)");
   const sim::Plan pl = sim::count_plan(calCount, 256 / sizeof(T));
   const T s = src1;
   sim::select_run(dst, selMask, src0, selMode, pl, BinaryRepeatParams(), [&](std::uint32_t, std::uint32_t) { return s; }, file, line);
