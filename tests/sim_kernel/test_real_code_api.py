@@ -40,7 +40,7 @@ template <typename T, HlOp<T>* op> struct ApplyHl {
 static void body(void*) {
   GlobalTensor<float> a, o;
   a.SetGlobalBuffer((__gm__ float*)npukb_test::gm_input(0), 64);
-  o.SetGlobalBuffer((__gm__ float*)npukb_test::gm_output(0, 4 * 64 * 4), 4 * 64);
+  o.SetGlobalBuffer((__gm__ float*)npukb_test::gm_output(0, 6 * 64 * 4), 6 * 64);
   TPipe pipe;
   TBuf<TPosition::VECCALC> bx, bz;
   LocalTensor<float> x = fbuf(pipe, bx, 64), z = fbuf(pipe, bz, 64);
@@ -49,6 +49,8 @@ static void body(void*) {
   ApplyUnary<float, Exp>().run(z, x); DataCopy(o[64], z, 64);
   ApplyMask<float, Sub>().run(z, x, x); DataCopy(o[128], z, 64);
   ApplyHl<float, Sin<float, false>>().run(z, x); DataCopy(o[192], z, 64);
+  Exp<float, 15, false>(z, x, 64); DataCopy(o[256], z, 64);   // the high-level Exp overload
+  Exp<float>(z, x, 64); DataCopy(o[320], z, 64);              // the basic instruction
 }
 void run_test() { npukb_test::run_blocks(1, body, nullptr); }
 """
@@ -59,8 +61,10 @@ def test_apis_passed_as_function_pointer_template_arguments(prog) -> None:
     prog.inputs(x)
     ran = prog.run(HEAD + FNPTR)
     assert ran.returncode == 0, ran.stderr
-    got = prog.output(0, np.float32).reshape(4, 64)
+    got = prog.output(0, np.float32).reshape(6, 64)
     np.testing.assert_allclose(got[0], x * 2, rtol=1e-6)
+    np.testing.assert_allclose(got[4], np.exp(x), rtol=1e-6)
+    np.testing.assert_allclose(got[5], np.exp(x), rtol=1e-6)
     np.testing.assert_allclose(got[1], np.exp(x), rtol=1e-6)
     np.testing.assert_array_equal(got[2], np.zeros(64, np.float32))
     np.testing.assert_allclose(got[3], np.sin(x), rtol=1e-5, atol=1e-6)
