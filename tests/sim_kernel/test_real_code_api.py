@@ -524,3 +524,40 @@ def test_softmax_rows_with_sum_and_max_outputs(prog) -> None:
     np.testing.assert_array_equal(got[0].reshape(4, 16)[:, 10:], x.reshape(4, 16)[:, 10:])  # padding untouched
     np.testing.assert_allclose(got[1][:32].reshape(4, 8), np.repeat(e.sum(axis=1, keepdims=True), 8, axis=1), rtol=1e-5)
     np.testing.assert_array_equal(got[2][:32].reshape(4, 8), np.repeat(mx, 8, axis=1))
+
+
+# ---- SelectWithBytesMask -----------------------------------------------------------------------
+BYTES_MASK = """
+static void body(void*) {
+  GlobalTensor<float> a;
+  GlobalTensor<uint8_t> m;
+  GlobalTensor<float> o;
+  a.SetGlobalBuffer((__gm__ float*)npukb_test::gm_input(0), 32);
+  m.SetGlobalBuffer((__gm__ uint8_t*)npukb_test::gm_input(1), 64);
+  o.SetGlobalBuffer((__gm__ float*)npukb_test::gm_output(0, 64 * 4), 64);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> bx, bz, bm, bt;
+  LocalTensor<float> x = fbuf(pipe, bx, 32), z = fbuf(pipe, bz, 64);
+  pipe.InitBuffer(bm, 64); pipe.InitBuffer(bt, 1024);
+  LocalTensor<uint8_t> mk = bm.Get<uint8_t>(), tmp = bt.Get<uint8_t>();
+  DataCopy(x, a, 32); DataCopy(mk, m, 64);
+  SelectWithBytesMaskShapeInfo info{2, 16, 32};   // rows of 16 floats, mask rows of 32 bytes
+  SelectWithBytesMask(z, x, -1.0f, mk, tmp, info);
+  SelectWithBytesMask(z[32], -1.0f, x, mk, tmp, info);
+  DataCopy(o, z, 64);
+}
+void run_test() { npukb_test::run_blocks(1, body, nullptr); }
+"""
+
+
+def test_select_with_bytes_mask(prog) -> None:
+    rng = np.random.default_rng(13)
+    x = rng.standard_normal(32).astype(np.float32)
+    mask = rng.integers(0, 2, 64).astype(np.uint8)
+    prog.inputs(x, mask)
+    ran = prog.run(HEAD + BYTES_MASK)
+    assert ran.returncode == 0, ran.stderr
+    got = prog.output(0, np.float32)
+    used = mask.reshape(2, 32)[:, :16].reshape(-1) != 0
+    np.testing.assert_array_equal(got[:32], np.where(used, -1.0, x).astype(np.float32))
+    np.testing.assert_array_equal(got[32:], np.where(used, x, -1.0).astype(np.float32))
