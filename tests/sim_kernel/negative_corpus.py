@@ -58,6 +58,7 @@ POSITIVE = NegativeCase("control_ok", "none", """
   PairReduceSum(fT, gT, 1, 64, 1, 1, 8);
   Copy(fT, gT, 64, 1, CopyRepeatParams(1, 1, 8, 8));
   ASSERT(an_undeclared_name_the_device_build_never_compiles);
+  LocalTensor<float> whole = buf.AllocTensor<float>(); buf.FreeTensor(whole);  // TBuf inherits them
   inQ.EnQue(hT);
 """)
 
@@ -76,7 +77,7 @@ CASES: tuple[NegativeCase, ...] = (
     NegativeCase("nonexistent_type_bool_t", "scope_lifetime", "bool_t flag = true;"),
     NegativeCase("nonexistent_type_float16", "scope_lifetime", "LocalTensor<float16> t;"),
     NegativeCase("missing_member_getlength_gm", "memory_object", "auto l = xGm.GetLength();"),
-    NegativeCase("missing_member_alloc_on_tbuf", "memory_object", "LocalTensor<float> t = buf.AllocTensor<float>();"),
+    NegativeCase("missing_member_set_global_buffer_on_tbuf", "memory_object", "buf.SetGlobalBuffer(yGm.GetPhyAddr());"),
     NegativeCase("missing_member_setsize_gm", "memory_object", "yGm.SetSize(4);"),
     NegativeCase("div_on_int32", "dtype_conversion",
                  "LocalTensor<int32_t> it = buf.Get<int32_t>(); Div(it, it, it, n);"),

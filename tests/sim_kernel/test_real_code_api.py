@@ -40,7 +40,7 @@ template <typename T, HlOp<T>* op> struct ApplyHl {
 static void body(void*) {
   GlobalTensor<float> a, o;
   a.SetGlobalBuffer((__gm__ float*)npukb_test::gm_input(0), 64);
-  o.SetGlobalBuffer((__gm__ float*)npukb_test::gm_output(0, 4 * 64 * 4), 4 * 64);
+  o.SetGlobalBuffer((__gm__ float*)npukb_test::gm_output(0, 6 * 64 * 4), 6 * 64);
   TPipe pipe;
   TBuf<TPosition::VECCALC> bx, bz;
   LocalTensor<float> x = fbuf(pipe, bx, 64), z = fbuf(pipe, bz, 64);
@@ -49,6 +49,8 @@ static void body(void*) {
   ApplyUnary<float, Exp>().run(z, x); DataCopy(o[64], z, 64);
   ApplyMask<float, Sub>().run(z, x, x); DataCopy(o[128], z, 64);
   ApplyHl<float, Sin<float, false>>().run(z, x); DataCopy(o[192], z, 64);
+  Exp<float, 15, false>(z, x, 64); DataCopy(o[256], z, 64);   // the high-level Exp overload
+  Exp<float>(z, x, 64); DataCopy(o[320], z, 64);              // the basic instruction
 }
 void run_test() { npukb_test::run_blocks(1, body, nullptr); }
 """
@@ -59,8 +61,10 @@ def test_apis_passed_as_function_pointer_template_arguments(prog) -> None:
     prog.inputs(x)
     ran = prog.run(HEAD + FNPTR)
     assert ran.returncode == 0, ran.stderr
-    got = prog.output(0, np.float32).reshape(4, 64)
+    got = prog.output(0, np.float32).reshape(6, 64)
     np.testing.assert_allclose(got[0], x * 2, rtol=1e-6)
+    np.testing.assert_allclose(got[4], np.exp(x), rtol=1e-6)
+    np.testing.assert_allclose(got[5], np.exp(x), rtol=1e-6)
     np.testing.assert_allclose(got[1], np.exp(x), rtol=1e-6)
     np.testing.assert_array_equal(got[2], np.zeros(64, np.float32))
     np.testing.assert_allclose(got[3], np.sin(x), rtol=1e-5, atol=1e-6)
@@ -526,3 +530,40 @@ def test_softmax_rows_with_sum_and_max_outputs(prog) -> None:
     np.testing.assert_array_equal(got[0].reshape(4, 16)[:, 10:], x.reshape(4, 16)[:, 10:])  # padding untouched
     np.testing.assert_allclose(got[1][:32].reshape(4, 8), np.repeat(e.sum(axis=1, keepdims=True), 8, axis=1), rtol=1e-5)
     np.testing.assert_array_equal(got[2][:32].reshape(4, 8), np.repeat(mx, 8, axis=1))
+
+
+# ---- SelectWithBytesMask -----------------------------------------------------------------------
+BYTES_MASK = """
+static void body(void*) {
+  GlobalTensor<float> a;
+  GlobalTensor<uint8_t> m;
+  GlobalTensor<float> o;
+  a.SetGlobalBuffer((__gm__ float*)npukb_test::gm_input(0), 32);
+  m.SetGlobalBuffer((__gm__ uint8_t*)npukb_test::gm_input(1), 64);
+  o.SetGlobalBuffer((__gm__ float*)npukb_test::gm_output(0, 64 * 4), 64);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> bx, bz, bm, bt;
+  LocalTensor<float> x = fbuf(pipe, bx, 32), z = fbuf(pipe, bz, 64);
+  pipe.InitBuffer(bm, 64); pipe.InitBuffer(bt, 1024);
+  LocalTensor<uint8_t> mk = bm.Get<uint8_t>(), tmp = bt.Get<uint8_t>();
+  DataCopy(x, a, 32); DataCopy(mk, m, 64);
+  SelectWithBytesMaskShapeInfo info{2, 16, 32};   // rows of 16 floats, mask rows of 32 bytes
+  SelectWithBytesMask(z, x, -1.0f, mk, tmp, info);
+  SelectWithBytesMask(z[32], -1.0f, x, mk, tmp, info);
+  DataCopy(o, z, 64);
+}
+void run_test() { npukb_test::run_blocks(1, body, nullptr); }
+"""
+
+
+def test_select_with_bytes_mask(prog) -> None:
+    rng = np.random.default_rng(13)
+    x = rng.standard_normal(32).astype(np.float32)
+    mask = rng.integers(0, 2, 64).astype(np.uint8)
+    prog.inputs(x, mask)
+    ran = prog.run(HEAD + BYTES_MASK)
+    assert ran.returncode == 0, ran.stderr
+    got = prog.output(0, np.float32)
+    used = mask.reshape(2, 32)[:, :16].reshape(-1) != 0
+    np.testing.assert_array_equal(got[:32], np.where(used, -1.0, x).astype(np.float32))
+    np.testing.assert_array_equal(got[32:], np.where(used, x, -1.0).astype(np.float32))

@@ -41,6 +41,9 @@ CASES = {
     "tensor_overrun": ("pipe.InitBuffer(b, 256); LocalTensor<float> t = b.Get<float>(); Muls(t, t, 2.0f, 128);",
                        "Muls: UB overflow"),
     "waitflag_unset": ("WaitFlag<HardEvent::V_MTE3>(0);", "WaitFlag: hang"),
+    "tbuf_free_foreign": ("pipe.InitBuffer(b, 256); pipe.InitBuffer(q, 1, 256);"
+                          " LocalTensor<float> t = q.AllocTensor<float>(); b.FreeTensor(t);",
+                          "TBuf::FreeTensor: the tensor does not lie in this TBuf"),
 }
 
 

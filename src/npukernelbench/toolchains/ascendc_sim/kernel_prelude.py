@@ -151,12 +151,15 @@ def _field_decl(f: Field) -> str:
 
 
 def tiling_structs(desc: Description, op: str) -> tuple[str, str | None]:
-    """C++ definitions of the op's registered tiling class (and its nested classes), and the class
-    name GET_TILING_DATA declares (None when the op registers none)."""
-    top = desc.registered.get(op)
-    if top is None:
+    """C++ definitions of the op's registered tiling classes (and their nested classes), and the class
+    name GET_TILING_DATA declares (None when the op registers none under its own name). As in CANN's
+    build, every class registered for the op is visible to the kernel, also those registered for one of
+    its tiling keys (``REGISTER_TILING_DATA_CLASS(Op_100, ...)``) that kernels read with
+    ``GET_TILING_DATA_WITH_STRUCT``."""
+    names = [cls for key, cls in desc.registered.items() if key == op or key.startswith(op + "_")]
+    if not names:
         return "", None
-    top = _short(top)
+    top = _short(desc.registered[op]) if op in desc.registered else None
     ordered: list[TilingClass] = []
     seen: set[str] = set()
 
@@ -170,7 +173,8 @@ def tiling_structs(desc: Description, op: str) -> tuple[str, str | None]:
                 visit(_short(f.type))
         ordered.append(cls)
 
-    visit(top)
+    for name in ([top] if top else []) + [_short(n) for n in names]:
+        visit(name)
     lines: list[str] = []
     if any(c.builtin for c in ordered):
         lines.append('#include "kernel_tiling/kernel_tiling.h"')

@@ -97,6 +97,22 @@ NPUKB_HL_UNARY(Floor, sim::kCostSig, __builtin_floorf(x))
 NPUKB_HL_UNARY(Ceil, sim::kCostSig, __builtin_ceilf(x))
 NPUKB_HL_UNARY(Silu, sim::kCostSig, x / (1.0f + __builtin_expf(-x)))
 
+// The high-level Exp of lib/math (a Taylor expansion of taylorExpandLevel terms on the fractional part
+// on hardware; here exp in float, rounded once), next to the basic Exp<T>(dst, src, count) of vec_ops.h:
+// taylorExpandLevel has no default, so Exp<T>(...) keeps selecting the basic instruction.
+template <typename T, std::uint8_t taylorExpandLevel, bool isReuseSource = false>
+inline void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<std::uint8_t>& sharedTmpBuffer,
+                const std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+  static_assert(sim::hl_types<T>, "Exp: unsupported data type (half, float)");
+  (void)sharedTmpBuffer;
+  sim::hl_unary("Exp", dst, src, calCount, sim::kCostSig, [](float x) -> float { return __builtin_expf(x); }, file, line);
+}
+template <typename T, std::uint8_t taylorExpandLevel, bool isReuseSource = false>
+inline void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+  static_assert(sim::hl_types<T>, "Exp: unsupported data type (half, float)");
+  sim::hl_unary("Exp", dst, src, calCount, sim::kCostSig, [](float x) -> float { return __builtin_expf(x); }, file, line);
+}
+
 // Gelu (tanh approximation) and FasterGelu (x * sigmoid(1.702 x)).
 template <typename T, bool highPrecision = false, bool highPerformance = false>
 inline void Gelu(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<std::uint8_t>& sharedTmpBuffer,

@@ -255,6 +255,26 @@ class TBuf {
     return LocalTensor<T>::make(l, size);
   }
 
+  // The queue functions a TBuf inherits on the real API (TQueBind<pos, pos, 0, 0>): its one buffer,
+  // without any queue synchronisation. AllocTensor / DeQue hand out the whole buffer; FreeTensor and
+  // EnQue only check that the tensor is this TBuf's.
+  template <typename T>
+  LocalTensor<T> AllocTensor(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+    return Get<T>(file, line);
+  }
+  template <typename T>
+  void FreeTensor(LocalTensor<T>& tensor, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+    require_own("TBuf::FreeTensor", tensor.loc(), file, line);
+  }
+  template <typename T>
+  void EnQue(const LocalTensor<T>& tensor, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+    require_own("TBuf::EnQue", tensor.loc(), file, line);
+  }
+  template <typename T>
+  LocalTensor<T> DeQue(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+    return Get<T>(file, line);
+  }
+
   // simulator internals
   sim::LocalLoc loc_{};
   std::uint32_t len_ = 0;
@@ -262,6 +282,12 @@ class TBuf {
  private:
   void require_init(const char* api, const char* file, int line) const {
     if (len_ == 0) npukb::violation(api, "the TBuf was never initialised (call pipe.InitBuffer(buf, bytes) first)", file, line);
+  }
+  void require_own(const char* api, const sim::LocalLoc& l, const char* file, int line) const {
+    require_init(api, file, line);
+    if (l.base != loc_.base || l.addr < loc_.addr || l.addr >= loc_.addr + len_) {
+      npukb::violation(api, "the tensor does not lie in this TBuf", file, line);
+    }
   }
 };
 
