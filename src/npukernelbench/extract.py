@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 MAX_COMPLETION_CHARS = 1_000_000
 MAX_FILE_CHARS = 200_000
-MAX_FILES = 16
+MAX_FILES = 64                   # whole op projects: real ones have a dozen kernel headers and several host files
 
 _PATH = r"op_(?:host|kernel)/[A-Za-z0-9_][A-Za-z0-9_./-]*"
 _VALID_PATH = re.compile(r"^op_(host|kernel)/([A-Za-z0-9_]+/)*[A-Za-z0-9_][A-Za-z0-9_.-]*\.(cpp|cc|h|hpp|inc)$")

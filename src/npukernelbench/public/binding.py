@@ -126,7 +126,7 @@ def _build_pch(root: Path, target: Path, cxx: str, flags: list[str]) -> None:
     out = run_confined(Request(argv=[cxx, *flags, "-x", "c++-header", PCH_STUB, "-o", f"{PCH_STUB}.gch"],
                                cwd=folder, limits=COMPILE_LIMITS, env=clean_env()))
     if not out.ok:
-        if out.timed_out:
+        if out.timed_out or "error" not in out.stderr:       # the machine's trouble, not the headers': retry
             shutil.rmtree(folder, ignore_errors=True)
             return
         (folder / f"{PCH_STUB}.gch").unlink(missing_ok=True)
@@ -173,8 +173,6 @@ def build_binding(pybind: Path, cache_root: Path, op: str, kernel: str) -> Path:
     library = target / f"{name}{suffix}"
     if library.is_file():
         return library
-    if (target / "FAILED").is_file():
-        raise BindingError((target / "FAILED").read_text(encoding="utf-8"))
     pch = _precompiled_header(root, cxx, version, flags)
     folder = Path(_scratch(root, "bind-"))
     (folder / "pybind.cpp").write_text(source, encoding="utf-8")
@@ -187,22 +185,22 @@ def build_binding(pybind: Path, cache_root: Path, op: str, kernel: str) -> Path:
         linked = run_confined(Request(argv=[cxx, "-shared", "pybind.o", "-o", library.name, *libs], cwd=folder,
                                       limits=COMPILE_LIMITS, env=clean_env()))
     if not linked.ok:
+        # Not cached: a failure may be this machine's (load, confinement), and a task's broken pybind.cpp
+        # is rare enough to compile again.
+        shutil.rmtree(folder, ignore_errors=True)
         if linked.timed_out:
-            shutil.rmtree(folder, ignore_errors=True)
             raise BindingError(f"building {pybind} timed out (machine overloaded?)")
         log = (linked.stderr + linked.stdout).replace(f"{folder}/", "")
-        message = f"{pybind} does not build with the npukernelbench helper:\n{log[-3000:]}"
-        (folder / "FAILED").write_text(message, encoding="utf-8")
+        raise BindingError(f"{pybind} does not build with the npukernelbench helper:\n{log[-3000:]}")
     (folder / "pybind.o").unlink(missing_ok=True)
     target.parent.mkdir(parents=True, exist_ok=True)
     try:
         os.rename(folder, target)
     except OSError:
         shutil.rmtree(folder, ignore_errors=True)
-    if library.is_file():
-        return library
-    raise BindingError((target / "FAILED").read_text(encoding="utf-8") if (target / "FAILED").is_file()
-                       else f"building {pybind} failed")
+    if not library.is_file():
+        raise BindingError(f"building {pybind}: {library.name} is missing after a successful build")
+    return library
 
 
 _LOADED: dict[str, types.ModuleType] = {}

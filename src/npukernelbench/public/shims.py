@@ -106,6 +106,9 @@ _FACTORIES = ("tensor", "as_tensor", "empty", "zeros", "ones", "full", "rand", "
               "rand_like", "randn_like", "randint_like", "empty_strided", "normal")
 
 
+_RANDOM = ("rand", "randn", "rand_like", "randn_like")
+
+
 def _is_npu(device: Any) -> bool:
     return isinstance(device, str) and device.split(":")[0] == "npu"
 
@@ -120,6 +123,36 @@ def _factory(original: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(original)
     def call(*args: Any, **kwargs: Any) -> Any:
         return original(*args, **_cpu_device(kwargs))
+    return call
+
+
+def _random_factory(original: Callable[..., Any]) -> Callable[..., Any]:
+    """``torch.rand``/``randn`` (and ``*_like``) with an integer or bool dtype: drawn in float32 and cast,
+    as the NPU backend accepts them (torch's CPU backend refuses: "not implemented for 'Int'")."""
+    import torch
+
+    @functools.wraps(original)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        kwargs = _cpu_device(kwargs)
+        dtype = kwargs.get("dtype")
+        if dtype is None and args and isinstance(args[0], torch.Tensor) and original.__name__.endswith("_like"):
+            dtype = args[0].dtype
+        if dtype is not None and not (dtype.is_floating_point or dtype.is_complex):
+            return original(*args, **{**kwargs, "dtype": torch.float32}).to(dtype)
+        return original(*args, **kwargs)
+    return call
+
+
+def _random_fill(original: Callable[..., Any]) -> Callable[..., Any]:
+    """``Tensor.uniform_``/``normal_`` on an integer tensor: drawn in float32 and cast (as on the NPU)."""
+    import torch
+
+    @functools.wraps(original)
+    def call(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if self.dtype.is_floating_point or self.dtype.is_complex:
+            return original(self, *args, **kwargs)
+        values = original(torch.empty(self.shape, dtype=torch.float32), *args, **kwargs)
+        return self.copy_(values.to(self.dtype))
     return call
 
 
@@ -153,7 +186,10 @@ def npu_on_cpu() -> Iterator[None]:
             patch(torch, "npu", _npu_namespace())
         for name in _FACTORIES:
             if hasattr(torch, name):
-                patch(torch, name, _factory(getattr(torch, name)))
+                wrap = _random_factory if name in _RANDOM else _factory
+                patch(torch, name, wrap(getattr(torch, name)))
+        for name in ("uniform_", "normal_"):
+            patch(torch.Tensor, name, _random_fill(getattr(torch.Tensor, name)))
         yield
     finally:
         for owner, name, value, existed in reversed(saved):

@@ -31,11 +31,12 @@ class Inputs:
 
 
 def clone(value: Any) -> Any:
-    """Deep copy of tensors inside tuples, lists and dicts (other values as they are)."""
+    """Deep copy of tensors inside tuples, lists and dicts (other values as they are); a tensor that
+    requires grad stays a leaf that requires grad (references that differentiate need it)."""
     import torch
 
     if isinstance(value, torch.Tensor):
-        return value.clone()
+        return value.detach().clone().requires_grad_(value.requires_grad)
     if isinstance(value, tuple | list):
         return type(value)(clone(v) for v in value)
     if isinstance(value, dict):
@@ -48,7 +49,8 @@ def upcast(value: Any) -> Any:
     import torch
 
     if isinstance(value, torch.Tensor):
-        return value.float() if value.dtype in (torch.float16, torch.bfloat16) else value.clone()
+        copy = value.detach().float() if value.dtype in (torch.float16, torch.bfloat16) else value.detach().clone()
+        return copy.requires_grad_(value.requires_grad)
     if isinstance(value, tuple | list):
         return type(value)(upcast(v) for v in value)
     if isinstance(value, dict):

@@ -1,12 +1,11 @@
-import torch
 import torch.nn as nn
-import torch_npu
-from torch_npu.contrib import transfer_to_npu
+import torch_npu  # noqa: F401  (upstream imports it; shimmed on the CPU)
+from torch_npu.contrib import transfer_to_npu  # noqa: F401
 
 
 class Model(nn.Module):
     def __init__(self, scale, shift):
-        super(Model, self).__init__()
+        super().__init__()
         self.scale = scale
         self.shift = shift
 
@@ -16,7 +15,7 @@ class Model(nn.Module):
 
 class ModelNew(nn.Module):
     def __init__(self, scale, shift):
-        super(ModelNew, self).__init__()
+        super().__init__()
         self.scale = scale
         self.shift = shift
 
