@@ -17,9 +17,7 @@ from npukernelbench.public.rows import RowsError, read_rows
 from npukernelbench.spec import DEFAULT_TOLERANCE as _TOL
 from npukernelbench.spec import (
     SPEC_FILE,
-    AttrDecl,
     DynamicSpec,
-    ParamDecl,
     ReferenceSpec,
     SpecError,
     StaticCase,
