@@ -96,7 +96,6 @@ def test_samples_summary(tree, samples):
     assert s["levels"]["level1"]["er"] == want and s["levels"]["mean"]["er"] == want
     assert s["levels"]["level1"]["cr"] == {k: 1.0 for k in want}
     assert s["statuses"]["passed"] == (1 if samples == 1 else 3)
-    table = [ln for ln in res.outlines if ln.startswith(("level1", "mean"))]
     header = next(ln for ln in res.outlines if ln.startswith("level ") and "ER@1" in ln)
     assert ("ER@10" in header) == (samples == 10)
     row = next(ln for ln in res.outlines if ln.startswith("level1 ")).split()
