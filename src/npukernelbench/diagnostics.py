@@ -112,7 +112,7 @@ RULES: tuple[_Rule, ...] = (
         r"no viable conversion",
         r"assigning to '.*' from incompatible type", r"is not a valid type for a template non-type parameter"),
     *_r(_C.SCOPE_LIFETIME,
-        r"'[A-Z][A-Z0-9_]*' is not a member of '[\w:]+'"),          # enumerator / constant absent from its scope
+        r"(?-i:'[A-Z][A-Z0-9_]*') is not a member of '[\w:]+'"),    # enumerator / constant absent from its scope
     *_r(_C.MEMORY_OBJECT,
         r"static assertion failed.*\b(ub|buffer|size|align\w*|bytes|queue|depth|capacity|l1|l0[abc]?)\b",
         r"'(class|struct|union) [^']+' has no member named", r"member reference .* no member named",
@@ -145,7 +145,7 @@ RULES: tuple[_Rule, ...] = (
         r"not captured", r"is used uninitialized", r"'this' (is unavailable|was not captured)",
         r"invalid use of 'this'", r"there are no arguments to", r"was declared 'extern' and later 'static'",
         r"reference to local variable", r"address of local variable", r"returning reference to temporary",
-        r"dangling", r"declared (static|inline) but never defined", r"multiple definition of",
+        r"dangling", r"declared '?(static|inline)'? but never defined", r"multiple definition of",
         r"is not a constant expression|not usable in a constant expression|is not constexpr"),
     *_r(_C.SYNTAX_STRUCTURE,
         r"expected", r"stray '", r"missing terminating", r"unterminated", r"extra qualification",
@@ -232,7 +232,8 @@ def _conversion_is_dtype_only(notes: tuple[str, ...]) -> bool:
 def classify_diagnostic(diag: Diagnostic) -> ErrorCategory | None:
     """The class of one error (its notes refine overload failures), or None when no rule matches."""
     msg = diag.message
-    if re.search(r"no matching (member )?function|no matching constructor|no viable", msg, re.IGNORECASE):
+    if re.search(r"no matching (member )?function|no matching constructor|no viable (?!conversion)", msg,
+                 re.IGNORECASE):
         notes = " ".join(diag.notes)
         if _conflict_is_kind_mismatch(diag.notes):
             return ErrorCategory.API_SIGNATURE
