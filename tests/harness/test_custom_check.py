@@ -76,8 +76,8 @@ def check(got, expected, case):
 
 
 @pytest.fixture(scope="module")
-def gxx(tmp_path_factory) -> GxxToolchain:
-    return GxxToolchain(tmp_path_factory.mktemp("gxx-cache"))
+def gxx() -> GxxToolchain:
+    return GxxToolchain()            # content-keyed build cache shared with test_plugin.py
 
 
 def case_with_hook(root: Path, name: str, hook_result: str):
