@@ -6,6 +6,7 @@ A verdict may become an RL reward: every test here pins a way a wrong output cou
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import replace
 from pathlib import Path
 
@@ -14,7 +15,7 @@ import pytest
 
 from npukernelbench.compare import compare_array, compare_outputs, same_bits
 from npukernelbench.inputs import from_values, to_values
-from npukernelbench.spec import DEFAULT_TOLERANCE, ParamDecl, TaskSpec, Tolerance, load_spec
+from npukernelbench.spec import DEFAULT_TOLERANCE, ParamDecl, SpecError, TaskSpec, Tolerance, load_spec
 
 FLOATS = ("float16", "bfloat16", "float32", "float64")
 VADD = Path(__file__).resolve().parents[1] / "data" / "gxx_cases" / "level1" / "math" / "vadd"
@@ -165,10 +166,53 @@ def test_integers_compare_exactly(dtype: str, values: list[int]) -> None:
         bad = compare_array("y", got, ref, dtype, None)
         assert not bad.ok and bad.index == (i,) and bad.mismatches == 1, (dtype, i)
         assert "exact" in bad.message
-    # a tolerance table never loosens integer outputs
+    # the default tolerance table has no entry for integers: they stay exact
+    assert load_spec(VADD).tolerance_for(dtype) is None
+
+
+def test_declared_integer_tolerance() -> None:
+    """``int8 = { atol = 1, mismatch = 0.001 }``: all within 1, at most 0.1% (at least one) different."""
+    ref = np.zeros(3000, dtype=np.int8)
+    t = Tolerance(0.0, 1.0, 0.001)
     got = ref.copy()
-    got[int(np.argmin(np.abs(ref.astype(np.float64))))] += 1
-    assert not compare_array("y", got, ref, dtype, Tolerance(0.5, 100.0)).ok
+    got[[5, 17, 2999]] = [1, -1, 1]
+    v = compare_array("y", got, ref, "int8", t)
+    assert v.ok and v.max_abs == 1.0
+    got[100] = 1                                                # a 4th differing element: 4 > 3
+    assert not compare_array("y", got, ref, "int8", t).ok
+    far = ref.copy()
+    far[7] = 2                                                  # one element off by 2
+    assert not compare_array("y", far, ref, "int8", t).ok
+    small = np.array([3, 4], dtype=np.int32)
+    assert compare_array("y", np.array([3, 5], np.int32), small, "int32", t).ok          # at least one may differ
+    assert not compare_array("y", np.array([4, 5], np.int32), small, "int32", t).ok
+    every = Tolerance(0.0, 2.0, 0.0)                            # atol alone: every element may differ by <= 2
+    assert compare_array("y", np.array([5, 6], np.int32), small, "int32", every).ok
+    assert not compare_array("y", np.array([6, 4], np.int32), small, "int32", every).ok
+    big = np.array([2 ** 62, -(2 ** 62)], dtype=np.int64)
+    assert not compare_array("y", big + np.array([2, 0]), big, "int64", Tolerance(0.0, 1.0, 1.0)).ok
+    assert compare_array("y", big + np.array([1, 0]), big, "int64", Tolerance(0.0, 1.0, 1.0)).ok
+    assert not compare_array("y", np.array([True]), np.array([False]), "bool", Tolerance(0.0, 1.0, 1.0)).ok
+
+
+@pytest.mark.parametrize("entry, error", [
+    ("int8 = { atol = 1.5 }", "atol"), ("int8 = { atol = -1 }", "atol"), ("int8 = { mismatch = 2 }", "mismatch"),
+    ("int8 = { rtol = 0.1 }", "rtol"), ("bool = { atol = 1 }", "float dtypes"), ("int8 = 1", "expected a table")])
+def test_integer_tolerance_spec_errors(entry: str, error: str, tmp_path: Path) -> None:
+    folder = tmp_path / "vadd"
+    shutil.copytree(VADD, folder)
+    (folder / "case.toml").write_text((folder / "case.toml").read_text() + f"\n[tolerance]\n{entry}\n")
+    with pytest.raises(SpecError, match=error):
+        load_spec(folder)
+
+
+def test_integer_tolerance_is_read(tmp_path: Path) -> None:
+    folder = tmp_path / "vadd"
+    shutil.copytree(VADD, folder)
+    (folder / "case.toml").write_text((folder / "case.toml").read_text()
+                                      + "\n[tolerance]\nint8 = { atol = 1, mismatch = 0.001 }\n")
+    spec = load_spec(folder)
+    assert spec.tolerance_for("int8") == Tolerance(0.0, 1.0, 0.001) and spec.tolerance_for("int32") is None
 
 
 def test_bool_compares_exactly() -> None:
