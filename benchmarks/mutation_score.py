@@ -62,7 +62,7 @@ TARGETS: tuple[Target, ...] = (
     Target("reference_runner.py", f"{PKG}/reference_runner.py", ("tests/harness/test_custom_check.py",),
            ("hook_passed", "custom_check", "_as_outputs", "to_numpy", "expected")),
     Target("evaluate.py", f"{PKG}/evaluate.py", ("tests/harness/test_evaluate_verdicts.py",),
-           ("check", "check_static", "check_dynamic", "probe", "evaluate", "result", "files_of", "_build_result")),
+           ("check", "evaluate", "files_of", "_build_result")),
 )
 
 
