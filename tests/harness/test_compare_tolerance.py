@@ -286,3 +286,51 @@ def test_same_bits() -> None:
     assert not same_bits([a], [a, a])
     assert not same_bits([a], a)
     assert not same_bits(a, [a])
+
+
+def test_failure_details() -> None:
+    """What a failed verdict reports: the first mismatch, exact values, error figures over finite elements."""
+    ref = np.array([7, 3, 5, 9], dtype=np.int32)
+    bad = compare_array("y", np.array([7, 4, 5, 7], np.int32), ref, "int32", None)
+    assert not bad.ok and bad.index == (1,) and bad.mismatches == 2
+    assert bad.max_abs == 2.0 and bad.max_rel == 0.0
+    assert "got 4, expected 3" in bad.message and "max abs error 2" in bad.message
+    floats = compare_array("y", np.array([1.0, 9.0], np.float64), np.array([1.0, 2.0]), "float64", tol("float64"))
+    assert "got 9, expected 2" in floats.message
+    mixed = compare_array("y", storage([np.nan, 1.0, np.inf, 2.5], "float64"), np.array([1.0, np.nan, 1.0, 2.0]),
+                          "float64", tol("float64"))
+    assert not mixed.ok and mixed.mismatches == 4 and mixed.index == (0,)
+    assert mixed.max_abs == pytest.approx(0.5) and mixed.max_rel == pytest.approx(0.25)   # finite pairs only
+    nothing_finite = compare_array("y", storage([np.inf, np.nan], "float32"), np.array([np.inf, np.nan]), "float32",
+                                   tol("float32"))
+    assert nothing_finite.ok and nothing_finite.max_abs == 0.0 and nothing_finite.max_rel == 0.0
+    exact = compare_array("y", ref.copy(), ref, "int32", None)
+    assert (exact.max_abs, exact.max_rel, exact.mismatches, exact.index, exact.message) == (0.0, 0.0, 0, None, "")
+
+
+def test_forbid_policy_still_applies_the_tolerance() -> None:
+    assert not verdict(storage([1.5], "float32"), [1.0], "float32", "forbid").ok
+    assert not verdict(storage([np.inf], "float32"), [1.0], "float32", "forbid").ok
+
+
+def test_first_missing_or_extra_output_is_named() -> None:
+    spec = two_output_spec()
+    dtypes = {"z": "float32", "idx": "int32", "parts": "float16"}
+    expected = {"z": np.zeros(2), "idx": np.zeros(2, np.int32), "parts": [np.zeros(2)]}
+    missing = compare_outputs(spec, {"parts": [np.zeros(2, np.float16)]}, expected, dtypes)
+    assert missing.output == "z" and "output 'z' was not produced" in missing.message
+    extra = compare_outputs(spec, {"z": np.zeros(2, np.float32), "idx": np.zeros(2, np.int32),
+                                   "parts": [np.zeros(2, np.float16)], "b": 1, "a": 2}, expected, dtypes)
+    assert extra.output == "a" and "unexpected output 'a'" in extra.message
+
+
+def test_verdict_is_immutable() -> None:
+    v = compare_array("y", np.zeros(1, np.float32), np.zeros(1), "float32", tol("float32"))
+    with pytest.raises(AttributeError):
+        v.ok = False          # type: ignore[misc]
+
+
+def test_same_bits_does_not_mix_lists_and_arrays() -> None:
+    parts = [np.float32(1.0), np.float32(2.0)]
+    assert not same_bits(parts, np.array([1.0, 2.0], np.float32))
+    assert not same_bits(np.array([1.0, 2.0], np.float32), parts)
