@@ -237,8 +237,10 @@ _WIDEN = "integers are compared after widening to int64 or in their own dtype: t
 _STRICT = "the lengths were compared just before, so zip's strict flag cannot matter"
 # cosmic-ray survivors: (module, operator, text of the mutated line) -> why it cannot change a verdict
 EQUIVALENT_OPERATOR: list[tuple[str, str, str, str]] = [
-    ("compare.py", "ReplaceBinaryOperator_BitOr_BitAnd", "tolerance: Tolerance & None",
-     "a type annotation (postponed evaluation): never executed"),
+    ("*", "ReplaceBinaryOperator_BitOr_BitAnd", " & None", "a type annotation (postponed evaluation): never executed"),
+    ("metrics.py", "ReplaceBinaryOperator_Sub_Add", "if n + c < k:",
+     "the early return is a shortcut: whenever n - c < k <= n the product has a factor 1 - k/k = 0, so the "
+     "formula gives 1.0 too"),
     ("compare.py", "ReplaceComparisonOperator_Eq_NotEq", 'values.astype(np.int64) if dt.kind != "bool"', _WIDEN),
     ("compare.py", "AddNot", 'values.astype(np.int64) if not dt.kind == "bool"', _WIDEN),
     ("compare.py", "ReplaceComparisonOperator_NotEq_Eq", 'expected.astype(g.dtype) if dt.kind == "bool"', _WIDEN),
@@ -257,7 +259,7 @@ def equivalent_reason(module: str, ident: str, detail: str = "") -> str | None:
             return reason
     added = [ln for ln in detail.splitlines() if ln.startswith("+")]
     for mod, operator, snippet, reason in EQUIVALENT_OPERATOR:
-        if mod == module and f":{operator}#" in ident and any(snippet in ln for ln in added):
+        if mod in (module, "*") and f":{operator}#" in ident and any(snippet in ln for ln in added):
             return reason
     return None
 

@@ -45,8 +45,21 @@ def test_label_agreement():
                      details={"expected_category": "api_signature"})
     b = SampleResult("a", 1, "M", 1, Status.BUILD_ERROR, ErrorCategory.OTHER,
                      details={"expected_category": "scope_lifetime"})
+    c = SampleResult("a", 1, "M", 2, Status.BUILD_ERROR, ErrorCategory.SCOPE_LIFETIME,
+                     details={"expected_category": "scope_lifetime"})
+    passed = SampleResult("a", 1, "M", 3, Status.PASSED, details={"expected_category": "passed"})
+    unlabelled = SampleResult("a", 1, "M", 4, Status.BUILD_ERROR, ErrorCategory.OTHER)
+    assert label_agreement([a, b, c, passed, unlabelled]) == {"labelled": 3, "agree": 2, "rate": 0.6667}
     assert label_agreement([a, b]) == {"labelled": 2, "agree": 1, "rate": 0.5}
-    assert label_agreement([]) is None
+    assert label_agreement([]) is None and label_agreement([passed]) is None
+
+
+def test_taxonomy_counts_build_errors_only():
+    results = [r("a", 0, Status.BUILD_ERROR, cat=ErrorCategory.DTYPE_CONVERSION),
+               r("a", 1, Status.WRONG, cat=ErrorCategory.DTYPE_CONVERSION),     # a category on a non-build result
+               r("a", 2, Status.BUILD_ERROR)]
+    counts = summarize(results, "m", "t", 3)["taxonomy"]
+    assert counts["dtype_conversion"] == 1 and sum(counts.values()) == 1
 
 
 def test_pass_at_k_edges():
@@ -54,9 +67,15 @@ def test_pass_at_k_edges():
     assert pass_at_k(10, 1, 10) == 1.0 and pass_at_k(10, 0, 10) == 0.0
     assert pass_at_k(10, 9, 2) == 1.0                                     # n - c < k: every draw has a pass
     assert pass_at_k(10, 8, 2) == pytest.approx(1 - 1 / 45)              # n - c == k: one all-fail draw
-    for n, c, k in ((0, 0, 1), (3, 4, 1), (3, -1, 1), (3, 1, 0), (1, 1, 2)):
-        with pytest.raises(ValueError):
+    for n, c, k in ((3, 4, 1), (3, -1, 1), (3, 1, 0)):
+        with pytest.raises(ValueError, match="needs n >= 1"):
             pass_at_k(n, c, k)
+    with pytest.raises(ValueError, match="needs n >= 1"):
+        pass_at_k(0, 0, 0)
+    with pytest.raises(ValueError, match="needs n >= 1"):
+        pass_at_k(0, 0, 1)
+    with pytest.raises(ValueError, match="undefined with only n=1"):
+        pass_at_k(1, 1, 2)
 
 
 def test_ks_for_samples():
@@ -68,6 +87,7 @@ def test_geomean():
     assert geomean([2.0, 8.0]) == pytest.approx(4.0)
     assert geomean([2.0, None, 0.0, -1.0, 8.0]) == pytest.approx(4.0)
     assert geomean([]) is None and geomean([0.0]) is None
+    assert geomean([0.5, 2.0]) == pytest.approx(1.0) and geomean([0.25]) == pytest.approx(0.25)
 
 
 def built(task, sample, passed, level=1, speedup=None):
@@ -78,9 +98,10 @@ def test_summary_with_one_sample():
     results = [built("a", 0, True, speedup=1.5), built("b", 0, False),
                r("c", 0, Status.BUILD_ERROR, cat=ErrorCategory.API_SIGNATURE)]
     s = level_summary(results, 1)
-    assert s == {"tasks": 3, "samples": 3, "cr": {"pass@1": pytest.approx(2 / 3, abs=1e-6)},
-                 "er": {"pass@1": pytest.approx(1 / 3, abs=1e-6)}, "speedup_geomean": 1.5,
-                 "fast_1": pytest.approx(1 / 3, abs=1e-6)}
+    assert s == {"tasks": 3, "samples": 3, "cr": {"pass@1": 0.666667}, "er": {"pass@1": 0.333333},
+                 "speedup_geomean": 1.5, "fast_1": 0.333333}                       # rounded to 6 digits
+    two = level_summary([built("a", 0, True, speedup=1.5), built("b", 0, True, speedup=2.0)], 1)
+    assert two["speedup_geomean"] == 1.7321                                          # 4 digits
 
 
 def test_summary_with_ten_samples():
@@ -103,7 +124,7 @@ def test_summary_with_ten_samples():
                                         "er": {"pass@1": 0.0, "pass@10": 0.0}, "speedup_geomean": None,
                                         "fast_1": 0.0}
     assert full["levels"]["mean"]["er"]["pass@1"] == pytest.approx((0.3 + 0 + 1) / 3, abs=1e-6)
-    assert full["statuses"]["passed"] == 13 and full["statuses"]["wrong"] == 17
+    assert full["statuses"] == {s.value: {"passed": 13, "wrong": 17}.get(s.value, 0) for s in Status}
     assert sum(full["taxonomy"].values()) == 0 and set(full["taxonomy"]) == {c.value for c in ErrorCategory}
 
 
