@@ -59,7 +59,8 @@ TARGETS: tuple[Target, ...] = (
     Target("checks.py", f"{PKG}/checks.py",
            ("tests/adversarial/test_static_checks.py", "-k", "not every_expert_solution")),
     Target("diagnostics.py", f"{PKG}/diagnostics.py", ("tests/harness/test_diagnostic_rules.py",)),
-    Target("reference_runner.py", f"{PKG}/reference_runner.py", ("tests/harness/test_custom_check.py",),
+    Target("reference_runner.py", f"{PKG}/reference_runner.py",
+           ("tests/harness/test_reference_outputs.py", "tests/harness/test_custom_check.py"),
            ("hook_passed", "custom_check", "_as_outputs", "to_numpy", "expected")),
     Target("evaluate.py", f"{PKG}/evaluate.py", ("tests/harness/test_evaluate_verdicts.py",),
            ("check", "evaluate", "files_of", "_build_result")),
@@ -238,6 +239,9 @@ _STRICT = "the lengths were compared just before, so zip's strict flag cannot ma
 # cosmic-ray survivors: (module, operator, text of the mutated line) -> why it cannot change a verdict
 EQUIVALENT_OPERATOR: list[tuple[str, str, str, str]] = [
     ("*", "ReplaceBinaryOperator_BitOr_BitAnd", " & None", "a type annotation (postponed evaluation): never executed"),
+    ("reference_runner.py", "ReplaceTrueWithFalse", "strict=False", _STRICT),
+    ("reference_runner.py", "NumberReplacer", "spec.outputs[ -1].kind",
+     "only read when the task has exactly one output, where [-1] and [0] are the same"),
     ("metrics.py", "ReplaceBinaryOperator_Sub_Add", "if n + c < k:",
      "the early return is a shortcut: whenever n - c < k <= n the product has a factor 1 - k/k = 0, so the "
      "formula gives 1.0 too"),

@@ -110,7 +110,8 @@ FAILING = {
     "per_output": "bool((torch.from_numpy(got['w']) - torch.from_numpy(expected['w'])).abs().max() == 0.5)",
 }
 INVALID = {"none": "None", "count": "2", "float": "1.0", "empty_tensor": "torch.ones(0, dtype=torch.bool)",
-           "empty_tuple": "()", "string": "'ok'"}
+           "empty_tuple": "()", "string": "'ok'", "int_array": "__import__('numpy').array([2, 1])",
+           "float_array": "__import__('numpy').array([1.0, 1.0])"}
 
 
 @pytest.mark.parametrize("name", sorted(PASSING))
