@@ -172,8 +172,11 @@ def _hand_made() -> list[HandMutant]:
                    "if (count > 4095) {", "if (count > 1u << 30) {", (VIOLATIONS, "-k", "block_count")),
     ]
     # -- tables: allow-lists and forbidden names of checks.py --------------------------------------
-    for name in ("fopen", '"open"', "system", "fork", "execve", "dlopen", "getenv", "syscall", "mmap", "signal",
-                 "pthread_create", "socket", "constructor", "weakref", "npukb"):
+    m += [HandMutant("checks.py", "forbidden name syscall deleted", f"{PKG}/checks.py", '("syscall",)', "()", STATIC),
+          HandMutant("checks.py", "forbidden name pthread_create deleted", f"{PKG}/checks.py",
+                     ', "pthread_create")', ")", STATIC)]
+    for name in ("fopen", '"open"', "system", "fork", "execve", "dlopen", "getenv", "mmap", "signal",
+                 "socket", "constructor", "weakref", "npukb"):
         quoted = name if name.startswith('"') else f'"{name}"'
         m.append(HandMutant("checks.py", f"forbidden name {name.strip(chr(34))} deleted", f"{PKG}/checks.py",
                             f"{quoted}, ", "", STATIC))

@@ -109,6 +109,8 @@ ATTACKS: list[tuple[str, dict[str, str], str]] = [
     ("unknown-quoted-header", {"op_kernel/k.cpp": '#include "helper.h"\n'}, "include-not-allowed"),
     ("mman-header", {"op_host/h.cpp": "#include <sys/mman.h>\n"}, "include-not-allowed"),
     ("toolchain-prefix-only", {"op_kernel/k.cpp": "#include <register/../x.h>\n"}, "include-path"),
+    ("toolchain-dir-not-a-header", {"op_kernel/k.cpp": "#include <platform/config.json>\n"}, "include-not-allowed"),
+    ("toolchain-dir-odd-name", {"op_kernel/k.cpp": "#include <lib/a b.h>\n"}, "include-not-allowed"),
     ("fini-array", host('__attribute__((section(".fini_array"))) static void* p = nullptr;'), "code-before-main"),
     ("raw-string-section", host('__attribute__((section(R"(.init_array)"))) static void* p = nullptr;'),
      "code-before-main"),
