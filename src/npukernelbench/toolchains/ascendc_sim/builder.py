@@ -28,15 +28,17 @@ from pathlib import Path, PurePosixPath
 from npukernelbench import diagnostics
 from npukernelbench.result import ErrorCategory
 from npukernelbench.sandbox import Limits, ProcessOutcome, Request, clean_env, run_confined
-from npukernelbench.toolchains.ascendc_sim import kernel_prelude, precompiled_header
+from npukernelbench.toolchains.ascendc_sim import kernel_prelude, precompiled_header, tiling_fields
 from npukernelbench.toolchains.ascendc_sim.build_cache import BuildCache
 from npukernelbench.toolchains.ascendc_sim.compiler import FLAGS, HOST_FLAGS, LINK_FLAGS, Compiler
 from npukernelbench.toolchains.ascendc_sim.sources import INCLUDE_DIR, RUNTIME_SOURCES, simulator_version
 from npukernelbench.toolchains.base import BuildResult, KernelProject
 
-BUILDER_VERSION = "2"
+BUILDER_VERSION = "3"
 EXECUTABLE = "sim"
 PRELUDE = "npukb_build.h"
+INFRA_MARKER = "the confinement wrapper failed, not the candidate's code"
+WRAPPER_PREFIXES = ("unshare:", "bwrap:")
 COMPILE_LIMITS = Limits(cpu_s=300, memory_bytes=6 << 30, wall_s=240.0)
 DESCRIBE_LIMITS = Limits(cpu_s=20, memory_bytes=2 << 30, wall_s=20.0)
 
@@ -44,11 +46,12 @@ DESCRIBE_LIMITS = Limits(cpu_s=20, memory_bytes=2 << 30, wall_s=20.0)
 class StepFailure(Exception):
     """A build step failed: the message is already trimmed for humans."""
 
-    def __init__(self, diagnostics: str, category: ErrorCategory, timed_out: bool = False):
+    def __init__(self, diagnostics: str, category: ErrorCategory, timed_out: bool = False, infra: bool = False):
         super().__init__(diagnostics)
         self.diagnostics = diagnostics
         self.category = category
         self.timed_out = timed_out
+        self.infra = infra            # our machinery failed (not the candidate): never cached
 
 
 @functools.lru_cache(maxsize=1)
@@ -93,6 +96,10 @@ def _compile_failure(outcome: ProcessOutcome, folder: Path, what: str, cache: Bu
                      ) -> StepFailure:
     if outcome.timed_out:
         return StepFailure(f"{what}: the compiler exceeded its time limit", ErrorCategory.OTHER, timed_out=True)
+    wrapper = (outcome.stderr + outcome.stdout).strip()
+    if wrapper.startswith(WRAPPER_PREFIXES) and "error:" not in wrapper:
+        return StepFailure(f"{what}: {INFRA_MARKER} ({wrapper.splitlines()[0][:300]})", ErrorCategory.OTHER,
+                           infra=True)
     log = _clean(outcome.stderr + outcome.stdout, folder, cache.root / "pch" if cache is not None else None)
     if outcome.signal_name:
         log = f"{what}: the compiler died of {outcome.signal_name} (memory limit?)\n{log}"
@@ -195,6 +202,7 @@ def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder
     except kernel_prelude.DescribeError as exc:
         raise StepFailure(f"cannot read the registered tiling classes: {exc}", ErrorCategory.OTHER) from None
     (folder / PRELUDE).write_text(kernel_prelude.prelude(project, desc), encoding="utf-8")
+    (folder / tiling_fields.LAYOUT_FILE).write_text(described.stdout, encoding="utf-8")   # runs name tiling values
     kernel_pch, kernel_readable = _pch_args(project, compiler, cache, FLAGS, "op_kernel")
     out = _run([compiler.path, *FLAGS, *include, "-I", "op_kernel", *kernel_pch, "-include", str(folder / PRELUDE),
                 "-c", kernel_rel, "-o", f"{folder}/kernel.o"], src, COMPILE_LIMITS, timings, "kernel", kernel_readable)
@@ -223,11 +231,11 @@ def build(project: KernelProject, compiler: Compiler, cache: BuildCache) -> Buil
         record = {"ok": True, "diagnostics": "", "category": None, "timed_out": False, **meta}
     except StepFailure as failure:
         record = {"ok": False, "diagnostics": failure.diagnostics, "category": failure.category.value,
-                  "timed_out": failure.timed_out, **meta}
+                  "timed_out": failure.timed_out, "infra": failure.infra, **meta}
     record["seconds"] = round(time.monotonic() - start, 3)
     record["step_seconds"] = timings
-    if record["timed_out"]:
-        # Not cached: a time-out may be the machine's load rather than the candidate.
+    if record["timed_out"] or record.get("infra"):
+        # Not cached: a time-out may be the machine's load, a wrapper failure is ours, not the candidate's.
         shutil.rmtree(folder, ignore_errors=True)
         return _result(record, folder, key, time.monotonic() - start, cached=False)
     target = cache.publish(key, folder, record)
