@@ -61,7 +61,7 @@ def compare_array(name: str, got: np.ndarray, expected: np.ndarray, dtype_name: 
         bad = g != e
         if not bad.any():
             return Verdict(True)
-        if tolerance is not None and dt.kind in ("int", "uint") and (tolerance.atol > 0 or tolerance.mismatch > 0):
+        if tolerance is not None and dt.kind in ("int", "uint"):
             verdict = _integer_within(name, g, e, bad, dtype_name, tolerance)
             if verdict is not None:
                 return verdict
