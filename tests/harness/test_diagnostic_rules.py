@@ -270,3 +270,56 @@ def test_unicode_quotes_are_normalised() -> None:
     log = "k.cpp:2:1: error: \u2018tileLength\u2019 was not declared in this scope\n"
     assert classify(log) is ErrorCategory.SCOPE_LIFETIME
     assert parse(log)[0].message == "'tileLength' was not declared in this scope"
+
+
+HEAD = "k.cpp:4:3: error: no matching function for call to 'Adds(LocalTensor<float>&, int)'\n"
+CONFLICT = "k.cpp:9:6: note:   deduced conflicting types for parameter 'T' ('float' and 'int')\n"
+
+
+def test_notes_belong_to_the_error_before_them() -> None:
+    assert classify(HEAD + CONFLICT) is ErrorCategory.DTYPE_CONVERSION
+    # a warning ends the error: later notes are not its notes
+    warned = HEAD + "k.cpp:5:1: warning: unused variable 'x' [-Wunused-variable]\n" + CONFLICT
+    assert classify(warned) is ErrorCategory.API_SIGNATURE
+    assert parse(warned)[0].notes == ()
+    # a note before any error is dropped, not attached to anything
+    stray = "k.cpp:1:1: note: in a previous life\nk.cpp:2:1: error: expected ';' before 'y'\n"
+    (diag,) = parse(stray)
+    assert diag.notes == () and classify(stray) is ErrorCategory.SYNTAX_STRUCTURE
+
+
+def test_every_error_after_a_linker_line_is_parsed() -> None:
+    log = "/usr/bin/ld: cannot find -lnpukb_missing\nk.cpp:2:1: error: expected ';' before 'y'\n"
+    assert [d.location for d in parse(log)] == ["ld", "k.cpp:2:1"]
+    assert classify(log) is ErrorCategory.SYNTAX_STRUCTURE
+
+
+def test_tiling_macro_misuse_by_message_or_by_note() -> None:
+    assert classify("k.cpp:3:1: error: static assertion failed: GET_TILING_DATA: the tiling struct is not "
+                    "registered\n") is ErrorCategory.MACRO_PREPROCESSING
+    by_note = ("k.cpp:3:1: error: the value of 'k' is not usable in a constant expression\n"
+               "k.cpp:3:1: note: in expansion of macro 'TILING_KEY_IS'\n")
+    assert classify(by_note) is ErrorCategory.MACRO_PREPROCESSING
+    other_macro = ("k.cpp:3:1: error: the value of 'k' is not usable in a constant expression\n"
+                   "k.cpp:3:1: note: in expansion of macro 'MY_MACRO'\n")
+    assert classify(other_macro) is ErrorCategory.SCOPE_LIFETIME
+
+
+def test_conversion_notes_are_all_read() -> None:
+    first_unrelated = (HEAD + "k.cpp:9:6: note: candidate: 'void Adds(T)'\n"
+                       "k.cpp:9:6: note:   no known conversion for argument 1 from 'LocalTensor<half>' to "
+                       "'LocalTensor<float>&'\n")
+    assert classify(first_unrelated) is ErrorCategory.DTYPE_CONVERSION
+    same_type = HEAD + "k.cpp:9:6: note:   no known conversion for argument 1 from 'float' to 'float'\n"
+    assert classify(same_type) is ErrorCategory.API_SIGNATURE
+
+
+def test_diagnostics_are_values() -> None:
+    (diag,) = parse("k.cpp:2:1: error: expected ';' before 'y'\n  2 | int y\n")
+    assert diag.lines and "lines=" not in repr(diag)
+    with pytest.raises(AttributeError):
+        diag.message = "x"            # type: ignore[misc]
+    from npukernelbench.diagnostics import RULES
+
+    with pytest.raises(AttributeError):
+        RULES[0].category = ErrorCategory.OTHER          # type: ignore[misc]
