@@ -297,11 +297,12 @@ def evaluate(spec: TaskSpec, completion: Completion, toolchain: Toolchain, optio
         return result(Status.REJECTED, str(finding), details={"rule": finding.rule})
     checker = KernelChecker(spec, toolchain, files, options, baseline)
     outcomes: list[CaseOutcome] = []
+    dynamic = dynamic_enabled(spec) and options.shape_examples > 0
     try:
-        if options.shapes in ("static", "both"):
+        if options.shapes in ("static", "both") or not dynamic:     # never pass a sample that nothing checked
             outcomes = checker.check_static()
         if (not outcomes or outcomes[-1].status is Status.PASSED) and options.shapes in ("dynamic", "both") \
-                and dynamic_enabled(spec) and options.shape_examples > 0:
+                and dynamic:
             outcomes.append(checker.check_dynamic())
     except BuildFailed as exc:
         return _build_result(spec, sample, exc, tokens=completion.tokens,
