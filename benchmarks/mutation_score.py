@@ -65,7 +65,8 @@ TARGETS: tuple[Target, ...] = (
     Target("reference_runner.py", f"{PKG}/reference_runner.py",
            ("tests/harness/test_reference_outputs.py", "tests/harness/test_custom_check.py"),
            ("hook_passed", "custom_check", "_as_outputs", "to_numpy", "expected")),
-    Target("evaluate.py", f"{PKG}/evaluate.py", ("tests/harness/test_evaluate_verdicts.py",),
+    Target("evaluate.py", f"{PKG}/evaluate.py",
+           ("tests/harness/test_evaluate_verdicts.py", "tests/harness/test_custom_check.py"),
            ("check", "evaluate", "files_of", "_build_result")),
 )
 
@@ -251,6 +252,23 @@ EQUIVALENT_OPERATOR: list[tuple[str, str, str, str]] = [
      "both sides gives the same answer"),
     ("reference_runner.py", "NumberReplacer", "spec.outputs[ -1].kind",
      "only read when the task has exactly one output, where [-1] and [0] are the same"),
+    ("evaluate.py", "ReplaceBinaryOperator_Add_Sub", "seed = case.seed * 1000 - s",
+     "the input seeds stay distinct per case and seed index; only which pseudo-random inputs are drawn changes"),
+    ("evaluate.py", "NumberReplacer", "seconds=round(time.monotonic() - start, ",
+     "display precision of the wall time a sample took"),
+    ("evaluate.py", "NumberReplacer", "outcomes[- 0].status",
+     "after a static failure the dynamic search may run, but the first failure is still the verdict"),
+    ("evaluate.py", "NumberReplacer", "worst_abs = worst_rel = -1.0",
+     "every check runs at least one seed, whose error figures (>= 0) replace the start value"),
+    ("evaluate.py", "NumberReplacer", "default= ",
+     "a passing sample has at least one checked case (never an empty list), so max() never uses its default"),
+    ("evaluate.py", "AddNot", 'first[0] if not first else "build failed"',
+     "the fallback head is only used when no diagnostic line says 'error', which g++/clang never do for a "
+     "failed build"),
+    ("evaluate.py", "NumberReplacer", 'first[ 1] if first else',
+     "the fallback head is only used when no diagnostic line says 'error' (never for g++/clang)"),
+    ("evaluate.py", "NumberReplacer", 'first[ -1] if first else',
+     "the fallback head is only used when no diagnostic line says 'error' (never for g++/clang)"),
     ("metrics.py", "ReplaceBinaryOperator_Sub_Add", "if n + c < k:",
      "the early return is a shortcut: whenever n - c < k <= n the product has a factor 1 - k/k = 0, so the "
      "formula gives 1.0 too"),
@@ -382,6 +400,8 @@ def main() -> None:
     parser.add_argument("--no-cosmic-ray", action="store_true", help="hand-made mutants only")
     parser.add_argument("--json", type=Path, help="write every mutant's outcome here")
     parser.add_argument("--from-json", type=Path, nargs="*", help="only print the table of earlier --json runs")
+    parser.add_argument("--retest", type=Path, help="an earlier --json run of the same sources: keep its killed "
+                                                    "mutants, test only its survivors again")
     args = parser.parse_args()
     if args.from_json:
         outcomes = [Outcome(**row) for path in args.from_json for row in json.loads(path.read_text())]
@@ -407,11 +427,21 @@ def main() -> None:
         def timeout_for(tests: tuple[str, ...]) -> float:
             return args.timeout_factor * durations[tests] + 30
 
+        previous = [Outcome(**row) for row in json.loads(args.retest.read_text())] if args.retest else []
+        killed_before = {(o.module, o.ident): o for o in previous if o.killed}
         jobs: list = []
-        for target in targets:
+        for target in targets:                  # a mutant killed before (same place, same code) is not run again
             for item in cosmic_ray_items(first, target, scratch):
-                jobs.append(("cr", target, item))
-        jobs += [("hand", h, None) for h in hand]
+                key = (target.name, _ident(item.mutations[0]))
+                if key in killed_before:
+                    tally.outcomes.append(killed_before[key])
+                else:
+                    jobs.append(("cr", target, item))
+        for h in hand:
+            if (h.module, h.id) in killed_before:
+                tally.outcomes.append(killed_before[(h.module, h.id)])
+            else:
+                jobs.append(("hand", h, None))
         print(f"{len(jobs)} mutants", file=sys.stderr, flush=True)
 
         def run_one(job) -> None:
@@ -441,8 +471,7 @@ def _run_cosmic_ray(copy: Path, first: Path, target: Target, item, timeout: floa
     local = attrs.evolve(spec, module_path=copy / Path(spec.module_path).relative_to(first))
     command = " ".join(pytest_argv(copy, target.tests))
     result = mutate_and_test([local], command, timeout)
-    ident = f"{spec.definition_name}:{spec.operator_name.removeprefix('core/')}#{spec.occurrence} " \
-            f"line {spec.start_pos[0]}"
+    ident = _ident(spec)
     if result.worker_outcome is WorkerOutcome.NO_TEST:
         return Outcome(target.name, ident, True, "no mutation possible", equivalent="no mutation possible")
     killed = result.test_outcome is not TestOutcome.SURVIVED
@@ -450,6 +479,11 @@ def _run_cosmic_ray(copy: Path, first: Path, target: Target, item, timeout: floa
                      and not ln.startswith(("+++", "---")))
     reason = None if killed else equivalent_reason(target.name, ident, diff)
     return Outcome(target.name, ident, killed, diff, reason)
+
+
+def _ident(spec) -> str:
+    operator = spec.operator_name.removeprefix("core/")
+    return f"{spec.definition_name}:{operator}#{spec.occurrence} line {spec.start_pos[0]}"
 
 
 def _run_hand(copy: Path, mutant: HandMutant, timeout: float) -> Outcome:
