@@ -353,6 +353,8 @@ def baseline(copy: Path, commands: set[tuple[str, ...]], timeout: float) -> dict
     for tests in sorted(commands):
         start = time.monotonic()
         ok, out = run_command(pytest_argv(copy, tests), timeout)
+        if not ok:                                  # once more: a loaded machine can fail a timing-bound test
+            ok, out = run_command(pytest_argv(copy, tests), timeout)
         if not ok:
             sys.exit(f"baseline failed for {' '.join(tests)}:\n{out}")
         durations[tests] = time.monotonic() - start
