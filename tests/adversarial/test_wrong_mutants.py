@@ -31,5 +31,5 @@ def test_wrong_mutant_never_passes(case: str, sample: int, toolchain) -> None:
     result = evaluate(spec, Completion(spec.case_id, sample, files=files, meta=meta), toolchain,
                       EvalOptions(shapes="static", speed=False))
     assert result.status is not Status.PASSED, f"{meta['mutation']} in {meta['file']} passed"
-    assert result.status in (Status.WRONG, Status.RUNTIME_ERROR), result.message
+    assert result.status in (Status.WRONG, Status.RUNTIME_ERROR, Status.TIMEOUT), result.message   # not a build error
     assert result.message
