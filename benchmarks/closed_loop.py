@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
             "cr_after_dpo", "er_after_dpo", "seconds")
     line = {k: figures.get(k) for k in keys}
     line["stage_seconds"] = figures["stage_seconds"]
-    line["sample_classes"] = figures.get("sample_classes")
+    line["sample_rounds"] = figures.get("sample_rounds")
     checks = {"er_after_sft>=2/3": (figures["er_after_sft"] or 0) >= 2 / 3 - 1e-9,
               "dpo_reward_accuracy>0.5": (figures["dpo_reward_accuracy"] or 0) > 0.5,
               "er_after_dpo>=er_after_sft": figures["er_after_dpo"] is not None

@@ -10,7 +10,8 @@ hundred tokens) starts from noise. Every stage uses the same code as the command
    (:func:`kernelgen_lm.sft_data.expert_rows`), then CR/ER again;
 3. candidates sampled at ``temperature`` and graded (:func:`kernelgen_lm.sampling.run_sample`) into
    Green/Orange/Purple pairs; if every candidate lands in one class the loop samples again, hotter
-   when all pass and colder when none does;
+   when all pass and colder when none does, bisecting once it has seen both; candidates of rounds
+   with different classes are pooled into pairs;
 4. DPO (:func:`kernelgen_lm.dpo.run_dpo`) on the pairs; its reward accuracy; CR/ER again.
 
 The loop's own hyper-parameters are for a model of ~0.3M parameters that must memorise three
@@ -51,14 +52,36 @@ class LoopSettings:
     samples: int = 4
     temperature: float = 1.0
     top_p: float = 0.95                          # the benchmark's default nucleus
-    temperature_retries: int = 3                 # more rounds when every candidate has one class: hotter
-                                                 # when all pass, colder when none does (x or / 1.5)
+    temperature_retries: int = 4                 # more rounds when every candidate has one class: hotter
+                                                 # when all pass, colder when none does (TemperatureSearch)
+    max_pairs_per_task: int = 8                  # a seeded subset of each task's pairs (DPO's evaluation pass
+                                                 # scores every pair: many near-copies only cost time)
     # DPO
     dpo_steps: int = 8
     dpo_learning_rate: float = 1e-3
     beta: float = 0.1
     threads: int = 1
     toolchain: str = "ascendc-sim"
+
+
+@dataclass
+class TemperatureSearch:
+    """The sampling temperature when a round's candidates all land in one class: 1.5 times hotter
+    after a round where all pass, 1.5 times colder after one where none does, and, once both a
+    too-cold and a too-hot temperature are known, their geometric mean (a sharply fine-tuned model
+    can go from "all identical and passing" to "all noise" within a factor of 1.5)."""
+
+    too_cold: float | None = None        # the hottest temperature seen where every candidate passed
+    too_hot: float | None = None         # the coldest temperature seen where no candidate passed
+
+    def next(self, temperature: float, all_pass: bool) -> float:
+        if all_pass:
+            self.too_cold = max(self.too_cold or temperature, temperature)
+        else:
+            self.too_hot = min(self.too_hot or temperature, temperature)
+        if self.too_cold is not None and self.too_hot is not None and self.too_cold < self.too_hot:
+            return (self.too_cold * self.too_hot) ** 0.5
+        return temperature * 1.5 if all_pass else temperature / 1.5
 
 
 def _measure(specs: list[Any], model: Path, out: Path, settings: LoopSettings) -> dict[str, float]:
@@ -78,6 +101,7 @@ def run_loop(settings: LoopSettings, log: Any = None) -> dict[str, Any]:
 
     from kernelgen_lm.config import DPOSettings, SampleSettings, SFTSettings, load_settings
     from kernelgen_lm.dpo import run_dpo
+    from kernelgen_lm.pairs import pairs_from_run, write_pairs
     from kernelgen_lm.sampling import run_sample
     from kernelgen_lm.sft import run_sft
     from kernelgen_lm.sft_data import expert_rows, write_expert_dataset
@@ -126,7 +150,9 @@ def run_loop(settings: LoopSettings, log: Any = None) -> dict[str, Any]:
     t = lap("measure_after_sft", t)
 
     pairs = 0
-    sample_out = None
+    pairs_dir = None
+    rounds: list[dict[str, Any]] = []
+    search = TemperatureSearch()
     temperature = settings.temperature
     for _ in range(1 + settings.temperature_retries):
         sample_out = out / f"sample-t{temperature:.3g}"
@@ -134,21 +160,32 @@ def run_loop(settings: LoopSettings, log: Any = None) -> dict[str, Any]:
             "model": f"hf:{out / 'sft'}", "cases": [str(c) for c in settings.cases], "tasks": list(settings.tasks),
             "include_eval_tasks": True, "out": str(sample_out), "samples": settings.samples,
             "temperature": temperature, "top_p": settings.top_p, "max_tokens": settings.max_tokens, "seeds": 1,
-            "toolchain": settings.toolchain, "resume": False}), log=log)
-        pairs = sampled.pairs
-        figures.update(sample_temperature=temperature, sample_classes=sampled.stats["classes"],
-                       sample_er=sampled.stats["er"])
+            "toolchain": settings.toolchain, "resume": False,
+            "max_pairs_per_task": settings.max_pairs_per_task}), log=log)
+        classes = sampled.stats["classes"]
+        rounds.append({"temperature": round(temperature, 4), "classes": classes, "pairs": sampled.pairs,
+                       "run": str(sample_out / "run")})
+        pairs, pairs_dir = sampled.pairs, sampled.pairs_dir
+        if not pairs and len(rounds) > 1:
+            # one class per round, but not the same one in every round: the rounds' candidates answer
+            # the same prompts, so they pair across rounds (a pass at one temperature over a failure
+            # at another)
+            pooled, stats = pairs_from_run([Path(r["run"]) for r in rounds], specs,
+                                           max_pairs_per_task=settings.max_pairs_per_task)
+            if pooled:
+                pairs, pairs_dir = len(pooled), write_pairs(out / "sample-pooled" / "pairs", pooled)
+                log(f"closed loop: {pairs} pair(s) pooled across {len(rounds)} sampling rounds ({dict(stats.classes)})")
         if pairs:
             break
-        classes = sampled.stats["classes"]
         log(f"closed loop: no pairs at temperature {temperature:.3g} (classes {classes})")
-        temperature = temperature * 1.5 if set(classes) == {"green"} else temperature / 1.5
-    figures["pairs"] = pairs
+        temperature = search.next(temperature, all_pass=set(classes) == {"green"})
+    figures.update(pairs=pairs, sample_rounds=[{k: v for k, v in r.items() if k != "run"} for r in rounds],
+                   pooled=bool(pairs and rounds[-1]["pairs"] == 0))
     t = lap("sample", t)
 
-    if pairs and sample_out is not None:
+    if pairs and pairs_dir is not None:
         dpo = load_settings(DPOSettings, data={
-            **common, "model": str(out / "sft"), "pairs": [str(sample_out / "pairs")], "output_dir": str(out / "dpo"),
+            **common, "model": str(out / "sft"), "pairs": [str(pairs_dir)], "output_dir": str(out / "dpo"),
             "preset": "full", "learning_rate": settings.dpo_learning_rate, "beta": settings.beta,
             "max_steps": settings.dpo_steps, "warmup_ratio": 0.1, "max_length": 4096,
             "per_device_batch_size": min(pairs, 2), "global_batch_size": min(pairs, 4),

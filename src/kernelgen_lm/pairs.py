@@ -176,19 +176,32 @@ def candidates_from_run(run_dir: Path, specs: Mapping[str, Any], stats: MiningSt
     return out
 
 
-def pairs_from_run(run_dir: Path, specs: Sequence[Any], policy: str = "green>orange+purple",
+def pairs_from_run(run_dir: Path | Sequence[Path], specs: Sequence[Any], policy: str = "green>orange+purple",
                    max_pairs_per_task: int = 0, seed: int = 0, project_level: bool | None = None
                    ) -> tuple[list[Pair], MiningStats]:
-    """Preference pairs of a run directory whose tasks are among ``specs``. The prompt of each pair is
-    the benchmark prompt of its task (project-level when the run's header says so, or as given)."""
+    """Preference pairs of a run directory (or of several, pooled: rounds of the same prompts, e.g.
+    at different temperatures) whose tasks are among ``specs``. Pooled candidates are numbered on
+    across the directories (the second directory's sample 0 of a 4-sample run is sample 4). The
+    prompt of each pair is the benchmark prompt of its task (project-level when the first run's
+    header says so, or as given)."""
+    import dataclasses
+
     from npukernelbench.prompt import PromptOptions, build_messages
     from npukernelbench.store import RunDir
 
+    run_dirs = [Path(run_dir)] if isinstance(run_dir, (str, Path)) else [Path(d) for d in run_dir]
+    if not run_dirs:
+        raise ValueError("no run directory to mine pairs from")
     by_id = {s.case_id: s for s in specs}
     if project_level is None:
-        project_level = bool(RunDir(Path(run_dir)).header().get("project_level", False))
+        project_level = bool(RunDir(run_dirs[0]).header().get("project_level", False))
     stats = MiningStats()
-    candidates = candidates_from_run(run_dir, by_id, stats)
+    candidates: list[Candidate] = []
+    offset = 0
+    for folder in run_dirs:
+        found = candidates_from_run(folder, by_id, stats)
+        candidates += [dataclasses.replace(c, sample=c.sample + offset) for c in found]
+        offset += max((c.sample for c in found), default=-1) + 1
     options = PromptOptions(project_level=project_level)
     prompts = {task: build_messages(by_id[task], options) for task in {c.task for c in candidates}}
     pairs = mine(candidates, prompts, policy, max_pairs_per_task, seed, stats)

@@ -55,7 +55,9 @@ def write_record(output_dir: Path, kind: str, settings: Any, result: TrainResult
                                                         encoding="utf-8")
 
 
-def run_sft(settings: SFTSettings, log: Any = None) -> TrainResult:
+def build_sft_trainer(settings: SFTSettings, log: Any = None) -> tuple[Any, Any, str | None]:
+    """The ``SFTTrainer`` of ``settings`` (data loaded, tokenized and masked, callback attached), its
+    evaluation callback (or None) and the checkpoint it would resume from; nothing is trained."""
     from trl import SFTConfig, SFTTrainer
 
     from kernelgen_lm.datasets_io import load_messages
@@ -95,6 +97,11 @@ def run_sft(settings: SFTSettings, log: Any = None) -> TrainResult:
 
         callback = BenchmarkEvalCallback(settings.eval, settings.model, settings.output_dir, lora=lora, log=log)
         trainer.add_callback(callback.attach(trainer))
+    return trainer, callback, resume
+
+
+def run_sft(settings: SFTSettings, log: Any = None) -> TrainResult:
+    trainer, callback, resume = build_sft_trainer(settings, log)
     started = time.monotonic()
     output = trainer.train(resume_from_checkpoint=resume)
     trainer.save_model(str(settings.output_dir))

@@ -26,3 +26,15 @@ def test_short_closed_loop(tmp_path):
     assert figures["er_after_dpo"] >= figures["er_after_sft"]
     assert (tmp_path / "loop" / "measure-after-sft" / "results.jsonl").is_file()
     assert (tmp_path / "loop" / "closed_loop.json").is_file()
+
+
+def test_temperature_search_bisects_between_too_cold_and_too_hot():
+    from kernelgen_lm.closed_loop import TemperatureSearch
+
+    search = TemperatureSearch()
+    assert search.next(1.0, all_pass=True) == 1.5                   # all identical and passing: hotter
+    assert search.next(1.5, all_pass=True) == 2.25
+    assert search.next(2.25, all_pass=False) == pytest.approx((1.5 * 2.25) ** 0.5)   # noise: between the two
+    assert search.next(1.837, all_pass=False) == pytest.approx((1.5 * 1.837) ** 0.5)
+    cold = TemperatureSearch()
+    assert cold.next(1.0, all_pass=False) == pytest.approx(1 / 1.5)   # nothing passes, nothing known: colder

@@ -100,6 +100,21 @@ def test_pairs_from_a_run_directory(tmp_path):
 
     assert len(datasets.load_from_disk(str(folder))) == 0
 
+    # two one-class rounds of the same prompt (all pass cold, all fail hot) pool into pairs
+    green = RunDir(tmp_path / "green")
+    green.create(fresh=True)
+    green.write_completions([Completion(task, i, files=good) for i in range(2)])
+    for i in range(2):
+        green.append_result(result(task, i, Status.PASSED))
+    assert pairs_from_run(green.path, [spec])[0] == []
+    pooled, stats = pairs_from_run([green.path, only.path], [spec])
+    assert stats.classes == {"green": 2, "purple": 2} and stats.one_class_tasks == []
+    assert {(p.chosen.grade.value, p.rejected.grade.value) for p in pooled} == {("green", "purple")}
+    assert {p.rejected.sample for p in pooled} == {2, 3} and {p.chosen.sample for p in pooled} <= {0, 1}
+    assert {p.rejected.answer for p in pooled} == {"t0", "t1"}
+
     with pytest.raises(ValueError, match="no results.jsonl"):
         pairs_from_run(tmp_path, [spec])
+    with pytest.raises(ValueError, match="no run directory"):
+        pairs_from_run([], [spec])
     assert CASES.is_dir()

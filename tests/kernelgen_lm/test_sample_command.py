@@ -104,7 +104,7 @@ def test_error_round_returns_as_sft_data(sampled, tmp_path, capsys):
     spec = load_case(ADD_CUSTOM)
     fix = ("<think>The failure is a value mismatch: the kernel computes x - y where the task asks for x + y. "
            "Sub must be Add in both compute paths.</think>\n"
-           + render_files({"op_kernel/add_custom.cpp": spec.solution["op_kernel/add_custom.cpp"]}))
+           + render_files(dict(spec.solution)))     # the whole project (the extractor needs a host source)
     teacher = tmp_path / "teacher.jsonl"
     teacher.write_text(json.dumps({"task": f"errors.kernel:run:run/{TASK}#1", "completion": fix}) + "\n")
     assert main(["errors", str(sampled / "out" / "run"), "--teacher", f"replay:{teacher}", "--cases", str(CASES),

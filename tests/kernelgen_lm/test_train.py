@@ -107,6 +107,40 @@ def test_template_without_generation_markers(tiny_model, chat_data, tmp_path):
         run_sft(sft_settings(tiny_model, chat_data, tmp_path / "o", chat_template=str(plain)), log=lambda line: None)
 
 
+@pytest.mark.parametrize("packing", [False, True])
+def test_loss_is_on_assistant_tokens_only(tiny_model, chat_data, packing):
+    """The labels the trainer learns from: exactly each assistant turn (its think block, answer and
+    end-of-turn token); system and user turns and the template's role headers are masked (-100), also
+    when conversations are packed into one row."""
+    from kernelgen_lm.sft import build_sft_trainer
+
+    trainer, _, _ = build_sft_trainer(sft_settings(tiny_model, chat_data, chat_data.parent / "o", packing=packing),
+                                      log=lambda line: None)
+    tokenizer = trainer.processing_class
+    answers = [json.loads(line)["messages"][-1]["content"] + "<|im_end|>"
+               for line in chat_data.read_text().splitlines()]
+    learned, masked = [], []
+    for row in trainer.train_dataset:
+        learned.append(tokenizer.decode([t for t, label in zip(row["input_ids"], row["labels"], strict=True)
+                                         if label != -100]))
+        masked.append(tokenizer.decode([t for t, label in zip(row["input_ids"], row["labels"], strict=True)
+                                        if label == -100]))
+    if packing:
+        assert len(learned) < len(answers)             # conversations share packed rows (of max_length 256)
+        assert sorted(answers) == sorted(a + "<|im_end|>" for row in learned for a in row.split("<|im_end|>")[:-1])
+        assert all("seq_lengths" in row for row in trainer.train_dataset)
+    else:
+        assert learned == answers
+        everything, _, _ = build_sft_trainer(sft_settings(tiny_model, chat_data, chat_data.parent / "o",
+                                                          packing=False, assistant_only_loss=False),
+                                             log=lambda line: None)
+        row = everything.train_dataset[0]                     # the switch is real: now the prompt is learned too
+        assert "DataCopy move" in tokenizer.decode([t for t, label in zip(row["input_ids"], row["labels"],
+                                                                          strict=True) if label != -100])
+    assert all("DataCopy move" in m and "professional Ascend" in m and "<think>" not in m for m in masked)
+    assert not any("user" in text or "DataCopy move" in text for text in learned)
+
+
 def test_dpo_on_pairs(tiny_model, tmp_path):
     from kernelgen_lm.dpo import run_dpo
 

@@ -14,7 +14,7 @@ from npukernelbench.sandbox import Limits, Request, clean_env, run_confined
 from npukernelbench.toolchains.ascendc_sim import builder, launch_files, tiling_fields
 from npukernelbench.toolchains.ascendc_sim.build_cache import BuildCache, default_root
 from npukernelbench.toolchains.ascendc_sim.compiler import Compiler, find_compiler
-from npukernelbench.toolchains.base import BuildResult, KernelProject, Launch, RunResult
+from npukernelbench.toolchains.base import BuildResult, HostDescription, KernelProject, Launch, RunResult
 
 RUN_MEMORY_BYTES = 8 << 30        # address space of one simulated run (48 block stacks + GM)
 EXIT_VIOLATION = 3
@@ -46,6 +46,13 @@ class AscendCSimToolchain:
             return BuildResult(ok=False, artifact=None, key="", diagnostics=found)
         return builder.build(project, found, self.cache)
 
+    def describe(self, project: KernelProject) -> HostDescription:
+        """Compile and run the host code alone: the OpDefs it registers (cached per host sources)."""
+        found = self._compiler()
+        if isinstance(found, str):
+            return HostDescription(ok=False, diagnostics=found)
+        return builder.describe(project, found, self.cache)
+
     # -- run ----------------------------------------------------------------------------------
 
     def run(self, build: BuildResult, launch: Launch) -> RunResult:
@@ -74,7 +81,8 @@ class AscendCSimToolchain:
                                        env=clean_env({"MALLOC_ARENA_MAX": "2"})))
         result = launch_files.read_result(folder) or {}
         details = {k: result[k] for k in ("block_dim", "tiling_key", "workspace_bytes", "tiling_bytes", "tiling_hex",
-                                          "cost", "violation", "status") if k in result}
+                                          "cost", "violation", "status", "kernel_type", "cores", "host_warnings")
+                   if k in result}
         if "tiling_hex" in result:
             fields = tiling_fields.decode_run(exe.parent, op, result)
             if fields is not None:
