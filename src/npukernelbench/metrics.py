@@ -100,3 +100,16 @@ def label_agreement(results: Iterable[SampleResult]) -> dict[str, Any] | None:
     agree = sum(1 for r in labelled if r.error_category is not None
                 and r.error_category.value == r.details["expected_category"])
     return {"labelled": len(labelled), "agree": agree, "rate": round(agree / len(labelled), 4)}
+
+
+def pass_at_k_curve(results: Sequence[SampleResult], built: bool = False) -> list[tuple[int, float]]:
+    """(k, mean pass@k over tasks) for k = 1 .. the most samples any task has; at each k only tasks with
+    at least k samples count (as in :func:`level_summary`). ``built``: compile rate instead of ER."""
+    tasks = _group(results)
+    most = max((len(rs) for rs in tasks.values()), default=0)
+    curve = []
+    for k in range(1, most + 1):
+        values = [pass_at_k(len(rs), sum(r.built if built else r.passed for r in rs), k)
+                  for rs in tasks.values() if len(rs) >= k]
+        curve.append((k, float(np.mean(values))))
+    return curve
