@@ -34,6 +34,10 @@ def _evaluate(ns: argparse.Namespace) -> int:
 
     ns.npukb_cases = ()
     options = RunOptions.from_namespace(ns)
+    if options.html:
+        from npukernelbench.report_plots import require_matplotlib
+
+        require_matplotlib()
     specs = discover(ns.paths)
     if not specs:
         print(f"npukb: no cases found under {', '.join(ns.paths)}", file=sys.stderr)
@@ -62,7 +66,12 @@ def _evaluate(ns: argparse.Namespace) -> int:
             run.append_result(result)
             print(f"{spec.case_id}[s{i}] {result.status.value}"
                   f"{' (' + result.error_category.value + ')' if result.error_category else ''}", flush=True)
-    return _write_summary(run, options.model, options.toolchain, options.samples)
+    code = _write_summary(run, options.model, options.toolchain, options.samples)
+    if options.html:
+        from npukernelbench.html_report import write_run_html
+
+        print(f"html report: {write_run_html(run.path)}")
+    return code
 
 
 def _write_summary(run, model: str, toolchain: str, samples: int) -> int:
