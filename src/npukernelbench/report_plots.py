@@ -12,7 +12,7 @@ from typing import Any
 from npukernelbench.metrics import pass_at_k_curve
 from npukernelbench.result import ErrorCategory, SampleResult
 
-MISSING = "npukb: the HTML report needs matplotlib; install it with: pip install 'npukernelbench[report]'"
+MISSING = "the HTML report needs matplotlib; install it with: pip install 'npukernelbench[report]'"
 
 
 def require_matplotlib() -> None:
