@@ -47,6 +47,9 @@ def _svg(fig: Any) -> str:
 def pass_at_k_svg(names: Sequence[str], results: Sequence[Sequence[SampleResult]], levels: Sequence[str]) -> str:
     """ER pass@k for k = 1..n, one panel per level (and the mean), one line per run."""
     with _figure(3.0 * len(levels) + 0.6, 3.0) as (fig, subplots):
+        from matplotlib.ticker import ScalarFormatter
+
+        most = max((len(curve) for rs in results for curve in [pass_at_k_curve(rs)]), default=1)
         axes = subplots(1, len(levels), sharey=True, squeeze=False)[0]
         for ax, level in zip(axes, levels, strict=True):
             for name, rs in zip(names, results, strict=True):
@@ -55,11 +58,15 @@ def pass_at_k_svg(names: Sequence[str], results: Sequence[Sequence[SampleResult]
                 if not curve:
                     continue
                 ks, values = zip(*curve, strict=True)
-                ax.plot(ks, [100 * v for v in values], marker="o" if len(ks) < 12 else None, markersize=3,
+                ax.plot(ks, [100 * v for v in values], marker="o" if len(ks) < 12 else None, markersize=4,
                         label=name, gid=f"passk-{level}-{name}")
             ax.set_title(level)
             ax.set_xlabel("samples k")
-            ax.set_xscale("log" if max((len(rs) for rs in results), default=1) > 20 else "linear")
+            if most > 20:
+                ax.set_xscale("log")
+                ax.xaxis.set_major_formatter(ScalarFormatter())
+            else:
+                ax.xaxis.get_major_locator().set_params(integer=True)
             ax.set_ylim(-2, 102)
             ax.grid(alpha=0.3)
         axes[0].set_ylabel("ER pass@k (%)")
