@@ -23,6 +23,7 @@ from npukernelbench.compare import compare_outputs, same_bits
 from npukernelbench.diagnostics import classify
 from npukernelbench.extract import ParseError, extract_files
 from npukernelbench.generators.base import Completion
+from npukernelbench.infrastructure import retry_once
 from npukernelbench.reference_runner import Reference, reference_for
 from npukernelbench.result import ErrorCategory, SampleResult, Status
 from npukernelbench.shapes import ShapeCase, dynamic_enabled, search, static_cases
@@ -203,7 +204,11 @@ class KernelChecker:
             if s == 0:
                 if self.options.determinism:
                     again = self.toolchain.run(build, replace(launch, poison_seed=seed + 7919))
-                    if not again.ok or any(not same_bits(run.outputs[n], again.outputs.get(n)) for n in run.outputs):
+                    if not again.ok:
+                        status = Status.TIMEOUT if again.timed_out else Status.RUNTIME_ERROR
+                        return CaseOutcome(status, f"a second run on the same inputs with other poison in fresh "
+                                                   f"buffers failed {where}: {again.message}", case=case)
+                    if any(not same_bits(run.outputs[n], again.outputs.get(n)) for n in run.outputs):
                         return CaseOutcome(Status.WRONG, f"nondeterministic: a second run on the same inputs with "
                                                          f"other poison in fresh buffers gave different bits {where} "
                                                          "(uninitialised reads or races)", case=case)
@@ -279,8 +284,16 @@ def files_of(spec: TaskSpec, completion: Completion) -> dict[str, str]:
 
 def evaluate(spec: TaskSpec, completion: Completion, toolchain: Toolchain, options: EvalOptions | None = None,
              baseline: BaselineCache | None = None) -> SampleResult:
-    """Evaluate one sample. Never raises for anything the candidate does; a broken reference
-    (a bug in the case) raises ``reference_runner.ReferenceError_``."""
+    """Evaluate one sample. Never raises for anything the candidate does. A failure of our own
+    machinery is retried once and, when it persists, raises
+    :class:`~npukernelbench.infrastructure.InfrastructureError`: the sample then has no outcome,
+    and callers using results as rewards or labels must skip it. A broken reference (a bug in the
+    case) raises ``reference_runner.ReferenceError_``."""
+    return retry_once(lambda: _evaluate_once(spec, completion, toolchain, options, baseline))
+
+
+def _evaluate_once(spec: TaskSpec, completion: Completion, toolchain: Toolchain, options: EvalOptions | None,
+                   baseline: BaselineCache | None) -> SampleResult:
     options = options or EvalOptions()
     start = time.monotonic()
     sample = completion.sample

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from npukernelbench.session import STATE
+from npukernelbench.session import INFRA_KEY, STATE
 from npukernelbench.spec import SpecError, marker_name
 
 RESULT_KEY = "npukb_result"
@@ -44,26 +44,50 @@ class CaseFolder(pytest.Directory):
 
 
 class SampleItem(pytest.Item):
+    """One (task, sample). The evaluation runs in ``setup``: what only our machinery can cause (an
+    :class:`~npukernelbench.infrastructure.InfrastructureError` that persisted through its retry, a
+    broken case reference) is then an item *error* naming the cause, never a failure of the kernel;
+    ``runtest`` passes or fails the sample on its result."""
+
     def __init__(self, *, spec: Any, sample: int, **kw: Any):
         super().__init__(**kw)
         self.spec = spec
         self.sample = sample
         self.keywords[marker_name(spec.category)] = True
+        self.result: Any = None
 
-    def runtest(self) -> None:
+    def setup(self) -> None:
         from npukernelbench.evaluate import evaluate
+        from npukernelbench.infrastructure import InfrastructureError
+        from npukernelbench.reference_runner import ReferenceError_
 
         state = self.config.stash[STATE]
-        reason = state.toolchain_unavailable()
-        if reason:
-            pytest.skip(f"toolchain {state.options.toolchain!r} unavailable: {reason}")
         if state.already_finished(self.spec.case_id, self.sample):
             pytest.skip(f"already finished in {state.options.out} (--npukb-resume)")
-        completion = state.completion(self.spec, self.sample)
-        result = evaluate(self.spec, completion, state.toolchain(), state.options.eval_options(), state.baseline)
+        reason = state.toolchain_unavailable()
+        where = f"{self.spec.case_id} sample {self.sample}"
+        try:
+            if reason:
+                raise InfrastructureError(f"toolchain {state.options.toolchain!r} cannot run here: {reason}")
+            completion = state.completion(self.spec, self.sample)
+            if completion.meta.get("missing"):
+                pytest.skip(f"{where}: {completion.meta['missing']} (not evaluated, not counted)")
+            self.result = evaluate(self.spec, completion, state.toolchain(), state.options.eval_options(),
+                                   state.baseline)
+        except InfrastructureError as exc:
+            self.user_properties.append((INFRA_KEY, json.dumps({"task": self.spec.case_id, "sample": self.sample,
+                                                                "cause": exc.cause})))
+            pytest.fail(f"{where}: infrastructure failure (not the kernel's fault, not counted): {exc.cause}",
+                        pytrace=False)
+        except ReferenceError_ as exc:
+            pytest.fail(f"{where}: the case's reference failed (a bug in the case, not the kernel): {exc}",
+                        pytrace=False)
         label = completion.meta.get("label") if completion.meta else None
         if label:
-            result.details["expected_category"] = label
+            self.result.details["expected_category"] = label
+
+    def runtest(self) -> None:
+        result = self.result
         self.user_properties.append((RESULT_KEY, json.dumps(result.to_json())))
         if not result.passed:
             head = f"{result.status.value}"
@@ -82,4 +106,3 @@ class SampleItem(pytest.Item):
 
     def reportinfo(self):
         return self.path, None, f"{self.spec.case_id}[s{self.sample}]"
-

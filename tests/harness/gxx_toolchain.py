@@ -14,14 +14,17 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import tempfile
+import threading
 from pathlib import Path
 
 import numpy as np
 
 from npukernelbench.diagnostics import classify, trim
 from npukernelbench.dtypes import dtype as lookup_dtype
+from npukernelbench.infrastructure import InfrastructureError
 from npukernelbench.sandbox import Limits, Request, run_confined
 from npukernelbench.toolchains.base import BuildResult, KernelProject, Launch, RunResult
 
@@ -100,14 +103,18 @@ class GxxToolchain:
         (folder / "launcher.cpp").write_text(LAUNCHER.replace("KERNEL", project.kernel))
         defines = [f"-DDTYPE_{p.name.upper()}={lookup_dtype(p.dtype).cpp}" for p in project.params]
         kernels = sorted(str(p) for p in (src / "op_kernel").glob("*.cpp"))
+        tmp = f"kernel.{os.getpid()}.{threading.get_ident()}.tmp"     # concurrent workers build the same key
         outcome = run_confined(Request(["g++", "-std=c++17", "-O1", "-w", *defines, *kernels, "launcher.cpp", "-o",
-                                        "kernel.tmp"], cwd=folder, limits=Limits(wall_s=120)))
+                                        tmp], cwd=folder, limits=Limits(wall_s=120)))
+        if outcome.infrastructure:
+            raise InfrastructureError(f"gxx-test build: {outcome.infrastructure}")
         if not outcome.ok:
             text = outcome.stderr + outcome.stdout
-            log.write_text(text)
+            if not outcome.timed_out:
+                log.write_text(text)
             return BuildResult(False, None, key, trim(text), classify(text), seconds=outcome.seconds,
                                timed_out=outcome.timed_out)
-        (folder / "kernel.tmp").rename(exe)
+        os.replace(folder / tmp, exe)
         return BuildResult(True, exe, key, seconds=outcome.seconds)
 
     def run(self, build: BuildResult, launch: Launch) -> RunResult:
@@ -125,6 +132,8 @@ class GxxToolchain:
             argv = [str(build.artifact), str(n), str(0xA5 ^ (launch.poison_seed & 0xFF)), str(len(launch.inputs)),
                     str(len(launch.outputs)), str(len(attrs)), *map(str, sizes_in), *map(str, out_bytes), *attrs]
             outcome = run_confined(Request(argv, cwd=work, limits=Limits(wall_s=launch.timeout_s)))
+            if outcome.infrastructure:
+                raise InfrastructureError(f"gxx-test run: {outcome.infrastructure}")
             if outcome.timed_out:
                 return RunResult(False, message="killed at the wall-clock limit", timed_out=True)
             if not outcome.ok:

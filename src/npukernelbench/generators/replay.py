@@ -1,8 +1,22 @@
 """The ``replay:PATH.jsonl`` model: completions read from a file.
 
-Lines: ``{"task": CASE_ID, "sample": I, "completion": TEXT}`` or ``{"task": ..., "sample": I,
-"files": {"op_host/x.cpp": "..."}}``; CASE_ID is the case folder path relative to its root. A
-sample missing from the file becomes an empty completion (a parse_error), never a silent pass.
+The replay schema (also what ``npukb export-completions`` writes), one JSON object per line:
+
+==============  ========  ===================================================================
+key             required  value
+==============  ========  ===================================================================
+``task``        yes       case id: the case folder path relative to its root (``level1/math/add_custom``)
+``sample``      no        sample index, an integer (default 0)
+``completion``  one of    the model's raw answer (text; parsed like a live model's)
+``files``       the two   ``{"op_host/x.cpp": SOURCE, ...}``: project files as they are
+``tokens``      no        generated tokens (reported, not checked)
+``meta``        no        an object kept with the completion (``label`` for mutants, ...)
+==============  ========  ===================================================================
+
+A (task, sample) the run asks for and the file lacks is *missing*: it is not the model's fault
+(no parse_error), so it is reported with a warning and left out of the run (its item is skipped,
+it counts in no metric), or, with pytest's ``--strict`` (``npukb evaluate --strict``), the run
+stops with an error naming the missing samples.
 """
 
 from __future__ import annotations
@@ -35,8 +49,13 @@ def read_replay(path: Path) -> dict[tuple[str, int], dict]:
             raise ReplayError(f"{path}:{number}: not valid JSON ({exc.msg})") from None
         if not isinstance(row, dict) or "task" not in row:
             raise ReplayError(f"{path}:{number}: expected an object with 'task', 'sample' and 'completion' or 'files'")
-        if "completion" not in row and "files" not in row:
-            raise ReplayError(f"{path}:{number}: needs 'completion' (text) or 'files' (path -> source)")
+        if ("completion" in row) == ("files" in row):
+            raise ReplayError(f"{path}:{number}: needs exactly one of 'completion' (text) and 'files' "
+                              "(path -> source)")
+        if "completion" in row and not isinstance(row["completion"], str):
+            raise ReplayError(f"{path}:{number}: 'completion' must be a string")
+        if "meta" in row and not isinstance(row["meta"], dict):
+            raise ReplayError(f"{path}:{number}: 'meta' must be an object")
         if "files" in row and not (isinstance(row["files"], dict)
                                    and all(isinstance(v, str) for v in row["files"].values())):
             raise ReplayError(f"{path}:{number}: 'files' must map relative paths to source text")
@@ -61,8 +80,8 @@ class ReplayGenerator:
             for i in range(req.sampling.n):
                 row = self.rows.get((req.task.case_id, i))
                 if row is None:
-                    batch.append(Completion(req.task.case_id, i, text="",
-                                            meta={"replay": "missing from the replay file"}))
+                    batch.append(Completion(req.task.case_id, i, text=None,
+                                            meta={"missing": f"missing from the replay file {self.path}"}))
                 elif "files" in row:
                     batch.append(Completion(req.task.case_id, i, files=row["files"], tokens=row.get("tokens"),
                                             meta=row.get("meta") or {}))

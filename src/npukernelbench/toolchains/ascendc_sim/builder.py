@@ -12,6 +12,14 @@ Steps (each compiler and host-code run confined by ``npukernelbench.sandbox``):
 The runtime objects (launcher + out-of-line host API) are compiled once per (compiler, simulator
 version) and cached; host and kernel TUs force-include a per-machine precompiled header of the
 simulator headers they include (``precompiled_header``) when one is usable.
+
+Only outcomes that the sources alone determine are cached: a successful build and a genuine
+compiler (or host-code) diagnostic. A time-out may be the machine's load and is not cached; a
+failure of our machinery (the confinement wrapper, a missing or crashing compiler, a full scratch
+disk, a process killed from outside) raises :class:`~npukernelbench.infrastructure.InfrastructureError`
+and leaves nothing behind. The cache key covers the sources, the flags, the compiler's identity
+(version line, resolved binary, its size and modification time), the simulator's sources, the
+diagnostics classifier and the confinement level.
 """
 
 from __future__ import annotations
@@ -20,12 +28,16 @@ import functools
 import hashlib
 import json
 import os
+import re
 import shutil
 import time
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path, PurePosixPath
 
 from npukernelbench import diagnostics
+from npukernelbench.confinement import confinement_level
+from npukernelbench.infrastructure import InfrastructureError, disk_error, disk_trouble
 from npukernelbench.result import ErrorCategory
 from npukernelbench.sandbox import Limits, ProcessOutcome, Request, clean_env, run_confined
 from npukernelbench.toolchains.ascendc_sim import kernel_prelude, precompiled_header
@@ -34,7 +46,7 @@ from npukernelbench.toolchains.ascendc_sim.compiler import FLAGS, HOST_FLAGS, LI
 from npukernelbench.toolchains.ascendc_sim.sources import INCLUDE_DIR, RUNTIME_SOURCES, simulator_version
 from npukernelbench.toolchains.base import BuildResult, KernelProject
 
-BUILDER_VERSION = "2"
+BUILDER_VERSION = "3"
 EXECUTABLE = "sim"
 PRELUDE = "npukb_build.h"
 COMPILE_LIMITS = Limits(cpu_s=300, memory_bytes=6 << 30, wall_s=240.0)
@@ -67,9 +79,10 @@ def build_key(project: KernelProject, compiler: Compiler) -> str:
         "flags": FLAGS,
         "host_flags": HOST_FLAGS,
         "link": LINK_FLAGS,
-        "compiler": compiler.version,
+        "compiler": compiler.identity or compiler.version,
         "simulator": simulator_version(),
         "classifier": _classifier_version(),
+        "confinement": confinement_level(),
     }
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
@@ -83,45 +96,112 @@ def _clean(log: str, folder: Path, pch_root: Path | None = None) -> str:
 
 def _run(argv: list[str], cwd: Path, limits: Limits, timings: dict[str, float] | None = None,
          step: str = "", readable: tuple[Path, ...] = ()) -> ProcessOutcome:
+    """One confined step; raises InfrastructureError when our machinery failed."""
     outcome = run_confined(Request(argv=argv, cwd=cwd, limits=limits, env=clean_env(), readable=readable))
     if timings is not None:
         timings[step] = round(timings.get(step, 0.0) + outcome.seconds, 3)
+    if outcome.infrastructure:
+        raise InfrastructureError(f"ascendc-sim build ({step or Path(argv[0]).name}): {outcome.infrastructure}")
     return outcome
+
+
+# g++ exits with 4 after an internal compiler error; clang's driver names a crashed front end.
+_GCC_ICE_EXIT = 4
+_CLANG_CRASH = re.compile(r"^\S*clang\S*: error: (clang frontend command failed|unable to execute command)",
+                          re.MULTILINE)
+
+
+def compiler_crash(outcome: ProcessOutcome) -> str | None:
+    """Why a failed compiler run is the compiler's own crash (an infrastructure failure), or None."""
+    log = outcome.stderr + outcome.stdout
+    if outcome.signal_name and outcome.limit is None:
+        return f"the compiler died of {outcome.signal_name}"
+    if outcome.returncode == _GCC_ICE_EXIT and "internal compiler error" in log:
+        line = next(ln for ln in log.splitlines() if "internal compiler error" in ln)
+        return f"internal compiler error ({line.strip()[-200:]})"
+    if (match := _CLANG_CRASH.search(log)) is not None:
+        return f"the compiler crashed ({match.group(0)[-200:]})"
+    return None
 
 
 def _compile_failure(outcome: ProcessOutcome, folder: Path, what: str, cache: BuildCache | None = None
                      ) -> StepFailure:
+    """The StepFailure of a failed compile or link; raises InfrastructureError when the compiler
+    crashed or the scratch disk is full."""
     if outcome.timed_out:
         return StepFailure(f"{what}: the compiler exceeded its time limit", ErrorCategory.OTHER, timed_out=True)
+    crash = compiler_crash(outcome)
+    if crash:
+        raise InfrastructureError(f"ascendc-sim build ({what}): {crash}")
     log = _clean(outcome.stderr + outcome.stdout, folder, cache.root / "pch" if cache is not None else None)
+    disk = disk_trouble(folder, log)
+    if disk:
+        raise InfrastructureError(f"ascendc-sim build ({what}): {disk}")
     if outcome.signal_name:
-        log = f"{what}: the compiler died of {outcome.signal_name} (memory limit?)\n{log}"
+        log = f"{what}: the compiler died of {outcome.signal_name} ({outcome.limit} limit)\n{log}"
     return StepFailure(diagnostics.trim(log), diagnostics.classify(log))
+
+
+def _runtime_folder(compiler: Compiler, cache: BuildCache) -> Path:
+    key = f"{compiler.identity or compiler.version}\0{simulator_version()}\0{FLAGS}"
+    return cache.root / "runtime" / hashlib.sha256(key.encode()).hexdigest()[:24]
 
 
 def runtime_objects(compiler: Compiler, cache: BuildCache) -> tuple[Path, ...]:
     """The compiled launcher and out-of-line host API for this compiler and simulator version (built
     once per machine, then cached; the two compile in parallel)."""
-    key = hashlib.sha256(f"{compiler.version}\0{simulator_version()}\0{FLAGS}".encode()).hexdigest()[:24]
-    target = cache.root / "runtime" / key
+    target = _runtime_folder(compiler, cache)
     objects = tuple(target / f"{src.stem}.o" for src in RUNTIME_SOURCES)
     if all(o.is_file() for o in objects):
         return objects
-    folder = cache.scratch("runtime-")
-    with ThreadPoolExecutor(max_workers=len(RUNTIME_SOURCES)) as pool:
-        outs = list(pool.map(lambda src: _run([compiler.path, *FLAGS, "-I", str(INCLUDE_DIR), "-c", str(src), "-o",
-                                               f"{src.stem}.o"], folder, COMPILE_LIMITS), RUNTIME_SOURCES))
+    folder = _scratch(cache, "runtime-")
+    try:
+        with ThreadPoolExecutor(max_workers=len(RUNTIME_SOURCES)) as pool:
+            outs = list(pool.map(lambda src: _run([compiler.path, *FLAGS, "-I", str(INCLUDE_DIR), "-c", str(src),
+                                                   "-o", f"{src.stem}.o"], folder, COMPILE_LIMITS,
+                                                  step=f"runtime {src.name}"), RUNTIME_SOURCES))
+    except InfrastructureError:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
     for src, out in zip(RUNTIME_SOURCES, outs, strict=True):
         if not out.ok:
             shutil.rmtree(folder, ignore_errors=True)
-            raise RuntimeError(f"ascendc-sim: the simulator's {src.name} does not compile with {compiler.path}:\n"
-                               f"{out.stderr[-4000:]}")
+            why = compiler_crash(out) or disk_trouble(cache.root, out.stderr) or out.stderr[-4000:]
+            raise InfrastructureError(f"ascendc-sim: the simulator's own {src.name} does not compile with "
+                                      f"{compiler.path}: {why}")
     target.parent.mkdir(parents=True, exist_ok=True)
     try:
         os.rename(folder, target)
     except OSError:             # another worker published first
         shutil.rmtree(folder, ignore_errors=True)
     return objects
+
+
+def runtime_ready(compiler: Compiler, cache: BuildCache) -> bool:
+    return all((_runtime_folder(compiler, cache) / f"{src.stem}.o").is_file() for src in RUNTIME_SOURCES)
+
+
+def prepare(compiler: Compiler, cache: BuildCache, projects: Sequence[Mapping[str, str]],
+            report: Callable[[str], None]) -> bool:
+    """Build once, with a progress line, what the builds of ``projects`` (their file maps) will
+    need: the runtime objects and the precompiled headers of their header sets. Returns whether
+    anything had to be built. Raises InfrastructureError when the runtime does not compile."""
+    sets = sorted({(folder, flags, headers) for files in projects
+                   for folder, flags in (("op_host", HOST_FLAGS), ("op_kernel", FLAGS))
+                   if (headers := precompiled_header.simulator_includes(files, folder)) is not None})
+    todo = [(flags, headers) for _, flags, headers in sets
+            if not precompiled_header.settled(compiler, cache, flags, headers)]
+    need_runtime = not runtime_ready(compiler, cache)
+    if not todo and not need_runtime:
+        return False
+    report(f"npukernelbench: first use of this compiler/simulator version: building the simulator runtime"
+           f"{' and' if need_runtime else ''} {len(todo)} precompiled header(s) in {cache.root} "
+           "(about a minute on 2 cores; cached afterwards)")
+    if need_runtime:
+        runtime_objects(compiler, cache)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        list(pool.map(lambda job: precompiled_header.precompiled_header(compiler, cache, *job), todo))
+    return True
 
 
 def _pch_args(project: KernelProject, compiler: Compiler, cache: BuildCache, flags: tuple[str, ...],
@@ -145,13 +225,33 @@ def _safe_relative(name: str) -> PurePosixPath:
     return path
 
 
+def _scratch(cache: BuildCache, prefix: str) -> Path:
+    try:
+        return cache.scratch(prefix)
+    except OSError as exc:
+        raise disk_error(exc, f"cannot create a build folder under {cache.root}") or \
+            InfrastructureError(f"cannot create a build folder under {cache.root}: {exc}") from exc
+
+
+def _write(path: Path, text: str) -> None:
+    """Write one file of ours into the build folder; a full disk is an InfrastructureError."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        infra = disk_error(exc, f"cannot write {path.name}")
+        if infra is not None:
+            raise infra from exc
+        raise StepFailure(f"cannot write project file {path.name}: {exc.strerror or exc}", ErrorCategory.OTHER) \
+            from None
+
+
 def _write_sources(project: KernelProject, src: Path) -> list[str]:
     hosts: list[str] = []
     for name, text in project.files.items():
         rel = _safe_relative(name)
         path = src.joinpath(*rel.parts)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        _write(path, text)
         if rel.parts[0] == "op_host" and rel.suffix in (".cpp", ".cc", ".cxx") and len(rel.parts) == 2:
             hosts.append(rel.as_posix())
     return sorted(hosts)
@@ -186,6 +286,9 @@ def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder
         raise _compile_failure(out, folder, "linking the host code")
     described = _run([str(folder / "describe"), "describe"], folder, DESCRIBE_LIMITS, timings, "describe")
     if not described.ok:
+        disk = disk_trouble(folder, described.stderr)
+        if disk:
+            raise InfrastructureError(f"ascendc-sim build (describe): {disk}")
         why = (f"died of {described.signal_name}" if described.signal_name else
                "timed out" if described.timed_out else f"exited with {described.returncode}")
         raise StepFailure(f"the host code's static initialisation {why}:\n{described.stderr[-2000:]}",
@@ -194,7 +297,7 @@ def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder
         desc = kernel_prelude.parse_description(described.stdout)
     except kernel_prelude.DescribeError as exc:
         raise StepFailure(f"cannot read the registered tiling classes: {exc}", ErrorCategory.OTHER) from None
-    (folder / PRELUDE).write_text(kernel_prelude.prelude(project, desc), encoding="utf-8")
+    _write(folder / PRELUDE, kernel_prelude.prelude(project, desc))
     kernel_pch, kernel_readable = _pch_args(project, compiler, cache, FLAGS, "op_kernel")
     out = _run([compiler.path, *FLAGS, *include, "-I", "op_kernel", *kernel_pch, "-include", str(folder / PRELUDE),
                 "-c", kernel_rel, "-o", f"{folder}/kernel.o"], src, COMPILE_LIMITS, timings, "kernel", kernel_readable)
@@ -214,7 +317,7 @@ def build(project: KernelProject, compiler: Compiler, cache: BuildCache) -> Buil
     record = cache.load(key)
     if record is not None:
         return _result(record, cache.entry(key), key, time.monotonic() - start, cached=True)
-    folder = cache.scratch(f"{key[:12]}-")
+    folder = _scratch(cache, f"{key[:12]}-")
     meta = {"op": project.op, "kernel": project.kernel,
             "params": [[p.name, p.role, p.param_type, p.dtype] for p in project.params]}
     timings: dict[str, float] = {}
@@ -224,13 +327,21 @@ def build(project: KernelProject, compiler: Compiler, cache: BuildCache) -> Buil
     except StepFailure as failure:
         record = {"ok": False, "diagnostics": failure.diagnostics, "category": failure.category.value,
                   "timed_out": failure.timed_out, **meta}
+    except BaseException:               # InfrastructureError (or an interrupt): nothing is kept
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
     record["seconds"] = round(time.monotonic() - start, 3)
     record["step_seconds"] = timings
     if record["timed_out"]:
         # Not cached: a time-out may be the machine's load rather than the candidate.
         shutil.rmtree(folder, ignore_errors=True)
         return _result(record, folder, key, time.monotonic() - start, cached=False)
-    target = cache.publish(key, folder, record)
+    try:
+        target = cache.publish(key, folder, record)
+    except OSError as exc:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise disk_error(exc, "cannot store the build in the cache") or \
+            InfrastructureError(f"cannot store the build in the cache {cache.root}: {exc}") from exc
     return _result(cache.load(key) or record, target, key, time.monotonic() - start, cached=False)
 
 
