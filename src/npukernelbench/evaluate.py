@@ -23,7 +23,7 @@ from npukernelbench.compare import compare_outputs, same_bits
 from npukernelbench.diagnostics import classify
 from npukernelbench.extract import ParseError, extract_files
 from npukernelbench.generators.base import Completion
-from npukernelbench.infrastructure import retry_once
+from npukernelbench.infrastructure import InfrastructureError, retry_once
 from npukernelbench.reference_runner import Reference, reference_for
 from npukernelbench.result import ErrorCategory, SampleResult, Status
 from npukernelbench.shapes import ShapeCase, dynamic_enabled, search, static_cases
@@ -235,10 +235,16 @@ class KernelChecker:
         examples = self.options.shape_examples if examples is None else examples
         seed = self.options.shape_seed if seed is None else seed
         failures: dict[str, CaseOutcome | BuildFailed] = {}
+        aborted: list[InfrastructureError] = []
 
         def probe(case: ShapeCase) -> str | None:
+            if aborted:                      # our machinery failed: stop checking, raise it after the search
+                return None
             try:
                 outcome = self.check(case)
+            except InfrastructureError as exc:   # not a property of the case: kept away from hypothesis
+                aborted.append(exc)
+                return None
             except BuildFailed as exc:
                 failures[case.key()] = exc
                 return "build failed"
@@ -249,6 +255,8 @@ class KernelChecker:
 
         found = search(self.spec, probe, examples, seed, self.options.shrink_budget,
                        storage_dir=self.options.scratch_dir)
+        if aborted:
+            raise aborted[0]
         if found.failure is None:
             return CaseOutcome(Status.PASSED)
         failed = failures[found.failure.key()]

@@ -66,22 +66,25 @@ class SampleItem(pytest.Item):
             pytest.skip(f"already finished in {state.options.out} (--npukb-resume)")
         reason = state.toolchain_unavailable()
         where = f"{self.spec.case_id} sample {self.sample}"
+        error = None
         try:
             if reason:
                 raise InfrastructureError(f"toolchain {state.options.toolchain!r} cannot run here: {reason}")
             completion = state.completion(self.spec, self.sample)
-            if completion.meta.get("missing"):
-                pytest.skip(f"{where}: {completion.meta['missing']} (not evaluated, not counted)")
-            self.result = evaluate(self.spec, completion, state.toolchain(), state.options.eval_options(),
-                                   state.baseline)
+            missing = completion.meta.get("missing")
+            if not missing:
+                self.result = evaluate(self.spec, completion, state.toolchain(), state.options.eval_options(),
+                                       state.baseline)
         except InfrastructureError as exc:
             self.user_properties.append((INFRA_KEY, json.dumps({"task": self.spec.case_id, "sample": self.sample,
                                                                 "cause": exc.cause})))
-            pytest.fail(f"{where}: infrastructure failure (not the kernel's fault, not counted): {exc.cause}",
-                        pytrace=False)
+            error = f"{where}: infrastructure failure (not the kernel's fault, not counted): {exc.cause}"
         except ReferenceError_ as exc:
-            pytest.fail(f"{where}: the case's reference failed (a bug in the case, not the kernel): {exc}",
-                        pytrace=False)
+            error = f"{where}: the case's reference failed (a bug in the case, not the kernel): {exc}"
+        if error is not None:                    # outside the except: no chained traceback in the report
+            pytest.fail(error, pytrace=False)
+        if missing:
+            pytest.skip(f"{where}: {missing} (not evaluated, not counted)")
         label = completion.meta.get("label") if completion.meta else None
         if label:
             self.result.details["expected_category"] = label

@@ -23,8 +23,11 @@ namespace is matched by its inode number, so the watchdog holds the namespace op
 What is not the command's doing is reported in ``ProcessOutcome.infrastructure`` (a sentence) and
 never as the command's exit: the program cannot be started, the confinement wrapper failed before it
 reported the command's status (:data:`npukernelbench.confinement.STATUS_SHELL`), or the command was
-killed by a signal from outside the sandbox (SIGKILL with no limit of ours reached and a modest
-memory footprint, SIGTERM, SIGINT, SIGHUP: the out-of-memory killer, a user, a shutdown).
+killed by a signal from outside the sandbox (SIGKILL with no limit of ours reached, SIGTERM, SIGINT,
+SIGHUP: the kernel's out-of-memory killer, a user, a shutdown). Candidate code cannot send signals
+(the static checks reject ``kill``, ``raise`` and friends) and its memory is bounded by
+``RLIMIT_AS``, so such a death is never its doing; the message says when the out-of-memory killer
+ran during the run.
 """
 
 from __future__ import annotations
@@ -53,9 +56,6 @@ __all__ = ["OUTPUT_LIMIT", "Limits", "ProcessOutcome", "Request", "clean_env", "
 OUTPUT_LIMIT = 64 * 1024          # bytes of stdout/stderr kept from a child (head + tail)
 _TICK_S = 0.05                    # watchdog period
 _EXIT_GRACE_S = 0.5               # how long pipes held open by leftovers may delay the end
-# A SIGKILL with no limit of ours reached is taken as the OOM killer's or an outsider's (an
-# infrastructure failure) unless the run's largest process had grown past this resident size.
-OOM_RSS_BYTES = 2 << 30
 _OUTSIDE_SIGNALS = (signal.SIGKILL, signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 # Signals reset to their default action and unblocked in every child, whatever the caller's thread had.
 _RESET_SIGNALS = (signal.SIGXCPU, signal.SIGXFSZ, signal.SIGPIPE, signal.SIGINT, signal.SIGTERM, signal.SIGHUP,
@@ -84,7 +84,6 @@ class ProcessOutcome:
     limit: str | None = None          # the limit that stopped it: wall-clock, cpu, processes, file-size
     confinement: str = ""             # level the run was confined at
     infrastructure: str | None = None  # why the outcome is not the command's doing (see module doc)
-    max_rss_bytes: int = 0            # largest resident size of a process of the run
     cpu_seconds: float = 0.0          # user + system time of the run's processes
 
     @property
@@ -325,6 +324,18 @@ def _program(argv0: str, env: Mapping[str, str], cwd: Path) -> str | None:
     return None
 
 
+def _oom_kills() -> int | None:
+    """How many processes the kernel's out-of-memory killer has killed since boot."""
+    try:
+        with open("/proc/vmstat", "rb") as fh:
+            for line in fh:
+                if line.startswith(b"oom_kill "):
+                    return int(line.split()[1])
+    except (OSError, ValueError):
+        pass
+    return None
+
+
 def _exited(pid: int) -> bool:
     """Whether the child has ended, leaving it unreaped (its pid stays reserved)."""
     try:
@@ -380,6 +391,7 @@ def run_confined(request: Request, confinement: Confinement | None = None) -> Pr
     missing = _program(str(request.argv[0]), env, cwd)
     if missing:
         return not_started(missing)
+    oom_before = _oom_kills()
     wrapped = conf.reports_status(request.network)
     stdin_file: Path | None = None
     status_r = status_w = -1
@@ -472,7 +484,6 @@ def run_confined(request: Request, confinement: Confinement | None = None) -> Pr
     stdout, t1 = captures["stdout"].text()
     stderr, t2 = captures["stderr"].text()
     rc = proc.returncode
-    max_rss = usage.ru_maxrss * 1024 if usage is not None else 0
     cpu = usage.ru_utime + usage.ru_stime if usage is not None else 0.0
     infrastructure: str | None = None
     if wrapped:
@@ -494,12 +505,10 @@ def run_confined(request: Request, confinement: Confinement | None = None) -> Pr
     elif limit is None and rc == -signal.SIGKILL and cpu >= limits.cpu_s:
         limit = "cpu"                  # SIGXCPU blocked or ignored: the hard limit's SIGKILL
     if limit is None and infrastructure is None and rc is not None and -rc in _OUTSIDE_SIGNALS:
-        if rc == -signal.SIGKILL and max_rss >= OOM_RSS_BYTES:
-            stderr += (f"\n[sandbox] killed by SIGKILL after growing to {max_rss >> 20} MiB resident "
-                       "(the out-of-memory killer)")
-        else:
-            infrastructure = (f"{request.argv[0]} was killed by {sig} from outside the sandbox, not by a limit of "
-                              "the harness (the out-of-memory killer, a user or a shutdown)")
+        oom = oom_before is not None and (_oom_kills() or 0) > oom_before
+        infrastructure = (f"{request.argv[0]} was killed by {sig} from outside the sandbox, not by a limit of the "
+                          "harness (" + ("the kernel's out-of-memory killer ran meanwhile: the machine is short of "
+                                         "memory" if oom else "the out-of-memory killer, a user or a shutdown") + ")")
     timed_out = limit in ("wall-clock", "cpu")
     if limit == "wall-clock":
         stderr += f"\n[sandbox] killed: wall-clock limit of {limits.wall_s:g} s exceeded"
@@ -513,4 +522,4 @@ def run_confined(request: Request, confinement: Confinement | None = None) -> Pr
     return ProcessOutcome(returncode=None if timed_out else rc, stdout=stdout, stderr=stderr,
                           seconds=time.monotonic() - start, timed_out=timed_out, signal_name=sig,
                           truncated=t1 or t2, limit=limit, confinement=conf.level, infrastructure=infrastructure,
-                          max_rss_bytes=max_rss, cpu_seconds=round(cpu, 3))
+                          cpu_seconds=round(cpu, 3))

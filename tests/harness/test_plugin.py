@@ -5,6 +5,7 @@ import os
 import shutil
 
 import pytest
+
 from conftest import DATA, HERE
 
 pytest_plugins = ["pytester"]

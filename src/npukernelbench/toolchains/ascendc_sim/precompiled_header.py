@@ -79,16 +79,29 @@ def simulator_includes(files: Mapping[str, str], folder: str) -> tuple[str, ...]
     return tuple(sorted(found)) or None
 
 
+def _usable(compiler: Compiler) -> bool:
+    return os.path.basename(compiler.path).startswith("g++") or "g++" in compiler.version.lower()
+
+
+def _target(compiler: Compiler, cache: BuildCache, flags: Sequence[str], headers: Sequence[str]) -> Path:
+    key = hashlib.sha256("\0".join([compiler.identity or compiler.version, compiler.path, simulator_version(),
+                                    *flags, "|", *headers]).encode()).hexdigest()[:24]
+    return cache.root / "pch" / key
+
+
+def settled(compiler: Compiler, cache: BuildCache, flags: Sequence[str], headers: Sequence[str]) -> bool:
+    """Whether this PCH exists, or is known not to build, or is not used with this compiler."""
+    target = _target(compiler, cache, flags, headers)
+    return not _usable(compiler) or (target / FAILED).exists() or (target / f"{STUB}.gch").is_file()
+
+
 def precompiled_header(compiler: Compiler, cache: BuildCache, flags: Sequence[str],
                        headers: Sequence[str]) -> Path | None:
     """The stub header to ``-include`` (its ``.gch`` lies next to it), or None when none is usable."""
-    if not os.path.basename(compiler.path).startswith("g++") and "g++" not in compiler.version.lower():
+    if not _usable(compiler):
         return None                 # clang's PCH works differently (-include-pch); not used
-    key = hashlib.sha256("\0".join([compiler.identity or compiler.version, compiler.path, simulator_version(),
-                                    *flags, "|",
-                                    *headers]).encode()).hexdigest()[:24]
-    root = cache.root / "pch"
-    target = root / key
+    target = _target(compiler, cache, flags, headers)
+    root, key = target.parent, target.name
     if (target / FAILED).exists():
         return None
     if (target / f"{STUB}.gch").is_file():
