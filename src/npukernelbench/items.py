@@ -31,7 +31,11 @@ class CaseFolder(pytest.Directory):
             raise self.CollectError(str(exc)) from None
         shapes = state.options.shapes
         for sample in range(state.options.samples):
-            item = SampleItem.from_parent(self, name=f"{spec.case_id}[s{sample}]", spec=spec, sample=sample)
+            name = f"{spec.case_id}[s{sample}]"
+            # the node id given as a string, parsed like the ids pytest reads back (``--lf``), so that the
+            # "[sI]" is the id's parameter part both ways
+            item = SampleItem.from_parent(self, name=name, nodeid=f"{self.nodeid}::{name}", spec=spec,
+                                          sample=sample)
             for mark in (*spec.markers, *(("static", "dynamic") if shapes == "both" else (shapes,)), "npukb"):
                 self.config.addinivalue_line("markers", f"{mark}: NPUKernelBench marker")
                 item.add_marker(mark)
