@@ -80,8 +80,10 @@ def disk_trouble(path: Path, output: str = "") -> str | None:
     return None
 
 
-def disk_error(exc: OSError, what: str) -> InfrastructureError | None:
-    """An InfrastructureError for an OSError of our own file writes that is the disk's doing."""
+def disk_error(exc: OSError, what: str, path: Path | None = None) -> InfrastructureError | None:
+    """An InfrastructureError for an OSError of our own file writes that is the disk's doing: a
+    disk errno, or (for writers that report no errno, such as numpy's) a full file system at ``path``."""
     if exc.errno in _DISK_ERRNOS:
-        return InfrastructureError(f"{what}: {exc.strerror or exc} (the scratch disk)")
-    return None
+        return InfrastructureError(f"{what}: {exc.strerror or exc} (the scratch disk is full or failing)")
+    trouble = disk_trouble(path, str(exc)) if path is not None else None
+    return InfrastructureError(f"{what}: {trouble}") if trouble else None

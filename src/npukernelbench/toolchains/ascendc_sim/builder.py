@@ -95,13 +95,15 @@ def _clean(log: str, folder: Path, pch_root: Path | None = None) -> str:
 
 
 def _run(argv: list[str], cwd: Path, limits: Limits, timings: dict[str, float] | None = None,
-         step: str = "", readable: tuple[Path, ...] = ()) -> ProcessOutcome:
-    """One confined step; raises InfrastructureError when our machinery failed."""
+         step: str = "", readable: tuple[Path, ...] = (), what: str = "") -> ProcessOutcome:
+    """One confined step (``what`` names it in messages); raises InfrastructureError when our
+    machinery failed."""
     outcome = run_confined(Request(argv=argv, cwd=cwd, limits=limits, env=clean_env(), readable=readable))
     if timings is not None:
         timings[step] = round(timings.get(step, 0.0) + outcome.seconds, 3)
     if outcome.infrastructure:
-        raise InfrastructureError(f"ascendc-sim build ({step or Path(argv[0]).name}): {outcome.infrastructure}")
+        raise InfrastructureError(f"ascendc-sim build ({what or step or Path(argv[0]).name}): "
+                                  f"{outcome.infrastructure}")
     return outcome
 
 
@@ -276,15 +278,16 @@ def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder
     for i, host in enumerate(hosts):
         obj = f"{folder}/host_{i}.o"
         out = _run([compiler.path, *HOST_FLAGS, *include, "-I", "op_host", *host_pch, "-c", host, "-o", obj], src,
-                   COMPILE_LIMITS, timings, "host", host_readable)
+                   COMPILE_LIMITS, timings, "host", host_readable, what=f"compiling {host}")
         if not out.ok:
             raise _compile_failure(out, folder, f"compiling {host}", cache)
         host_objects.append(obj)
     out = _run([compiler.path, *LINK_FLAGS, *host_objects, *runtime, "-o", "describe"], folder, COMPILE_LIMITS,
-               timings, "describe")
+               timings, "describe", what="linking the host code")
     if not out.ok:
         raise _compile_failure(out, folder, "linking the host code")
-    described = _run([str(folder / "describe"), "describe"], folder, DESCRIBE_LIMITS, timings, "describe")
+    described = _run([str(folder / "describe"), "describe"], folder, DESCRIBE_LIMITS, timings, "describe",
+                     what="running the host code's registration")
     if not described.ok:
         disk = disk_trouble(folder, described.stderr)
         if disk:
@@ -300,11 +303,12 @@ def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder
     _write(folder / PRELUDE, kernel_prelude.prelude(project, desc))
     kernel_pch, kernel_readable = _pch_args(project, compiler, cache, FLAGS, "op_kernel")
     out = _run([compiler.path, *FLAGS, *include, "-I", "op_kernel", *kernel_pch, "-include", str(folder / PRELUDE),
-                "-c", kernel_rel, "-o", f"{folder}/kernel.o"], src, COMPILE_LIMITS, timings, "kernel", kernel_readable)
+                "-c", kernel_rel, "-o", f"{folder}/kernel.o"], src, COMPILE_LIMITS, timings, "kernel", kernel_readable,
+               what=f"compiling {kernel_rel}")
     if not out.ok:
         raise _compile_failure(out, folder, f"compiling {kernel_rel}", cache)
     out = _run([compiler.path, *LINK_FLAGS, *host_objects, "kernel.o", *runtime, "-o", EXECUTABLE], folder,
-               COMPILE_LIMITS, timings, "link")
+               COMPILE_LIMITS, timings, "link", what="linking")
     if not out.ok:
         raise _compile_failure(out, folder, "linking")
     for leftover in [*host_objects, f"{folder}/kernel.o", f"{folder}/describe"]:

@@ -90,7 +90,7 @@ class AscendCSimToolchain:
         try:
             launch_files.write_request(folder, op, launch)
         except OSError as exc:
-            raise disk_error(exc, "cannot write the simulator's request") or \
+            raise disk_error(exc, "cannot write the simulator's request", folder) or \
                 InfrastructureError(f"cannot write the simulator's request in {folder}: {exc}") from exc
         except (launch_files.LaunchError, KeyError, IndexError, ValueError) as exc:
             raise InfrastructureError(f"the harness made an invalid launch: {exc}") from exc
