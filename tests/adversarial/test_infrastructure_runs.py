@@ -77,7 +77,8 @@ def test_failing_wrapper_is_an_item_error_counted_nowhere(tmp_path, warm_cache, 
     assert [f["task"] for f in summary["infrastructure_failures"]] == ["level1/math/add_custom"]
     assert all(level is None for level in summary["levels"].values())        # no outcome, no pass@k
     assert sum(summary["statuses"].values()) == 0 and sum(summary["taxonomy"].values()) == 0
-    assert (tmp_path / "out" / "results.jsonl").read_text() == ""
+    results = tmp_path / "out" / "results.jsonl"
+    assert not results.exists() or results.read_text() == ""
     if match == "op_kernel/add_custom.cpp":
         assert _builds(cache) == before, "a build that failed in the wrapper was cached"
 
