@@ -27,6 +27,8 @@ from pathlib import Path
 
 from npukernelbench.generators.base import Completion, GenerationRequest, GeneratorOptions
 
+SCHEMA_KEYS = ("task", "sample", "completion", "files", "tokens", "meta")
+
 
 class ReplayError(ValueError):
     pass
