@@ -153,6 +153,12 @@ def _opdef(path: Path, text: str) -> tuple[list[ParamDecl], list[ParamDecl], lis
     return inputs, outputs, attrs, combos
 
 
+def read_opdef(path: Path, text: str) -> tuple[list[ParamDecl], list[ParamDecl], list[AttrDecl], list[dict[str, str]]]:
+    """The OpDef of a host source: inputs, outputs, attributes and the dtype columns (one binding of
+    parameter name -> dtype per column of the ``DataType`` lists). Raises :class:`SpecError`."""
+    return _opdef(path, text)
+
+
 def load_public(folder: Path, root: Path | None = None) -> TaskSpec:
     """One task folder of the public NPUKernelBench layout (see DESIGN.md section 4)."""
     folder = Path(folder).resolve()

@@ -81,3 +81,18 @@ def test_host_syntax_error_is_reported_with_its_file(sim, make_project):
     assert not build.ok
     assert build.error_category is ErrorCategory.SYNTAX_STRUCTURE
     assert "op_host/copy_custom.cpp" in build.diagnostics
+
+
+def test_wrapper_text_in_a_steps_output_proves_nothing(tmp_path):
+    """Whether the confinement wrapper failed is decided by the sandbox's status channel
+    (``ProcessOutcome.infrastructure``, raised as InfrastructureError by ``_run``), never by the text
+    a step printed: a candidate can print ``unshare: ...`` too (#error, a static_assert message)."""
+    from pathlib import Path
+
+    from npukernelbench.sandbox import ProcessOutcome
+    from npukernelbench.toolchains.ascendc_sim import builder
+
+    printed = ProcessOutcome(returncode=1, stdout="", stderr="unshare: sigprocmask unblock failed: Invalid argument\n",
+                             seconds=0.1)
+    failure = builder._compile_failure(printed, Path(tmp_path), "linking the host code")
+    assert isinstance(failure, builder.StepFailure) and not failure.timed_out

@@ -2,22 +2,7 @@
 
 The replay schema (also what ``npukb export-completions`` writes), one JSON object per line:
 
-==============  ========  ===================================================================
-key             required  value
-==============  ========  ===================================================================
-``task``        yes       case id: the case folder path relative to its root (``level1/math/add_custom``)
-``sample``      no        sample index, an integer (default 0)
-``completion``  one of    the model's raw answer (text; parsed like a live model's)
-``files``       the two   ``{"op_host/x.cpp": SOURCE, ...}``: project files as they are
-``tokens``      no        generated tokens (reported, not checked)
-``meta``        no        an object kept with the completion (``label`` for mutants, ...)
-==============  ========  ===================================================================
-
-A (task, sample) the run asks for and the file lacks is *missing*: it is not the model's fault
-(no parse_error), so it is reported with a warning and left out of the run (its item is skipped,
-it counts in no metric), or, with pytest's ``--strict`` (``npukb evaluate --strict``), the run
-stops with an error naming the missing samples.
-"""
+==============  ========  ============================================================"""
 
 from __future__ import annotations
 
@@ -80,15 +65,15 @@ class ReplayGenerator:
         for req in requests:
             batch = []
             for i in range(req.sampling.n):
-                row = self.rows.get((req.task.case_id, i))
+                row = self.rows.get((req.id, i))
                 if row is None:
-                    batch.append(Completion(req.task.case_id, i, text=None,
+                    batch.append(Completion(req.id, i, text=None,
                                             meta={"missing": f"missing from the replay file {self.path}"}))
                 elif "files" in row:
-                    batch.append(Completion(req.task.case_id, i, files=row["files"], tokens=row.get("tokens"),
+                    batch.append(Completion(req.id, i, files=row["files"], tokens=row.get("tokens"),
                                             meta=row.get("meta") or {}))
                 else:
-                    batch.append(Completion(req.task.case_id, i, text=str(row["completion"]),
+                    batch.append(Completion(req.id, i, text=str(row["completion"]),
                                             tokens=row.get("tokens"), meta=row.get("meta") or {}))
             out.append(batch)
         return out

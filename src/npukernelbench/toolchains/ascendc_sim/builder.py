@@ -40,7 +40,7 @@ from npukernelbench.confinement import confinement_level
 from npukernelbench.infrastructure import InfrastructureError, disk_error, disk_trouble
 from npukernelbench.result import ErrorCategory
 from npukernelbench.sandbox import Limits, ProcessOutcome, Request, clean_env, run_confined
-from npukernelbench.toolchains.ascendc_sim import kernel_prelude, precompiled_header
+from npukernelbench.toolchains.ascendc_sim import kernel_prelude, precompiled_header, tiling_fields
 from npukernelbench.toolchains.ascendc_sim.build_cache import BuildCache
 from npukernelbench.toolchains.ascendc_sim.compiler import FLAGS, HOST_FLAGS, LINK_FLAGS, Compiler
 from npukernelbench.toolchains.ascendc_sim.sources import INCLUDE_DIR, RUNTIME_SOURCES, simulator_version
@@ -301,6 +301,7 @@ def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder
     except kernel_prelude.DescribeError as exc:
         raise StepFailure(f"cannot read the registered tiling classes: {exc}", ErrorCategory.OTHER) from None
     _write(folder / PRELUDE, kernel_prelude.prelude(project, desc))
+    _write(folder / tiling_fields.LAYOUT_FILE, described.stdout)        # runs name tiling values
     kernel_pch, kernel_readable = _pch_args(project, compiler, cache, FLAGS, "op_kernel")
     out = _run([compiler.path, *FLAGS, *include, "-I", "op_kernel", *kernel_pch, "-include", str(folder / PRELUDE),
                 "-c", kernel_rel, "-o", f"{folder}/kernel.o"], src, COMPILE_LIMITS, timings, "kernel", kernel_readable,

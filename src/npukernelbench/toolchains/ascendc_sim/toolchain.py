@@ -19,7 +19,7 @@ from pathlib import Path
 from npukernelbench.infrastructure import InfrastructureError, disk_error, disk_trouble
 from npukernelbench.sandbox import Limits, Request, clean_env, run_confined
 from npukernelbench.spec import TaskSpec
-from npukernelbench.toolchains.ascendc_sim import builder, launch_files
+from npukernelbench.toolchains.ascendc_sim import builder, launch_files, tiling_fields
 from npukernelbench.toolchains.ascendc_sim.build_cache import BuildCache, default_root
 from npukernelbench.toolchains.ascendc_sim.compiler import Compiler, find_compiler
 from npukernelbench.toolchains.base import BuildResult, KernelProject, Launch, RunResult
@@ -112,6 +112,10 @@ class AscendCSimToolchain:
                                       f"{result.get('message') or outcome.stderr[-500:]}")
         details = {k: result[k] for k in ("block_dim", "tiling_key", "workspace_bytes", "tiling_bytes", "tiling_hex",
                                           "cost", "violation", "status") if k in result}
+        if "tiling_hex" in result:
+            fields = tiling_fields.decode_run(exe.parent, op, result)
+            if fields is not None:
+                details["tiling_fields"] = fields        # the tiling class's values, by field name
         details["log"] = result.get("log", "")
         details["speed_kind"] = self.speed_kind
         details["run_seconds"] = round(outcome.seconds, 3)
