@@ -46,7 +46,7 @@ from npukernelbench.toolchains.ascendc_sim.compiler import FLAGS, HOST_FLAGS, LI
 from npukernelbench.toolchains.ascendc_sim.sources import INCLUDE_DIR, RUNTIME_SOURCES, simulator_version
 from npukernelbench.toolchains.base import BuildResult, KernelProject
 
-BUILDER_VERSION = "3"
+BUILDER_VERSION = "4"
 EXECUTABLE = "sim"
 PRELUDE = "npukb_build.h"
 COMPILE_LIMITS = Limits(cpu_s=300, memory_bytes=6 << 30, wall_s=240.0)
