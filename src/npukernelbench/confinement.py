@@ -21,9 +21,10 @@ infrastructure failure that is never the command's doing. (util-linux 2.38's ``u
 re-raise a SIGKILL that ended its child and exits with status 1 and ``unshare: sigprocmask unblock
 failed``, indistinguishable by exit status from a compiler error.)
 
-The level is found once per process by actually running ``true`` under each level (user namespaces
-may be disabled even when ``bwrap`` is installed) and cached. ``NPUKB_CONFINEMENT`` (``bubblewrap``,
-``netns+rlimits`` or ``rlimits``) caps the level, e.g. to test the fallbacks; it never raises it.
+The level is found once per process by actually running ``true`` under each level, status shell
+included (user namespaces may be disabled even when ``bwrap`` is installed), and cached.
+``NPUKB_CONFINEMENT`` (``bubblewrap``, ``netns+rlimits`` or ``rlimits``) caps the level, e.g. to test
+the fallbacks; it never raises it.
 """
 
 from __future__ import annotations
@@ -156,13 +157,23 @@ def bwrap_argv(bwrap: str, argv: Sequence[str], cwd: Path, writable: Sequence[Pa
     return args + list(launcher) + list(argv)
 
 
-def _works(argv: list[str], cwd: str) -> bool:
+def _works(candidate: Confinement, cwd: str) -> bool:
+    """Whether ``true`` runs under ``candidate`` and its status shell reports status 0 on the pipe."""
+    read_end, write_end = os.pipe()
     try:
-        done = subprocess.run(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL, timeout=20, env={"PATH": "/usr/bin:/bin"})
+        argv = candidate.wrap([_true()], Path(cwd))
+        done = subprocess.run(argv, cwd=cwd, stdin=write_end, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              timeout=20, env={"PATH": "/usr/bin:/bin"})
+        os.close(write_end)
+        write_end = -1
+        status = os.read(read_end, 64)
     except (OSError, subprocess.SubprocessError):
         return False
-    return done.returncode == 0
+    finally:
+        os.close(read_end)
+        if write_end >= 0:
+            os.close(write_end)
+    return done.returncode == 0 and status == b"0\n"
 
 
 def _true() -> str:
@@ -173,10 +184,9 @@ def _probe_bwrap(scratch: str) -> Confinement | None:
     bwrap = shutil.which("bwrap")
     if not bwrap:
         return None
-    if not _works(bwrap_argv(bwrap, [_true()], Path(scratch)), scratch):
-        return None
-    return Confinement(BUBBLEWRAP, "bubblewrap: no network, own pid namespace, read-only system, "
-                       "only the scratch directory writable", bwrap=bwrap)
+    found = Confinement(BUBBLEWRAP, "bubblewrap: no network, own pid namespace, read-only system, "
+                        "only the scratch directory writable", bwrap=bwrap)
+    return found if _works(found, scratch) else None
 
 
 def _probe_unshare(scratch: str) -> Confinement | None:
@@ -184,11 +194,11 @@ def _probe_unshare(scratch: str) -> Confinement | None:
     if not unshare:
         return None
     for variant in _UNSHARE_VARIANTS:
-        prefix = (unshare, *variant)
-        if _works([*prefix, "--", _true()], scratch):
-            pid = "--pid" in variant
-            return Confinement(NETNS, "unshare: no network" + (", own pid namespace" if pid else "")
-                               + "; file system not confined", unshare=prefix)
+        pid = "--pid" in variant
+        found = Confinement(NETNS, "unshare: no network" + (", own pid namespace" if pid else "")
+                            + "; file system not confined", unshare=(unshare, *variant))
+        if _works(found, scratch):
+            return found
     return None
 
 
