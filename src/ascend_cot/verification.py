@@ -66,16 +66,15 @@ def kernel_name(files: Mapping[str, str]) -> str | None:
     return None
 
 
-def _project(op: str, kernel: str, files: Mapping[str, str], inputs: list, outputs: list,
-             dtypes: Mapping[str, str]) -> Any:
+def _first_column_project(signature: Any, kernel: str, files: Mapping[str, str]) -> Any:
+    """The project bound to the first DataType column of a described OpDef (a build check with no case)."""
     from npukernelbench.toolchains.base import KernelProject, ParamSlot
 
     params = []
-    for role, decls in (("input", inputs), ("output", outputs)):
-        for d in decls:
-            ptype = "DYNAMIC" if d.kind == "list" else "OPTIONAL" if d.optional else "REQUIRED"
-            params.append(ParamSlot(d.name, role, ptype, dtypes.get(d.name, d.dtype)))
-    return KernelProject(op=op, kernel=kernel, files=dict(files), params=tuple(params))
+    for p in (*signature.inputs, *signature.outputs):
+        dtype = p.dtypes[0] if p.dtypes else ""
+        params.append(ParamSlot(p.name, p.role, p.param_type, dtype))
+    return KernelProject(op=signature.op, kernel=kernel, files=dict(files), params=tuple(params))
 
 
 class Verifier:
@@ -161,9 +160,8 @@ class Verifier:
 
     def verify_build(self, files: Mapping[str, str]) -> Verification:
         """Static checks and a build of a project that has no case."""
-        from npukernelbench.cases import read_opdef
         from npukernelbench.checks import check_sources
-        from npukernelbench.spec import SpecError
+        from npukernelbench.toolchains.base import HostDescriber, KernelProject
 
         key = self._key("", files)
         hit = self._cached(key)
@@ -180,13 +178,19 @@ class Verifier:
                                                  "__aicore__) or no OpDef class in the host files",
                                                  "build_error"), True)
         op = _OPDEF_CLASS.search(host[1]).group(1)      # type: ignore[union-attr]
-        try:
-            inputs, outputs, _, combos = read_opdef(Path(host[0]), host[1])
-        except SpecError as exc:
-            return self._store(key, Verification(Verified.FAILED, f"cannot read the OpDef: {exc.problem}",
-                                                 "build_error"), True)
-        project = _project(op, kernel, files, inputs, outputs, combos[0] if combos else {})
-        try:
+        if not isinstance(self.toolchain, HostDescriber):
+            return self._store(key, Verification(Verified.NOT_APPLICABLE, f"toolchain {self.toolchain.name} cannot "
+                                                 "describe host code"), False)
+        try:            # a failure of our machinery is retried once; it is never the code's
+            described = retry_once(lambda: self.toolchain.describe(
+                KernelProject(op=op, kernel=kernel, files=dict(files), params=())))
+            signature = described.signature(op) if described.ok else None
+            if signature is None:
+                why = described.diagnostics.strip().splitlines()[0] if described.diagnostics.strip() else \
+                    f"no OpDef {op} registered"
+                return self._store(key, Verification(Verified.FAILED, f"host code: {why}", "build_error",
+                                                     described.diagnostics), cacheable=not described.timed_out)
+            project = _first_column_project(signature, kernel, files)
             build = retry_once(lambda: self.toolchain.build(project))
         except InfrastructureError as exc:
             raise ToolchainUnavailable(f"building a project: {exc.cause}; rerun the build to resume") from None

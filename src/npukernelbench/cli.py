@@ -84,8 +84,8 @@ def _evaluate(ns: argparse.Namespace) -> int:
     done = run.finished() if options.resume else set()
     absent = [(spec.case_id, i) for spec, i in chosen if completions[(spec.case_id, i)].meta.get("missing")]
     if absent:
-        print(f"npukb evaluate: warning: {len(absent)} sample(s) missing from the replay file are left out "
-              "(--strict makes this an error)", file=sys.stderr)
+        print(f"npukb evaluate: warning: {len(absent)} sample(s) with no completion (missing from the replay "
+              "file, or no expert answer) are left out (--strict makes this an error)", file=sys.stderr)
     work = [(spec, completions[(spec.case_id, i)]) for spec, i in chosen
             if (spec.case_id, i) not in done and (spec.case_id, i) not in absent]
     failures: list[dict] = []

@@ -14,21 +14,24 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from npukernelbench.checks import check_sources
 from npukernelbench.compare import compare_outputs, same_bits
 from npukernelbench.diagnostics import classify
-from npukernelbench.extract import ParseError, extract_files
+from npukernelbench.extract import ParseError, check_project, extract_files
 from npukernelbench.generators.base import Completion
 from npukernelbench.infrastructure import InfrastructureError, retry_once
 from npukernelbench.reference_runner import Reference, reference_for
-from npukernelbench.result import ErrorCategory, SampleResult, Status
+from npukernelbench.result import ErrorCategory, SampleResult, Stage, Status
 from npukernelbench.shapes import ShapeCase, dynamic_enabled, search, static_cases
 from npukernelbench.spec import TaskSpec
 from npukernelbench.toolchains.base import BuildResult, KernelProject, Launch, ParamSlot, TensorArg, Toolchain
+
+if TYPE_CHECKING:
+    from npukernelbench.public.checker import ModelChecker
 
 SUSPECT_SPEEDUP = 10.0
 
@@ -122,6 +125,12 @@ class KernelChecker:
         self.builds: dict[tuple[tuple[str, str], ...], BuildResult] = {}
         self.is_solution = spec.solution is not None and dict(spec.solution) == self.files
         self.shapes_checked = 0
+        self.stage = Stage.COLLECTED
+
+    def _reach(self, stage: Stage) -> None:
+        order = Stage.order()
+        if order.index(stage) > order.index(self.stage):
+            self.stage = stage
 
     # -- building ---------------------------------------------------------------------------------
     def build(self, dtypes: Mapping[str, str]) -> BuildResult:
@@ -132,6 +141,7 @@ class KernelChecker:
         result = self.builds[key]
         if not result.ok:
             raise BuildFailed(result)
+        self._reach(Stage.KERNEL_BUILT)
         return result
 
     def build_case(self, case: ShapeCase) -> BuildResult:
@@ -179,6 +189,10 @@ class KernelChecker:
             build = self.build(dtypes)
             launch = self.launch(case, inputs, expected, dtypes, poison_seed=seed)
             run = self.toolchain.run(build, launch)
+            if "block_dim" in run.details:
+                self._reach(Stage.TILING_RAN)
+            if run.ok:
+                self._reach(Stage.RAN_CLEANLY)
             where = f"on {case.describe()} (input seed {seed})"
             if run.timed_out:
                 return CaseOutcome(Status.TIMEOUT, f"timed out after {self.options.run_timeout_s:g} s {where}: "
@@ -193,12 +207,11 @@ class KernelChecker:
                     return CaseOutcome(Status.WRONG, f"input '{d.name}' was modified by the kernel {where}; inputs "
                                                      "must be left unchanged", case=case)
             verdict = compare_outputs(self.spec, run.outputs, expected, dtypes)
-            custom = None
-            if verdict.ok or verdict.index is not None:      # structure fine: a custom check may decide
-                custom = self.reference.custom_check(case, run.outputs, expected, dtypes)
-            if custom is False or (custom is None and not verdict.ok):
-                msg = verdict.message if not verdict.ok else "the task's custom precision check failed"
-                return CaseOutcome(Status.WRONG, f"{msg} {where}", case=case, max_abs=verdict.max_abs,
+            # A task's custom check can only reject: it never overrides a failed tolerance check.
+            if verdict.ok and self.reference.custom_check(case, run.outputs, expected, dtypes) is False:
+                verdict = replace(verdict, ok=False, message="the task's custom precision check failed")
+            if not verdict.ok:
+                return CaseOutcome(Status.WRONG, f"{verdict.message} {where}", case=case, max_abs=verdict.max_abs,
                                    max_rel=verdict.max_rel)
             worst_abs, worst_rel = max(worst_abs, verdict.max_abs), max(worst_rel, verdict.max_rel)
             if s == 0:
@@ -228,6 +241,8 @@ class KernelChecker:
             outcomes.append(outcome)
             if outcome.status is not Status.PASSED:
                 break
+        if outcomes and all(o.status is Status.PASSED for o in outcomes):
+            self._reach(Stage.MATCHED)
         return outcomes
 
     def check_dynamic(self, examples: int | None = None, seed: int | None = None) -> CaseOutcome:
@@ -283,9 +298,7 @@ def files_of(spec: TaskSpec, completion: Completion) -> dict[str, str]:
     """The completion's project files (raises ParseError)."""
     if completion.files is not None:
         files = dict(completion.files)
-        for path in spec.required_files():
-            if not files.get(path, "").strip():
-                raise ParseError(f"required file {path} is missing or empty")
+        check_project(files, spec.required_files())
         return files
     return extract_files(completion.text or "", spec.required_files())
 
@@ -313,27 +326,35 @@ def _evaluate_once(spec: TaskSpec, completion: Completion, toolchain: Toolchain,
     try:
         files = files_of(spec, completion)
     except ParseError as exc:
-        return result(Status.PARSE_ERROR, str(exc))
+        return result(Status.PARSE_ERROR, str(exc), stage=Stage.COLLECTED)
     finding = check_sources(files)
     if finding is not None:
-        return result(Status.REJECTED, str(finding), details={"rule": finding.rule})
-    checker = KernelChecker(spec, toolchain, files, options, baseline)
+        return result(Status.REJECTED, str(finding), details={"rule": finding.rule}, stage=Stage.COLLECTED)
+    checker: KernelChecker | ModelChecker
+    if spec.layout == "npukernelbench":
+        from npukernelbench.public.checker import ModelChecker
+
+        checker = ModelChecker(spec, toolchain, files, options, baseline)
+    else:
+        checker = KernelChecker(spec, toolchain, files, options, baseline)
     outcomes: list[CaseOutcome] = []
+    dynamic = dynamic_enabled(spec) and options.shape_examples > 0 and isinstance(checker, KernelChecker)
     try:
-        if options.shapes in ("static", "both"):
-            outcomes = checker.check_static()
+        if options.shapes in ("static", "both") or spec.layout == "npukernelbench" or not dynamic:
+            outcomes = checker.check_static()     # never pass a sample that nothing checked
         if (not outcomes or outcomes[-1].status is Status.PASSED) and options.shapes in ("dynamic", "both") \
-                and dynamic_enabled(spec) and options.shape_examples > 0:
+                and dynamic:
             outcomes.append(checker.check_dynamic())
     except BuildFailed as exc:
         return _build_result(spec, sample, exc, tokens=completion.tokens,
-                             seconds=round(time.monotonic() - start, 3))
+                             seconds=round(time.monotonic() - start, 3), stage=checker.stage)
     failed = next((o for o in outcomes if o.status is not Status.PASSED), None)
     details: dict[str, Any] = {}
     if failed is not None:
         if failed.case is not None:
             details["case"] = failed.case.describe()
-        return result(failed.status, failed.message, shapes_checked=checker.shapes_checked, details=details)
+        return result(failed.status, failed.message, shapes_checked=checker.shapes_checked, details=details,
+                      stage=checker.stage)
     timed = [o for o in outcomes if o.time_us is not None and o.baseline_us is not None]
     time_us = sum(o.time_us for o in outcomes if o.time_us is not None) or None
     speedup = baseline_us = None
@@ -348,4 +369,4 @@ def _evaluate_once(spec: TaskSpec, completion: Completion, toolchain: Toolchain,
     return result(Status.PASSED, "suspect speedup: flagged for audit" if suspect else "", time_us=time_us,
                   baseline_time_us=baseline_us, speedup=speedup,
                   speed_kind=toolchain.speed_kind if time_us is not None else None, suspect=suspect,
-                  shapes_checked=checker.shapes_checked, details=details)
+                  shapes_checked=checker.shapes_checked, details=details, stage=checker.stage)

@@ -67,7 +67,8 @@ def _left_out(summary: dict[str, Any]) -> list[str]:
         lines += [f"  {f['task']}[s{f['sample']}]: {f['cause']}" for f in infra[:10]]
     missing = summary.get("missing_completions") or []
     if missing:
-        lines.append(f"missing from the replay file (not counted anywhere): {len(missing)} sample(s)")
+        lines.append(f"no completion (missing from the replay file, or no expert answer; not counted anywhere): "
+                     f"{len(missing)} sample(s)")
     return lines
 
 

@@ -175,8 +175,9 @@ class RunState:
         self._completions = ensure_completions(specs, self.options, self.run, strict=self.strict())
         self.missing_completions = sorted(key for key, c in self._completions.items() if c.meta.get("missing"))
         if self.missing_completions:
-            say(f"npukernelbench: warning: {len(self.missing_completions)} sample(s) are missing from the replay "
-                "file and are left out of the run (see the skips; --strict makes this an error)")
+            say(f"npukernelbench: warning: {len(self.missing_completions)} sample(s) have no completion (missing "
+                "from the replay file, or no expert answer) and are left out of the run (see the skips; --strict "
+                "makes this an error)")
         if not self.options.resume:
             self.run.start_fresh()
         self.run.write_header({"model": self.options.model, "toolchain": self.options.toolchain,

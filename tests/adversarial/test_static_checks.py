@@ -1,5 +1,6 @@
-"""Static checks: one realistic attempt per rule is rejected with that rule; legitimate kernel code
-(every expert solution in benchmark_cases/, and tricky-but-harmless constructs) is not."""
+"""Static checks: one realistic attempt per rule is rejected with that rule, also when a macro
+assembles the name; legitimate kernel code (every expert solution in benchmark_cases/, and
+tricky-but-harmless constructs real host code uses) is not."""
 
 from __future__ import annotations
 
@@ -67,9 +68,27 @@ ATTACKS: list[tuple[str, dict[str, str], str]] = [
     ("inline-asm", {"op_kernel/k.cpp": 'void f() { asm volatile("syscall"); }\n'}, "inline-asm"),
     ("gnu-asm", {"op_kernel/k.cpp": 'void f() { __asm__ __volatile__("nop"); }\n'}, "inline-asm"),
     ("asm-label", host('extern "C" int my_open(const char*, int) __asm__("open");'), "inline-asm"),
+    # names assembled by macros: the checks read the preprocessed text, where they are spelled out
     ("token-paste-asm", {"op_kernel/k.cpp": '#define A(x, y) x##y\nvoid f() { A(as, m)("nop"); }\n'},
-     "token-paste"),
-    ("digraph-paste", {"op_kernel/k.cpp": '#define A(x, y) x%:%:y\n'}, "token-paste"),
+     "inline-asm"),
+    ("digraph-paste-fopen", {"op_kernel/k.cpp": '#include <cstdio>\n#define A(x, y) x%:%:y\n'
+                                                'void f() { A(fo, pen)("/etc/passwd", "r"); }\n'}, "file-access"),
+    ("macro-alias-fopen", host('#define OPEN fopen\nvoid f() { OPEN("/etc/passwd", "r"); }'), "file-access"),
+    ("pasted-socket", host("#define P(a, b) a##b\nint s = P(sock, et)(2, 1, 0);"), "network"),
+    ("pasted-system", host('#define P(a, b) a##b\nvoid f() { P(sys, tem)("id"); }'), "process"),
+    ("pasted-dlopen", host('#define P(a, b) a##b\nvoid* h = P(dlo, pen)("libc.so.6", 2);'), "dynamic-loading"),
+    ("pasted-getenv", host('#define P(a, b) a##b\nconst char* h = P(get, env)("HOME");'), "environment"),
+    ("pasted-syscall", host("#define P(a, b) a##b\nlong r = P(sys, call)(39);"), "raw-syscall"),
+    ("pasted-mmap", host("#define P(a, b) a##b\nvoid* m = P(mm, ap)(nullptr, 4096, 7, 0x22, -1, 0);"),
+     "memory-mapping"),
+    ("pasted-signal", host("#define P(a, b) a##b\nvoid f() { P(sig, nal)(11, nullptr); }"), "signals"),
+    ("pasted-thread", host("#define P(a, b) a##b\nvoid f() { std::P(thr, ead) t([] {}); }"), "threads"),
+    ("pasted-constructor", host("#define P(a, b) a##b\n__attribute__((P(constr, uctor))) static void e() {}"),
+     "code-before-main"),
+    ("pasted-weakref", host('#define P(a, b) a##b\nstatic int o() __attribute__((P(weak, ref)("open")));'),
+     "symbol-alias"),
+    ("pasted-internals", {"op_kernel/k.cpp": "#define P(a, b) a##b\nvoid f() { P(npu, kb)::block(); }\n"},
+     "simulator-internals"),
     ("constructor", host("__attribute__((constructor)) static void early() {}"), "code-before-main"),
     ("init-array", host('__attribute__((section(".init_array"))) static void* p = nullptr;'),
      "code-before-main"),
@@ -81,6 +100,50 @@ ATTACKS: list[tuple[str, dict[str, str], str]] = [
     ("line-directive", {"op_kernel/k.cpp": '#line 1 "/etc/passwd"\n'}, "directive"),
     ("sim-internals", {"op_kernel/k.cpp": "void f() { npukb::block().finish_cycles = 0; }\n"},
      "simulator-internals"),
+    # other spellings of the same libc function (LFS, fortify, glibc-internal, nocancel)
+    ("fopen64", host('FILE* f = fopen64("/etc/passwd", "r");'), "file-access"),
+    ("open64-fortified", host('int fd = __open64_2("/etc/passwd", 0);'), "file-access"),
+    ("open-nocancel", host('int fd = __open_nocancel("/etc/passwd", 0);'), "file-access"),
+    ("glibc-internal-fork", host("__GI___libc_fork();"), "process"),
+    ("sys-prefixed-mmap", host("__sys_mmap(nullptr, 4096, 7, 0x22, -1, 0);"), "memory-mapping"),
+    ("mmap64", host("void* p = mmap64(nullptr, 4096, 7, 0x22, -1, 0);"), "memory-mapping"),
+    ("fopen-chk", host('__fopen_chk("/etc/passwd", "r");'), "file-access"),
+    # backslash-newline splices, also with blanks between the backslash and the newline (GCC joins them)
+    ("spliced-fopen-trailing-blanks", host('FILE* f = fo\\ \t\npen("/etc/passwd", "r");'), "file-access"),
+    ("spliced-include-trailing-blank", {"op_kernel/k.cpp": '#inc\\  \nlude "/etc/hostname"\n'}, "include-path"),
+    ("spliced-directive-start", {"op_kernel/k.cpp": '\\\n#include "/etc/hostname"\n'}, "include-path"),
+    # a directive after a comment on its line, or with a comment between '#' and its name
+    ("comment-then-include", {"op_kernel/k.cpp": '/* c */ #include "/etc/passwd"\n'}, "include-path"),
+    ("comment-inside-directive", {"op_kernel/k.cpp": '# /* c */ include "/etc/passwd"\n'}, "include-path"),
+    ("multiline-comment-then-include", {"op_kernel/k.cpp": '/* a\n b */ #include <sys/mman.h>\n'},
+     "include-not-allowed"),
+    ("macro-body-fopen", {"op_kernel/k.cpp": "#define OPEN fopen\n"}, "file-access"),
+    ("macro-body-system", {"op_kernel/k.cpp": "#define RUN(x) system(x)\nvoid f() { RUN(0); }\n"}, "process"),
+    ("has-include-next", {"op_kernel/k.cpp": "#if __has_include_next(<x.h>)\n#endif\n"}, "include-next"),
+    ("has-include-dotdot", {"op_kernel/k.cpp": '#if __has_include("../../etc/x.h")\n#endif\n'}, "include-path"),
+    ("undef-keyword", {"op_kernel/k.cpp": "#undef private\n"}, "macro-keyword"),
+    ("ident-directive", {"op_kernel/k.cpp": '#ident "x"\n'}, "directive"),
+    ("pragma-poison-word", {"op_kernel/k.cpp": "#pragma GCC poison x\n"}, "pragma"),
+    ("pragma-push-macro", {"op_kernel/k.cpp": '#pragma push_macro("x")\n'}, "pragma"),
+    ("backslash-include", {"op_kernel/k.cpp": '#include "op_host\\\\x.h"\n'}, "include-path"),
+    ("empty-include", {"op_kernel/k.cpp": "#include <>\n"}, "include-path"),
+    ("escaping-dotdot", {"op_kernel/k.cpp": '#include "../../x.h"\n', "x.h": ""}, "include-path"),
+    ("mman-header", {"op_host/h.cpp": "#include <sys/mman.h>\n"}, "include-not-allowed"),
+    ("toolchain-prefix-only", {"op_kernel/k.cpp": "#include <register/../x.h>\n"}, "include-path"),
+    ("toolchain-dir-not-a-header", {"op_kernel/k.cpp": "#include <platform/config.json>\n"}, "include-not-allowed"),
+    ("toolchain-dir-odd-name", {"op_kernel/k.cpp": "#include <lib/a b.h>\n"}, "include-not-allowed"),
+    ("fini-array", host('__attribute__((section(".fini_array"))) static void* p = nullptr;'), "code-before-main"),
+    ("raw-string-section", host('__attribute__((section(R"(.init_array)"))) static void* p = nullptr;'),
+     "code-before-main"),
+    ("std-async", host("auto f = std::async([] { return 1; });"), "threads"),
+    ("ifunc", host('int f() __attribute__((ifunc("r")));'), "symbol-alias"),
+    ("destructor", host("__attribute__((destructor)) static void late() {}"), "code-before-main"),
+    ("pthread", host("pthread_create(&t, nullptr, f, nullptr);"), "threads"),
+    ("sigaction", host("sigaction(11, &sa, nullptr);"), "signals"),
+    ("kill", host("kill(1, 9);"), "process"),
+    ("environ", host("char** e = environ;"), "environment"),
+    ("accept4", host("accept4(s, nullptr, nullptr, 0);"), "network"),
+    ("unlink", host('unlink("/tmp/x");'), "file-access"),
 ]
 
 
@@ -112,12 +175,64 @@ HARMLESS = {
                                 '#include "tiling/platform/platform_ascendc.h"\n',
     "thread-as-a-word": "int thread = 0; int threadNum = 8;\n",
     "stringify": "#define STR(x) #x\nconst char* s = STR(hello);\n",
+    # what real host code does: logging macros that paste __VA_ARGS__, timing with <chrono>, std::cout
+    "va-args-paste": '#include <cstdio>\n#define LOGE(fmt, ...) printf(fmt, ##__VA_ARGS__)\n'
+                     'void f(int n) { LOGE("n=%d", n); }\n',
+    "name-paste": "#define FIELD(name) int name##_len = 0;\nFIELD(tile)\n",
+    "chrono-iostream-sstream": "#include <chrono>\n#include <iostream>\n#include <sstream>\n"
+                               "void f() { auto t = std::chrono::steady_clock::now(); (void)t; std::cout << 1; }\n",
+    "toolchain-macro-in-own-macro": '#include "kernel_operator.h"\n'
+                                    "#define LOAD(t, p) GET_TILING_DATA(t, p)\n"
+                                    "extern \"C\" __global__ __aicore__ void k(GM_ADDR p) { LOAD(t, p); }\n",
+    "unknown-header-left-to-the-build": '#include "kernel_utils.h"\n',
+    "raw-string": 'const char* s = R"x(fork(); system("id"); #include "/etc/passwd")x";\n',
+    "char-literals": "char a = '#'; char b = '\\\\'; int fork_count = 0;\n",
+    "words-containing-names": "int opened = 0; int systematic = 1; int reopen_count = 2; int kill_switch = 3;\n",
+    "async-and-thread-words": "int async = 1; int thread = 2;\n",
+    "member-calls": "template <class S> void f(S s, S* p) { s.open = p->system; s . fork(); p -> kill(); }\n",
+    "allowed-directives": "#ifndef X\n#define X 1\n#elif defined(Y)\n#else\n#endif\n#undef X\n"
+                          "#if 0\n#error never\n#warning never\n#endif\n#pragma pack(1)\n"
+                          "#pragma GCC diagnostic push\n",
+    "spliced-code": "int a = 1 + \\\n 2;\n",
+    "standard-headers": "#include <cstdint>\n#include <vector>\n#include <cmath>\n#include <string.h>\n",
+    "has-include-allowed": "#if __has_include(<vector>)\n#endif\n",
+    "hash-in-string": 'const char* s = "##";\n',
+    "numbers": "float x = 1e-5f + 0x1p3 + 1'000;\n",
 }
+
+
+def test_project_headers_resolve_by_path() -> None:
+    files = {"op_host/x_tiling.h": "#pragma once\n", "op_host/x.cpp": '#include "x_tiling.h"\n',
+             "op_kernel/k.cpp": "#include <x_tiling.h>\n#include <op_host/x_tiling.h>\n"}
+    assert check_sources(files) is None
+    finding = check_sources({**files, "op_kernel/k.cpp": '#include "x_tiling.h"\n'})
+    assert finding is not None and finding.rule == "include-not-allowed" and finding.path == "op_kernel/k.cpp"
+
+
+def test_lines_are_counted_in_the_original_text() -> None:
+    text = "int a = 1 + \\\n 2;\n/* one\ntwo */\nauto f = fopen;\n"
+    finding = check_sources({"op_host/x.cpp": text})
+    assert finding is not None and finding.line == 5, finding
+    finding = check_sources({"op_host/x.cpp": "int a;\nint b;\n#inc\\\nlude </x>\n"})
+    assert finding is not None and finding.line == 3 and finding.rule == "include-path"
+
+
+def test_first_file_in_path_order_is_reported() -> None:
+    files = {"op_kernel/b.cpp": "auto f = fopen;\n", "op_host/a.cpp": "fork();\n"}
+    finding = check_sources(files)
+    assert finding is not None and finding.path == "op_host/a.cpp" and finding.rule == "process"
 
 
 @pytest.mark.parametrize("text", list(HARMLESS.values()), ids=list(HARMLESS))
 def test_harmless_code_passes(text: str) -> None:
     assert check_sources({"op_kernel/k.cpp": text}) is None
+
+
+def test_files_the_build_does_not_compile_are_not_checked() -> None:
+    files = {"op_host/aclnn_x.cpp": '#include "/etc/passwd"\nvoid f() { system("id"); }\n',
+             "op_host/x_l0.cpp": '#include <unistd.h>\n', "CMakeLists.txt": "#optiling\n",
+             "op_host/x.cpp": "int a;\n", "op_kernel/x.cpp": "int b;\n"}
+    assert check_sources(files) is None
 
 
 def test_dotdot_include_of_a_project_file_passes() -> None:

@@ -71,6 +71,7 @@ static ge::graphStatus TilingFunc(gert::TilingContext* ctx) {
   v[30] = ctx->GetRawTilingData()->GetCapacity();
   v[31] = ge::DT_BF16;
   v[32] = plat.CalcTschBlockDim(10, 1, 2);
+  v[33] = attrs->GetListInt(4)->GetData()[1];   // typed list: const int64_t*
   ctx->SetBlockDim(1);
   ctx->SetTilingKey(7);
   size_t* ws = ctx->GetWorkspaceSizes(1);
@@ -167,6 +168,7 @@ def test_shapes_dtypes_and_optional_inputs(observed):
 def test_attributes_in_opdef_order(observed):
     v = observed.outputs["y"]
     assert list(v[12:19]) == [250, -3, 1, len("fast mode"), 3, 6, 42]
+    assert v[33] == 5
 
 
 def test_platform_is_ascend910b(observed):

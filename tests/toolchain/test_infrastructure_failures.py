@@ -33,15 +33,13 @@ ADD_CUSTOM = ROOT / "benchmark_cases" / "level1" / "math" / "add_custom"
 KERNEL = "op_kernel/add_custom.cpp"
 STATIC = EvalOptions(shapes="static", speed=False)
 
-# A g++ of ours: it does what the file MODE says for the kernel TU (op_kernel/add_custom.cpp) and is
-# the real g++ for everything else. "once:" modes misbehave one time, then act normally.
+# A g++ of ours: it misbehaves as its MODE says for the kernel TU (op_kernel/add_custom.cpp) and is
+# the real g++ for everything else. The mode is written into the script itself: inside the sandbox
+# (bubblewrap: private /tmp) the script is the one file of ours it can be sure to read.
 FAKE_CXX = r"""#!/bin/sh
-mode=$(cat '{mode}' 2>/dev/null)
+mode='{mode}'
 case "$*" in
   *op_kernel/add_custom.cpp*)
-    case "$mode" in
-      once:*) mode=${{mode#once:}}; echo ok > '{mode}' ;;
-    esac
     case "$mode" in
       segv) kill -SEGV $$ ;;
       kill) kill -KILL $$ ;;
@@ -69,18 +67,31 @@ def _cached_builds(cache: Path) -> list[Path]:
     return sorted((cache / "builds").glob("*/*/build.json"))
 
 
+class FakeMode:
+    """The fake g++'s mode: setting it rewrites the script."""
+
+    def __init__(self, script: Path, gxx: str):
+        self.script, self.gxx, self.mode = script, gxx, "ok"
+
+    def write_text(self, mode: str) -> None:
+        self.mode = mode.strip()
+        self.script.write_text(FAKE_CXX.format(mode=self.mode, gxx=self.gxx))
+
+    def read_text(self) -> str:
+        return self.mode
+
+
 @pytest.fixture(scope="module")
 def fake_cxx(tmp_path_factory):
-    """(toolchain, mode file) with NPUKB_CXX at the fake g++; the runtime objects and precompiled
-    headers are built once for the module (the mode file is "ok" meanwhile)."""
+    """(toolchain, FakeMode) with NPUKB_CXX at the fake g++; the runtime objects and precompiled
+    headers are built once for the module (the mode is "ok" meanwhile)."""
     gxx = shutil.which("g++")
     if gxx is None:
         pytest.fail("g++ is needed (apt-get install g++)", pytrace=False)
     root = tmp_path_factory.mktemp("fake-cxx")
-    mode = root / "MODE"
-    mode.write_text("ok\n")
     script = root / "g++"
-    script.write_text(FAKE_CXX.format(mode=mode, gxx=gxx))
+    mode = FakeMode(script, gxx)
+    mode.write_text("ok")
     script.chmod(0o755)
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("NPUKB_CXX", str(script))
@@ -117,13 +128,20 @@ def test_crashing_compiler_is_an_infrastructure_failure_and_not_cached(fake_cxx,
         mode_file.write_text("ok\n")
 
 
-def test_transient_compiler_crash_is_retried_and_the_sample_counts(fake_cxx) -> None:
+def test_transient_compiler_crash_is_retried_and_the_sample_counts(fake_cxx, monkeypatch) -> None:
     toolchain, mode_file = fake_cxx
     spec = _spec()
-    mode_file.write_text("once:segv")
+    pauses: list[float] = []
+
+    def recover(seconds: float) -> None:        # the machine recovers during the retry's pause
+        pauses.append(seconds)
+        mode_file.write_text("ok")
+
+    monkeypatch.setattr(infrastructure, "time", type("Clock", (), {"sleep": staticmethod(recover)}))
+    mode_file.write_text("segv")
     try:
         result = evaluate(spec, Completion(spec.case_id, 0, files=_variant(spec, "transient")), toolchain, STATIC)
-        assert mode_file.read_text().strip() == "ok", "the crash was not injected"
+        assert pauses, "the crash was not injected (no retry happened)"
         assert result.status is Status.PASSED, result.message
     finally:
         mode_file.write_text("ok\n")
@@ -200,3 +218,16 @@ def test_full_scratch_disk_is_an_infrastructure_failure_and_not_cached(tmp_path)
     assert build["error"] == "InfrastructureError" and "scratch disk" in build["cause"], build
     assert build["new_builds"] == 0, "a build that failed for lack of disk space was cached"
     assert run["error"] == "InfrastructureError" and "scratch disk" in run["cause"], run
+
+
+def test_missing_compiler_is_infrastructure_for_build_and_describe(tmp_path, monkeypatch) -> None:
+    """The public layout describes the host code before any build: a missing compiler there is ours
+    too, never a build_error of the candidate's host code."""
+    monkeypatch.setenv("NPUKB_CXX", "/nonexistent/g++")
+    toolchain = AscendCSimToolchain(cache_dir=tmp_path / "cache")
+    spec = _spec()
+    project = project_for(spec, dict(spec.solution), _dtypes(spec))
+    for step in (toolchain.describe, toolchain.build):
+        with pytest.raises(InfrastructureError, match="no usable C\\+\\+ compiler"):
+            step(project)
+    assert not (tmp_path / "cache" / "builds").exists()

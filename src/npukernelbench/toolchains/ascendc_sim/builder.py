@@ -2,9 +2,11 @@
 
 Steps (each compiler and host-code run confined by ``npukernelbench.sandbox``):
 
-1. compile every ``op_host/*.cpp`` (host TU);
+1. compile every host source (``op_host/*.cpp`` / ``*.cc``, as CANN's op project build does, except
+   the operator-API library sources ``aclnn_*.cpp`` and ``*_l0.cpp``);
 2. link them with the launcher into a *describe* binary and run it: it prints the registered tiling
-   classes and OpDefs (``kernel_prelude``);
+   classes and OpDefs with their signatures (``kernel_prelude``). Steps 1-2 alone are
+   :func:`describe` (cached per host sources; the build reuses its host objects);
 3. generate the force-included kernel header (DTYPE macros, tiling struct, entry trampoline);
 4. compile ``op_kernel/<kernel>.cpp`` with it (kernel TU);
 5. link host objects + kernel object + runtime objects into ``sim``.
@@ -37,14 +39,26 @@ from pathlib import Path, PurePosixPath
 
 from npukernelbench import diagnostics
 from npukernelbench.confinement import confinement_level
+from npukernelbench.extract import is_host_source
 from npukernelbench.infrastructure import InfrastructureError, disk_error, disk_trouble
 from npukernelbench.result import ErrorCategory
 from npukernelbench.sandbox import Limits, ProcessOutcome, Request, clean_env, run_confined
-from npukernelbench.toolchains.ascendc_sim import kernel_prelude, precompiled_header, tiling_fields
+from npukernelbench.toolchains.ascendc_sim import (
+    device_dialect,
+    kernel_passes,
+    kernel_prelude,
+    precompiled_header,
+    tiling_fields,
+)
 from npukernelbench.toolchains.ascendc_sim.build_cache import BuildCache
-from npukernelbench.toolchains.ascendc_sim.compiler import FLAGS, HOST_FLAGS, LINK_FLAGS, Compiler
-from npukernelbench.toolchains.ascendc_sim.sources import INCLUDE_DIR, RUNTIME_SOURCES, simulator_version
-from npukernelbench.toolchains.base import BuildResult, KernelProject
+from npukernelbench.toolchains.ascendc_sim.compiler import FLAGS, HOST_FLAGS, KERNEL_FLAGS, LINK_FLAGS, Compiler
+from npukernelbench.toolchains.ascendc_sim.sources import (
+    INCLUDE_DIR,
+    RUNTIME_EXTRA_FLAGS,
+    RUNTIME_SOURCES,
+    simulator_version,
+)
+from npukernelbench.toolchains.base import BuildResult, HostDescription, KernelProject
 
 BUILDER_VERSION = "4"
 EXECUTABLE = "sim"
@@ -69,6 +83,17 @@ def _classifier_version() -> str:
     return hashlib.sha256(Path(diagnostics.__file__).read_bytes()).hexdigest()[:16]
 
 
+@functools.lru_cache(maxsize=1)
+def _build_logic_version() -> str:
+    """The Python that shapes what gets compiled (source rewrites, passes, prelude, this module): a
+    change to it must not reuse builds made by the old logic."""
+    digest = hashlib.sha256()
+    for module in (device_dialect, kernel_passes, kernel_prelude):
+        digest.update(Path(module.__file__).read_bytes())
+    digest.update(Path(__file__).read_bytes())
+    return digest.hexdigest()[:16]
+
+
 def build_key(project: KernelProject, compiler: Compiler) -> str:
     payload = {
         "builder": BUILDER_VERSION,
@@ -77,12 +102,14 @@ def build_key(project: KernelProject, compiler: Compiler) -> str:
         "files": sorted(project.files.items()),
         "params": [[p.name, p.role, p.param_type, p.dtype] for p in project.params],
         "flags": FLAGS,
+        "kernel_flags": KERNEL_FLAGS,
         "host_flags": HOST_FLAGS,
         "link": LINK_FLAGS,
         "compiler": compiler.identity or compiler.version,
         "simulator": simulator_version(),
         "classifier": _classifier_version(),
         "confinement": confinement_level(),
+        "logic": _build_logic_version(),
     }
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
@@ -145,7 +172,7 @@ def _compile_failure(outcome: ProcessOutcome, folder: Path, what: str, cache: Bu
 
 
 def _runtime_folder(compiler: Compiler, cache: BuildCache) -> Path:
-    key = f"{compiler.identity or compiler.version}\0{simulator_version()}\0{FLAGS}"
+    key = f"{compiler.identity or compiler.version}\0{simulator_version()}\0{FLAGS}\0{RUNTIME_EXTRA_FLAGS}"
     return cache.root / "runtime" / hashlib.sha256(key.encode()).hexdigest()[:24]
 
 
@@ -159,9 +186,10 @@ def runtime_objects(compiler: Compiler, cache: BuildCache) -> tuple[Path, ...]:
     folder = _scratch(cache, "runtime-")
     try:
         with ThreadPoolExecutor(max_workers=len(RUNTIME_SOURCES)) as pool:
-            outs = list(pool.map(lambda src: _run([compiler.path, *FLAGS, "-I", str(INCLUDE_DIR), "-c", str(src),
-                                                   "-o", f"{src.stem}.o"], folder, COMPILE_LIMITS,
-                                                  step=f"runtime {src.name}"), RUNTIME_SOURCES))
+            outs = list(pool.map(lambda src: _run([compiler.path, *FLAGS, *RUNTIME_EXTRA_FLAGS.get(src.stem, ()),
+                                                   "-I", str(INCLUDE_DIR), "-c", str(src), "-o", f"{src.stem}.o"],
+                                                  folder, COMPILE_LIMITS, step=f"runtime {src.name}"),
+                                 RUNTIME_SOURCES))
     except InfrastructureError:
         shutil.rmtree(folder, ignore_errors=True)
         raise
@@ -189,7 +217,8 @@ def prepare(compiler: Compiler, cache: BuildCache, projects: Sequence[Mapping[st
     need: the runtime objects and the precompiled headers of their header sets. Returns whether
     anything had to be built. Raises InfrastructureError when the runtime does not compile."""
     sets = sorted({(folder, flags, headers) for files in projects
-                   for folder, flags in (("op_host", HOST_FLAGS), ("op_kernel", FLAGS))
+                   for folder, flags in (("op_host", HOST_FLAGS),
+                                         ("op_kernel", kernel_flags(kernel_passes.plan(files))))
                    if (headers := precompiled_header.simulator_includes(files, folder)) is not None})
     todo = [(flags, headers) for _, flags, headers in sets
             if not precompiled_header.settled(compiler, cache, flags, headers)]
@@ -248,40 +277,71 @@ def _write(path: Path, text: str) -> None:
             from None
 
 
-def _write_sources(project: KernelProject, src: Path) -> list[str]:
+def _write_sources(project: KernelProject, src: Path, core: str = "AIV", cxx20: bool = False,
+                   kernel_only: bool = False) -> list[str]:
+    """Write the project under ``src``, kernel files as the ``core`` compile pass sees them
+    (``device_dialect``); returns the host translation units."""
     hosts: list[str] = []
     for name, text in project.files.items():
         rel = _safe_relative(name)
+        if kernel_only and rel.parts[0] != "op_kernel":
+            continue
         path = src.joinpath(*rel.parts)
+        if rel.parts[0] == "op_kernel":
+            text = device_dialect.rewrite(text, core, cxx20).text
         _write(path, text)
-        if rel.parts[0] == "op_host" and rel.suffix in (".cpp", ".cc", ".cxx") and len(rel.parts) == 2:
+        if is_host_source(rel.as_posix()):
             hosts.append(rel.as_posix())
     return sorted(hosts)
 
 
-def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder: Path,
-           timings: dict[str, float]) -> None:
-    """Run every step in ``folder``; raises StepFailure; leaves ``folder/sim`` on success."""
+def _host_files(project: KernelProject) -> list[tuple[str, str]]:
+    return sorted((n, t) for n, t in project.files.items() if PurePosixPath(n).parts[:1] == ("op_host",))
+
+
+def describe_key(project: KernelProject, compiler: Compiler) -> str:
+    """Cache key of the host side alone: every op_host file (sources and headers), not the kernel."""
+    payload = {"describe": BUILDER_VERSION, "files": _host_files(project), "host_flags": HOST_FLAGS,
+               "link": LINK_FLAGS, "compiler": compiler.identity or compiler.version, "simulator": simulator_version(),
+               "classifier": _classifier_version(), "confinement": confinement_level()}
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+
+
+def _copy(source: Path, target: Path) -> None:
+    """Copy an object of a published describe step; a full disk is an InfrastructureError."""
+    try:
+        shutil.copyfile(source, target)
+    except OSError as exc:
+        raise disk_error(exc, f"cannot copy {source.name}", target.parent) or \
+            InfrastructureError(f"cannot copy the cached host object {source}: {exc}") from exc
+
+
+def _host_steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder: Path,
+                timings: dict[str, float], reuse: Path | None = None
+                ) -> tuple[list[str], kernel_prelude.Description, str]:
+    """Compile the host sources (or reuse the objects of a published describe step in ``reuse``), link
+    and run the describe binary. Returns the host objects, the parsed description and its raw text."""
     src = folder / "src"
     hosts = _write_sources(project, src)
-    kernel_rel = f"op_kernel/{project.kernel}.cpp"
     if not hosts:
         raise StepFailure("the project has no op_host/*.cpp file (host code with the OpDef and TilingFunc)",
                           ErrorCategory.SYNTAX_STRUCTURE)
-    if kernel_rel not in project.files:
-        raise StepFailure(f"the project has no {kernel_rel} (kernel entry {project.kernel})",
-                          ErrorCategory.SYNTAX_STRUCTURE)
     runtime = [str(o) for o in runtime_objects(compiler, cache)]
-    include = ["-I", str(INCLUDE_DIR)]
-    host_pch, host_readable = _pch_args(project, compiler, cache, HOST_FLAGS, "op_host")
     host_objects = []
-    for i, host in enumerate(hosts):
-        obj = f"{folder}/host_{i}.o"
-        out = _run([compiler.path, *HOST_FLAGS, *include, "-I", "op_host", *host_pch, "-c", host, "-o", obj], src,
-                   COMPILE_LIMITS, timings, "host", host_readable, what=f"compiling {host}")
-        if not out.ok:
-            raise _compile_failure(out, folder, f"compiling {host}", cache)
-        host_objects.append(obj)
+    if reuse is not None and all((reuse / f"host_{i}.o").is_file() for i in range(len(hosts))):
+        for i in range(len(hosts)):
+            _copy(reuse / f"host_{i}.o", folder / f"host_{i}.o")
+            host_objects.append(f"{folder}/host_{i}.o")
+    else:
+        include = ["-I", str(INCLUDE_DIR)]
+        host_pch, host_readable = _pch_args(project, compiler, cache, HOST_FLAGS, "op_host")
+        for i, host in enumerate(hosts):
+            obj = f"{folder}/host_{i}.o"
+            out = _run([compiler.path, *HOST_FLAGS, *include, "-I", "op_host", *host_pch, "-c", host, "-o", obj],
+                       src, COMPILE_LIMITS, timings, "host", host_readable, what=f"compiling {host}")
+            if not out.ok:
+                raise _compile_failure(out, folder, f"compiling {host}", cache)
+            host_objects.append(obj)
     out = _run([compiler.path, *LINK_FLAGS, *host_objects, *runtime, "-o", "describe"], folder, COMPILE_LIMITS,
                timings, "describe", what="linking the host code")
     if not out.ok:
@@ -295,25 +355,127 @@ def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder
         why = (f"died of {described.signal_name}" if described.signal_name else
                "timed out" if described.timed_out else f"exited with {described.returncode}")
         raise StepFailure(f"the host code's static initialisation {why}:\n{described.stderr[-2000:]}",
-                          ErrorCategory.OTHER)
+                          ErrorCategory.OTHER, timed_out=described.timed_out)
     try:
         desc = kernel_prelude.parse_description(described.stdout)
     except kernel_prelude.DescribeError as exc:
         raise StepFailure(f"cannot read the registered tiling classes: {exc}", ErrorCategory.OTHER) from None
-    _write(folder / PRELUDE, kernel_prelude.prelude(project, desc))
-    _write(folder / tiling_fields.LAYOUT_FILE, described.stdout)        # runs name tiling values
-    kernel_pch, kernel_readable = _pch_args(project, compiler, cache, FLAGS, "op_kernel")
-    out = _run([compiler.path, *FLAGS, *include, "-I", "op_kernel", *kernel_pch, "-include", str(folder / PRELUDE),
-                "-c", kernel_rel, "-o", f"{folder}/kernel.o"], src, COMPILE_LIMITS, timings, "kernel", kernel_readable,
-               what=f"compiling {kernel_rel}")
-    if not out.ok:
-        raise _compile_failure(out, folder, f"compiling {kernel_rel}", cache)
-    out = _run([compiler.path, *LINK_FLAGS, *host_objects, "kernel.o", *runtime, "-o", EXECUTABLE], folder,
+    return host_objects, desc, described.stdout
+
+
+def describe(project: KernelProject, compiler: Compiler, cache: BuildCache) -> HostDescription:
+    """Compile and describe the project's host side alone (cached per host sources): the OpDefs it
+    registers with their signatures. The published entry keeps the host objects for the builds."""
+    key = describe_key(project, compiler)
+    record = cache.load(key)
+    if record is None:
+        folder = _scratch(cache, f"d{key[:12]}-")
+        timings: dict[str, float] = {}
+        try:
+            _, _, text = _host_steps(project, compiler, cache, folder, timings)
+            record = {"ok": True, "describe": text, "diagnostics": "", "category": None, "timed_out": False}
+        except StepFailure as failure:
+            record = {"ok": False, "describe": "", "diagnostics": failure.diagnostics,
+                      "category": failure.category.value, "timed_out": failure.timed_out}
+        except BaseException:           # InfrastructureError (or an interrupt): nothing is kept
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
+        record["step_seconds"] = timings
+        shutil.rmtree(folder / "src", ignore_errors=True)
+        (folder / "describe").unlink(missing_ok=True)
+        if record["timed_out"]:
+            shutil.rmtree(folder, ignore_errors=True)      # the machine's load, maybe: not cached
+            return _description(record, cached=False)
+        _publish(cache, key, folder, record)
+        return _description(cache.load(key) or record, cached=False)
+    return _description(record, cached=True)
+
+
+def _description(record: dict, cached: bool) -> HostDescription:
+    category = record.get("category")
+    if not record.get("ok"):
+        return HostDescription(ok=False, diagnostics=record.get("diagnostics", ""),
+                               error_category=ErrorCategory(category) if category else None,
+                               timed_out=bool(record.get("timed_out")), cached=cached)
+    desc = kernel_prelude.parse_description(record.get("describe", ""))
+    return HostDescription(ok=True, signatures=desc.signatures, cached=cached)
+
+
+def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder: Path,
+           timings: dict[str, float]) -> None:
+    """Run every step in ``folder``; raises StepFailure; leaves ``folder/sim`` on success."""
+    kernel_rel = f"op_kernel/{project.kernel}.cpp"
+    if kernel_rel not in project.files:
+        raise StepFailure(f"the project has no {kernel_rel} (kernel entry {project.kernel})",
+                          ErrorCategory.SYNTAX_STRUCTURE)
+    described = cache.load(describe_key(project, compiler))
+    reuse = cache.entry(describe_key(project, compiler)) if described and described.get("ok") else None
+    host_objects, desc, described_text = _host_steps(project, compiler, cache, folder, timings, reuse)
+    _write(folder / tiling_fields.LAYOUT_FILE, described_text)          # runs name tiling values
+    src = folder / "src"
+    runtime = [str(o) for o in runtime_objects(compiler, cache)]
+    include = ["-I", str(INCLUDE_DIR)]
+    kplan = kernel_passes.plan(project.files)
+    kflags = kernel_flags(kplan)
+    cxx20 = "-std=c++20" in kflags
+    kernel_pch, kernel_readable = _pch_args(project, compiler, cache, kflags, "op_kernel")
+    kernel_objects = []
+    for i, core in enumerate(kplan.passes):
+        pass_src = src if i == 0 else folder / f"src_{core.lower()}"
+        _write_sources(project, pass_src, core, cxx20, kernel_only=i == 0)
+        prelude = folder / (PRELUDE if len(kplan.passes) == 1 else f"npukb_build_{core.lower()}.h")
+        _write(prelude, kernel_prelude.prelude(project, desc, core=core, plan=kplan, primary=i == 0))
+        obj = f"{folder}/kernel_{core.lower()}.o"
+        # Static locals of inline functions must be ordinary weak symbols (not GNU_UNIQUE) for
+        # _isolate_pass to make them local to the pass.
+        isolate = ["-fno-gnu-unique"] if len(kplan.passes) > 1 and "clang" not in compiler.version.lower() else []
+        what = f"compiling {kernel_rel}" + (f" ({_PASS_NAMES[core]} pass)" if len(kplan.passes) > 1 else "")
+        out = _run([compiler.path, *kflags, *isolate, *include, "-I", "op_kernel", *kernel_pch, "-include",
+                    str(prelude), "-c", kernel_rel, "-o", obj], pass_src, COMPILE_LIMITS, timings, "kernel",
+                   kernel_readable, what=what)
+        if not out.ok:
+            raise _compile_failure(out, folder, what, cache)
+        if len(kplan.passes) > 1:
+            obj = _isolate_pass(obj, kernel_prelude.ENTRIES[core], i == 0, folder, timings)
+        kernel_objects.append(obj)
+    out = _run([compiler.path, *LINK_FLAGS, *host_objects, *kernel_objects, *runtime, "-o", EXECUTABLE], folder,
                COMPILE_LIMITS, timings, "link", what="linking")
     if not out.ok:
         raise _compile_failure(out, folder, "linking")
-    for leftover in [*host_objects, f"{folder}/kernel.o", f"{folder}/describe"]:
+    for leftover in [*host_objects, *kernel_objects, f"{folder}/describe"]:
         Path(leftover).unlink(missing_ok=True)
+
+
+_PASS_NAMES = {"AIC": "cube core (AIC)", "AIV": "vector core (AIV)"}
+
+
+def kernel_flags(kplan: kernel_passes.KernelPlan) -> tuple[str, ...]:
+    """Compile flags of the kernel TU. Kernels that use the cube unit are compiled as C++20: their
+    libraries (Catlass-style layouts) rely on constexpr constructors that leave members to default
+    initialisation, which clang -- and so the device compiler -- accepts in C++17 as an extension
+    and g++ only from C++20 on."""
+    if "AIC" not in kplan.passes:
+        return KERNEL_FLAGS
+    return tuple("-std=c++20" if f == "-std=c++17" else f for f in KERNEL_FLAGS)
+
+
+def _isolate_pass(obj: str, entry: str, primary: bool, folder: Path, timings: dict[str, float]) -> str:
+    """Make every symbol of a compile pass local except its entry points, and drop COMDAT groups, so
+    that the two passes of a mixed kernel (same inline functions, different g_coreType) link side by
+    side without one pass's copy replacing the other's."""
+    objcopy = shutil.which("objcopy")
+    if objcopy is None:
+        raise InfrastructureError("ascendc-sim build: objcopy (GNU binutils) is needed to link a kernel that runs "
+                                  "on both cube and vector cores; install binutils")
+    keep = ["-G", entry] + (["-G", "npukb_kernel_type"] if primary else [])
+    isolated = obj[:-2] + "_local.o"
+    out = _run([objcopy, *keep, "--remove-section=.group", obj, isolated], folder, COMPILE_LIMITS, timings, "kernel",
+               what="isolating a compile pass (objcopy)")
+    if not out.ok:      # objcopy on an object our compiler just wrote: our tools failed, not the candidate
+        why = disk_trouble(folder, out.stderr) or out.stderr.strip()[-300:] or f"exit status {out.returncode}"
+        raise InfrastructureError(f"ascendc-sim build (objcopy on a compile pass): {why}")
+    Path(obj).unlink(missing_ok=True)
+    return isolated
 
 
 def build(project: KernelProject, compiler: Compiler, cache: BuildCache) -> BuildResult:
@@ -341,13 +503,18 @@ def build(project: KernelProject, compiler: Compiler, cache: BuildCache) -> Buil
         # Not cached: a time-out may be the machine's load rather than the candidate.
         shutil.rmtree(folder, ignore_errors=True)
         return _result(record, folder, key, time.monotonic() - start, cached=False)
+    target = _publish(cache, key, folder, record)
+    return _result(cache.load(key) or record, target, key, time.monotonic() - start, cached=False)
+
+
+def _publish(cache: BuildCache, key: str, folder: Path, record: dict) -> Path:
+    """Store ``folder`` under ``key``; a cache that cannot be written is an InfrastructureError."""
     try:
-        target = cache.publish(key, folder, record)
+        return cache.publish(key, folder, record)
     except OSError as exc:
         shutil.rmtree(folder, ignore_errors=True)
         raise disk_error(exc, "cannot store the build in the cache") or \
             InfrastructureError(f"cannot store the build in the cache {cache.root}: {exc}") from exc
-    return _result(cache.load(key) or record, target, key, time.monotonic() - start, cached=False)
 
 
 def _result(record: dict, folder: Path, key: str, seconds: float, cached: bool) -> BuildResult:

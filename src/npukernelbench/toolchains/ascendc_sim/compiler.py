@@ -11,6 +11,12 @@ from dataclasses import dataclass
 
 # -O1: measured as the best cold-build vs run-time trade-off for kernel TUs (docs/simulator.md).
 FLAGS: tuple[str, ...] = ("-std=c++17", "-O1", "-g0", "-pthread", "-fno-strict-aliasing", "-fmax-errors=10")
+# The kernel TU is compiled as bisheng compiles the vector part of an operator for Ascend 910B (dav-c220):
+# the predefined macros that select a chip's code path in real kernels (`#if __CCE_AICORE__ == 220`).
+# Neither ASCENDC_CPU_DEBUG nor __CCE_KT_TEST__ is defined: they select CPU-debug code paths, and
+# real kernels skip device behaviour (SyncAll, GetAccVal) under them.
+KERNEL_DEFINES: tuple[str, ...] = ("-D__CCE_AICORE__=220", "-D__NPU_ARCH__=2201")
+KERNEL_FLAGS: tuple[str, ...] = FLAGS + KERNEL_DEFINES
 # Host TUs (tiling function + OpDef) run once per launch: no optimisation, fastest to compile.
 HOST_FLAGS: tuple[str, ...] = ("-std=c++17", "-O0", "-g0", "-pthread", "-fno-strict-aliasing", "-fmax-errors=10")
 LINK_FLAGS: tuple[str, ...] = ("-pthread",)

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from npukernelbench.dtypes import dtype
-from npukernelbench.toolchains.base import KernelProject
+from npukernelbench.dtypes import DTYPES, dtype
+from npukernelbench.toolchains.ascendc_sim.kernel_passes import KernelPlan
+from npukernelbench.toolchains.base import KernelProject, OpAttr, OpParam, OpSignature
 
 # ge::DataType values as preprocessor numbers, so that `#if ORIG_DTYPE_X == DT_FLOAT16` works.
 GE_VALUES = {
@@ -53,16 +54,41 @@ class Description:
     registered: dict[str, str]             # op type (or op_key) -> class name
     classes: dict[str, TilingClass]
     opdefs: tuple[str, ...]
+    signatures: tuple[OpSignature, ...] = ()
 
 
 class DescribeError(ValueError):
     pass
 
 
+_GE_TO_NAME = {row.ge_name: row.name for row in DTYPES.values()}
+
+
+def _attr_default(kind: str, values: list[str]) -> object:
+    if kind == "str":
+        return bytes.fromhex(values[0]).decode("utf-8", "replace") if values and values[0] != "-" else ""
+    if kind == "bool":
+        return values[0] == "1"
+    if kind == "int":
+        return int(values[0])
+    if kind == "float":
+        return float(values[0])
+    if kind == "list_int":
+        return [int(v) for v in values]
+    if kind == "list_float":
+        return [float(v) for v in values]
+    if kind == "list_bool":
+        return [v == "1" for v in values]
+    return None
+
+
 def parse_description(text: str) -> Description:
     registered: dict[str, str] = {}
     classes: dict[str, TilingClass] = {}
     opdefs: list[str] = []
+    signatures: list[OpSignature] = []
+    params: list[OpParam] = []
+    attrs: list[OpAttr] = []
     header: list[str] | None = None
     fields: list[Field] = []
     for number, line in enumerate(text.splitlines(), start=1):
@@ -75,6 +101,20 @@ def parse_description(text: str) -> Description:
                 registered[parts[1]] = parts[2]
             elif tag == "opdef":
                 opdefs.append(parts[1])
+                params, attrs = [], []
+            elif tag == "param" and opdefs:
+                params.append(OpParam(name=parts[2], role=parts[1], param_type=parts[3],
+                                      dtypes=tuple(_GE_TO_NAME.get(g, "") for g in parts[5:]),
+                                      any_column=parts[4] == "any"))
+            elif tag == "attr" and opdefs:
+                has_default = parts[4] == "default"
+                attrs.append(OpAttr(name=parts[1], type=parts[2], required=parts[3] == "REQUIRED",
+                                    has_default=has_default,
+                                    default=_attr_default(parts[2], parts[5:]) if has_default else None))
+            elif tag == "endop" and opdefs:
+                signatures.append(OpSignature(op=opdefs[-1], inputs=tuple(p for p in params if p.role == "input"),
+                                              outputs=tuple(p for p in params if p.role == "output"),
+                                              attrs=tuple(attrs)))
             elif tag == "class":
                 header, fields = parts, []
             elif tag == "field" and header is not None:
@@ -89,7 +129,7 @@ def parse_description(text: str) -> Description:
                 raise DescribeError(f"line {number}: unexpected {line!r}")
         except (IndexError, ValueError) as exc:
             raise DescribeError(f"line {number}: cannot parse {line!r}: {exc}") from None
-    return Description(registered=registered, classes=classes, opdefs=tuple(opdefs))
+    return Description(registered=registered, classes=classes, opdefs=tuple(opdefs), signatures=tuple(signatures))
 
 
 def _short(type_name: str) -> str:
@@ -111,12 +151,15 @@ def _field_decl(f: Field) -> str:
 
 
 def tiling_structs(desc: Description, op: str) -> tuple[str, str | None]:
-    """C++ definitions of the op's registered tiling class (and its nested classes), and the class
-    name GET_TILING_DATA declares (None when the op registers none)."""
-    top = desc.registered.get(op)
-    if top is None:
+    """C++ definitions of the op's registered tiling classes (and their nested classes), and the class
+    name GET_TILING_DATA declares (None when the op registers none under its own name). As in CANN's
+    build, every class registered for the op is visible to the kernel, also those registered for one of
+    its tiling keys (``REGISTER_TILING_DATA_CLASS(Op_100, ...)``) that kernels read with
+    ``GET_TILING_DATA_WITH_STRUCT``."""
+    names = [cls for key, cls in desc.registered.items() if key == op or key.startswith(op + "_")]
+    if not names:
         return "", None
-    top = _short(top)
+    top = _short(desc.registered[op]) if op in desc.registered else None
     ordered: list[TilingClass] = []
     seen: set[str] = set()
 
@@ -130,7 +173,8 @@ def tiling_structs(desc: Description, op: str) -> tuple[str, str | None]:
                 visit(_short(f.type))
         ordered.append(cls)
 
-    visit(top)
+    for name in ([top] if top else []) + [_short(n) for n in names]:
+        visit(name)
     lines: list[str] = []
     if any(c.builtin for c in ordered):
         lines.append('#include "kernel_tiling/kernel_tiling.h"')
@@ -149,10 +193,19 @@ def tiling_structs(desc: Description, op: str) -> tuple[str, str | None]:
     return "\n".join(lines), top
 
 
-def prelude(project: KernelProject, desc: Description) -> str:
-    """The force-included kernel header for ``project``."""
-    out = [f"// Generated by ascendc-sim for {project.op} ({project.kernel}). Do not edit.",
-           "#pragma once", "#include <cstddef>", "#include <cstdint>", ""]
+# Core type constants of the compile passes (AscendC::AIC / AscendC::AIV in npukb_sim/kernel/cube_types.h).
+CORE_VALUES = {"AIC": 1, "AIV": 2}
+ENTRIES = {"AIV": "npukb_entry", "AIC": "npukb_entry_aic"}
+
+
+def prelude(project: KernelProject, desc: Description, core: str = "AIV", plan: KernelPlan | None = None,
+            primary: bool = True) -> str:
+    """The force-included kernel header for the ``core`` compile pass of ``project``; the primary pass
+    also defines the kernel type the launcher reads (``npukb_kernel_type``)."""
+    out = [f"// Generated by ascendc-sim for {project.op} ({project.kernel}), {core} pass. Do not edit.",
+           "#pragma once", "#include <cstddef>", "#include <cstdint>", "",
+           f"#define {'__DAV_C220_CUBE__' if core == 'AIC' else '__DAV_C220_VEC__'} 1",
+           f"constexpr std::int32_t g_coreType = {CORE_VALUES[core]};  // AscendC::{core}", ""]
     for name, value in GE_VALUES.items():
         out.append(f"#define {name} {value}")
     out.append("")
@@ -172,5 +225,11 @@ def prelude(project: KernelProject, desc: Description) -> str:
     arg_types = ", ".join(["uint8_t*"] * n_args)
     call = ", ".join(f"a[{i}]" for i in range(n_args))
     out += ["", f'extern "C" void {project.kernel}({arg_types});',
-            f'extern "C" void npukb_entry(uint8_t** a) {{ {project.kernel}({call}); }}', ""]
+            f'extern "C" void {ENTRIES[core]}(uint8_t** a) {{ {project.kernel}({call}); }}']
+    if primary:
+        kind = plan.default_type if plan is not None else 0
+        cases = "".join(f" case {key}ull: return {t};" for key, t in (plan.keyed if plan is not None else ()))
+        body = f"switch (key) {{{cases} default: break; }} " if cases else "(void)key; "
+        out.append(f'extern "C" int npukb_kernel_type(std::uint64_t key) {{ {body}return {kind}; }}')
+    out.append("")
     return "\n".join(out)

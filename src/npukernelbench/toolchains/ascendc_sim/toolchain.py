@@ -22,7 +22,7 @@ from npukernelbench.spec import TaskSpec
 from npukernelbench.toolchains.ascendc_sim import builder, launch_files, tiling_fields
 from npukernelbench.toolchains.ascendc_sim.build_cache import BuildCache, default_root
 from npukernelbench.toolchains.ascendc_sim.compiler import Compiler, find_compiler
-from npukernelbench.toolchains.base import BuildResult, KernelProject, Launch, RunResult
+from npukernelbench.toolchains.base import BuildResult, HostDescription, KernelProject, Launch, RunResult
 
 RUN_MEMORY_BYTES = 8 << 30        # address space of one simulated run (48 block stacks + GM)
 EXIT_REQUEST = 2                  # the launcher could not read the harness's request or write its files
@@ -63,6 +63,13 @@ class AscendCSimToolchain:
         if isinstance(found, str):
             raise InfrastructureError(f"ascendc-sim has no usable C++ compiler: {found}")
         return builder.build(project, found, self.cache)
+
+    def describe(self, project: KernelProject) -> HostDescription:
+        """Compile and run the host code alone: the OpDefs it registers (cached per host sources)."""
+        found = self._compiler()
+        if isinstance(found, str):          # our machinery: never the host code's fault
+            raise InfrastructureError(f"ascendc-sim has no usable C++ compiler: {found}")
+        return builder.describe(project, found, self.cache)
 
     # -- run ----------------------------------------------------------------------------------
 
@@ -111,7 +118,8 @@ class AscendCSimToolchain:
             raise InfrastructureError(f"ascendc-sim run: the simulator rejected the harness's request: "
                                       f"{result.get('message') or outcome.stderr[-500:]}")
         details = {k: result[k] for k in ("block_dim", "tiling_key", "workspace_bytes", "tiling_bytes", "tiling_hex",
-                                          "cost", "violation", "status") if k in result}
+                                          "cost", "violation", "status", "kernel_type", "cores", "host_warnings")
+                   if k in result}
         if "tiling_hex" in result:
             fields = tiling_fields.decode_run(exe.parent, op, result)
             if fields is not None:
