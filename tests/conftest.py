@@ -22,10 +22,12 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 
 @pytest.fixture(scope="session")
 def sim(tmp_path_factory: pytest.TempPathFactory) -> AscendCSimToolchain:
+    """The simulator with a private cache. No usable compiler is a failure, never a skip: a CI
+    machine without g++ must not pass these tests by skipping them."""
     toolchain = AscendCSimToolchain(cache_dir=tmp_path_factory.getbasetemp() / "ascendc-sim-cache")
     reason = toolchain.unavailable_reason()
     if reason:
-        pytest.skip(reason)
+        pytest.fail(f"ascendc-sim cannot run here: {reason}", pytrace=False)
     return toolchain
 
 

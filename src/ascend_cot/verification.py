@@ -24,6 +24,7 @@ from typing import Any
 
 from ascend_cot.config import VerifyConfig
 from ascend_cot.sample import Verified
+from npukernelbench.infrastructure import InfrastructureError, retry_once
 
 _OPDEF_CLASS = re.compile(r"class\s+(\w+)\s*:\s*public\s+OpDef")
 _ENTRY = re.compile(r"extern\s+\"C\"\s+__global__\s+__aicore__\s+void\s+(\w+)\s*\(")
@@ -32,14 +33,6 @@ _ENTRY = re.compile(r"extern\s+\"C\"\s+__global__\s+__aicore__\s+void\s+(\w+)\s*
 class ToolchainUnavailable(RuntimeError):
     """The toolchain that verifies answers cannot run here (no compiler, unknown name), or our own
     machinery failed during a check (never blamed on the candidate; rerun to resume)."""
-
-
-INFRA_MARKERS = ("confinement wrapper failed",)
-INFRA_ATTEMPTS = 3
-
-
-def _infra(text: str) -> bool:
-    return any(marker in text for marker in INFRA_MARKERS)
 
 
 @dataclass(frozen=True)
@@ -154,13 +147,11 @@ class Verifier:
         hit = self._cached(key)
         if hit is not None:
             return hit
-        for _ in range(INFRA_ATTEMPTS):          # our machinery failed (transient): try again, never blame the code
+        try:            # evaluate() retries a failure of our machinery once; it is never the code's
             result = evaluate(spec, Completion(spec.case_id, 0, files=dict(files)), self.toolchain, self.options())
-            if not _infra(result.message):
-                break
-        if _infra(result.message):
-            raise ToolchainUnavailable(f"verifying a {spec.case_id} project: {result.message}; nothing was "
-                                       "recorded against the candidate: rerun the build to resume")
+        except InfrastructureError as exc:
+            raise ToolchainUnavailable(f"verifying a {spec.case_id} project: {exc.cause}; nothing was "
+                                       "recorded against the candidate: rerun the build to resume") from None
         verified = Verified.PASSED if result.status is Status.PASSED else Verified.FAILED
         diagnostics = str(result.details.get("diagnostics", "")) if result.status is Status.BUILD_ERROR else ""
         timed_out = result.status is Status.TIMEOUT or "timed out" in result.message
@@ -190,23 +181,22 @@ class Verifier:
         if not isinstance(self.toolchain, HostDescriber):
             return self._store(key, Verification(Verified.NOT_APPLICABLE, f"toolchain {self.toolchain.name} cannot "
                                                  "describe host code"), False)
-        described = self.toolchain.describe(KernelProject(op=op, kernel=kernel, files=dict(files), params=()))
-        signature = described.signature(op) if described.ok else None
-        if signature is None:
-            why = described.diagnostics.strip().splitlines()[0] if described.diagnostics.strip() else \
-                f"no OpDef {op} registered"
-            return self._store(key, Verification(Verified.FAILED, f"host code: {why}", "build_error",
-                                                 described.diagnostics), cacheable=not described.timed_out)
-        project = _first_column_project(signature, kernel, files)
-        for _ in range(INFRA_ATTEMPTS):
-            build = self.toolchain.build(project)
-            if build.ok or not _infra(build.diagnostics):
-                break
+        try:            # a failure of our machinery is retried once; it is never the code's
+            described = retry_once(lambda: self.toolchain.describe(
+                KernelProject(op=op, kernel=kernel, files=dict(files), params=())))
+            signature = described.signature(op) if described.ok else None
+            if signature is None:
+                why = described.diagnostics.strip().splitlines()[0] if described.diagnostics.strip() else \
+                    f"no OpDef {op} registered"
+                return self._store(key, Verification(Verified.FAILED, f"host code: {why}", "build_error",
+                                                     described.diagnostics), cacheable=not described.timed_out)
+            project = _first_column_project(signature, kernel, files)
+            build = retry_once(lambda: self.toolchain.build(project))
+        except InfrastructureError as exc:
+            raise ToolchainUnavailable(f"building a project: {exc.cause}; rerun the build to resume") from None
         if build.ok:
             return self._store(key, Verification(Verified.BUILT, "builds (no case to run it against)", "built"),
                                True)
-        if _infra(build.diagnostics):
-            raise ToolchainUnavailable(f"building a project: {build.diagnostics[:300]}; rerun the build to resume")
         head = next((ln for ln in build.diagnostics.splitlines() if "error" in ln), "build failed")
         return self._store(key, Verification(Verified.FAILED, head.strip(), "build_error", build.diagnostics),
                            cacheable=not build.timed_out)

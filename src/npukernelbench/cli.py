@@ -21,68 +21,111 @@ def register(name: str, help_text: str, add_arguments: Callable[[argparse.Argume
 
 def _evaluate_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("paths", nargs="*", default=["benchmark_cases"], help="case roots or case folders (either layout)")
+    p.add_argument("-k", dest="keyword", default="", help="only samples matching this pytest -k expression")
+    p.add_argument("-m", dest="markexpr", default="", help="only samples matching this pytest -m expression "
+                   "(level1, a category, static/dynamic)")
+    p.add_argument("-j", "--jobs", type=int, default=1, help="samples evaluated in parallel (worker processes)")
+    p.add_argument("--strict", action="store_true", help="samples missing from a replay file are an error "
+                   "(default: a warning, and they are left out)")
     add_argparse_options(p, skip=("--npukb-cases",))
 
 
-def _evaluate(ns: argparse.Namespace) -> int:
+def _selected(ns: argparse.Namespace, options: RunOptions) -> list[tuple[object, int]]:
+    """(spec, sample) pairs under the paths that -k and -m select; exits 2 when there are none."""
     from npukernelbench.cases import discover
+    from npukernelbench.selection import Selection
+
+    missing = [p for p in ns.paths if not Path(p).exists()]
+    if missing:
+        raise ValueError(f"no such path: {', '.join(missing)}")
+    specs = discover(ns.paths)
+    if not specs:
+        raise ValueError(f"no cases found under {', '.join(ns.paths)} (case folders hold case.toml, or the public "
+                         "layout's api_desc.md and validation/)")
+    selection = Selection(ns.keyword, ns.markexpr, options.shapes)
+    chosen = [(spec, i) for spec in specs for i in range(options.samples) if selection.selects(spec, i)]
+    if not chosen:
+        raise ValueError(f"-k {ns.keyword!r} / -m {ns.markexpr!r} select none of the {len(specs)} cases")
+    return chosen
+
+
+def _evaluate(ns: argparse.Namespace) -> int:
     from npukernelbench.confinement import confinement_level
-    from npukernelbench.evaluate import BaselineCache, evaluate
     from npukernelbench.generation import ensure_completions
     from npukernelbench.options import load_toolchain
+    from npukernelbench.parallel_eval import evaluate_all
     from npukernelbench.store import RunDir
 
     ns.npukb_cases = ()
+    if ns.jobs < 1:
+        raise ValueError(f"--jobs must be >= 1, got {ns.jobs}")
     options = RunOptions.from_namespace(ns)
     if options.html:
         from npukernelbench.report_plots import require_matplotlib
 
         require_matplotlib()
-    specs = discover(ns.paths)
-    if not specs:
-        print(f"npukb: no cases found under {', '.join(ns.paths)}", file=sys.stderr)
-        return 2
+    chosen = _selected(ns, options)
     toolchain = load_toolchain(options.toolchain)
     reason = toolchain.unavailable_reason()
     if reason:
-        print(f"npukb: toolchain {options.toolchain!r} unavailable: {reason}", file=sys.stderr)
-        return 2
+        raise ValueError(f"toolchain {options.toolchain!r} cannot run here: {reason}")
+    specs = list({spec.case_id: spec for spec, _ in chosen}.values())
+    level = confinement_level()
+    print(f"npukb evaluate: model={options.model} toolchain={options.toolchain} samples={options.samples} "
+          f"shapes={options.shapes} tasks={len(specs)} items={len(chosen)} jobs={ns.jobs} confinement={level} "
+          f"out={options.out}", flush=True)
+    prepare = getattr(toolchain, "prepare", None)
+    if callable(prepare):
+        prepare(specs, lambda line: print(line, flush=True))
     run = RunDir(options.out)
-    run.create(fresh=not options.resume)
+    run.create(fresh=False)
+    completions = ensure_completions(specs, options, run, strict=ns.strict)
+    if not options.resume:
+        run.start_fresh()
     run.write_header({"model": options.model, "toolchain": options.toolchain, "samples_per_task": options.samples,
                       "shapes": options.shapes, "shape_examples": options.shape_examples, "seed": options.seed,
-                      "confinement": confinement_level()})
-    completions = ensure_completions(specs, options, run)
+                      "confinement": level})
     done = run.finished() if options.resume else set()
-    baseline = BaselineCache()
-    for spec in specs:
-        for i in range(options.samples):
-            if (spec.case_id, i) in done:
-                continue
-            completion = completions[(spec.case_id, i)]
-            result = evaluate(spec, completion, toolchain, options.eval_options(), baseline)
-            if completion.meta.get("label"):
-                result.details["expected_category"] = completion.meta["label"]
-            run.append_result(result)
-            print(f"{spec.case_id}[s{i}] {result.status.value}"
-                  f"{' (' + result.error_category.value + ')' if result.error_category else ''}", flush=True)
-    code = _write_summary(run, options.model, options.toolchain, options.samples)
+    absent = [(spec.case_id, i) for spec, i in chosen if completions[(spec.case_id, i)].meta.get("missing")]
+    if absent:
+        print(f"npukb evaluate: warning: {len(absent)} sample(s) with no completion (missing from the replay "
+              "file, or no expert answer) are left out (--strict makes this an error)", file=sys.stderr)
+    work = [(spec, completions[(spec.case_id, i)]) for spec, i in chosen
+            if (spec.case_id, i) not in done and (spec.case_id, i) not in absent]
+    failures: list[dict] = []
+    for n, (spec, completion, outcome) in enumerate(evaluate_all(work, options, ns.jobs), start=1):
+        name = f"[{n}/{len(work)}] {spec.case_id}[s{completion.sample}]"
+        if isinstance(outcome, str):            # no outcome: our machinery or the case failed
+            failures.append({"task": spec.case_id, "sample": completion.sample, "cause": outcome})
+            print(f"{name} ERROR {outcome}", file=sys.stderr, flush=True)
+            continue
+        if completion.meta.get("label"):
+            outcome.details["expected_category"] = completion.meta["label"]
+        run.append_result(outcome)
+        print(f"{name} {outcome.status.value}"
+              f"{' (' + outcome.error_category.value + ')' if outcome.error_category else ''}", flush=True)
+    _write_summary(run, options.model, options.toolchain, options.samples, failures, absent, level)
     if options.html:
         from npukernelbench.html_report import write_run_html
 
         print(f"html report: {write_run_html(run.path)}")
-    return code
+    if failures:
+        print(f"npukb evaluate: {len(failures)} sample(s) have no outcome (infrastructure failures or broken "
+              "cases, listed above; not counted); rerun with --npukb-resume", file=sys.stderr)
+        return 1
+    return 0
 
 
-def _write_summary(run, model: str, toolchain: str, samples: int) -> int:
+def _write_summary(run, model: str, toolchain: str, samples: int, failures: Sequence[dict] = (),
+                   missing: Sequence[tuple[str, int]] = (), confinement: str | None = None) -> int:
     """summary.json + report.md of a run directory, and the table on stdout."""
     from npukernelbench.metrics import label_agreement, summarize
     from npukernelbench.report import markdown, terminal_lines
 
     results = run.results()
     kind = next((r.speed_kind for r in results if r.speed_kind), None)
-    summary = summarize(results, model, toolchain, samples, kind)
-    summary["confinement"] = run.header().get("confinement")
+    summary = summarize(results, model, toolchain, samples, kind, infrastructure_failures=failures, missing=missing)
+    summary["confinement"] = confinement or run.header().get("confinement")
     extra = []
     agreement = label_agreement(results)
     if agreement:
@@ -181,7 +224,35 @@ def _run_passthrough(name: str, argv: Sequence[str]) -> int:
     return importlib.import_module(PASSTHROUGH[name]).main(list(argv))
 
 
+def _cache_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("action", choices=("info", "clear"), help="info: what the build cache holds; clear: empty it")
+    p.add_argument("--cache-dir", type=Path, default=None,
+                   help="the cache root (default: $NPUKB_CACHE_DIR, else ~/.cache/npukernelbench/ascendc-sim)")
+    p.add_argument("--completions", action="store_true", help="clear: also the generated-completion cache")
+
+
+def _cache(ns: argparse.Namespace) -> int:
+    from npukernelbench.completion_cache import default_cache_dir
+    from npukernelbench.toolchains.ascendc_sim.build_cache import BuildCache, default_root
+
+    cache = BuildCache(ns.cache_dir or default_root())
+    completions = ns.cache_dir or default_cache_dir()
+    entries = [p for p in completions.glob("??/*.json")] if completions.is_dir() else []
+    if ns.action == "info":
+        print("\n".join(cache.info().lines()))
+        print(f"completion cache: {completions} ({len(entries)} completions)")
+        return 0
+    freed = cache.clear()
+    print(f"cleared the build cache {cache.root} ({freed / (1 << 20):.1f} MiB)")
+    if ns.completions:
+        for path in entries:
+            path.unlink(missing_ok=True)
+        print(f"cleared the completion cache {completions} ({len(entries)} completions)")
+    return 0
+
+
 register("evaluate", "generate completions and evaluate them (no pytest)", _evaluate_args, _evaluate)
+register("cache", "show (info) or empty (clear) the build cache", _cache_args, _cache)
 register("report", "rebuild summary.json/report.md of a run directory and print the table", _report_args, _report)
 register("compare", "compare run directories in one Table-2-shaped table (terminal, markdown, CSV, HTML)",
          _compare_args, _compare)

@@ -13,9 +13,18 @@ Three levels, strongest first (the run header names the active one):
 ``rlimits``
     Resource limits, an own session and the watchdog of :mod:`npukernelbench.sandbox` only.
 
-The level is found once per process by actually running ``true`` under each level (user namespaces
-may be disabled even when ``bwrap`` is installed) and cached. ``NPUKB_CONFINEMENT`` (``bubblewrap``,
-``netns+rlimits`` or ``rlimits``) caps the level, e.g. to test the fallbacks; it never raises it.
+Under ``bubblewrap`` and ``netns+rlimits`` the command runs below a small shell (:data:`STATUS_SHELL`)
+that writes the command's exit status as one line to the shell's own standard input, which is a pipe
+from the caller (the command itself reads ``/dev/null`` or a file): the caller learns the command's
+real status, and *no* line means that the wrapper (``bwrap``/``unshare``) failed or was killed, an
+infrastructure failure that is never the command's doing. (util-linux 2.38's ``unshare`` cannot
+re-raise a SIGKILL that ended its child and exits with status 1 and ``unshare: sigprocmask unblock
+failed``, indistinguishable by exit status from a compiler error.)
+
+The level is found once per process by actually running ``true`` under each level, status shell
+included (user namespaces may be disabled even when ``bwrap`` is installed), and cached.
+``NPUKB_CONFINEMENT`` (``bubblewrap``, ``netns+rlimits`` or ``rlimits``) caps the level, e.g. to test
+the fallbacks; it never raises it.
 """
 
 from __future__ import annotations
@@ -40,6 +49,9 @@ _SYSTEM_ROOTS = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
 # Single files/directories of /etc that the compiler and dynamic linker may read; all public.
 _ETC_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives")
 
+# $1: the command's stdin; then the command. "$?" is 128 + n when the command died of signal n.
+STATUS_SHELL = 'in=$1; shift; "$@" <"$in"; s=$?; echo "$s" >&0; exit "$s"'
+
 _UNSHARE_VARIANTS: tuple[tuple[str, ...], ...] = (
     ("--net", "--pid", "--fork", "--kill-child"),
     ("--user", "--map-root-user", "--net", "--pid", "--fork", "--kill-child"),
@@ -61,16 +73,24 @@ class Confinement:
     def pid_namespace(self) -> bool:
         return self.level == BUBBLEWRAP or "--pid" in self.unshare
 
+    def reports_status(self, network: bool = False) -> bool:
+        """Whether :meth:`wrap` puts the command below :data:`STATUS_SHELL` (whose stdin must then
+        be the write end of the caller's status pipe)."""
+        return (self.level == BUBBLEWRAP and self.bwrap is not None) or \
+            (self.level == NETNS and bool(self.unshare) and not network)
+
     def wrap(self, argv: Sequence[str], cwd: Path, writable: Sequence[Path] = (),
-             readable: Sequence[Path] = (), network: bool = False) -> list[str]:
-        """``argv`` as run under this level (the caller still applies limits and the session)."""
+             readable: Sequence[Path] = (), network: bool = False, stdin: str = os.devnull) -> list[str]:
+        """``argv`` as run under this level (the caller still applies limits and the session).
+        When :meth:`reports_status`, the command reads ``stdin`` (a path) and the status shell's
+        line on its own fd 0 is the command's exit status."""
+        status = ["/bin/sh", "-c", STATUS_SHELL, "sh", stdin]
         if self.level == BUBBLEWRAP and self.bwrap:
-            return bwrap_argv(self.bwrap, argv, cwd, writable, readable, network)
+            return bwrap_argv(self.bwrap, argv, cwd, writable, readable, network, launcher=status)
         if self.level == NETNS and self.unshare and not network:
-            # A shell as the namespace's init: the command is not pid 1 (which ignores default-action
-            # signals such as SIGXCPU), and its death by signal comes back as exit status 128 + n
-            # (unshare itself fails to re-raise it).
-            return [*self.unshare, "--", "/bin/sh", "-c", '"$@"; exit $?', "sh", *argv]
+            # The shell is the namespace's init: the command is not pid 1 (which ignores
+            # default-action signals such as SIGXCPU).
+            return [*self.unshare, "--", *status, *argv]
         return list(argv)
 
 
@@ -104,9 +124,10 @@ def _inside(path: Path, root: Path) -> bool:
 
 
 def bwrap_argv(bwrap: str, argv: Sequence[str], cwd: Path, writable: Sequence[Path] = (),
-               readable: Sequence[Path] = (), network: bool = False) -> list[str]:
+               readable: Sequence[Path] = (), network: bool = False, launcher: Sequence[str] = ()) -> list[str]:
     """The bubblewrap command line: system read-only, ``cwd`` and ``writable`` read-write,
-    ``readable`` and absolute paths named in ``argv`` read-only, private /tmp, /proc and /dev."""
+    ``readable`` and absolute paths named in ``argv`` read-only, private /tmp, /proc and /dev;
+    ``launcher`` (a system program and its arguments) goes in front of ``argv``."""
     args = [bwrap, "--unshare-all", "--die-with-parent", "--new-session"]
     if network:
         args.append("--share-net")
@@ -133,16 +154,26 @@ def bwrap_argv(bwrap: str, argv: Sequence[str], cwd: Path, writable: Sequence[Pa
     for path in sorted(binds, key=lambda p: len(p.parts)):
         args += ["--bind" if binds[path] else "--ro-bind", str(path), str(path)]
     args += ["--chdir", str(Path(os.path.abspath(cwd))), "--"]
-    return args + list(argv)
+    return args + list(launcher) + list(argv)
 
 
-def _works(argv: list[str], cwd: str) -> bool:
+def _works(candidate: Confinement, cwd: str) -> bool:
+    """Whether ``true`` runs under ``candidate`` and its status shell reports status 0 on the pipe."""
+    read_end, write_end = os.pipe()
     try:
-        done = subprocess.run(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL, timeout=20, env={"PATH": "/usr/bin:/bin"})
+        argv = candidate.wrap([_true()], Path(cwd))
+        done = subprocess.run(argv, cwd=cwd, stdin=write_end, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              timeout=20, env={"PATH": "/usr/bin:/bin"})
+        os.close(write_end)
+        write_end = -1
+        status = os.read(read_end, 64)
     except (OSError, subprocess.SubprocessError):
         return False
-    return done.returncode == 0
+    finally:
+        os.close(read_end)
+        if write_end >= 0:
+            os.close(write_end)
+    return done.returncode == 0 and status == b"0\n"
 
 
 def _true() -> str:
@@ -153,10 +184,9 @@ def _probe_bwrap(scratch: str) -> Confinement | None:
     bwrap = shutil.which("bwrap")
     if not bwrap:
         return None
-    if not _works(bwrap_argv(bwrap, [_true()], Path(scratch)), scratch):
-        return None
-    return Confinement(BUBBLEWRAP, "bubblewrap: no network, own pid namespace, read-only system, "
-                       "only the scratch directory writable", bwrap=bwrap)
+    found = Confinement(BUBBLEWRAP, "bubblewrap: no network, own pid namespace, read-only system, "
+                        "only the scratch directory writable", bwrap=bwrap)
+    return found if _works(found, scratch) else None
 
 
 def _probe_unshare(scratch: str) -> Confinement | None:
@@ -164,11 +194,11 @@ def _probe_unshare(scratch: str) -> Confinement | None:
     if not unshare:
         return None
     for variant in _UNSHARE_VARIANTS:
-        prefix = (unshare, *variant)
-        if _works([*prefix, "--", _true()], scratch):
-            pid = "--pid" in variant
-            return Confinement(NETNS, "unshare: no network" + (", own pid namespace" if pid else "")
-                               + "; file system not confined", unshare=prefix)
+        pid = "--pid" in variant
+        found = Confinement(NETNS, "unshare: no network" + (", own pid namespace" if pid else "")
+                            + "; file system not confined", unshare=(unshare, *variant))
+        if _works(found, scratch):
+            return found
     return None
 
 

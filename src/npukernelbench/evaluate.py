@@ -23,6 +23,7 @@ from npukernelbench.compare import compare_outputs, same_bits
 from npukernelbench.diagnostics import classify
 from npukernelbench.extract import ParseError, check_project, extract_files
 from npukernelbench.generators.base import Completion
+from npukernelbench.infrastructure import InfrastructureError, retry_once
 from npukernelbench.reference_runner import Reference, reference_for
 from npukernelbench.result import ErrorCategory, SampleResult, Stage, Status
 from npukernelbench.shapes import ShapeCase, dynamic_enabled, search, static_cases
@@ -216,7 +217,11 @@ class KernelChecker:
             if s == 0:
                 if self.options.determinism:
                     again = self.toolchain.run(build, replace(launch, poison_seed=seed + 7919))
-                    if not again.ok or any(not same_bits(run.outputs[n], again.outputs.get(n)) for n in run.outputs):
+                    if not again.ok:
+                        status = Status.TIMEOUT if again.timed_out else Status.RUNTIME_ERROR
+                        return CaseOutcome(status, f"a second run on the same inputs with other poison in fresh "
+                                                   f"buffers failed {where}: {again.message}", case=case)
+                    if any(not same_bits(run.outputs[n], again.outputs.get(n)) for n in run.outputs):
                         return CaseOutcome(Status.WRONG, f"nondeterministic: a second run on the same inputs with "
                                                          f"other poison in fresh buffers gave different bits {where} "
                                                          "(uninitialised reads or races)", case=case)
@@ -245,10 +250,16 @@ class KernelChecker:
         examples = self.options.shape_examples if examples is None else examples
         seed = self.options.shape_seed if seed is None else seed
         failures: dict[str, CaseOutcome | BuildFailed] = {}
+        aborted: list[InfrastructureError] = []
 
         def probe(case: ShapeCase) -> str | None:
+            if aborted:                      # our machinery failed: stop checking, raise it after the search
+                return None
             try:
                 outcome = self.check(case)
+            except InfrastructureError as exc:   # not a property of the case: kept away from hypothesis
+                aborted.append(exc)
+                return None
             except BuildFailed as exc:
                 failures[case.key()] = exc
                 return "build failed"
@@ -259,6 +270,8 @@ class KernelChecker:
 
         found = search(self.spec, probe, examples, seed, self.options.shrink_budget,
                        storage_dir=self.options.scratch_dir)
+        if aborted:
+            raise aborted[0]
         if found.failure is None:
             return CaseOutcome(Status.PASSED)
         failed = failures[found.failure.key()]
@@ -292,8 +305,16 @@ def files_of(spec: TaskSpec, completion: Completion) -> dict[str, str]:
 
 def evaluate(spec: TaskSpec, completion: Completion, toolchain: Toolchain, options: EvalOptions | None = None,
              baseline: BaselineCache | None = None) -> SampleResult:
-    """Evaluate one sample. Never raises for anything the candidate does; a broken reference
-    (a bug in the case) raises ``reference_runner.ReferenceError_``."""
+    """Evaluate one sample. Never raises for anything the candidate does. A failure of our own
+    machinery is retried once and, when it persists, raises
+    :class:`~npukernelbench.infrastructure.InfrastructureError`: the sample then has no outcome,
+    and callers using results as rewards or labels must skip it. A broken reference (a bug in the
+    case) raises ``reference_runner.ReferenceError_``."""
+    return retry_once(lambda: _evaluate_once(spec, completion, toolchain, options, baseline))
+
+
+def _evaluate_once(spec: TaskSpec, completion: Completion, toolchain: Toolchain, options: EvalOptions | None,
+                   baseline: BaselineCache | None) -> SampleResult:
     options = options or EvalOptions()
     start = time.monotonic()
     sample = completion.sample

@@ -1,9 +1,10 @@
 """``npukb export-completions RUN_DIR [-o FILE]``: a run's completions as a replay file.
 
-Each line is ``{"task": CASE_ID, "sample": I, "completion": TEXT, "tokens": N}`` (or ``"files"``
-instead of ``"completion"`` for completions that were files from the start), sorted by task and
-sample, so that ``pytest benchmark_cases --model=replay:FILE`` re-evaluates the run without the
-model (for instance in CI). The default output is ``RUN_DIR/replay.jsonl``.
+Each line follows the replay schema (:mod:`npukernelbench.generators.replay`): ``{"task": CASE_ID,
+"sample": I, "completion": TEXT}`` (or ``"files"`` instead of ``"completion"`` for completions that
+were files from the start), plus ``"tokens"`` and ``"meta"`` when the completion has them, sorted by
+task and sample, so that ``pytest benchmark_cases --model=replay:FILE`` re-evaluates the run without
+the model (for instance in CI). The default output is ``RUN_DIR/replay.jsonl``.
 """
 
 from __future__ import annotations
@@ -56,6 +57,8 @@ def replay_rows(run_dir: Path) -> list[dict[str, Any]]:
             out["completion"] = ""
         if row.get("tokens") is not None:
             out["tokens"] = row["tokens"]
+        if row.get("meta"):
+            out["meta"] = row["meta"]
         rows.append(out)
     rows.sort(key=lambda r: (r["task"], r["sample"]))
     return rows

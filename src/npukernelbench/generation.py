@@ -47,13 +47,26 @@ def generate_for(specs: Sequence[TaskSpec], options: RunOptions) -> dict[tuple[s
     return out
 
 
-def ensure_completions(specs: Sequence[TaskSpec], options: RunOptions,
-                       run: RunDir) -> dict[tuple[str, int], Completion]:
+class MissingCompletions(ValueError):
+    """Samples the model (a replay file) has no completion for, with ``--strict``."""
+
+
+def ensure_completions(specs: Sequence[TaskSpec], options: RunOptions, run: RunDir,
+                       strict: bool = False) -> dict[tuple[str, int], Completion]:
     """Completions for every (task, sample): reused from the run directory when resuming, the
-    missing ones generated in one call, all written back to completions.jsonl."""
+    missing ones generated in one call, all written back to completions.jsonl. A sample the
+    generator marks missing (``meta["missing"]``: not in the replay file) is returned as such but
+    not written; with ``strict`` it raises :class:`MissingCompletions` instead."""
     existing = run.completions() if options.resume else {}
-    missing = [s for s in specs if any((s.case_id, i) not in existing for i in range(options.samples))]
-    fresh = generate_for(missing, options)
+    todo = [s for s in specs if any((s.case_id, i) not in existing for i in range(options.samples))]
+    fresh = generate_for(todo, options)
     merged = {**existing, **fresh}
-    run.write_completions(sorted(merged.values(), key=lambda c: (c.task, c.sample)))
+    absent = sorted(key for key, c in merged.items() if c.meta.get("missing"))
+    if absent and strict:
+        names = ", ".join(f"{task}[s{sample}]" for task, sample in absent[:5])
+        more = f" and {len(absent) - 5} more" if len(absent) > 5 else ""
+        raise MissingCompletions(f"{len(absent)} selected sample(s) have no completion in {options.model}: "
+                                 f"{names}{more} (without --strict they are left out with a warning)")
+    run.write_completions(sorted((c for c in merged.values() if not c.meta.get("missing")),
+                                 key=lambda c: (c.task, c.sample)))
     return merged

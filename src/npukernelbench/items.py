@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from npukernelbench.session import STATE
+from npukernelbench.session import INFRA_KEY, STATE
 from npukernelbench.spec import SpecError, marker_name
 
 RESULT_KEY = "npukb_result"
@@ -31,7 +31,11 @@ class CaseFolder(pytest.Directory):
             raise self.CollectError(str(exc)) from None
         shapes = state.options.shapes
         for sample in range(state.options.samples):
-            item = SampleItem.from_parent(self, name=f"{spec.case_id}[s{sample}]", spec=spec, sample=sample)
+            name = f"{spec.case_id}[s{sample}]"
+            # the node id given as a string, parsed like the ids pytest reads back (``--lf``), so that the
+            # "[sI]" is the id's parameter part both ways
+            item = SampleItem.from_parent(self, name=name, nodeid=f"{self.nodeid}::{name}", spec=spec,
+                                          sample=sample)
             for mark in (*spec.markers, *(("static", "dynamic") if shapes == "both" else (shapes,)), "npukb"):
                 self.config.addinivalue_line("markers", f"{mark}: NPUKernelBench marker")
                 item.add_marker(mark)
@@ -44,34 +48,59 @@ class CaseFolder(pytest.Directory):
 
 
 class SampleItem(pytest.Item):
+    """One (task, sample). The evaluation runs in ``setup``: what only our machinery can cause (an
+    :class:`~npukernelbench.infrastructure.InfrastructureError` that persisted through its retry, a
+    broken case reference) is then an item *error* naming the cause, never a failure of the kernel;
+    ``runtest`` passes or fails the sample on its result."""
+
     def __init__(self, *, spec: Any, sample: int, **kw: Any):
         super().__init__(**kw)
         self.spec = spec
         self.sample = sample
         self.keywords[marker_name(spec.category)] = True
+        self.result: Any = None
 
-    def runtest(self) -> None:
+    def setup(self) -> None:
         from npukernelbench.evaluate import evaluate
+        from npukernelbench.infrastructure import InfrastructureError
+        from npukernelbench.reference_runner import ReferenceError_
 
         state = self.config.stash[STATE]
+        if state.already_finished(self.spec.case_id, self.sample):
+            pytest.skip(f"already finished in {state.options.out} (--npukb-resume)")
         reason = state.toolchain_unavailable()
-        if reason:
-            pytest.skip(f"toolchain {state.options.toolchain!r} unavailable: {reason}")
-        if self.spec.layout == "npukernelbench":
+        where = f"{self.spec.case_id} sample {self.sample}"
+        if not reason and self.spec.layout == "npukernelbench":
             from npukernelbench.toolchains.base import HostDescriber
 
             if not isinstance(state.toolchain(), HostDescriber):
                 pytest.skip(f"toolchain {state.options.toolchain!r} cannot describe host code, which the public "
                             "NPUKernelBench layout needs to bind the operator (use ascendc-sim)")
-        if state.already_finished(self.spec.case_id, self.sample):
-            pytest.skip(f"already finished in {state.options.out} (--npukb-resume)")
-        completion = state.completion(self.spec, self.sample)
-        if completion.meta and completion.meta.get("missing"):
-            pytest.skip("the task ships no expert answer (--model=reference needs answer/0/ or solution/)")
-        result = evaluate(self.spec, completion, state.toolchain(), state.options.eval_options(), state.baseline)
+        error = None
+        try:
+            if reason:
+                raise InfrastructureError(f"toolchain {state.options.toolchain!r} cannot run here: {reason}")
+            completion = state.completion(self.spec, self.sample)
+            missing = completion.meta.get("missing")
+            if not missing:
+                self.result = evaluate(self.spec, completion, state.toolchain(), state.options.eval_options(),
+                                       state.baseline)
+        except InfrastructureError as exc:
+            self.user_properties.append((INFRA_KEY, json.dumps({"task": self.spec.case_id, "sample": self.sample,
+                                                                "cause": exc.cause})))
+            error = f"{where}: infrastructure failure (not the kernel's fault, not counted): {exc.cause}"
+        except ReferenceError_ as exc:
+            error = f"{where}: the case's reference failed (a bug in the case, not the kernel): {exc}"
+        if error is not None:                    # outside the except: no chained traceback in the report
+            pytest.fail(error, pytrace=False)
+        if missing:
+            pytest.skip(f"{where}: {missing} (not evaluated, not counted)")
         label = completion.meta.get("label") if completion.meta else None
         if label:
-            result.details["expected_category"] = label
+            self.result.details["expected_category"] = label
+
+    def runtest(self) -> None:
+        result = self.result
         self.user_properties.append((RESULT_KEY, json.dumps(result.to_json())))
         if not result.passed:
             head = f"{result.status.value}"
@@ -90,4 +119,3 @@ class SampleItem(pytest.Item):
 
     def reportinfo(self):
         return self.path, None, f"{self.spec.case_id}[s{self.sample}]"
-

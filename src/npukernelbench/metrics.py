@@ -81,17 +81,23 @@ def status_counts(results: Iterable[SampleResult]) -> dict[str, int]:
 
 
 def summarize(results: Sequence[SampleResult], model: str, toolchain: str, samples: int,
-              speed_kind: str | None = None) -> dict[str, Any]:
-    """The summary.json document."""
+              speed_kind: str | None = None, infrastructure_failures: Sequence[dict[str, Any]] = (),
+              missing: Sequence[tuple[str, int]] = ()) -> dict[str, Any]:
+    """The summary.json document. A level without results (not selected) is null, not zeros.
+    ``infrastructure_failures`` ({task, sample, cause}: samples with no outcome because our machinery
+    failed) and ``missing`` (samples the replay file lacks) are listed and counted nowhere else."""
     by_level: dict[str, list[SampleResult]] = defaultdict(list)
     for r in results:
         by_level[f"level{r.level}"].append(r)
-    levels = {name: level_summary(by_level.get(name, []), samples) for name in LEVELS}
-    levels["mean"] = level_summary(list(results), samples)
+    levels: dict[str, dict[str, Any] | None] = {
+        name: level_summary(by_level[name], samples) if by_level.get(name) else None for name in LEVELS}
+    levels["mean"] = level_summary(list(results), samples) if results else None
     suspects = [{"task": r.task, "sample": r.sample, "speedup": r.speedup} for r in results if r.suspect]
     return {"model": model, "toolchain": toolchain, "samples_per_task": samples, "speed_kind": speed_kind,
             "levels": levels, "taxonomy": taxonomy(results), "statuses": status_counts(results),
-            "suspect_speedups": suspects}
+            "suspect_speedups": suspects,
+            "infrastructure_failures": [dict(f) for f in infrastructure_failures],
+            "missing_completions": [{"task": task, "sample": sample} for task, sample in missing]}
 
 
 def label_agreement(results: Iterable[SampleResult]) -> dict[str, Any] | None:

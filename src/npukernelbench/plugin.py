@@ -39,24 +39,31 @@ def pytest_configure(config: pytest.Config) -> None:
         config.addinivalue_line("markers", line)
     state = RunState(config)
     config.stash[STATE] = state
+    for root in state.extra_roots():             # --npukb-cases roots are collected like PATH arguments
+        if root not in config.args:
+            config.args.append(root)
     if not state.is_worker:
         config.pluginmanager.register(state.recorder(), "npukernelbench-recorder")
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_sessionstart(session: pytest.Session) -> None:
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Serial run: the benchmark begins with exactly the selected sample items."""
     from npukernelbench.session import STATE
 
     state = session.config.stash[STATE]
     if not state.is_worker:
-        state.start()
+        state.begin_from_items(session.items)
 
 
-def pytest_report_header(config: pytest.Config) -> list[str]:
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_node_collection_finished(node, ids) -> None:  # noqa: ARG001
+    """pytest-xdist controller (which collects nothing itself): the first worker's selection, before
+    any item is scheduled."""
     from npukernelbench.session import STATE
 
-    state = config.stash.get(STATE, None)
-    return state.header_lines() if state is not None and not state.is_worker else []
+    state = node.config.stash[STATE] if hasattr(node, "config") else None
+    if state is not None and not state.is_worker:
+        state.begin_from_node_ids(ids)
 
 
 def pytest_collect_directory(path: Path, parent: pytest.Collector):
@@ -73,7 +80,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config)
     from npukernelbench.session import STATE
 
     state = config.stash[STATE]
-    if state.is_worker or not (state.active or state.results):
+    if state.is_worker or not state.ran_samples():
         return
     lines = state.finish()
     terminalreporter.write_sep("=", "NPUKernelBench")

@@ -20,8 +20,8 @@ def table_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
         [f"speedup ({kind})", "fast_1"]
     rows = []
     for name in (*LEVELS, "mean"):
-        lv = summary["levels"][name]
-        if lv["tasks"] == 0 and name != "mean":
+        lv = summary["levels"].get(name)
+        if lv is None:                  # not selected in this run
             continue
         sg = lv["speedup_geomean"]
         rows.append([name, str(lv["tasks"]), str(lv["samples"])] +
@@ -55,7 +55,23 @@ def terminal_lines(summary: dict[str, Any], extra: Sequence[str] = ()) -> list[s
     for s in summary.get("suspect_speedups", []):
         lines.append(f"suspect speedup (kept out of the geomean, audit it): {s['task']}[s{s['sample']}] "
                      f"{s['speedup']}x")
+    lines.extend(_left_out(summary))
     lines.extend(extra)
+    return lines
+
+
+def _left_out(summary: dict[str, Any]) -> list[str]:
+    """Samples without an outcome: infrastructure failures and samples missing from a replay file."""
+    lines = []
+    infra = summary.get("infrastructure_failures") or []
+    if infra:
+        lines.append(f"infrastructure failures (our machinery, not the kernels; not counted anywhere, rerun them "
+                     f"with --npukb-resume): {len(infra)}")
+        lines += [f"  {f['task']}[s{f['sample']}]: {f['cause']}" for f in infra[:10]]
+    missing = summary.get("missing_completions") or []
+    if missing:
+        lines.append(f"no completion (missing from the replay file, or no expert answer; not counted anywhere): "
+                     f"{len(missing)} sample(s)")
     return lines
 
 
@@ -75,6 +91,12 @@ def markdown(summary: dict[str, Any], results: Sequence[SampleResult], extra: Se
     if summary.get("suspect_speedups"):
         out += ["", "## Suspect speedups (> 10x, kept out of the geomean until audited)", ""]
         out += [f"- {s['task']} sample {s['sample']}: {s['speedup']}x" for s in summary["suspect_speedups"]]
+    if summary.get("infrastructure_failures"):
+        out += ["", "## Infrastructure failures (not the kernels' fault; not counted)", ""]
+        out += [f"- {f['task']} sample {f['sample']}: {f['cause']}" for f in summary["infrastructure_failures"]]
+    if summary.get("missing_completions"):
+        out += ["", "## Missing from the replay file (not counted)", ""]
+        out += [f"- {m['task']} sample {m['sample']}" for m in summary["missing_completions"]]
     failing = [r for r in results if not r.passed]
     if failing:
         out += ["", "## Failing samples", "", "| task | sample | status | class | message |", "|---|---|---|---|---|"]

@@ -11,23 +11,44 @@ namespace) while it runs and kills them all when there are more than ``Limits.pr
 process limit holds for root too, where ``RLIMIT_NPROC`` does not bind. When the run ends, for
 whatever reason, every process it left behind is killed. Output kept from a child is bounded
 (``OUTPUT_LIMIT``: head and tail), however much it writes.
+
+The watchdog must never touch another run's processes, also when many runs go on at once (threads,
+pytest-xdist workers): the identifiers it matches on are ones the kernel recycles. The session and
+process-group id is the leader's pid, so the leader is left unreaped (:func:`os.waitid` with
+``WNOWAIT``) until every member is dead, which keeps that pid from being handed out again; a pid
+namespace is matched by its inode number, so the watchdog holds the namespace open (an fd on
+``/proc/PID/ns/pid``) until the end, which keeps that number from being reused by a new namespace.
+(Without both, a finished run's final sweep could SIGKILL a concurrent run's namespace.)
+
+What is not the command's doing is reported in ``ProcessOutcome.infrastructure`` (a sentence) and
+never as the command's exit: the program cannot be started, the confinement wrapper failed before it
+reported the command's status (:data:`npukernelbench.confinement.STATUS_SHELL`), or the command was
+killed by a signal from outside the sandbox (SIGKILL with no limit of ours reached, SIGTERM, SIGINT,
+SIGHUP: the kernel's out-of-memory killer, a user, a shutdown). Candidate code cannot send signals
+(the static checks reject ``kill``, ``raise`` and friends) and its memory is bounded by
+``RLIMIT_AS``, so such a death is never its doing; the message says when the out-of-memory killer
+ran during the run.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import resource
 import selectors
+import shutil
 import signal
 import subprocess
+import tempfile
 import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from npukernelbench.confinement import Confinement, active_confinement, confinement_level
+from npukernelbench.confinement import BUBBLEWRAP, Confinement, active_confinement, confinement_level
 
 __all__ = ["OUTPUT_LIMIT", "Limits", "ProcessOutcome", "Request", "clean_env", "confinement_level",
            "run_confined"]
@@ -35,6 +56,10 @@ __all__ = ["OUTPUT_LIMIT", "Limits", "ProcessOutcome", "Request", "clean_env", "
 OUTPUT_LIMIT = 64 * 1024          # bytes of stdout/stderr kept from a child (head + tail)
 _TICK_S = 0.05                    # watchdog period
 _EXIT_GRACE_S = 0.5               # how long pipes held open by leftovers may delay the end
+_OUTSIDE_SIGNALS = (signal.SIGKILL, signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+# Signals reset to their default action and unblocked in every child, whatever the caller's thread had.
+_RESET_SIGNALS = (signal.SIGXCPU, signal.SIGXFSZ, signal.SIGPIPE, signal.SIGINT, signal.SIGTERM, signal.SIGHUP,
+                  signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2, signal.SIGALRM, signal.SIGCHLD)
 
 
 @dataclass(frozen=True)
@@ -58,10 +83,12 @@ class ProcessOutcome:
     truncated: bool = False
     limit: str | None = None          # the limit that stopped it: wall-clock, cpu, processes, file-size
     confinement: str = ""             # level the run was confined at
+    infrastructure: str | None = None  # why the outcome is not the command's doing (see module doc)
+    cpu_seconds: float = 0.0          # user + system time of the run's processes
 
     @property
     def ok(self) -> bool:
-        return self.returncode == 0 and not self.timed_out
+        return self.returncode == 0 and not self.timed_out and self.infrastructure is None
 
 
 @dataclass(frozen=True)
@@ -99,8 +126,29 @@ def _user_tasks(uid: int) -> int:
     return count
 
 
+@functools.cache
+def _prctl() -> Any:
+    """libc's prctl, looked up in the parent (no dlopen between fork and exec)."""
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
 def _preexec(limits: Limits, nproc: int | None):
+    prctl = _prctl()
+
     def apply() -> None:
+        # The child inherits the calling thread's signal mask and any ignored disposition: a blocked
+        # or ignored SIGXCPU turns the CPU limit into a SIGKILL a second later, a blocked SIGTERM
+        # keeps the command alive, so both are reset.
+        for sig in _RESET_SIGNALS:
+            with contextlib.suppress(OSError, ValueError):
+                signal.signal(sig, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_SETMASK, ())
+
         def setl(kind: int, value: int, slack: int = 0) -> None:
             try:
                 soft, hard = resource.getrlimit(kind)
@@ -117,9 +165,8 @@ def _preexec(limits: Limits, nproc: int | None):
         setl(resource.RLIMIT_CORE, 0)
         if nproc is not None:         # RLIMIT_NPROC does not bind root; the watchdog does
             setl(resource.RLIMIT_NPROC, nproc)
-        with contextlib.suppress(Exception):     # die with the parent (prctl PR_SET_PDEATHSIG)
-            import ctypes
-            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)
+        if prctl is not None:         # die with the parent thread (prctl PR_SET_PDEATHSIG)
+            prctl(1, signal.SIGKILL, 0, 0, 0)
 
     return apply
 
@@ -138,12 +185,25 @@ class _Watch:
     """The processes of one run: its session, the descendants of every process seen in it (a
     ``setsid`` does not hide a child), and every process in a pid namespace that one of them lives
     in (the bubblewrap/unshare sandbox). Processes are keyed by (pid, start time), so a reused pid
-    never makes an unrelated process a member."""
+    never makes an unrelated process a member; the session id stays unique because the caller
+    leaves the leader unreaped until :meth:`close`, and a namespace's inode number because the
+    watch holds the namespace open."""
 
     leader: int
     own_ns: str | None = field(default_factory=lambda: _pid_ns("self"))
-    namespaces: set[str] = field(default_factory=set)
+    namespaces: dict[str, int] = field(default_factory=dict)        # "pid:[inode]" -> open fd on it
     known: set[tuple[int, bytes]] = field(default_factory=set)
+
+    def _hold(self, pid: int, ns: str) -> None:
+        """Keep ``ns`` (seen on process ``pid``) alive and watched, if it still is that namespace."""
+        try:
+            fd = os.open(f"/proc/{pid}/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            return
+        if f"pid:[{os.fstat(fd).st_ino}]" == ns:
+            self.namespaces[ns] = fd
+        else:                                   # the process died and its pid was reused meanwhile
+            os.close(fd)
 
     def members(self) -> list[int]:
         rows: dict[int, tuple[int, bytes, str | None]] = {}      # pid -> (ppid, start, ns)
@@ -166,8 +226,8 @@ class _Watch:
                 found.add(pid)
         for pid in found:
             ns = rows[pid][2]
-            if ns is not None and ns != self.own_ns:
-                self.namespaces.add(ns)
+            if ns is not None and ns != self.own_ns and ns not in self.namespaces:
+                self._hold(pid, ns)
         found |= {pid for pid, row in rows.items() if row[2] is not None and row[2] in self.namespaces}
         grew = True
         while grew:                                            # descendants of members are members
@@ -194,6 +254,12 @@ class _Watch:
                     os.kill(pid, signal.SIGKILL)
             time.sleep(0.01)
         return max(first, 0)
+
+    def close(self) -> None:
+        for fd in self.namespaces.values():
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self.namespaces.clear()
 
 
 # ---------------------------------------------------------------------------------------- output
@@ -244,39 +310,132 @@ def _signal_name(rc: int | None) -> str | None:
         return f"signal {-rc}"
 
 
+def _program(argv0: str, env: Mapping[str, str], cwd: Path) -> str | None:
+    """Why ``argv0`` cannot be started, or None when it can."""
+    if "/" in argv0:
+        path = argv0 if os.path.isabs(argv0) else os.path.join(cwd, argv0)
+        found = path if os.path.isfile(path) else None
+    else:
+        found = shutil.which(argv0, path=env.get("PATH", os.defpath))
+    if found is None:
+        return "no such program"
+    if not os.access(found, os.X_OK):
+        return "not executable"
+    return None
+
+
+def _oom_kills() -> int | None:
+    """How many processes the kernel's out-of-memory killer has killed since boot."""
+    try:
+        with open("/proc/vmstat", "rb") as fh:
+            for line in fh:
+                if line.startswith(b"oom_kill "):
+                    return int(line.split()[1])
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+def _exited(pid: int) -> bool:
+    """Whether the child has ended, leaving it unreaped (its pid stays reserved)."""
+    try:
+        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:
+        return True
+
+
+def _reap(proc: subprocess.Popen, timeout: float = 5.0) -> resource.struct_rusage | None:
+    """Reap the leader (after its members are dead); its rusage covers every descendant it waited for."""
+    end = time.monotonic() + timeout
+    while True:
+        try:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        except ChildProcessError:
+            return None
+        if pid:
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            return usage
+        if time.monotonic() > end:
+            return None
+        time.sleep(0.005)
+
+
+def _wrapper_failure(conf: Confinement, leader_rc: int | None, stderr: str) -> str:
+    """One sentence: the wrapper ended without reporting the command's status."""
+    name = "bwrap" if conf.level == BUBBLEWRAP else "unshare"
+    own = [ln.strip() for ln in stderr.splitlines() if ln.startswith(f"{name}:")]
+    if own:
+        why = own[-1]
+    elif leader_rc is not None and leader_rc < 0:
+        why = f"{name} was killed by {_signal_name(leader_rc)}"
+    else:
+        why = f"{name} exited with status {leader_rc} and printed nothing of its own"
+    return f"the {conf.level} confinement wrapper failed before the command reported its exit status ({why})"
+
+
 def run_confined(request: Request, confinement: Confinement | None = None) -> ProcessOutcome:
-    """Run ``request.argv`` confined; never raises for anything the child does."""
+    """Run ``request.argv`` confined; never raises for anything the child does. Failures of the
+    machinery (see the module doc) come back in ``infrastructure``."""
     start = time.monotonic()
     conf = confinement or active_confinement()
     limits = request.limits
     cwd = Path(request.cwd)
     env = dict(request.env) or clean_env()
     env.setdefault("TMPDIR", str(cwd))         # compiler temporaries stay in the scratch directory
-    argv = conf.wrap(request.argv, cwd, request.writable, request.readable, request.network)
-    nproc = None if os.getuid() == 0 else _user_tasks(os.getuid()) + limits.processes
+
+    def not_started(why: str) -> ProcessOutcome:
+        text = f"cannot start {request.argv[0]}: {why}"
+        return ProcessOutcome(returncode=127, stdout="", stderr=text, seconds=time.monotonic() - start,
+                              confinement=conf.level, infrastructure=text)
+
+    missing = _program(str(request.argv[0]), env, cwd)
+    if missing:
+        return not_started(missing)
+    oom_before = _oom_kills()
+    wrapped = conf.reports_status(request.network)
+    stdin_file: Path | None = None
+    status_r = status_w = -1
     try:
-        proc = subprocess.Popen(
-            argv, cwd=cwd, env=env,
-            stdin=subprocess.PIPE if request.stdin is not None else subprocess.DEVNULL,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
-            preexec_fn=_preexec(limits, nproc), close_fds=True,
-        )
+        if wrapped:
+            if request.stdin is not None:
+                fd, name = tempfile.mkstemp(prefix=".npukb-stdin-", dir=cwd)
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(request.stdin)
+                stdin_file = Path(name)
+            status_r, status_w = os.pipe()
+        argv = conf.wrap(request.argv, cwd, request.writable, request.readable, request.network,
+                         stdin=str(stdin_file) if stdin_file else os.devnull)
+        nproc = None if os.getuid() == 0 else _user_tasks(os.getuid()) + limits.processes
+        stdin: int = status_w if wrapped else subprocess.PIPE if request.stdin is not None else subprocess.DEVNULL
+        proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=stdin, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, start_new_session=True,
+                                preexec_fn=_preexec(limits, nproc), close_fds=True)
     except OSError as exc:
-        return ProcessOutcome(returncode=127, stdout="", stderr=f"cannot start {request.argv[0]}: {exc}",
-                              seconds=time.monotonic() - start, confinement=conf.level)
+        if status_r >= 0:
+            os.close(status_r)
+        if stdin_file is not None:
+            stdin_file.unlink(missing_ok=True)
+        return not_started(str(exc))
+    finally:
+        if status_w >= 0:
+            os.close(status_w)
     watch = _Watch(proc.pid)
     feeder = None
-    if request.stdin is not None:
+    if request.stdin is not None and not wrapped:
         feeder = threading.Thread(target=_feed, args=(proc.stdin, request.stdin), daemon=True)
         feeder.start()
-    captures = {"stdout": _Capture(), "stderr": _Capture()}
+    captures = {"stdout": _Capture(), "stderr": _Capture(), "status": _Capture()}
     sel = selectors.DefaultSelector()
     sel.register(proc.stdout, selectors.EVENT_READ, captures["stdout"])
     sel.register(proc.stderr, selectors.EVENT_READ, captures["stderr"])
+    status_pipe = os.fdopen(status_r, "rb", buffering=0) if wrapped else None
+    if status_pipe is not None:
+        sel.register(status_pipe, selectors.EVENT_READ, captures["status"])
     deadline = start + limits.wall_s
     next_tick = time.monotonic()
     exited_at: float | None = None
     limit: str | None = None
+    usage = None
     try:
         while True:
             now = time.monotonic()
@@ -292,7 +451,7 @@ def run_confined(request: Request, confinement: Confinement | None = None) -> Pr
                         sel.unregister(key.fileobj)
             else:
                 time.sleep(min(_TICK_S, deadline - now))
-            if exited_at is None and proc.poll() is not None:
+            if exited_at is None and _exited(proc.pid):
                 exited_at = time.monotonic()
             if exited_at is not None and (not sel.get_map() or time.monotonic() - exited_at > _EXIT_GRACE_S):
                 break
@@ -303,25 +462,53 @@ def run_confined(request: Request, confinement: Confinement | None = None) -> Pr
                     break
     finally:
         watch.kill_all()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(timeout=5)
+        usage = _reap(proc)
+        watch.close()
+        if proc.returncode is None:             # not reaped within the grace period
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=5)
+        for key in list(sel.get_map().values()):          # whatever is still buffered, never waiting
+            with contextlib.suppress(OSError):
+                os.set_blocking(key.fd, False)
+                while data := os.read(key.fd, 65536):
+                    key.data.add(data)
         sel.close()
-        for pipe in (proc.stdout, proc.stderr, proc.stdin):
+        for pipe in (proc.stdout, proc.stderr, proc.stdin, status_pipe):
             if pipe is not None:
                 with contextlib.suppress(OSError, ValueError):
                     pipe.close()
         if feeder is not None:
             feeder.join(timeout=1)
+        if stdin_file is not None:
+            stdin_file.unlink(missing_ok=True)
     stdout, t1 = captures["stdout"].text()
     stderr, t2 = captures["stderr"].text()
     rc = proc.returncode
-    if argv[0] != request.argv[0] and rc is not None and 128 < rc < 128 + 65:
-        rc = -(rc - 128)            # bwrap/unshare report the child's death by signal as 128 + n
+    cpu = usage.ru_utime + usage.ru_stime if usage is not None else 0.0
+    infrastructure: str | None = None
+    if wrapped:
+        status = captures["status"].text()[0]
+        if status.strip().isdigit() and status.count("\n") == 1:
+            rc = int(status)
+            if 128 < rc < 128 + 65:
+                rc = -(rc - 128)       # the shell reports a death by signal n as 128 + n
+        elif status:                   # only the command can have written anything else there
+            rc = 1
+            stderr += "\n[sandbox] the command wrote to the sandbox's status channel"
+        elif limit is None:
+            infrastructure = _wrapper_failure(conf, rc, stderr)
     sig = _signal_name(rc)
     if limit is None and rc == -signal.SIGXCPU:
         limit = "cpu"
     elif limit is None and rc == -signal.SIGXFSZ:
         limit = "file-size"
+    elif limit is None and rc == -signal.SIGKILL and cpu >= limits.cpu_s:
+        limit = "cpu"                  # SIGXCPU blocked or ignored: the hard limit's SIGKILL
+    if limit is None and infrastructure is None and rc is not None and -rc in _OUTSIDE_SIGNALS:
+        oom = oom_before is not None and (_oom_kills() or 0) > oom_before
+        infrastructure = (f"{request.argv[0]} was killed by {sig} from outside the sandbox, not by a limit of the "
+                          "harness (" + ("the kernel's out-of-memory killer ran meanwhile: the machine is short of "
+                                         "memory" if oom else "the out-of-memory killer, a user or a shutdown") + ")")
     timed_out = limit in ("wall-clock", "cpu")
     if limit == "wall-clock":
         stderr += f"\n[sandbox] killed: wall-clock limit of {limits.wall_s:g} s exceeded"
@@ -334,4 +521,5 @@ def run_confined(request: Request, confinement: Confinement | None = None) -> Pr
         stderr += f"\n[sandbox] killed: wrote a file larger than {limits.file_bytes} bytes"
     return ProcessOutcome(returncode=None if timed_out else rc, stdout=stdout, stderr=stderr,
                           seconds=time.monotonic() - start, timed_out=timed_out, signal_name=sig,
-                          truncated=t1 or t2, limit=limit, confinement=conf.level)
+                          truncated=t1 or t2, limit=limit, confinement=conf.level, infrastructure=infrastructure,
+                          cpu_seconds=round(cpu, 3))

@@ -1,9 +1,19 @@
 """Per-run state of the pytest plugin (stored on ``config.stash``): options, run directory,
-completions, the toolchain, and the controller's collected results."""
+completions, the toolchain, and the controller's collected results.
+
+A benchmark run begins only once pytest knows which sample items it will run (after ``-k``, ``-m``,
+``--lf``, explicit node ids and deselection): :meth:`RunState.begin` is called with exactly those
+samples (serial: ``pytest_collection_finish``; pytest-xdist: the controller, from the node ids of the
+first worker's collection, before any item is scheduled). Until then nothing is written: a run
+without sample items (the project's own tests, ``--co``) never creates or touches the run
+directory, and the summary is printed and written only when sample items ran.
+"""
 
 from __future__ import annotations
 
 import json
+import time
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +21,8 @@ import pytest
 
 from npukernelbench.options import RunOptions
 from npukernelbench.store import RunDir
+
+INFRA_KEY = "npukb_infrastructure"
 
 
 class RunState:
@@ -30,6 +42,7 @@ class RunState:
         self.run = RunDir(out)
         self.is_worker = hasattr(config, "workerinput")
         self.results: list[Any] = []
+        self.infrastructure_failures: list[dict[str, Any]] = []
         self._toolchain: Any = None
         self._toolchain_reason: str | None = None
         self._toolchain_checked = False
@@ -37,10 +50,14 @@ class RunState:
         self._finished: set | None = None
         self.baseline: Any = None
         self.active = False
+        self.begun = False
         self.prior: list[Any] = []
         self.confinement: str | None = None
+        self.missing_completions: list[tuple[str, int]] = []
         if not self.is_worker:
             self._check_model()
+            self._check_toolchain_name()
+            self._check_case_roots()
 
     def _check_model(self) -> None:
         """Reject an unknown model spec before collection (cheap: nothing is imported or loaded)."""
@@ -51,50 +68,120 @@ class RunState:
         except ModelSpecError as exc:
             raise pytest.UsageError(f"--model: {exc}") from None
 
-    # -- controller ----------------------------------------------------------------------------
-    def case_paths(self) -> list[Path]:
+    def _check_toolchain_name(self) -> None:
+        """An unknown ``--toolchain`` is a usage error, whatever the run selects."""
+        from npukernelbench.options import toolchain_class
+
+        try:
+            toolchain_class(self.options.toolchain)
+        except ValueError as exc:
+            raise pytest.UsageError(f"--toolchain: {exc}") from None
+
+    def _check_case_roots(self) -> None:
         from npukernelbench.cases import find_case_dirs
 
         base = Path(self.config.invocation_params.dir)
-        found: list[Path] = []
-        for arg in [*self.config.args, *self.options.cases]:
-            path = Path(str(arg).split("::")[0])
-            path = path if path.is_absolute() else base / path
-            if path.exists():
-                found.extend(find_case_dirs(path))
-        return found
+        for root in self.options.cases:
+            path = Path(root) if Path(root).is_absolute() else base / root
+            if not find_case_dirs(path):
+                what = "does not exist" if not path.exists() else \
+                    "holds no case folder (case.toml or the public layout)"
+                raise pytest.UsageError(f"--npukb-cases={root}: {path} {what}")
 
-    def start(self) -> None:
-        """Controller (or serial process): prepare the run dir and generate every completion once."""
-        from npukernelbench.cases import load_case
+    def extra_roots(self) -> list[str]:
+        """``--npukb-cases`` roots as collection arguments."""
+        base = Path(self.config.invocation_params.dir)
+        return [str(Path(r) if Path(r).is_absolute() else base / r) for r in self.options.cases]
+
+    # -- controller: beginning the run -----------------------------------------------------------
+    def begin_from_items(self, items: Iterable[Any]) -> None:
+        """Serial run (or a controller that collected): the selected sample items."""
+        from npukernelbench.items import SampleItem
+
+        samples = [(item.spec, item.sample) for item in items if isinstance(item, SampleItem)]
+        self.begin(samples)
+
+    def begin_from_node_ids(self, ids: Sequence[str]) -> None:
+        """pytest-xdist controller: the node ids one worker collected (after its deselection)."""
+        from npukernelbench.cases import find_case_dirs, load_case
         from npukernelbench.spec import SpecError
 
-        folders = self.case_paths()
-        if not folders:
+        wanted: dict[str, set[int]] = {}
+        for node_id in ids:
+            name = node_id.rsplit("::", 1)[-1]
+            if name.endswith("]") and "[s" in name:
+                case_id, _, sample = name[:-1].rpartition("[s")
+                if sample.isdigit():
+                    wanted.setdefault(case_id, set()).add(int(sample))
+        if not wanted:
+            self.begin([])
             return
+        base = Path(self.config.invocation_params.dir)
+        specs: dict[str, Any] = {}
+        for arg in self.config.args:
+            path = Path(str(arg).split("::")[0])
+            path = path if path.is_absolute() else base / path
+            for folder in find_case_dirs(path) if path.exists() else []:
+                try:
+                    spec = load_case(folder)
+                except SpecError:
+                    continue                     # reported by the collector of that folder
+                if spec.case_id in wanted:
+                    specs.setdefault(spec.case_id, spec)
+        self.begin([(specs[cid], s) for cid in sorted(specs) for s in sorted(wanted[cid])])
+
+    def begin(self, samples: Sequence[tuple[Any, int]]) -> None:
+        """Prepare the run for exactly ``samples`` ((spec, sample index) pairs): check the toolchain,
+        set it up once, generate the missing completions, write the run header."""
+        if self.begun:
+            return
+        self.begun = True
+        if not samples or self.config.option.collectonly:
+            return
+        specs = list({s.case_id: s for s, _ in samples}.values())
         self.active = True
-        specs = []
-        for folder in dict.fromkeys(folders):
-            try:
-                specs.append(load_case(folder))
-            except SpecError:
-                continue                     # reported by the collector of that folder
-        specs = [s for s in specs if self._selected(s)]
+        terminal = self.config.pluginmanager.get_plugin("terminalreporter")
+        say = terminal.write_line if terminal is not None else (lambda line: None)
         try:
-            self._prepare(specs)
+            self._prepare(specs, say)
+        except pytest.UsageError:
+            self.active = False
+            raise
         except (ValueError, RuntimeError, OSError) as exc:   # ModelSpecError, ReplayError, StoreError, ...
             self.active = False
             raise pytest.UsageError(_usage_message(exc, self.run.path)) from None
 
-    def _prepare(self, specs: list[Any]) -> None:
+    def _prepare(self, specs: list[Any], say: Any) -> None:
         from npukernelbench.confinement import confinement_level
         from npukernelbench.generation import ensure_completions
+        from npukernelbench.infrastructure import InfrastructureError
 
+        reason = self.toolchain_unavailable()
+        if reason:
+            raise pytest.UsageError(f"npukernelbench: toolchain {self.options.toolchain!r} cannot run here: {reason}")
         self.confinement = confinement_level()
+        o = self.options
+        say(f"npukernelbench: model={o.model} toolchain={o.toolchain} samples={o.samples} shapes={o.shapes} "
+            f"tasks={len(specs)} out={self.run.path}")
+        say(f"npukernelbench: confinement of candidate builds and runs: {self.confinement}")
+        prepare = getattr(self._toolchain, "prepare", None)
+        if callable(prepare):
+            start = time.monotonic()
+            try:
+                if prepare(specs, say):
+                    say(f"npukernelbench: toolchain set up in {time.monotonic() - start:.0f} s")
+            except InfrastructureError as exc:
+                raise pytest.UsageError(f"npukernelbench: setting up toolchain {o.toolchain!r} failed: "
+                                        f"{exc.cause}") from None
         self.run.create(fresh=False)             # writable? (earlier results stay until generation worked)
         if self.options.resume:
             self.prior = self.run.results()
-        self._completions = ensure_completions(specs, self.options, self.run)
+        self._completions = ensure_completions(specs, self.options, self.run, strict=self.strict())
+        self.missing_completions = sorted(key for key, c in self._completions.items() if c.meta.get("missing"))
+        if self.missing_completions:
+            say(f"npukernelbench: warning: {len(self.missing_completions)} sample(s) have no completion (missing "
+                "from the replay file, or no expert answer) and are left out of the run (see the skips; --strict "
+                "makes this an error)")
         if not self.options.resume:
             self.run.start_fresh()
         self.run.write_header({"model": self.options.model, "toolchain": self.options.toolchain,
@@ -102,42 +189,22 @@ class RunState:
                                "shape_examples": self.options.shape_examples, "seed": self.options.seed,
                                "confinement": self.confinement})
 
-    def header_lines(self) -> list[str]:
-        """The run header (pytest's report header): model, toolchain, samples, confinement level."""
-        if not self.active:
-            return []
-        o = self.options
-        return [f"npukernelbench: model={o.model} toolchain={o.toolchain} samples={o.samples} shapes={o.shapes} "
-                f"out={self.run.path}", f"npukernelbench: confinement of candidate builds and runs: {self.confinement}"]
-
-    def _selected(self, spec: Any) -> bool:
-        """Apply -m and -k to the case the way pytest will to its items, so deselected cases are not
-        generated for. -k matches (case-insensitive substrings) the item names ``CASE_ID[sI]``, the
-        case folder's path parts and the markers; anything unsure keeps the case (a superset)."""
-
-        mexpr = self.config.getoption("markexpr", "") or ""
-        kexpr = self.config.getoption("keyword", "") or ""
-        marks = set(spec.markers) | {"npukb", "static", "dynamic"}
-        names = {*marks, spec.case_id, *spec.case_id.split("/"),
-                 *(f"{spec.case_id}[s{i}]" for i in range(self.options.samples))}
-        if spec.root is not None:                # parent collectors: rootdir, Dir nodes
-            names.update(Path(spec.root).parts)
-        names.add(Path(str(self.config.rootpath)).name)
+    def strict(self) -> bool:
+        """pytest's ``--strict`` (or the ``strict`` ini option)."""
         try:
-            from _pytest.mark.expression import Expression  # private API: any failure keeps the case
+            return bool(self.config.getini("strict")) or bool(getattr(self.config.option, "strict", False))
+        except (ValueError, KeyError):
+            return bool(getattr(self.config.option, "strict", False))
 
-            if mexpr and not Expression.compile(mexpr).evaluate(lambda name, **kw: name in marks):
-                return False
-            if kexpr and not Expression.compile(kexpr).evaluate(
-                    lambda sub, **kw: any(sub.lower() in n.lower() for n in names)):
-                return False
-        except Exception:                        # noqa: BLE001 - pytest reports a bad expression itself
-            return True
-        return True
-
+    # -- controller: results -----------------------------------------------------------------------
     def record(self, report: pytest.TestReport) -> None:
         from npukernelbench.result import SampleResult
 
+        if report.when == "setup" and report.failed:
+            for key, value in report.user_properties:
+                if key == INFRA_KEY:
+                    self.infrastructure_failures.append(json.loads(value))
+            return
         if report.when != "call":
             return
         for key, value in report.user_properties:
@@ -158,6 +225,10 @@ class RunState:
 
         return Recorder()
 
+    def ran_samples(self) -> bool:
+        """Whether sample items ran in this session (so that a summary is due)."""
+        return self.active and bool(self.results or self.infrastructure_failures)
+
     def finish(self) -> list[str]:
         """Summary of this run (plus resumed results): summary.json, report.md, terminal lines."""
         from npukernelbench.metrics import label_agreement, summarize
@@ -167,7 +238,9 @@ class RunState:
         merged.update({(r.task, r.sample): r for r in self.results})
         results = sorted(merged.values(), key=lambda r: (r.task, r.sample))
         kind = next((r.speed_kind for r in results if r.speed_kind), None)
-        summary = summarize(results, self.options.model, self.options.toolchain, self.options.samples, kind)
+        summary = summarize(results, self.options.model, self.options.toolchain, self.options.samples, kind,
+                            infrastructure_failures=self.infrastructure_failures,
+                            missing=self.missing_completions)
         summary["confinement"] = self.confinement or self.run.header().get("confinement")
         extra = []
         agreement = label_agreement(results)
@@ -206,7 +279,7 @@ class RunState:
             try:
                 self._toolchain = load_toolchain(self.options.toolchain)
                 self._toolchain_reason = self._toolchain.unavailable_reason()
-            except (ImportError, ValueError, OSError, AttributeError) as exc:
+            except (ImportError, ValueError, OSError, AttributeError, TypeError) as exc:
                 self._toolchain_reason = str(exc)
         return self._toolchain_reason
 

@@ -9,49 +9,17 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
-ADD_CUSTOM = ROOT / "benchmark_cases" / "level1" / "math" / "add_custom"
-
-
-def _env(**extra: str) -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
-    env.pop("PYTEST_ADDOPTS", None)
-    env.pop("PYTEST_XDIST_WORKER", None)
-    env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"     # fast start-up: only the plugin under test
-    env.update(extra)
-    return env
-
-
-def _argv(workdir: Path, *args: str) -> list[str]:
-    return [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-c", os.devnull, "--rootdir", str(workdir),
-            "-p", "npukernelbench.plugin", "--shapes=static", *args]
-
-
-def pytest_run(workdir: Path, *args: str, timeout: float = 300, **env: str) -> subprocess.CompletedProcess:
-    return subprocess.run(_argv(workdir, *args), cwd=workdir, env=_env(**env), capture_output=True, text=True,
-                          timeout=timeout)
+from plugin_runs import clean_error as _clean_error
+from plugin_runs import copy_add_custom, plugin_argv, plugin_env, pytest_run
 
 
 @pytest.fixture
 def cases(tmp_path: Path) -> Path:
-    root = tmp_path / "cases"
-    shutil.copytree(ADD_CUSTOM, root / "level1" / "math" / "add_custom")
-    return root
-
-
-def _clean_error(proc: subprocess.CompletedProcess, *needles: str) -> str:
-    out = proc.stdout + proc.stderr
-    assert "Traceback" not in out and "INTERNALERROR" not in out, out[-4000:]
-    for needle in needles:
-        assert needle in out, f"{needle!r} not in output:\n{out[-4000:]}"
-    return out
+    return copy_add_custom(tmp_path / "cases")
 
 
 # -- case specs ----------------------------------------------------------------------------------
@@ -112,18 +80,47 @@ def test_bad_option_values(tmp_path, cases) -> None:
     _clean_error(proc, "--samples must be >= 1")
 
 
-# -- toolchain ----------------------------------------------------------------------------------------
-def test_missing_compiler_skips_with_reason(tmp_path, cases) -> None:
-    proc = pytest_run(tmp_path, "cases", "--npukb-out=out", "-rs", NPUKB_CXX="/nonexistent/g++")
-    assert proc.returncode == 0, proc.stdout[-3000:]
-    out = _clean_error(proc, "1 skipped", "toolchain 'ascendc-sim' unavailable", "/nonexistent/g++")
-    assert "passed" not in out.splitlines()[-1]
+# -- misconfiguration: exit status 4 and one line, never "everything skipped, exit 0" ----------------------
+def _usage_error(proc: subprocess.CompletedProcess, *needles: str) -> str:
+    out = _clean_error(proc, *needles)
+    assert proc.returncode == 4, out[-3000:]
+    errors = [ln for ln in out.splitlines() if ln.startswith("ERROR:")]
+    assert len(errors) == 1, out[-3000:]
+    assert "passed" not in out and "skipped" not in out
+    return errors[0]
 
 
-def test_unknown_toolchain(tmp_path, cases) -> None:
-    proc = pytest_run(tmp_path, "cases", "--npukb-out=out", "-rs", "--toolchain=nosuchchain")
-    out = _clean_error(proc, "nosuchchain")
-    assert proc.returncode in (0, 4), out[-3000:]
+def test_missing_compiler_is_a_usage_error(tmp_path, cases) -> None:
+    line = _usage_error(pytest_run(tmp_path, "cases", "--npukb-out=out", NPUKB_CXX="/nonexistent/g++"),
+                        "toolchain 'ascendc-sim' cannot run here", "/nonexistent/g++")
+    assert "NPUKB_CXX" in line
+    assert not (tmp_path / "out").exists()            # nothing written, nothing replaced
+
+
+def test_unknown_toolchain_is_a_usage_error(tmp_path, cases) -> None:
+    _usage_error(pytest_run(tmp_path, "cases", "--npukb-out=out", "--toolchain=nosuchchain"),
+                 "unknown toolchain 'nosuchchain'", "ascendc-sim")
+    _usage_error(pytest_run(tmp_path, "cases", "--npukb-out=out", "--toolchain=no_such_module:Chain"),
+                 "cannot load toolchain 'no_such_module:Chain'")
+
+
+def test_case_root_without_cases_is_a_usage_error(tmp_path, cases) -> None:
+    (tmp_path / "empty").mkdir()
+    _usage_error(pytest_run(tmp_path, "cases", "--npukb-out=out", "--npukb-cases=empty"),
+                 "--npukb-cases=empty", "holds no case folder")
+    _usage_error(pytest_run(tmp_path, "cases", "--npukb-out=out", "--npukb-cases=nowhere"),
+                 "--npukb-cases=nowhere", "does not exist")
+    # a PATH argument with no case and no test collects nothing: pytest's own non-zero status
+    proc = pytest_run(tmp_path, "empty", "--npukb-out=out")
+    assert proc.returncode == 5, proc.stdout[-3000:]
+
+
+def test_missing_compiler_does_not_stop_runs_without_samples(tmp_path) -> None:
+    """The compiler is checked when benchmark samples are selected, not for unrelated tests."""
+    (tmp_path / "test_plain.py").write_text("def test_plain():\n    assert 1 + 1 == 2\n")
+    proc = pytest_run(tmp_path, "test_plain.py", "--npukb-out=out", NPUKB_CXX="/nonexistent/g++")
+    assert proc.returncode == 0 and "1 passed" in proc.stdout, proc.stdout[-3000:]
+    assert "NPUKernelBench" not in proc.stdout and not (tmp_path / "out").exists()
 
 
 # -- a run killed mid-way ------------------------------------------------------------------------------
@@ -131,7 +128,7 @@ def test_sigkill_then_resume_loses_nothing(tmp_path, cases) -> None:
     samples = 4
     args = ("cases", f"--samples={samples}", "--npukb-out=out")
     results = tmp_path / "out" / "results.jsonl"
-    proc = subprocess.Popen(_argv(tmp_path, *args), cwd=tmp_path, env=_env(), stdout=subprocess.DEVNULL,
+    proc = subprocess.Popen(plugin_argv(tmp_path, *args), cwd=tmp_path, env=plugin_env(), stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, start_new_session=True)
     try:
         deadline = time.monotonic() + 240
@@ -162,6 +159,8 @@ def test_fresh_rerun_keeps_previous_results(tmp_path, cases) -> None:
     out = tmp_path / "out"
     out.mkdir()
     (out / "results.jsonl").write_text('{"finished": "earlier run"}\n')
-    proc = pytest_run(tmp_path, "cases", "--npukb-out=out", NPUKB_CXX="/nonexistent/g++")
-    assert proc.returncode == 0
+    replay = tmp_path / "replay.jsonl"                  # no line for add_custom: nothing is evaluated
+    replay.write_text('{"task": "level1/math/other", "sample": 0, "completion": "x"}\n')
+    proc = pytest_run(tmp_path, "cases", "--npukb-out=out", f"--model=replay:{replay}")
+    assert proc.returncode == 0, proc.stdout[-3000:]
     assert (out / "results.prev.jsonl").read_text() == '{"finished": "earlier run"}\n'

@@ -55,6 +55,9 @@ ATTACKS: list[tuple[str, dict[str, str], str]] = [
     ("execve", host('execve("/bin/sh", nullptr, nullptr);'), "process"),
     ("fn-pointer-system", host("auto run = &system;"), "process"),
     ("setsid-daemon", host("setsid();"), "process"),
+    # a kernel that kills itself would pass for a process killed from outside (an infrastructure failure)
+    ("raise-sigkill", host("raise(9);"), "process"),
+    ("pthread-kill", host("pthread_kill(pthread_self(), 9);"), "process"),
     ("dlopen", host('dlopen("libc.so.6", 2);'), "dynamic-loading"),
     ("dlsym", host('auto f = dlsym(nullptr, "system");'), "dynamic-loading"),
     ("getenv", host('const char* h = getenv("HOME");'), "environment"),

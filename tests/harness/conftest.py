@@ -2,6 +2,5 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-DATA = HERE.parent / "data"
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))

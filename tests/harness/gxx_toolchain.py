@@ -23,6 +23,7 @@ import numpy as np
 
 from npukernelbench.diagnostics import classify, trim
 from npukernelbench.dtypes import dtype as lookup_dtype
+from npukernelbench.infrastructure import InfrastructureError
 from npukernelbench.sandbox import Limits, Request, run_confined
 from npukernelbench.toolchains.base import BuildResult, KernelProject, Launch, RunResult
 
@@ -108,6 +109,8 @@ class GxxToolchain:
             kernels = sorted(str(p) for p in (src / "op_kernel").glob("*.cpp"))
             outcome = run_confined(Request(["g++", "-std=c++17", "-O1", "-w", *defines, *kernels, "launcher.cpp",
                                             "-o", "kernel"], cwd=work, limits=Limits(wall_s=120)))
+            if outcome.infrastructure:
+                raise InfrastructureError(f"gxx-test build: {outcome.infrastructure}")
             if not outcome.ok:
                 text = outcome.stderr + outcome.stdout
                 if not outcome.timed_out:
@@ -135,6 +138,8 @@ class GxxToolchain:
             argv = [str(build.artifact), str(n), str(0xA5 ^ (launch.poison_seed & 0xFF)), str(len(launch.inputs)),
                     str(len(launch.outputs)), str(len(attrs)), *map(str, sizes_in), *map(str, out_bytes), *attrs]
             outcome = run_confined(Request(argv, cwd=work, limits=Limits(wall_s=launch.timeout_s)))
+            if outcome.infrastructure:
+                raise InfrastructureError(f"gxx-test run: {outcome.infrastructure}")
             if outcome.timed_out:
                 return RunResult(False, message="killed at the wall-clock limit", timed_out=True)
             if not outcome.ok:

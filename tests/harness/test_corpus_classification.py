@@ -24,7 +24,7 @@ THRESHOLD = 1.0
 @pytest.fixture(scope="module")
 def corpus_logs(tmp_path_factory) -> list[tuple[str, str, str]]:
     if shutil.which("g++") is None:
-        pytest.skip("g++ is required to compile the negative corpus")
+        pytest.fail("g++ is required to compile the negative corpus (apt-get install g++)", pytrace=False)
     if str(SIM_TESTS) not in sys.path:
         sys.path.insert(0, str(SIM_TESTS))
     from negative_corpus import CASES

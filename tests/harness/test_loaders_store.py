@@ -1,8 +1,8 @@
 import shutil
 
 import pytest
+from harness_paths import DATA
 
-from conftest import DATA
 from npukernelbench.cases import discover, load_case
 from npukernelbench.result import SampleResult, Status
 from npukernelbench.spec import SpecError

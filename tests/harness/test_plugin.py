@@ -5,8 +5,7 @@ import os
 import shutil
 
 import pytest
-
-from conftest import DATA, HERE
+from harness_paths import DATA, HERE
 
 pytest_plugins = ["pytester"]
 TOOL = "--toolchain=gxx_toolchain:GxxToolchain"

@@ -8,8 +8,8 @@ import sys
 import numpy as np
 import pytest
 import torch
+from harness_paths import DATA
 
-from conftest import DATA
 from npukernelbench.public import op_call, shims
 from npukernelbench.public.precision import VerdictError, check_precision, verdict_of
 from npukernelbench.public.rows import read_rows

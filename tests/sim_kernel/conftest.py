@@ -16,7 +16,7 @@ from simkit import Program  # noqa: E402
 @pytest.fixture(scope="session")
 def sim_cache(tmp_path_factory) -> Path:
     if shutil.which("g++") is None:
-        pytest.skip("g++ is required for the ascendc-sim kernel tests")
+        pytest.fail("g++ is required for the ascendc-sim kernel tests (apt-get install g++)", pytrace=False)
     return tmp_path_factory.mktemp("simkit_cache")
 
 

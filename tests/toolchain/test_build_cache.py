@@ -83,17 +83,16 @@ def test_host_syntax_error_is_reported_with_its_file(sim, make_project):
     assert "op_host/copy_custom.cpp" in build.diagnostics
 
 
-def test_confinement_wrapper_failure_is_not_the_candidates_and_not_cached(tmp_path):
-    """A build step whose only output is the confinement wrapper's own error (``unshare: ...``) is our
-    machinery failing: reported as such and never written to the build cache."""
+def test_wrapper_text_in_a_steps_output_proves_nothing(tmp_path):
+    """Whether the confinement wrapper failed is decided by the sandbox's status channel
+    (``ProcessOutcome.infrastructure``, raised as InfrastructureError by ``_run``), never by the text
+    a step printed: a candidate can print ``unshare: ...`` too (#error, a static_assert message)."""
     from pathlib import Path
 
     from npukernelbench.sandbox import ProcessOutcome
     from npukernelbench.toolchains.ascendc_sim import builder
 
-    wrapper = ProcessOutcome(returncode=1, stdout="", stderr="unshare: sigprocmask unblock failed: Invalid argument\n",
+    printed = ProcessOutcome(returncode=1, stdout="", stderr="unshare: sigprocmask unblock failed: Invalid argument\n",
                              seconds=0.1)
-    failure = builder._compile_failure(wrapper, Path(tmp_path), "linking the host code")
-    assert failure.infra and builder.INFRA_MARKER in failure.diagnostics
-    compiler = ProcessOutcome(returncode=1, stdout="", stderr="op_kernel/x.cpp:3:1: error: expected ';'\n", seconds=0.1)
-    assert not builder._compile_failure(compiler, Path(tmp_path), "compiling op_kernel/x.cpp").infra
+    failure = builder._compile_failure(printed, Path(tmp_path), "linking the host code")
+    assert isinstance(failure, builder.StepFailure) and not failure.timed_out

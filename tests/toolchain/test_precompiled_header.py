@@ -58,8 +58,10 @@ def test_only_names_of_the_included_headers_count():
 @pytest.fixture(scope="module")
 def gxx():
     found = find_compiler()
-    if isinstance(found, str) or "g++" not in Path(found.path).name:
-        pytest.skip("precompiled headers are used with g++ only")
+    if isinstance(found, str):
+        pytest.fail(f"no usable compiler: {found}", pytrace=False)
+    if "g++" not in Path(found.path).name:
+        pytest.skip(f"precompiled headers are used with g++ only (the compiler here is {found.path})")
     return found
 
 

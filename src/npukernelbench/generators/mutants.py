@@ -365,7 +365,8 @@ class MutantGenerator:
             batch = []
             for i in range(req.sampling.n):
                 if task.solution is None:
-                    batch.append(Completion(task.case_id, i, text="", meta={"model": "mutants", "missing": True}))
+                    why = "the task ships no expert answer to mutate"
+                    batch.append(Completion(task.case_id, i, text="", meta={"model": "mutants", "missing": why}))
                     continue
                 files, meta = mutate(dict(task.solution), task.kernel, task.case_id, i, self.seed)
                 batch.append(Completion(task.case_id, i, files=files, tokens=0, meta=meta))

@@ -18,9 +18,9 @@ class ReferenceGenerator:
         for req in requests:
             task = require_task(req, "reference")
             if task.solution is None:
+                why = "the task ships no expert answer (--model=reference needs answer/0/ or solution/)"
                 out.append([Completion(task.case_id, i, text="(this task ships no expert solution)",
-                                       meta={"model": "reference", "missing": True})
-                            for i in range(req.sampling.n)])
+                                       meta={"model": "reference", "missing": why}) for i in range(req.sampling.n)])
                 continue
             out.append([Completion(task.case_id, i, files=dict(task.solution), tokens=0,
                                    meta={"model": "reference"}) for i in range(req.sampling.n)])

@@ -1,10 +1,8 @@
 """The ``replay:PATH.jsonl`` model: completions read from a file.
 
-Lines: ``{"task": CASE_ID, "sample": I, "completion": TEXT}`` or ``{"task": ..., "sample": I,
-"files": {"op_host/x.cpp": "..."}}``; CASE_ID is the case folder path relative to its root (or, for
-free chat requests such as a dataset teacher's, the request's key). A
-sample missing from the file becomes an empty completion (a parse_error), never a silent pass.
-"""
+The replay schema (also what ``npukb export-completions`` writes), one JSON object per line:
+
+==============  ========  ============================================================"""
 
 from __future__ import annotations
 
@@ -13,6 +11,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from npukernelbench.generators.base import Completion, GenerationRequest, GeneratorOptions
+
+SCHEMA_KEYS = ("task", "sample", "completion", "files", "tokens", "meta")
 
 
 class ReplayError(ValueError):
@@ -36,8 +36,13 @@ def read_replay(path: Path) -> dict[tuple[str, int], dict]:
             raise ReplayError(f"{path}:{number}: not valid JSON ({exc.msg})") from None
         if not isinstance(row, dict) or "task" not in row:
             raise ReplayError(f"{path}:{number}: expected an object with 'task', 'sample' and 'completion' or 'files'")
-        if "completion" not in row and "files" not in row:
-            raise ReplayError(f"{path}:{number}: needs 'completion' (text) or 'files' (path -> source)")
+        if ("completion" in row) == ("files" in row):
+            raise ReplayError(f"{path}:{number}: needs exactly one of 'completion' (text) and 'files' "
+                              "(path -> source)")
+        if "completion" in row and not isinstance(row["completion"], str):
+            raise ReplayError(f"{path}:{number}: 'completion' must be a string")
+        if "meta" in row and not isinstance(row["meta"], dict):
+            raise ReplayError(f"{path}:{number}: 'meta' must be an object")
         if "files" in row and not (isinstance(row["files"], dict)
                                    and all(isinstance(v, str) for v in row["files"].values())):
             raise ReplayError(f"{path}:{number}: 'files' must map relative paths to source text")
@@ -62,8 +67,8 @@ class ReplayGenerator:
             for i in range(req.sampling.n):
                 row = self.rows.get((req.id, i))
                 if row is None:
-                    batch.append(Completion(req.id, i, text="",
-                                            meta={"replay": "missing from the replay file"}))
+                    batch.append(Completion(req.id, i, text=None,
+                                            meta={"missing": f"missing from the replay file {self.path}"}))
                 elif "files" in row:
                     batch.append(Completion(req.id, i, files=row["files"], tokens=row.get("tokens"),
                                             meta=row.get("meta") or {}))

@@ -10,6 +10,12 @@ in which order inputs, attributes and outputs reach the operator.
 Modules are cached per (pybind.cpp content, helper version, torch version, Python, compiler, flags)
 under ``<cache root>/pybind/``. A precompiled header of the torch headers (built once per machine
 under a file lock; several hundred MB) takes a compile from ~25 s to ~7 s.
+
+A failure of our machinery while building a module (the confinement wrapper, a missing or crashing
+compiler, missing torch or Python headers, a full disk, a time-out under load) raises
+:class:`~npukernelbench.infrastructure.InfrastructureError`: retried once, never blamed on the
+candidate or on the task, never cached. :class:`BindingError` is left for what the task's own
+``pybind.cpp`` causes (a genuine compiler diagnostic, a module that does not import).
 """
 
 from __future__ import annotations
@@ -26,7 +32,8 @@ import types
 from dataclasses import dataclass
 from pathlib import Path
 
-from npukernelbench.sandbox import Limits, Request, clean_env, run_confined
+from npukernelbench.infrastructure import InfrastructureError, disk_error, disk_trouble
+from npukernelbench.sandbox import Limits, ProcessOutcome, Request, clean_env, run_confined
 
 HELPER_DIR = Path(__file__).resolve().parent / "include"
 MODULE_NAME = "kernel_gen_ops"
@@ -36,8 +43,9 @@ FLAGS = ("-std=c++20", "-O0", "-g0", "-fPIC", "-w", "-DTORCH_API_INCLUDE_EXTENSI
 
 
 class BindingError(RuntimeError):
-    """The task's pybind.cpp cannot be built or loaded here (a problem of the task or of this machine,
-    never of a candidate)."""
+    """The task's pybind.cpp does not build (a genuine compiler diagnostic) or its module does not
+    import: a problem of the task, never of a candidate. This machine's failures are
+    InfrastructureError instead."""
 
 
 @dataclass(frozen=True)
@@ -55,8 +63,8 @@ def torch_build() -> TorchBuild:
     root = Path(torch.__file__).resolve().parent
     include = root / "include"
     if not (include / "torch" / "extension.h").is_file():
-        raise BindingError(f"torch at {root} ships no C++ headers (torch/include/torch/extension.h): install the "
-                           "torch wheel from PyPI, which includes them")
+        raise InfrastructureError(f"torch at {root} ships no C++ headers (torch/include/torch/extension.h): "
+                                  "install the torch wheel from PyPI, which includes them")
     return TorchBuild(includes=(str(include), str(include / "torch" / "csrc" / "api" / "include")),
                       lib_dir=str(root / "lib"), abi=int(torch._C._GLIBCXX_USE_CXX11_ABI), version=torch.__version__)
 
@@ -64,8 +72,8 @@ def torch_build() -> TorchBuild:
 def python_include() -> str:
     path = Path(sysconfig.get_paths()["include"])
     if not (path / "Python.h").is_file():
-        raise BindingError(f"Python development headers are missing ({path}/Python.h): install them (e.g. "
-                           f"`apt-get install python3-dev`) to build the tasks' pybind.cpp")
+        raise InfrastructureError(f"Python development headers are missing ({path}/Python.h): install them "
+                                  "(e.g. `apt-get install python3-dev`) to build the tasks' pybind.cpp")
     return str(path)
 
 
@@ -83,7 +91,7 @@ def _compiler() -> tuple[str, str]:
 
     found = find_compiler()
     if isinstance(found, str):
-        raise BindingError(found)
+        raise InfrastructureError(f"building the task's pybind.cpp: {found}")
     return found.path, found.version
 
 
@@ -119,14 +127,18 @@ def _precompiled_header(root: Path, cxx: str, version: str, flags: list[str]) ->
 
 
 def _build_pch(root: Path, target: Path, cxx: str, flags: list[str]) -> None:
-    folder = Path(_scratch(root, "pch-"))
+    try:
+        folder = Path(_scratch(root, "pch-"))
+    except InfrastructureError:
+        return                          # no PCH this time (a full disk shows in the build itself)
     (folder / PCH_STUB).write_text("#include <torch/extension.h>\n#include <torch/library.h>\n"
                                    "#include <torch/csrc/autograd/custom_function.h>\n"
                                    '#include "pytorch_npu_helper.hpp"\n', encoding="utf-8")
     out = run_confined(Request(argv=[cxx, *flags, "-x", "c++-header", PCH_STUB, "-o", f"{PCH_STUB}.gch"],
                                cwd=folder, limits=COMPILE_LIMITS, env=clean_env()))
     if not out.ok:
-        if out.timed_out or "error" not in out.stderr:       # the machine's trouble, not the headers': retry
+        if out.timed_out or "error" not in out.stderr or _machinery_failure(out, folder):
+            # the machine's trouble, not the headers': no PCH now, try again next time
             shutil.rmtree(folder, ignore_errors=True)
             return
         (folder / f"{PCH_STUB}.gch").unlink(missing_ok=True)
@@ -141,8 +153,23 @@ def _scratch(root: Path, prefix: str) -> str:
     import tempfile
 
     tmp = root / "tmp"
-    tmp.mkdir(parents=True, exist_ok=True)
-    return tempfile.mkdtemp(prefix=prefix, dir=tmp)
+    try:
+        tmp.mkdir(parents=True, exist_ok=True)
+        return tempfile.mkdtemp(prefix=prefix, dir=tmp)
+    except OSError as exc:
+        raise disk_error(exc, f"cannot create a build folder under {tmp}", root) or \
+            InfrastructureError(f"cannot create a build folder under {tmp}: {exc}") from exc
+
+
+def _machinery_failure(out: ProcessOutcome, folder: Path) -> str | None:
+    """Why a failed compile or link was our machinery's doing (not the task's code), or None."""
+    from npukernelbench.toolchains.ascendc_sim.builder import compiler_crash
+
+    if out.infrastructure:
+        return out.infrastructure
+    if out.timed_out:
+        return f"the compiler exceeded its {COMPILE_LIMITS.wall_s:g} s limit (machine overloaded?)"
+    return compiler_crash(out) or disk_trouble(folder, out.stderr + out.stdout)
 
 
 def task_source(text: str, op: str, kernel: str) -> str:
@@ -175,7 +202,12 @@ def build_binding(pybind: Path, cache_root: Path, op: str, kernel: str) -> Path:
         return library
     pch = _precompiled_header(root, cxx, version, flags)
     folder = Path(_scratch(root, "bind-"))
-    (folder / "pybind.cpp").write_text(source, encoding="utf-8")
+    try:
+        (folder / "pybind.cpp").write_text(source, encoding="utf-8")
+    except OSError as exc:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise disk_error(exc, "cannot write pybind.cpp", root) or \
+            InfrastructureError(f"cannot write pybind.cpp under {folder}: {exc}") from exc
     libs = [f"-L{build.lib_dir}", f"-Wl,-rpath,{build.lib_dir}", "-lc10", "-ltorch", "-ltorch_cpu", "-ltorch_python"]
     names = [f"-D{MODULE_NAME}={name}", f"-DTORCH_EXTENSION_NAME={name}"]
     compiled = run_confined(Request(argv=[cxx, *flags, *pch, *names, "-Winvalid-pch", "-c", "pybind.cpp", "-o",
@@ -185,11 +217,12 @@ def build_binding(pybind: Path, cache_root: Path, op: str, kernel: str) -> Path:
         linked = run_confined(Request(argv=[cxx, "-shared", "pybind.o", "-o", library.name, *libs], cwd=folder,
                                       limits=COMPILE_LIMITS, env=clean_env()))
     if not linked.ok:
-        # Not cached: a failure may be this machine's (load, confinement), and a task's broken pybind.cpp
-        # is rare enough to compile again.
+        # Not cached: a task's broken pybind.cpp is rare enough to compile again.
+        machinery = _machinery_failure(linked, folder)
         shutil.rmtree(folder, ignore_errors=True)
-        if linked.timed_out:
-            raise BindingError(f"building {pybind} timed out (machine overloaded?)")
+        if machinery:
+            step = "compiling" if linked is compiled else "linking"
+            raise InfrastructureError(f"{step} the task's pybind.cpp: {machinery}")
         log = (linked.stderr + linked.stdout).replace(f"{folder}/", "")
         raise BindingError(f"{pybind} does not build with the npukernelbench helper:\n{log[-3000:]}")
     (folder / "pybind.o").unlink(missing_ok=True)

@@ -26,6 +26,7 @@ from typing import Any
 
 from npukernelbench.compare import compare_array, same_bits
 from npukernelbench.evaluate import BaselineCache, BuildFailed, CaseOutcome, EvalOptions
+from npukernelbench.infrastructure import InfrastructureError
 from npukernelbench.public import op_call
 from npukernelbench.public.binding import BindingError
 from npukernelbench.public.precision import VerdictError, verdict_of
@@ -114,6 +115,8 @@ class ModelChecker:
                 out = self.task.candidate(inputs)
         except BindingError as exc:
             raise ReferenceError_(f"{self.spec.folder}/validation/pybind.cpp: {exc}") from exc
+        except InfrastructureError:             # our machinery, not the task's module.py nor the candidate
+            raise
         except op_call.CallError:
             self._note_runs(runner)
             raise

@@ -2,8 +2,15 @@
 
 A build is made in a private temporary folder under the cache root and published with one atomic
 ``rename``; a concurrent worker that built the same key first wins and the loser's folder is
-discarded, so pytest-xdist workers can share one cache. Failed builds are stored too (their
-``build.json`` keeps the diagnostics), so an identical broken candidate is not recompiled.
+discarded, so pytest-xdist workers can share one cache. Builds that failed with a genuine compiler
+diagnostic are stored too (their ``build.json`` keeps the diagnostics), so an identical broken
+candidate is not recompiled; nothing that is not determined by the sources is stored (see
+``builder``).
+
+Layout under the root: ``builds/`` (one folder per build key), ``runtime/`` (the simulator's compiled
+runtime objects per compiler), ``pch/`` (precompiled headers), ``tmp/`` (builds and runs in
+progress). ``npukb cache info`` and ``npukb cache clear`` report on and empty these (the completion
+cache may share the root; ``npukb cache clear --completions`` empties it too).
 """
 
 from __future__ import annotations
@@ -17,6 +24,38 @@ from pathlib import Path
 from typing import Any
 
 RECORD = "build.json"
+PARTS = ("builds", "runtime", "pch", "tmp")
+
+
+@dataclass(frozen=True)
+class CacheInfo:
+    root: Path
+    builds_ok: int
+    builds_failed: int
+    runtime_sets: int
+    headers: int                 # precompiled headers
+    headers_failed: int
+    in_progress: int             # folders under tmp/ (builds or runs going on, or left by a killed run)
+    size_bytes: int
+
+    def lines(self) -> list[str]:
+        return [f"build cache: {self.root}",
+                f"  builds: {self.builds_ok} successful, {self.builds_failed} with compiler diagnostics",
+                f"  runtime objects: {self.runtime_sets} compiler/simulator version(s)",
+                f"  precompiled headers: {self.headers} ({self.headers_failed} that failed to build)",
+                f"  in progress or left by killed runs: {self.in_progress}",
+                f"  size: {self.size_bytes / (1 << 20):.1f} MiB"]
+
+
+def _size(path: Path) -> int:
+    total = 0
+    for folder, _, files in os.walk(path):
+        for name in files:
+            try:
+                total += os.lstat(os.path.join(folder, name)).st_size
+            except OSError:
+                pass
+    return total
 
 
 def default_root() -> Path:
@@ -45,6 +84,35 @@ class BuildCache:
         tmp = self.root / "tmp"
         tmp.mkdir(parents=True, exist_ok=True)
         return Path(tempfile.mkdtemp(prefix=prefix, dir=tmp))
+
+    def info(self) -> CacheInfo:
+        ok = failed = 0
+        for record in (self.root / "builds").glob(f"*/*/{RECORD}"):
+            try:
+                built = bool(json.loads(record.read_text(encoding="utf-8")).get("ok"))
+            except (OSError, ValueError):
+                built = False
+            ok += built
+            failed += not built
+        pch = [p for p in (self.root / "pch").glob("*") if p.is_dir()]
+        runtime = [p for p in (self.root / "runtime").glob("*") if p.is_dir()]
+        tmp = [p for p in (self.root / "tmp").glob("*") if p.is_dir()]
+        return CacheInfo(root=self.root, builds_ok=ok, builds_failed=failed, runtime_sets=len(runtime),
+                         headers=sum(not (p / "FAILED").exists() for p in pch),
+                         headers_failed=sum((p / "FAILED").exists() for p in pch), in_progress=len(tmp),
+                         size_bytes=sum(_size(self.root / part) for part in PARTS))
+
+    def clear(self) -> int:
+        """Delete every build, runtime object, precompiled header and temporary folder; returns the
+        bytes freed. (A run going on meanwhile sees its artifacts vanish: an infrastructure failure,
+        retried once, which rebuilds them.)"""
+        freed = 0
+        for part in PARTS:
+            folder = self.root / part
+            if folder.exists():
+                freed += _size(folder)
+                shutil.rmtree(folder, ignore_errors=True)
+        return freed
 
     def publish(self, key: str, folder: Path, record: dict[str, Any]) -> Path:
         """Write ``record`` into ``folder`` and move it to the key's place; returns the final folder

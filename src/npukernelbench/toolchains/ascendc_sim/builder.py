@@ -14,6 +14,14 @@ Steps (each compiler and host-code run confined by ``npukernelbench.sandbox``):
 The runtime objects (launcher + out-of-line host API) are compiled once per (compiler, simulator
 version) and cached; host and kernel TUs force-include a per-machine precompiled header of the
 simulator headers they include (``precompiled_header``) when one is usable.
+
+Only outcomes that the sources alone determine are cached: a successful build and a genuine
+compiler (or host-code) diagnostic. A time-out may be the machine's load and is not cached; a
+failure of our machinery (the confinement wrapper, a missing or crashing compiler, a full scratch
+disk, a process killed from outside) raises :class:`~npukernelbench.infrastructure.InfrastructureError`
+and leaves nothing behind. The cache key covers the sources, the flags, the compiler's identity
+(version line, resolved binary, its size and modification time), the simulator's sources, the
+diagnostics classifier and the confinement level.
 """
 
 from __future__ import annotations
@@ -22,13 +30,17 @@ import functools
 import hashlib
 import json
 import os
+import re
 import shutil
 import time
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path, PurePosixPath
 
 from npukernelbench import diagnostics
+from npukernelbench.confinement import confinement_level
 from npukernelbench.extract import is_host_source
+from npukernelbench.infrastructure import InfrastructureError, disk_error, disk_trouble
 from npukernelbench.result import ErrorCategory
 from npukernelbench.sandbox import Limits, ProcessOutcome, Request, clean_env, run_confined
 from npukernelbench.toolchains.ascendc_sim import (
@@ -48,11 +60,9 @@ from npukernelbench.toolchains.ascendc_sim.sources import (
 )
 from npukernelbench.toolchains.base import BuildResult, HostDescription, KernelProject
 
-BUILDER_VERSION = "3"
+BUILDER_VERSION = "4"
 EXECUTABLE = "sim"
 PRELUDE = "npukb_build.h"
-INFRA_MARKER = "the confinement wrapper failed, not the candidate's code"
-WRAPPER_PREFIXES = ("unshare:", "bwrap:")
 COMPILE_LIMITS = Limits(cpu_s=300, memory_bytes=6 << 30, wall_s=240.0)
 DESCRIBE_LIMITS = Limits(cpu_s=20, memory_bytes=2 << 30, wall_s=20.0)
 
@@ -60,12 +70,11 @@ DESCRIBE_LIMITS = Limits(cpu_s=20, memory_bytes=2 << 30, wall_s=20.0)
 class StepFailure(Exception):
     """A build step failed: the message is already trimmed for humans."""
 
-    def __init__(self, diagnostics: str, category: ErrorCategory, timed_out: bool = False, infra: bool = False):
+    def __init__(self, diagnostics: str, category: ErrorCategory, timed_out: bool = False):
         super().__init__(diagnostics)
         self.diagnostics = diagnostics
         self.category = category
         self.timed_out = timed_out
-        self.infra = infra            # our machinery failed (not the candidate): never cached
 
 
 @functools.lru_cache(maxsize=1)
@@ -96,9 +105,10 @@ def build_key(project: KernelProject, compiler: Compiler) -> str:
         "kernel_flags": KERNEL_FLAGS,
         "host_flags": HOST_FLAGS,
         "link": LINK_FLAGS,
-        "compiler": compiler.version,
+        "compiler": compiler.identity or compiler.version,
         "simulator": simulator_version(),
         "classifier": _classifier_version(),
+        "confinement": confinement_level(),
         "logic": _build_logic_version(),
     }
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
@@ -112,52 +122,117 @@ def _clean(log: str, folder: Path, pch_root: Path | None = None) -> str:
 
 
 def _run(argv: list[str], cwd: Path, limits: Limits, timings: dict[str, float] | None = None,
-         step: str = "", readable: tuple[Path, ...] = ()) -> ProcessOutcome:
+         step: str = "", readable: tuple[Path, ...] = (), what: str = "") -> ProcessOutcome:
+    """One confined step (``what`` names it in messages); raises InfrastructureError when our
+    machinery failed."""
     outcome = run_confined(Request(argv=argv, cwd=cwd, limits=limits, env=clean_env(), readable=readable))
     if timings is not None:
         timings[step] = round(timings.get(step, 0.0) + outcome.seconds, 3)
+    if outcome.infrastructure:
+        raise InfrastructureError(f"ascendc-sim build ({what or step or Path(argv[0]).name}): "
+                                  f"{outcome.infrastructure}")
     return outcome
+
+
+# g++ exits with 4 after an internal compiler error; clang's driver names a crashed front end.
+_GCC_ICE_EXIT = 4
+_CLANG_CRASH = re.compile(r"^\S*clang\S*: error: (clang frontend command failed|unable to execute command)",
+                          re.MULTILINE)
+
+
+def compiler_crash(outcome: ProcessOutcome) -> str | None:
+    """Why a failed compiler run is the compiler's own crash (an infrastructure failure), or None."""
+    log = outcome.stderr + outcome.stdout
+    if outcome.signal_name and outcome.limit is None:
+        return f"the compiler died of {outcome.signal_name}"
+    if outcome.returncode == _GCC_ICE_EXIT and "internal compiler error" in log:
+        line = next(ln for ln in log.splitlines() if "internal compiler error" in ln)
+        return f"internal compiler error ({line.strip()[-200:]})"
+    if (match := _CLANG_CRASH.search(log)) is not None:
+        return f"the compiler crashed ({match.group(0)[-200:]})"
+    return None
 
 
 def _compile_failure(outcome: ProcessOutcome, folder: Path, what: str, cache: BuildCache | None = None
                      ) -> StepFailure:
+    """The StepFailure of a failed compile or link; raises InfrastructureError when the compiler
+    crashed or the scratch disk is full."""
     if outcome.timed_out:
         return StepFailure(f"{what}: the compiler exceeded its time limit", ErrorCategory.OTHER, timed_out=True)
-    wrapper = (outcome.stderr + outcome.stdout).strip()
-    if wrapper.startswith(WRAPPER_PREFIXES) and "error:" not in wrapper:
-        return StepFailure(f"{what}: {INFRA_MARKER} ({wrapper.splitlines()[0][:300]})", ErrorCategory.OTHER,
-                           infra=True)
+    crash = compiler_crash(outcome)
+    if crash:
+        raise InfrastructureError(f"ascendc-sim build ({what}): {crash}")
     log = _clean(outcome.stderr + outcome.stdout, folder, cache.root / "pch" if cache is not None else None)
+    disk = disk_trouble(folder, log)
+    if disk:
+        raise InfrastructureError(f"ascendc-sim build ({what}): {disk}")
     if outcome.signal_name:
-        log = f"{what}: the compiler died of {outcome.signal_name} (memory limit?)\n{log}"
+        log = f"{what}: the compiler died of {outcome.signal_name} ({outcome.limit} limit)\n{log}"
     return StepFailure(diagnostics.trim(log), diagnostics.classify(log))
+
+
+def _runtime_folder(compiler: Compiler, cache: BuildCache) -> Path:
+    key = f"{compiler.identity or compiler.version}\0{simulator_version()}\0{FLAGS}\0{RUNTIME_EXTRA_FLAGS}"
+    return cache.root / "runtime" / hashlib.sha256(key.encode()).hexdigest()[:24]
 
 
 def runtime_objects(compiler: Compiler, cache: BuildCache) -> tuple[Path, ...]:
     """The compiled launcher and out-of-line host API for this compiler and simulator version (built
     once per machine, then cached; the two compile in parallel)."""
-    key = hashlib.sha256(f"{compiler.version}\0{simulator_version()}\0{FLAGS}\0{RUNTIME_EXTRA_FLAGS}".encode()
-                         ).hexdigest()[:24]
-    target = cache.root / "runtime" / key
+    target = _runtime_folder(compiler, cache)
     objects = tuple(target / f"{src.stem}.o" for src in RUNTIME_SOURCES)
     if all(o.is_file() for o in objects):
         return objects
-    folder = cache.scratch("runtime-")
-    with ThreadPoolExecutor(max_workers=len(RUNTIME_SOURCES)) as pool:
-        outs = list(pool.map(lambda src: _run([compiler.path, *FLAGS, *RUNTIME_EXTRA_FLAGS.get(src.stem, ()), "-I",
-                                               str(INCLUDE_DIR), "-c", str(src), "-o", f"{src.stem}.o"], folder,
-                                              COMPILE_LIMITS), RUNTIME_SOURCES))
+    folder = _scratch(cache, "runtime-")
+    try:
+        with ThreadPoolExecutor(max_workers=len(RUNTIME_SOURCES)) as pool:
+            outs = list(pool.map(lambda src: _run([compiler.path, *FLAGS, *RUNTIME_EXTRA_FLAGS.get(src.stem, ()),
+                                                   "-I", str(INCLUDE_DIR), "-c", str(src), "-o", f"{src.stem}.o"],
+                                                  folder, COMPILE_LIMITS, step=f"runtime {src.name}"),
+                                 RUNTIME_SOURCES))
+    except InfrastructureError:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
     for src, out in zip(RUNTIME_SOURCES, outs, strict=True):
         if not out.ok:
             shutil.rmtree(folder, ignore_errors=True)
-            raise RuntimeError(f"ascendc-sim: the simulator's {src.name} does not compile with {compiler.path}:\n"
-                               f"{out.stderr[-4000:]}")
+            why = compiler_crash(out) or disk_trouble(cache.root, out.stderr) or out.stderr[-4000:]
+            raise InfrastructureError(f"ascendc-sim: the simulator's own {src.name} does not compile with "
+                                      f"{compiler.path}: {why}")
     target.parent.mkdir(parents=True, exist_ok=True)
     try:
         os.rename(folder, target)
     except OSError:             # another worker published first
         shutil.rmtree(folder, ignore_errors=True)
     return objects
+
+
+def runtime_ready(compiler: Compiler, cache: BuildCache) -> bool:
+    return all((_runtime_folder(compiler, cache) / f"{src.stem}.o").is_file() for src in RUNTIME_SOURCES)
+
+
+def prepare(compiler: Compiler, cache: BuildCache, projects: Sequence[Mapping[str, str]],
+            report: Callable[[str], None]) -> bool:
+    """Build once, with a progress line, what the builds of ``projects`` (their file maps) will
+    need: the runtime objects and the precompiled headers of their header sets. Returns whether
+    anything had to be built. Raises InfrastructureError when the runtime does not compile."""
+    sets = sorted({(folder, flags, headers) for files in projects
+                   for folder, flags in (("op_host", HOST_FLAGS),
+                                         ("op_kernel", kernel_flags(kernel_passes.plan(files))))
+                   if (headers := precompiled_header.simulator_includes(files, folder)) is not None})
+    todo = [(flags, headers) for _, flags, headers in sets
+            if not precompiled_header.settled(compiler, cache, flags, headers)]
+    need_runtime = not runtime_ready(compiler, cache)
+    if not todo and not need_runtime:
+        return False
+    report(f"npukernelbench: first use of this compiler/simulator version: building the simulator runtime"
+           f"{' and' if need_runtime else ''} {len(todo)} precompiled header(s) in {cache.root} "
+           "(about a minute on 2 cores; cached afterwards)")
+    if need_runtime:
+        runtime_objects(compiler, cache)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        list(pool.map(lambda job: precompiled_header.precompiled_header(compiler, cache, *job), todo))
+    return True
 
 
 def _pch_args(project: KernelProject, compiler: Compiler, cache: BuildCache, flags: tuple[str, ...],
@@ -181,6 +256,27 @@ def _safe_relative(name: str) -> PurePosixPath:
     return path
 
 
+def _scratch(cache: BuildCache, prefix: str) -> Path:
+    try:
+        return cache.scratch(prefix)
+    except OSError as exc:
+        raise disk_error(exc, f"cannot create a build folder under {cache.root}") or \
+            InfrastructureError(f"cannot create a build folder under {cache.root}: {exc}") from exc
+
+
+def _write(path: Path, text: str) -> None:
+    """Write one file of ours into the build folder; a full disk is an InfrastructureError."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        infra = disk_error(exc, f"cannot write {path.name}")
+        if infra is not None:
+            raise infra from exc
+        raise StepFailure(f"cannot write project file {path.name}: {exc.strerror or exc}", ErrorCategory.OTHER) \
+            from None
+
+
 def _write_sources(project: KernelProject, src: Path, core: str = "AIV", cxx20: bool = False,
                    kernel_only: bool = False) -> list[str]:
     """Write the project under ``src``, kernel files as the ``core`` compile pass sees them
@@ -191,10 +287,9 @@ def _write_sources(project: KernelProject, src: Path, core: str = "AIV", cxx20: 
         if kernel_only and rel.parts[0] != "op_kernel":
             continue
         path = src.joinpath(*rel.parts)
-        path.parent.mkdir(parents=True, exist_ok=True)
         if rel.parts[0] == "op_kernel":
             text = device_dialect.rewrite(text, core, cxx20).text
-        path.write_text(text, encoding="utf-8")
+        _write(path, text)
         if is_host_source(rel.as_posix()):
             hosts.append(rel.as_posix())
     return sorted(hosts)
@@ -207,9 +302,18 @@ def _host_files(project: KernelProject) -> list[tuple[str, str]]:
 def describe_key(project: KernelProject, compiler: Compiler) -> str:
     """Cache key of the host side alone: every op_host file (sources and headers), not the kernel."""
     payload = {"describe": BUILDER_VERSION, "files": _host_files(project), "host_flags": HOST_FLAGS,
-               "link": LINK_FLAGS, "compiler": compiler.version, "simulator": simulator_version(),
-               "classifier": _classifier_version()}
+               "link": LINK_FLAGS, "compiler": compiler.identity or compiler.version, "simulator": simulator_version(),
+               "classifier": _classifier_version(), "confinement": confinement_level()}
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+
+
+def _copy(source: Path, target: Path) -> None:
+    """Copy an object of a published describe step; a full disk is an InfrastructureError."""
+    try:
+        shutil.copyfile(source, target)
+    except OSError as exc:
+        raise disk_error(exc, f"cannot copy {source.name}", target.parent) or \
+            InfrastructureError(f"cannot copy the cached host object {source}: {exc}") from exc
 
 
 def _host_steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder: Path,
@@ -226,7 +330,7 @@ def _host_steps(project: KernelProject, compiler: Compiler, cache: BuildCache, f
     host_objects = []
     if reuse is not None and all((reuse / f"host_{i}.o").is_file() for i in range(len(hosts))):
         for i in range(len(hosts)):
-            shutil.copyfile(reuse / f"host_{i}.o", folder / f"host_{i}.o")
+            _copy(reuse / f"host_{i}.o", folder / f"host_{i}.o")
             host_objects.append(f"{folder}/host_{i}.o")
     else:
         include = ["-I", str(INCLUDE_DIR)]
@@ -234,16 +338,20 @@ def _host_steps(project: KernelProject, compiler: Compiler, cache: BuildCache, f
         for i, host in enumerate(hosts):
             obj = f"{folder}/host_{i}.o"
             out = _run([compiler.path, *HOST_FLAGS, *include, "-I", "op_host", *host_pch, "-c", host, "-o", obj],
-                       src, COMPILE_LIMITS, timings, "host", host_readable)
+                       src, COMPILE_LIMITS, timings, "host", host_readable, what=f"compiling {host}")
             if not out.ok:
                 raise _compile_failure(out, folder, f"compiling {host}", cache)
             host_objects.append(obj)
     out = _run([compiler.path, *LINK_FLAGS, *host_objects, *runtime, "-o", "describe"], folder, COMPILE_LIMITS,
-               timings, "describe")
+               timings, "describe", what="linking the host code")
     if not out.ok:
         raise _compile_failure(out, folder, "linking the host code")
-    described = _run([str(folder / "describe"), "describe"], folder, DESCRIBE_LIMITS, timings, "describe")
+    described = _run([str(folder / "describe"), "describe"], folder, DESCRIBE_LIMITS, timings, "describe",
+                     what="running the host code's registration")
     if not described.ok:
+        disk = disk_trouble(folder, described.stderr)
+        if disk:
+            raise InfrastructureError(f"ascendc-sim build (describe): {disk}")
         why = (f"died of {described.signal_name}" if described.signal_name else
                "timed out" if described.timed_out else f"exited with {described.returncode}")
         raise StepFailure(f"the host code's static initialisation {why}:\n{described.stderr[-2000:]}",
@@ -261,7 +369,7 @@ def describe(project: KernelProject, compiler: Compiler, cache: BuildCache) -> H
     key = describe_key(project, compiler)
     record = cache.load(key)
     if record is None:
-        folder = cache.scratch(f"d{key[:12]}-")
+        folder = _scratch(cache, f"d{key[:12]}-")
         timings: dict[str, float] = {}
         try:
             _, _, text = _host_steps(project, compiler, cache, folder, timings)
@@ -269,13 +377,16 @@ def describe(project: KernelProject, compiler: Compiler, cache: BuildCache) -> H
         except StepFailure as failure:
             record = {"ok": False, "describe": "", "diagnostics": failure.diagnostics,
                       "category": failure.category.value, "timed_out": failure.timed_out}
+        except BaseException:           # InfrastructureError (or an interrupt): nothing is kept
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
         record["step_seconds"] = timings
         shutil.rmtree(folder / "src", ignore_errors=True)
         (folder / "describe").unlink(missing_ok=True)
         if record["timed_out"]:
             shutil.rmtree(folder, ignore_errors=True)      # the machine's load, maybe: not cached
             return _description(record, cached=False)
-        cache.publish(key, folder, record)
+        _publish(cache, key, folder, record)
         return _description(cache.load(key) or record, cached=False)
     return _description(record, cached=True)
 
@@ -300,7 +411,7 @@ def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder
     described = cache.load(describe_key(project, compiler))
     reuse = cache.entry(describe_key(project, compiler)) if described and described.get("ok") else None
     host_objects, desc, described_text = _host_steps(project, compiler, cache, folder, timings, reuse)
-    (folder / tiling_fields.LAYOUT_FILE).write_text(described_text, encoding="utf-8")   # runs name tiling values
+    _write(folder / tiling_fields.LAYOUT_FILE, described_text)          # runs name tiling values
     src = folder / "src"
     runtime = [str(o) for o in runtime_objects(compiler, cache)]
     include = ["-I", str(INCLUDE_DIR)]
@@ -313,23 +424,22 @@ def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder
         pass_src = src if i == 0 else folder / f"src_{core.lower()}"
         _write_sources(project, pass_src, core, cxx20, kernel_only=i == 0)
         prelude = folder / (PRELUDE if len(kplan.passes) == 1 else f"npukb_build_{core.lower()}.h")
-        prelude.write_text(kernel_prelude.prelude(project, desc, core=core, plan=kplan, primary=i == 0),
-                           encoding="utf-8")
+        _write(prelude, kernel_prelude.prelude(project, desc, core=core, plan=kplan, primary=i == 0))
         obj = f"{folder}/kernel_{core.lower()}.o"
         # Static locals of inline functions must be ordinary weak symbols (not GNU_UNIQUE) for
         # _isolate_pass to make them local to the pass.
         isolate = ["-fno-gnu-unique"] if len(kplan.passes) > 1 and "clang" not in compiler.version.lower() else []
+        what = f"compiling {kernel_rel}" + (f" ({_PASS_NAMES[core]} pass)" if len(kplan.passes) > 1 else "")
         out = _run([compiler.path, *kflags, *isolate, *include, "-I", "op_kernel", *kernel_pch, "-include",
                     str(prelude), "-c", kernel_rel, "-o", obj], pass_src, COMPILE_LIMITS, timings, "kernel",
-                   kernel_readable)
+                   kernel_readable, what=what)
         if not out.ok:
-            what = f"compiling {kernel_rel}" + (f" ({_PASS_NAMES[core]} pass)" if len(kplan.passes) > 1 else "")
             raise _compile_failure(out, folder, what, cache)
         if len(kplan.passes) > 1:
             obj = _isolate_pass(obj, kernel_prelude.ENTRIES[core], i == 0, folder, timings)
         kernel_objects.append(obj)
     out = _run([compiler.path, *LINK_FLAGS, *host_objects, *kernel_objects, *runtime, "-o", EXECUTABLE], folder,
-               COMPILE_LIMITS, timings, "link")
+               COMPILE_LIMITS, timings, "link", what="linking")
     if not out.ok:
         raise _compile_failure(out, folder, "linking")
     for leftover in [*host_objects, *kernel_objects, f"{folder}/describe"]:
@@ -355,13 +465,15 @@ def _isolate_pass(obj: str, entry: str, primary: bool, folder: Path, timings: di
     side without one pass's copy replacing the other's."""
     objcopy = shutil.which("objcopy")
     if objcopy is None:
-        raise RuntimeError("ascendc-sim: objcopy (GNU binutils) is needed to link a kernel that runs on both cube "
-                           "and vector cores; install binutils")
+        raise InfrastructureError("ascendc-sim build: objcopy (GNU binutils) is needed to link a kernel that runs "
+                                  "on both cube and vector cores; install binutils")
     keep = ["-G", entry] + (["-G", "npukb_kernel_type"] if primary else [])
     isolated = obj[:-2] + "_local.o"
-    out = _run([objcopy, *keep, "--remove-section=.group", obj, isolated], folder, COMPILE_LIMITS, timings, "kernel")
-    if not out.ok:
-        raise RuntimeError(f"ascendc-sim: objcopy failed on a compile pass: {out.stderr[-2000:]}")
+    out = _run([objcopy, *keep, "--remove-section=.group", obj, isolated], folder, COMPILE_LIMITS, timings, "kernel",
+               what="isolating a compile pass (objcopy)")
+    if not out.ok:      # objcopy on an object our compiler just wrote: our tools failed, not the candidate
+        why = disk_trouble(folder, out.stderr) or out.stderr.strip()[-300:] or f"exit status {out.returncode}"
+        raise InfrastructureError(f"ascendc-sim build (objcopy on a compile pass): {why}")
     Path(obj).unlink(missing_ok=True)
     return isolated
 
@@ -372,7 +484,7 @@ def build(project: KernelProject, compiler: Compiler, cache: BuildCache) -> Buil
     record = cache.load(key)
     if record is not None:
         return _result(record, cache.entry(key), key, time.monotonic() - start, cached=True)
-    folder = cache.scratch(f"{key[:12]}-")
+    folder = _scratch(cache, f"{key[:12]}-")
     meta = {"op": project.op, "kernel": project.kernel,
             "params": [[p.name, p.role, p.param_type, p.dtype] for p in project.params]}
     timings: dict[str, float] = {}
@@ -381,15 +493,28 @@ def build(project: KernelProject, compiler: Compiler, cache: BuildCache) -> Buil
         record = {"ok": True, "diagnostics": "", "category": None, "timed_out": False, **meta}
     except StepFailure as failure:
         record = {"ok": False, "diagnostics": failure.diagnostics, "category": failure.category.value,
-                  "timed_out": failure.timed_out, "infra": failure.infra, **meta}
+                  "timed_out": failure.timed_out, **meta}
+    except BaseException:               # InfrastructureError (or an interrupt): nothing is kept
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
     record["seconds"] = round(time.monotonic() - start, 3)
     record["step_seconds"] = timings
-    if record["timed_out"] or record.get("infra"):
-        # Not cached: a time-out may be the machine's load, a wrapper failure is ours, not the candidate's.
+    if record["timed_out"]:
+        # Not cached: a time-out may be the machine's load rather than the candidate.
         shutil.rmtree(folder, ignore_errors=True)
         return _result(record, folder, key, time.monotonic() - start, cached=False)
-    target = cache.publish(key, folder, record)
+    target = _publish(cache, key, folder, record)
     return _result(cache.load(key) or record, target, key, time.monotonic() - start, cached=False)
+
+
+def _publish(cache: BuildCache, key: str, folder: Path, record: dict) -> Path:
+    """Store ``folder`` under ``key``; a cache that cannot be written is an InfrastructureError."""
+    try:
+        return cache.publish(key, folder, record)
+    except OSError as exc:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise disk_error(exc, "cannot store the build in the cache") or \
+            InfrastructureError(f"cannot store the build in the cache {cache.root}: {exc}") from exc
 
 
 def _result(record: dict, folder: Path, key: str, seconds: float, cached: bool) -> BuildResult:

@@ -26,6 +26,16 @@ LINK_FLAGS: tuple[str, ...] = ("-pthread",)
 class Compiler:
     path: str
     version: str          # first line of ``--version``; part of every cache key
+    identity: str = ""    # version, resolved binary, its size and modification time: the cache key's part
+
+
+def _identity(path: str, version: str) -> str:
+    real = os.path.realpath(path)
+    try:
+        st = os.stat(real)
+    except OSError:
+        return f"{version}|{real}"
+    return f"{version}|{real}|{st.st_size}|{st.st_mtime_ns}"
 
 
 def _candidates() -> list[str]:
@@ -45,7 +55,8 @@ def _probe(path: str) -> Compiler | str:
     if out.returncode != 0:
         return f"C++ compiler {path!r} failed on --version: {out.stderr.strip()[:200]}"
     first = (out.stdout.strip().splitlines() or ["unknown"])[0]
-    return Compiler(path=shutil.which(path) or path, version=first)
+    resolved = shutil.which(path) or path
+    return Compiler(path=resolved, version=first, identity=_identity(resolved, first))
 
 
 def find_compiler() -> Compiler | str:

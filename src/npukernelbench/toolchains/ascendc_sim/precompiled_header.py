@@ -12,8 +12,9 @@ compiled exactly as before:
 - a project file ``#define``s, before its last simulator include (anywhere in a file without one), a
   name that occurs in the simulator headers the project includes, directly or through other simulator
   headers (the PCH would be parsed before that definition, unlike the real include order);
-- the PCH failed to build on this machine (remembered, not retried) or g++ finds it invalid (it then
-  reads the stub header as text: same result, no speed-up).
+- the PCH failed to build on this machine (a genuine compiler error is remembered and not retried;
+  a time-out, a compiler crash or a failure of the machinery is not remembered) or g++ finds it
+  invalid (it then reads the stub header as text: same result, no speed-up).
 
 Known leniency: a TU that uses a simulator header it includes only *after* its first use, or a
 standard-library name before including the header that declares it, compiles here and not with the
@@ -31,6 +32,7 @@ import shutil
 from collections.abc import Mapping, Sequence
 from pathlib import Path, PurePosixPath
 
+from npukernelbench.infrastructure import disk_trouble
 from npukernelbench.sandbox import Limits, Request, clean_env, run_confined
 from npukernelbench.toolchains.ascendc_sim.build_cache import BuildCache
 from npukernelbench.toolchains.ascendc_sim.compiler import Compiler
@@ -97,15 +99,29 @@ def simulator_includes(files: Mapping[str, str], folder: str) -> tuple[str, ...]
     return tuple(sorted(found))
 
 
+def _usable(compiler: Compiler) -> bool:
+    return os.path.basename(compiler.path).startswith("g++") or "g++" in compiler.version.lower()
+
+
+def _target(compiler: Compiler, cache: BuildCache, flags: Sequence[str], headers: Sequence[str]) -> Path:
+    key = hashlib.sha256("\0".join([compiler.identity or compiler.version, compiler.path, simulator_version(),
+                                    *flags, "|", *headers]).encode()).hexdigest()[:24]
+    return cache.root / "pch" / key
+
+
+def settled(compiler: Compiler, cache: BuildCache, flags: Sequence[str], headers: Sequence[str]) -> bool:
+    """Whether this PCH exists, or is known not to build, or is not used with this compiler."""
+    target = _target(compiler, cache, flags, headers)
+    return not _usable(compiler) or (target / FAILED).exists() or (target / f"{STUB}.gch").is_file()
+
+
 def precompiled_header(compiler: Compiler, cache: BuildCache, flags: Sequence[str],
                        headers: Sequence[str]) -> Path | None:
     """The stub header to ``-include`` (its ``.gch`` lies next to it), or None when none is usable."""
-    if not os.path.basename(compiler.path).startswith("g++") and "g++" not in compiler.version.lower():
+    if not _usable(compiler):
         return None                 # clang's PCH works differently (-include-pch); not used
-    key = hashlib.sha256("\0".join([compiler.version, compiler.path, simulator_version(), *flags, "|",
-                                    *headers]).encode()).hexdigest()[:24]
-    root = cache.root / "pch"
-    target = root / key
+    target = _target(compiler, cache, flags, headers)
+    root, key = target.parent, target.name
     if (target / FAILED).exists():
         return None
     if (target / f"{STUB}.gch").is_file():
@@ -123,14 +139,19 @@ def precompiled_header(compiler: Compiler, cache: BuildCache, flags: Sequence[st
 
 def _build(compiler: Compiler, cache: BuildCache, flags: Sequence[str], headers: Sequence[str],
            target: Path) -> None:
-    folder = cache.scratch("pch-")
-    stub = "// ascendc-sim precompiled header: the simulator headers this project includes.\n" + "".join(
-        f'#include "{h}"\n' for h in headers)
-    (folder / STUB).write_text(stub, encoding="utf-8")
+    try:
+        folder = cache.scratch("pch-")
+        stub = "// ascendc-sim precompiled header: the simulator headers this project includes.\n" + "".join(
+            f'#include "{h}"\n' for h in headers)
+        (folder / STUB).write_text(stub, encoding="utf-8")
+    except OSError:
+        return                          # no PCH this time (a full disk shows in the build itself)
     out = run_confined(Request(argv=[compiler.path, *flags, "-I", str(INCLUDE_DIR), "-x", "c++-header", STUB,
                                      "-o", f"{STUB}.gch"], cwd=folder, limits=PCH_LIMITS, env=clean_env()))
     if not out.ok:
-        if out.timed_out:               # the machine's load, not the headers: try again next time
+        if out.timed_out or out.infrastructure or out.signal_name or out.returncode == 4 \
+                or disk_trouble(folder, out.stderr):
+            # the machine's load or our machinery, not the headers: no PCH now, try again next time
             shutil.rmtree(folder, ignore_errors=True)
             return
         (folder / f"{STUB}.gch").unlink(missing_ok=True)

@@ -1,6 +1,11 @@
 """AscendCSimToolchain: build and run AscendC operator projects on the CPU simulator.
 
 Speeds are **estimates** from the simulator's cost model (``speed_kind = "estimated"``).
+
+``build`` and ``run`` raise :class:`~npukernelbench.infrastructure.InfrastructureError` for what only
+the harness can cause: no usable compiler, a crashed compiler, a failed confinement wrapper, a
+full scratch disk, a process killed from outside, a launch the harness made that the simulator
+rejects as a malformed request, a build artifact that went missing.
 """
 
 from __future__ import annotations
@@ -8,15 +13,19 @@ from __future__ import annotations
 import json
 import math
 import shutil
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from npukernelbench.infrastructure import InfrastructureError, disk_error, disk_trouble
 from npukernelbench.sandbox import Limits, Request, clean_env, run_confined
+from npukernelbench.spec import TaskSpec
 from npukernelbench.toolchains.ascendc_sim import builder, launch_files, tiling_fields
 from npukernelbench.toolchains.ascendc_sim.build_cache import BuildCache, default_root
 from npukernelbench.toolchains.ascendc_sim.compiler import Compiler, find_compiler
 from npukernelbench.toolchains.base import BuildResult, HostDescription, KernelProject, Launch, RunResult
 
 RUN_MEMORY_BYTES = 8 << 30        # address space of one simulated run (48 block stacks + GM)
+EXIT_REQUEST = 2                  # the launcher could not read the harness's request or write its files
 EXIT_VIOLATION = 3
 EXIT_LAUNCH = 4
 
@@ -38,19 +47,28 @@ class AscendCSimToolchain:
         found = self._compiler()
         return found if isinstance(found, str) else None
 
+    def prepare(self, specs: Sequence[TaskSpec], report: Callable[[str], None]) -> bool:
+        """Once per run, before any item: build the simulator runtime and the precompiled headers
+        the tasks' expert solutions use (a first run on a machine spends about a minute here, which
+        would otherwise pass in silence inside the first items). Returns whether it built anything."""
+        found = self._compiler()
+        if isinstance(found, str):
+            raise InfrastructureError(f"ascendc-sim has no usable C++ compiler: {found}")
+        return builder.prepare(found, self.cache, [dict(s.solution) for s in specs if s.solution], report)
+
     # -- build --------------------------------------------------------------------------------
 
     def build(self, project: KernelProject) -> BuildResult:
         found = self._compiler()
         if isinstance(found, str):
-            return BuildResult(ok=False, artifact=None, key="", diagnostics=found)
+            raise InfrastructureError(f"ascendc-sim has no usable C++ compiler: {found}")
         return builder.build(project, found, self.cache)
 
     def describe(self, project: KernelProject) -> HostDescription:
         """Compile and run the host code alone: the OpDefs it registers (cached per host sources)."""
         found = self._compiler()
-        if isinstance(found, str):
-            return HostDescription(ok=False, diagnostics=found)
+        if isinstance(found, str):          # our machinery: never the host code's fault
+            raise InfrastructureError(f"ascendc-sim has no usable C++ compiler: {found}")
         return builder.describe(project, found, self.cache)
 
     # -- run ----------------------------------------------------------------------------------
@@ -62,8 +80,13 @@ class AscendCSimToolchain:
         try:
             meta = json.loads((exe.parent / "build.json").read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
-            return RunResult(ok=False, message=f"build artifact {exe} is unreadable: {exc}")
-        folder = self.cache.scratch("run-")
+            raise InfrastructureError(f"the build artifact {exe} went missing or is unreadable (cache cleared "
+                                      f"meanwhile?): {exc}") from exc
+        try:
+            folder = self.cache.scratch("run-")
+        except OSError as exc:
+            raise disk_error(exc, "cannot create a run folder") or \
+                InfrastructureError(f"cannot create a run folder under {self.cache.root}: {exc}") from exc
         try:
             return self._run_in(folder, exe, meta["op"], launch)
         finally:
@@ -73,13 +96,27 @@ class AscendCSimToolchain:
     def _run_in(self, folder: Path, exe: Path, op: str, launch: Launch) -> RunResult:
         try:
             launch_files.write_request(folder, op, launch)
+        except OSError as exc:
+            raise disk_error(exc, "cannot write the simulator's request", folder) or \
+                InfrastructureError(f"cannot write the simulator's request in {folder}: {exc}") from exc
         except (launch_files.LaunchError, KeyError, IndexError, ValueError) as exc:
-            return RunResult(ok=False, message=f"invalid launch: {exc}")
+            raise InfrastructureError(f"the harness made an invalid launch: {exc}") from exc
         limits = Limits(cpu_s=max(2, math.ceil(launch.timeout_s) + 2), memory_bytes=RUN_MEMORY_BYTES,
                         wall_s=launch.timeout_s, file_bytes=4 << 30)
         outcome = run_confined(Request(argv=[str(exe), "run", str(folder)], cwd=folder, limits=limits,
                                        env=clean_env({"MALLOC_ARENA_MAX": "2"})))
+        if outcome.infrastructure:
+            raise InfrastructureError(f"ascendc-sim run: {outcome.infrastructure}")
         result = launch_files.read_result(folder) or {}
+        if not outcome.ok and not outcome.timed_out:
+            disk = disk_trouble(folder, outcome.stderr)
+            if disk:
+                raise InfrastructureError(f"ascendc-sim run: {disk}")
+        if outcome.returncode == EXIT_REQUEST and result.get("status") == "request_error":
+            # only the harness writes the request and reads the files; the kernel has not run yet
+            # (or has finished) when the launcher says so
+            raise InfrastructureError(f"ascendc-sim run: the simulator rejected the harness's request: "
+                                      f"{result.get('message') or outcome.stderr[-500:]}")
         details = {k: result[k] for k in ("block_dim", "tiling_key", "workspace_bytes", "tiling_bytes", "tiling_hex",
                                           "cost", "violation", "status", "kernel_type", "cores", "host_warnings")
                    if k in result}
@@ -109,6 +146,11 @@ class AscendCSimToolchain:
             outputs = launch_files.read_tensors(folder, result.get("outputs", []), launch.outputs)
             inputs_after = launch_files.read_tensors(folder, result.get("inputs_after", []), launch.inputs)
         except (OSError, ValueError) as exc:
+            disk = disk_trouble(folder, str(exc))
+            if disk:
+                raise InfrastructureError(f"ascendc-sim run: {disk}") from exc
+            # written by the launcher after the kernel ran in its process: a kernel that corrupts
+            # the simulator's memory can cause this
             return RunResult(ok=False, details=details, message=f"runtime_error: unreadable outputs: {exc}")
         return RunResult(ok=True, outputs=outputs, inputs_after=inputs_after, time_us=result.get("time_us"),
                          details=details)
