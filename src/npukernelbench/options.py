@@ -128,15 +128,7 @@ class RunOptions:
 
 
 def load_toolchain(name: str):
-    """A registered toolchain name, or ``module:Class`` for a toolchain outside the registry."""
-    if ":" in name:
-        import importlib
-
-        module_name, _, class_name = name.partition(":")
-        try:
-            return getattr(importlib.import_module(module_name), class_name)()
-        except (ImportError, AttributeError) as exc:
-            raise ValueError(f"cannot load toolchain {name!r}: {exc}") from exc
+    """A registered toolchain name, an installed plug-in's name, or ``module:Class``."""
     from npukernelbench.toolchains import get_toolchain
 
     return get_toolchain(name)
