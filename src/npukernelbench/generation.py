@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from npukernelbench.generators.base import Completion, GenerationRequest
 from npukernelbench.options import RunOptions
-from npukernelbench.spec import TaskSpec
 from npukernelbench.store import RunDir
+
+if TYPE_CHECKING:
+    from npukernelbench.spec import TaskSpec
 
 LOCAL_BACKENDS = ("reference", "mutants", "replay")
 
