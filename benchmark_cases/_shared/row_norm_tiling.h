@@ -1,13 +1,13 @@
-// l2b_rownorm_tiling.h -- host tiling shared by the level-2 row-normalization solutions that run on
-// the l2b_rownorm.h kernel base (RmsNorm, AddRmsNorm*, LayerNormV4, AddLayerNorm, PreLayerNorm,
+// row_norm_tiling.h -- host tiling shared by the level-2 row-normalization solutions that run on
+// the row_norm_kernel.h kernel base (RmsNorm, AddRmsNorm*, LayerNormV4, AddLayerNorm, PreLayerNorm,
 // DeepNorm, InplaceAdd*Norm, MulMulReduceMeanDTwice).
 //
 // The input is viewed as numRows x colLen (colLen = the normalized size D). Rows are split over the
 // vector cores (the first bigCoreNum cores take one extra row); each core walks its rows in tiles of
 // rowsPerTile rows, every row padded to rowStride elements (32 bytes) in UB. The tile height comes
 // from the real UB size: queues double-buffered when two tiles of one row fit, single otherwise.
-#ifndef L2B_ROWNORM_TILING_H
-#define L2B_ROWNORM_TILING_H
+#ifndef ROW_NORM_TILING_H
+#define ROW_NORM_TILING_H
 
 #include <algorithm>
 #include <cstdint>
@@ -115,4 +115,4 @@ inline float L2bAttrFloat(gert::TilingContext* context, size_t index, float fall
 }
 }  // namespace optiling
 
-#endif  // L2B_ROWNORM_TILING_H
+#endif  // ROW_NORM_TILING_H

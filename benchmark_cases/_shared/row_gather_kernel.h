@@ -1,4 +1,4 @@
-// l2b_rowgather.h -- kernel base shared by the level-2 TensorMove solutions that build every output
+// row_gather_kernel.h -- kernel base shared by the level-2 TensorMove solutions that build every output
 // row from one source row (ExpandV2, ReverseSequence, FeedsRepeat): a pure data-movement kernel.
 //
 // Output rows are split over the cores, big cores taking one extra row. A tile holds up to
@@ -8,8 +8,8 @@
 //   broadcast rows:  each row is one value: Duplicate fills it (vector), then the tile leaves.
 // Rows wider than one UB tile go column chunk by column chunk. `Source` maps an output row to the
 // element offset of its source row in x.
-#ifndef L2B_ROWGATHER_H
-#define L2B_ROWGATHER_H
+#ifndef ROW_GATHER_KERNEL_H
+#define ROW_GATHER_KERNEL_H
 
 #include "kernel_operator.h"
 
@@ -123,4 +123,4 @@ private:
 
 }  // namespace l2b
 
-#endif  // L2B_ROWGATHER_H
+#endif  // ROW_GATHER_KERNEL_H

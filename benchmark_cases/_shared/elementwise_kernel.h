@@ -1,7 +1,7 @@
-// l1_elementwise.h -- kernel base shared by the level-1 elementwise solutions (math, comparison,
+// elementwise_kernel.h -- kernel base shared by the level-1 elementwise solutions (math, comparison,
 // condition operators).
 //
-// Work split (host: l1_elementwise_host.h): the flat element range is cut into 256-element units; the
+// Work split (host: elementwise_host_tiling.h): the flat element range is cut into 256-element units; the
 // first `bigCoreNum` cores take `unitsPerCore + 1` units, the others `unitsPerCore`. Each core walks
 // its range in tiles of `tileLength` elements through double-buffered queues (MTE2 / vector / MTE3
 // overlap); tails are moved with DataCopyPad so no byte outside the tensors is touched.
@@ -12,8 +12,8 @@
 // tile's element count and `c.nAligned` that count rounded up to 256 elements (what instructions that
 // work on whole 256-byte repeats, such as Compare, need: the padding lanes hold don't-care values).
 // `c.Plane<U>(i)` is the i-th float32-sized scratch plane (host: calcBytes = 4 * planes).
-#ifndef L1_ELEMENTWISE_H
-#define L1_ELEMENTWISE_H
+#ifndef ELEMENTWISE_KERNEL_H
+#define ELEMENTWISE_KERNEL_H
 
 #include "kernel_operator.h"
 
@@ -203,4 +203,4 @@ __aicore__ inline void Run(const Op& op, GM_ADDR const* in, GM_ADDR out, const T
     kernel.Process();
 }
 }  // namespace l1
-#endif  // L1_ELEMENTWISE_H
+#endif  // ELEMENTWISE_KERNEL_H

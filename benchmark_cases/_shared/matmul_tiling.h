@@ -1,4 +1,4 @@
-// l3_matmul_tiling.h -- host-side tiling shared by the level-3 GEMM expert solutions: the output is
+// matmul_tiling.h -- host-side tiling shared by the level-3 GEMM expert solutions: the output is
 // cut into tiles of at most 128 x 256 (one L0C), spread round-robin over the AI cube cores.
 #pragma once
 #include <algorithm>

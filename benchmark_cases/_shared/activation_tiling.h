@@ -1,8 +1,8 @@
-// l2a_elementwise_tiling.h -- host tiling shared by the level-2 activation solutions that run on the
-// l2a_elementwise.h kernel base. The tensors are seen as rows x cols matrices (GLU operators: the
+// activation_tiling.h -- host tiling shared by the level-2 activation solutions that run on the
+// activation_kernel.h kernel base. The tensors are seen as rows x cols matrices (GLU operators: the
 // part before the split dimension x the part after it; plain elementwise operators: 1 x N).
-#ifndef L2A_ELEMENTWISE_TILING_H
-#define L2A_ELEMENTWISE_TILING_H
+#ifndef ACTIVATION_TILING_H
+#define ACTIVATION_TILING_H
 
 #include <algorithm>
 #include <cstdint>
@@ -115,4 +115,4 @@ inline ge::graphStatus L2aElementwiseTiling(gert::TilingContext* context, uint64
 }
 }  // namespace optiling
 
-#endif  // L2A_ELEMENTWISE_TILING_H
+#endif  // ACTIVATION_TILING_H

@@ -1,4 +1,4 @@
-// l2a_elementwise.h -- kernel base shared by the level-2 activation solutions (Gelu, FastGelu, Swish,
+// activation_kernel.h -- kernel base shared by the level-2 activation solutions (Gelu, FastGelu, Swish,
 // MulSigmoid, SwiGlu, GeGluV2 and their gradients).
 //
 // Every tensor is viewed as a matrix of `rows` x `cols` elements. A "split" tensor holds two halves
@@ -20,8 +20,8 @@
 // `in` / `out` list the planes in tensor order (a then b for split tensors); the functor may
 // overwrite its input planes. An optional `static constexpr uint32_t SPLIT_K` (default 2) sets how
 // many planes a split tensor holds ([rows, K, cols], e.g. 3 for a cross product).
-#ifndef L2A_ELEMENTWISE_H
-#define L2A_ELEMENTWISE_H
+#ifndef ACTIVATION_KERNEL_H
+#define ACTIVATION_KERNEL_H
 
 #include "kernel_operator.h"
 
@@ -247,4 +247,4 @@ __aicore__ inline void RunElementwise(GM_ADDR const* in, GM_ADDR const* out, con
 
 }  // namespace l2a
 
-#endif  // L2A_ELEMENTWISE_H
+#endif  // ACTIVATION_KERNEL_H

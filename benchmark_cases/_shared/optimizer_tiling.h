@@ -1,8 +1,8 @@
-// l2b_optim_tiling.h -- host tiling shared by the level-2 optimizer solutions (l2b_optim.h kernel
+// optimizer_tiling.h -- host tiling shared by the level-2 optimizer solutions (optimizer_kernel.h kernel
 // base): the flat element range split over the vector cores in 32-byte blocks, a UB tile sized from
 // the real UB capacity, and the optimizer's hyper-parameters.
-#ifndef L2B_OPTIM_TILING_H
-#define L2B_OPTIM_TILING_H
+#ifndef OPTIMIZER_TILING_H
+#define OPTIMIZER_TILING_H
 
 #include <algorithm>
 #include <cstdint>
@@ -84,4 +84,4 @@ inline ge::graphStatus L2bOptimTiling(gert::TilingContext* context, size_t shape
 }
 }  // namespace optiling
 
-#endif  // L2B_OPTIM_TILING_H
+#endif  // OPTIMIZER_TILING_H

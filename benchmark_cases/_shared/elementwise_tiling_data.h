@@ -1,8 +1,8 @@
-// l1_elementwise_tiling.h -- tiling data shared by the level-1 elementwise solutions (kernel base:
-// l1_elementwise.h, host helper: l1_elementwise_host.h). Each operator registers it under its own
+// elementwise_tiling_data.h -- tiling data shared by the level-1 elementwise solutions (kernel base:
+// elementwise_kernel.h, host helper: elementwise_host_tiling.h). Each operator registers it under its own
 // name in op_host/<kernel>_tiling.h.
-#ifndef L1_ELEMENTWISE_TILING_H
-#define L1_ELEMENTWISE_TILING_H
+#ifndef ELEMENTWISE_TILING_DATA_H
+#define ELEMENTWISE_TILING_DATA_H
 #include "register/tilingdata_base.h"
 
 namespace optiling {
@@ -17,4 +17,4 @@ BEGIN_TILING_DATA_DEF(L1EltTilingData)
     TILING_DATA_FIELD_DEF(float, scalar1);
 END_TILING_DATA_DEF;
 }  // namespace optiling
-#endif  // L1_ELEMENTWISE_TILING_H
+#endif  // ELEMENTWISE_TILING_DATA_H

@@ -1,15 +1,15 @@
-// l1_elementwise_host.h -- host tiling of the level-1 elementwise solutions: the element range is cut
+// elementwise_host_tiling.h -- host tiling of the level-1 elementwise solutions: the element range is cut
 // into 256-element units spread over the vector cores (the first `bigCoreNum` cores take one unit
 // more), and the UB tile is sized from the real UB capacity for double-buffered queues plus the
 // operator's float32 scratch planes.
-#ifndef L1_ELEMENTWISE_HOST_H
-#define L1_ELEMENTWISE_HOST_H
+#ifndef ELEMENTWISE_HOST_TILING_H
+#define ELEMENTWISE_HOST_TILING_H
 #include <algorithm>
 #include <cstdint>
 
 #include "graph/utils/type_utils.h"
 #include "register/op_def_registry.h"
-#include "l1_elementwise_tiling.h"
+#include "elementwise_tiling_data.h"
 #include "tiling/platform/platform_ascendc.h"
 
 namespace optiling {
@@ -69,4 +69,4 @@ inline ge::graphStatus L1ElementwiseTiling(gert::TilingContext* context, uint64_
     return ge::GRAPH_SUCCESS;
 }
 }  // namespace optiling
-#endif  // L1_ELEMENTWISE_HOST_H
+#endif  // ELEMENTWISE_HOST_TILING_H

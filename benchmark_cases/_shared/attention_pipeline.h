@@ -1,4 +1,4 @@
-// l3_attention.h -- the attention pipeline shared by the level-3 attention expert solutions
+// attention_pipeline.h -- the attention pipeline shared by the level-3 attention expert solutions
 // (KERNEL_TYPE_MIX_AIC_1_2). A unit is up to 128 query rows against one key/value sequence:
 //
 //   cube    S = Q K^T          (float, workspace)       -> flag S_READY
@@ -24,8 +24,8 @@
 //                           const LocalTensor<float>& sum8);        every row's m and l repeated 8 times
 #pragma once
 #include "kernel_operator.h"
-#include "l3_cube.h"
-#include "l3_mix.h"
+#include "cube_pipeline.h"
+#include "cube_vector_mix.h"
 
 namespace l3 {
 

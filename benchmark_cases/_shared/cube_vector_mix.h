@@ -1,4 +1,4 @@
-// l3_mix.h -- the cube/vector split shared by the mixed level-3 expert solutions
+// cube_vector_mix.h -- the cube/vector split shared by the mixed level-3 expert solutions
 // (KERNEL_TYPE_MIX_AIC_1_2): the AI cube core of every AI core computes its output tiles into a
 // two-slot float (int32) workspace; its two vector cores apply the case's epilogue to half of each
 // tile's rows. Cross-core flags (mode 2) order the two sides: READY[slot] cube -> vector when a tile
@@ -15,7 +15,7 @@
 //                                                      tile, acc row-major with row stride d.n
 #pragma once
 #include "kernel_operator.h"
-#include "l3_cube.h"
+#include "cube_pipeline.h"
 
 namespace l3 {
 

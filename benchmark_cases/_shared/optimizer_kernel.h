@@ -1,4 +1,4 @@
-// l2b_optim.h -- kernel base shared by the level-2 optimizer solutions (ApplyAdamWV2,
+// optimizer_kernel.h -- kernel base shared by the level-2 optimizer solutions (ApplyAdamWV2,
 // ApplyFusedEmaAdam): a fused elementwise update of several same-shaped tensors, some of them
 // updated in place.
 //
@@ -15,8 +15,8 @@
 //   static constexpr uint32_t TMP;    float32 scratch tensors
 //   void operator()(const LocalTensor<float>* t, const LocalTensor<float>* tmp, uint32_t n) const;
 // The functor updates t[0..NOUT) in place.
-#ifndef L2B_OPTIM_H
-#define L2B_OPTIM_H
+#ifndef OPTIMIZER_KERNEL_H
+#define OPTIMIZER_KERNEL_H
 
 #include "kernel_operator.h"
 
@@ -156,4 +156,4 @@ __aicore__ inline float PowStep(float base, int64_t e)
 }
 }  // namespace l2b
 
-#endif  // L2B_OPTIM_H
+#endif  // OPTIMIZER_KERNEL_H

@@ -1,12 +1,12 @@
-// l1_reduce_host.h -- host tiling of the level-1 global reductions (kernel base: l1_reduce.h).
-#ifndef L1_REDUCE_HOST_H
-#define L1_REDUCE_HOST_H
+// reduce_host_tiling.h -- host tiling of the level-1 global reductions (kernel base: reduce_kernel.h).
+#ifndef REDUCE_HOST_TILING_H
+#define REDUCE_HOST_TILING_H
 #include <algorithm>
 #include <cstdint>
 
 #include "graph/utils/type_utils.h"
 #include "register/op_def_registry.h"
-#include "l1_reduce_tiling.h"
+#include "reduce_tiling_data.h"
 #include "tiling/platform/platform_ascendc.h"
 
 namespace optiling {
@@ -47,4 +47,4 @@ inline ge::graphStatus L1ReduceTiling(gert::TilingContext* context, uint64_t tot
     return ge::GRAPH_SUCCESS;
 }
 }  // namespace optiling
-#endif  // L1_REDUCE_HOST_H
+#endif  // REDUCE_HOST_TILING_H

@@ -1,11 +1,11 @@
-// l2b2_normgrad_tiling.h -- host tiling for the l2b2_normgrad.h kernel base (RmsNormGrad,
+// norm_grad_tiling.h -- host tiling for the norm_grad_kernel.h kernel base (RmsNormGrad,
 // AddLayerNormGrad, DeepNormGrad). Rows are tiled exactly like the forward row norms
-// (l2b_rownorm_tiling.h); the backward kernels also need the system workspace for SyncAll (core 0
+// (row_norm_tiling.h); the backward kernels also need the system workspace for SyncAll (core 0
 // zeroes dgamma / dbeta before every core adds its partial sums atomically).
-#ifndef L2B2_NORMGRAD_TILING_H
-#define L2B2_NORMGRAD_TILING_H
+#ifndef NORM_GRAD_TILING_H
+#define NORM_GRAD_TILING_H
 
-#include "l2b_rownorm_tiling.h"
+#include "row_norm_tiling.h"
 
 namespace optiling {
 // inT: T rows read per tile (dy, the inputs, dsum); outT: T rows written per tile.
@@ -28,4 +28,4 @@ inline ge::graphStatus L2b2NormGradTiling(gert::TilingContext* context, uint32_t
 }
 }  // namespace optiling
 
-#endif  // L2B2_NORMGRAD_TILING_H
+#endif  // NORM_GRAD_TILING_H

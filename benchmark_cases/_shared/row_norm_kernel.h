@@ -1,8 +1,8 @@
-// l2b_rownorm.h -- kernel base shared by the level-2 row-normalization solutions (RmsNorm,
+// row_norm_kernel.h -- kernel base shared by the level-2 row-normalization solutions (RmsNorm,
 // AddRmsNorm, AddRmsNormCast, AddRmsNormQuant, InplaceAddRmsNorm, LayerNormV4, AddLayerNorm,
 // PreLayerNorm, DeepNorm, InplaceAddLayerNorm, MulMulReduceMeanDTwice).
 //
-// Every row of D elements is normalized on its own. The host (l2b_rownorm_tiling.h) splits the rows
+// Every row of D elements is normalized on its own. The host (row_norm_tiling.h) splits the rows
 // over the vector cores (big cores take one extra row) and picks the tile height from the UB size.
 // Per tile of r rows:
 //   MTE2: one DataCopyPad per input (blockCount = r, every row lands 32-byte aligned in UB)
@@ -10,8 +10,8 @@
 //         once (Sqrt + Div on one 32-byte slot per row); y = (x - mean) * rstd * gamma + beta
 //   MTE3: one DataCopyPad per output; mean/rstd leave from their 32-byte slots as r 4-byte blocks.
 // Queues are double-buffered when the tiling found room for it, so copies overlap compute.
-#ifndef L2B_ROWNORM_H
-#define L2B_ROWNORM_H
+#ifndef ROW_NORM_KERNEL_H
+#define ROW_NORM_KERNEL_H
 
 #include "kernel_operator.h"
 
@@ -391,4 +391,4 @@ private:
 };
 }  // namespace l2b
 
-#endif  // L2B_ROWNORM_H
+#endif  // ROW_NORM_KERNEL_H

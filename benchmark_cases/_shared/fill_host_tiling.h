@@ -1,12 +1,12 @@
-// l1_fill_host.h -- host tiling of the level-1 tensor-creation solutions (kernel base: l1_fill.h).
-#ifndef L1_FILL_HOST_H
-#define L1_FILL_HOST_H
+// fill_host_tiling.h -- host tiling of the level-1 tensor-creation solutions (kernel base: fill_kernel.h).
+#ifndef FILL_HOST_TILING_H
+#define FILL_HOST_TILING_H
 #include <algorithm>
 #include <cstdint>
 
 #include "graph/utils/type_utils.h"
 #include "register/op_def_registry.h"
-#include "l1_fill_tiling.h"
+#include "fill_tiling_data.h"
 #include "tiling/platform/platform_ascendc.h"
 
 namespace optiling {
@@ -54,4 +54,4 @@ inline ge::graphStatus L1FillTiling(gert::TilingContext* context, uint64_t total
     return ge::GRAPH_SUCCESS;
 }
 }  // namespace optiling
-#endif  // L1_FILL_HOST_H
+#endif  // FILL_HOST_TILING_H

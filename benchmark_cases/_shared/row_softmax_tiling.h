@@ -1,12 +1,12 @@
-// l2a2_xent_tiling.h -- host tiling shared by the level-2 row-wise softmax family: CrossEntropyLoss,
+// row_softmax_tiling.h -- host tiling shared by the level-2 row-wise softmax family: CrossEntropyLoss,
 // CrossEntropyLossGrad, InplaceAttnSoftmax.
 //
 // The data is N rows of C elements (classes). Rows are split over the vector cores (the
 // first bigCoreNum cores take one extra row); each core walks its rows in tiles of rowsPerTile rows,
 // every row padded to rowStride elements (32 bytes of the data type) in UB. The tile height comes
 // from the real UB size; queues are double-buffered when two tiles of one row fit, single otherwise.
-#ifndef L2A2_XENT_TILING_H
-#define L2A2_XENT_TILING_H
+#ifndef ROW_SOFTMAX_TILING_H
+#define ROW_SOFTMAX_TILING_H
 
 #include <algorithm>
 #include <cstdint>
@@ -142,4 +142,4 @@ inline ge::graphStatus L2a2XentTiling(gert::TilingContext* context, size_t logit
 }
 }  // namespace optiling
 
-#endif  // L2A2_XENT_TILING_H
+#endif  // ROW_SOFTMAX_TILING_H

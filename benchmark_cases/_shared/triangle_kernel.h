@@ -1,12 +1,12 @@
-// l2a_triangle.h -- kernel base shared by Tril and Triu (level-2 Mask solutions).
+// triangle_kernel.h -- kernel base shared by Tril and Triu (level-2 Mask solutions).
 //
 // x is [..., M, N]: batch * M rows of N columns. Rows are split over cores (big cores take one
 // more); each core walks its rows in groups that fit UB (columns in chunks when a row is longer
 // than a tile), loads a group with one strided DataCopyPad, and per row builds a bit mask by
 // comparing a column-index ramp with the row's threshold (CompareScalar), then keeps or zeroes
 // elements with Select. 16-bit types select as half, 32-bit types as float (bit moves only).
-#ifndef L2A_TRIANGLE_H
-#define L2A_TRIANGLE_H
+#ifndef TRIANGLE_KERNEL_H
+#define TRIANGLE_KERNEL_H
 
 #include "kernel_operator.h"
 
@@ -133,4 +133,4 @@ __aicore__ inline void RunTriangle(GM_ADDR x, GM_ADDR y, const TriShape& shape)
 
 }  // namespace l2a
 
-#endif  // L2A_TRIANGLE_H
+#endif  // TRIANGLE_KERNEL_H

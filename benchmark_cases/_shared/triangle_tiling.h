@@ -1,6 +1,6 @@
-// l2a_triangle_tiling.h -- host tiling shared by Tril and Triu (see l2a_triangle.h).
-#ifndef L2A_TRIANGLE_TILING_H
-#define L2A_TRIANGLE_TILING_H
+// triangle_tiling.h -- host tiling shared by Tril and Triu (see triangle_kernel.h).
+#ifndef TRIANGLE_TILING_H
+#define TRIANGLE_TILING_H
 
 #include <algorithm>
 #include <cstdint>
@@ -68,4 +68,4 @@ inline ge::graphStatus L2aTriangleTiling(gert::TilingContext* context)
 }
 }  // namespace optiling
 
-#endif  // L2A_TRIANGLE_TILING_H
+#endif  // TRIANGLE_TILING_H

@@ -1,6 +1,6 @@
-// l1_fill_tiling.h -- tiling data of the level-1 tensor-creation solutions (l1_fill.h, l1_fill_host.h).
-#ifndef L1_FILL_TILING_H
-#define L1_FILL_TILING_H
+// fill_tiling_data.h -- tiling data of the level-1 tensor-creation solutions (fill_kernel.h, fill_host_tiling.h).
+#ifndef FILL_TILING_DATA_H
+#define FILL_TILING_DATA_H
 #include "register/tilingdata_base.h"
 
 namespace optiling {
@@ -13,4 +13,4 @@ BEGIN_TILING_DATA_DEF(L1FillTilingData)
     TILING_DATA_FIELD_DEF(uint32_t, cols);          // Eye: matrix columns
 END_TILING_DATA_DEF;
 }  // namespace optiling
-#endif  // L1_FILL_TILING_H
+#endif  // FILL_TILING_DATA_H

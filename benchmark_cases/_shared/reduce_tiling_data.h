@@ -1,6 +1,6 @@
-// l1_reduce_tiling.h -- tiling data of the level-1 global reductions (l1_reduce.h, l1_reduce_host.h).
-#ifndef L1_REDUCE_TILING_H
-#define L1_REDUCE_TILING_H
+// reduce_tiling_data.h -- tiling data of the level-1 global reductions (reduce_kernel.h, reduce_host_tiling.h).
+#ifndef REDUCE_TILING_DATA_H
+#define REDUCE_TILING_DATA_H
 #include "register/tilingdata_base.h"
 
 namespace optiling {
@@ -11,4 +11,4 @@ BEGIN_TILING_DATA_DEF(L1ReduceTilingData)
     TILING_DATA_FIELD_DEF(uint32_t, tileLength);    // elements per UB tile
 END_TILING_DATA_DEF;
 }  // namespace optiling
-#endif  // L1_REDUCE_TILING_H
+#endif  // REDUCE_TILING_DATA_H

@@ -1,8 +1,8 @@
-// l2b2_normgrad.h -- kernel base shared by the level-2 normalization backward solutions
+// norm_grad_kernel.h -- kernel base shared by the level-2 normalization backward solutions
 // (RmsNormGrad, AddLayerNormGrad, DeepNormGrad).
 //
 // Rows of D elements are independent for dx; dgamma / dbeta sum over every row, so they need a
-// cross-core reduction. The host (l2b_rownorm_tiling.h) splits the rows over the vector cores (big
+// cross-core reduction. The host (row_norm_tiling.h) splits the rows over the vector cores (big
 // cores take one extra row) and sizes the tile height from the UB size. Per core:
 //   init:  core 0 zeroes dgamma / dbeta in GM, then SyncAll so no core adds into poison;
 //   tiles: one DataCopyPad per input (r rows, each 32-byte aligned in UB) plus the r per-row
@@ -12,8 +12,8 @@
 //            ds   = rstd * (g - mean(g) - xhat * mean(g * xhat))   (mean(g) only for LAYER)
 //          partial dgamma += dy * xhat, dbeta += dy kept in UB for the whole run;
 //   end:   the partial sums leave with SetAtomicAdd (one D-vector per core).
-#ifndef L2B2_NORMGRAD_H
-#define L2B2_NORMGRAD_H
+#ifndef NORM_GRAD_KERNEL_H
+#define NORM_GRAD_KERNEL_H
 
 #include "kernel_operator.h"
 
@@ -325,4 +325,4 @@ private:
 };
 }  // namespace l2b2
 
-#endif  // L2B2_NORMGRAD_H
+#endif  // NORM_GRAD_KERNEL_H

@@ -1,4 +1,4 @@
-// l3_cube.h -- the cube pipeline shared by the level-3 expert solutions: one output tile
+// cube_pipeline.h -- the cube pipeline shared by the level-3 expert solutions: one output tile
 // C[m x n] = A[m x k] * B[k x n] on an AI cube core, K streamed through L1 in ping-pong chunks
 // (GM -> L1 with ND2NZ), each chunk split into L0 sub-chunks (L1 -> L0A/L0B with LoadData,
 // transposing where the operand is not already in the fractal order Mmad wants), accumulated in L0C

@@ -1,4 +1,4 @@
-// l1_reduce.h -- kernel base of the level-1 global reductions (Sasum, Snrm2, Isamax, Isamin, Icamax,
+// reduce_kernel.h -- kernel base of the level-1 global reductions (Sasum, Snrm2, Isamax, Isamin, Icamax,
 // Icamin, NonFiniteCheckOp).
 //
 // Every core reduces its share of x (256-element units, the first `bigCoreNum` cores take one unit
@@ -14,8 +14,8 @@
 //   Partial Combine(const Partial& a, const Partial& b) const;     (a comes from lower indices)
 //   void Store(const LocalTensor<float>& out, const Partial& p) const;  writes y's bytes into out
 // `first` is the global element index of x[0]; Tile may overwrite x.
-#ifndef L1_REDUCE_H
-#define L1_REDUCE_H
+#ifndef REDUCE_KERNEL_H
+#define REDUCE_KERNEL_H
 
 #include "kernel_operator.h"
 
@@ -25,7 +25,7 @@ using namespace AscendC;
 constexpr int32_t kBufferNum = 2;
 constexpr uint32_t kUnit = 256;
 constexpr uint32_t kSlotFloats = 8;  // one 32-byte workspace slot per core
-constexpr uint32_t kRedFloats = 4096;  // reduction work area (host: l1_reduce_host.h reserves it)
+constexpr uint32_t kRedFloats = 4096;  // reduction work area (host: reduce_host_tiling.h reserves it)
 
 struct Partial {
     float value;
@@ -234,4 +234,4 @@ struct ComplexArgOp {
     __aicore__ inline void Store(const LocalTensor<float>& out, const Partial& p) const { StoreIndex(out, p); }
 };
 }  // namespace l1r
-#endif  // L1_REDUCE_H
+#endif  // REDUCE_KERNEL_H

@@ -1,4 +1,4 @@
-// l1_fill.h -- kernel base of the level-1 tensor-creation solutions (Fill, Eye, Arange): output-only
+// fill_kernel.h -- kernel base of the level-1 tensor-creation solutions (Fill, Eye, Arange): output-only
 // kernels. Each core owns a range of 256-element units of y (the first `bigCoreNum` cores one unit
 // more) and produces it tile by tile in a double-buffered VECOUT queue, so the generation of tile
 // t + 1 overlaps the MTE3 write of tile t; tails go out with DataCopyPad.
@@ -6,8 +6,8 @@
 // A generator `Gen` (held by reference: it may own scratch the caller allocates through Pipe()) provides
 //   void operator()(const LocalTensor<T>& tile, uint64_t first, uint32_t n, uint32_t nAligned) const;
 // writing the values of y[first, first + n) into `tile` (nAligned: n rounded up to 256 elements).
-#ifndef L1_FILL_H
-#define L1_FILL_H
+#ifndef FILL_KERNEL_H
+#define FILL_KERNEL_H
 
 #include "kernel_operator.h"
 
@@ -77,4 +77,4 @@ __aicore__ inline T ReadScalar(GM_ADDR addr)
     return g.GetValue(0);
 }
 }  // namespace l1f
-#endif  // L1_FILL_H
+#endif  // FILL_KERNEL_H
