@@ -10,10 +10,12 @@ import math
 import shutil
 from pathlib import Path
 
+from npukernelbench.hardware import Hardware
 from npukernelbench.sandbox import Limits, Request, clean_env, run_confined
 from npukernelbench.toolchains.ascendc_sim import builder, launch_files, tiling_fields
 from npukernelbench.toolchains.ascendc_sim.build_cache import BuildCache, default_root
 from npukernelbench.toolchains.ascendc_sim.compiler import Compiler, find_compiler
+from npukernelbench.toolchains.ascendc_sim.platform import public_headers, simulated_hardware
 from npukernelbench.toolchains.base import BuildResult, HostDescription, KernelProject, Launch, RunResult
 
 RUN_MEMORY_BYTES = 8 << 30        # address space of one simulated run (48 block stacks + GM)
@@ -37,6 +39,12 @@ class AscendCSimToolchain:
     def unavailable_reason(self) -> str | None:
         found = self._compiler()
         return found if isinstance(found, str) else None
+
+    def include_allowlist(self) -> frozenset[str]:
+        return public_headers()
+
+    def hardware(self) -> Hardware:
+        return simulated_hardware()
 
     # -- build --------------------------------------------------------------------------------
 
