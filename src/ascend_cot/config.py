@@ -206,6 +206,8 @@ class _Reader:
         return ConfigError(f"{self.where}: {key}: {problem}")
 
     def convert(self, hint: Any, value: Any, key: str) -> Any:
+        if hint is Any:
+            return value
         origin = typing.get_origin(hint)
         args = typing.get_args(hint)
         if origin in (typing.Union, types.UnionType):
@@ -229,6 +231,11 @@ class _Reader:
                 raise self.fail(key, f"expected an integer, got {_describe(value)}")
             return value
         if hint is float:
+            if isinstance(value, str):          # YAML 1.1 reads 1e-5 (no dot) as a string
+                try:
+                    value = float(value)
+                except ValueError:
+                    pass
             if isinstance(value, bool) or not isinstance(value, int | float):
                 raise self.fail(key, f"expected a number, got {_describe(value)}")
             return float(value)
@@ -262,6 +269,23 @@ class _Reader:
         kwargs = {name: self.convert(hints[name], value[name], f"{key}.{name}" if key else name)
                   for name in value}
         return cls(**kwargs)
+
+
+def read_dataclass(cls: type, data: Any, where: str, base: Path) -> Any:
+    """``cls`` (a frozen dataclass tree) from a mapping, with the same checks as the build config:
+    unknown keys, wrong types and relative paths (resolved against ``base``). Raises :class:`ConfigError`
+    (``where: key: problem``). Used by other configs of the project (``kernelgen_lm``)."""
+    return _Reader(where, base).dataclass(cls, data, "")
+
+
+def plain(value: Any) -> Any:
+    """A dataclass tree as JSON-ready data (paths as strings)."""
+    return _plain(value)
+
+
+def set_dotted(data: dict[str, Any], dotted: str, value: Any) -> None:
+    """Set ``a.b.c`` in nested mappings (created as needed); raises :class:`ConfigError`."""
+    _set_path(data, dotted, value)
 
 
 def _set_path(data: dict[str, Any], dotted: str, value: Any) -> None:

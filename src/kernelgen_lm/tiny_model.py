@@ -135,11 +135,18 @@ Ascend910B: 48 vector cores, 24 cube cores, unified buffer 196608 bytes per vect
 
 
 def build_tiny_model(directory: Path | str, *, seed: int = 0, vocab_size: int = 1024,
-                     extra_text: Iterable[str] = (), max_position_embeddings: int = 32768) -> Path:
+                     extra_text: Iterable[str] = (), max_position_embeddings: int = 32768,
+                     hidden_size: int = 64, num_hidden_layers: int = 2, intermediate_size: int | None = None,
+                     num_attention_heads: int = 2, word_boundaries: bool = True,
+                     max_token_chars: int | None = None) -> Path:
     """Write a tiny Qwen3 model + tokenizer into ``directory`` and return its path.
 
-    Deterministic for a given ``seed``, ``vocab_size`` and text. A directory that already holds a
-    complete build (the marker file) with the same parameters is returned as is.
+    Deterministic for a given ``seed``, sizes and text. ``extra_text`` joins the tokenizer's training
+    text (train on the sources a model is meant to learn and they tokenize into few tokens). The
+    head dimension is 32; ``intermediate_size`` defaults to twice ``hidden_size``. A directory that
+    already holds a complete build (the marker file) with the same parameters is returned as is.
+    ``word_boundaries=False`` lets BPE merges cross spaces and punctuation: on a small text that the
+    model must reproduce, tokens grow to whole phrases and sequences get several times shorter.
     """
     import torch
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
@@ -147,8 +154,14 @@ def build_tiny_model(directory: Path | str, *, seed: int = 0, vocab_size: int = 
 
     directory = Path(directory)
     extra = tuple(extra_text)
+    intermediate_size = intermediate_size or 2 * hidden_size
     params = {"seed": seed, "vocab_size": vocab_size, "max_position_embeddings": max_position_embeddings,
               "extra_text_chars": sum(len(t) for t in extra)}
+    if (hidden_size, num_hidden_layers, intermediate_size, num_attention_heads, word_boundaries,
+            max_token_chars) != (64, 2, 128, 2, True, None):
+        params.update(hidden_size=hidden_size, num_hidden_layers=num_hidden_layers,
+                      intermediate_size=intermediate_size, num_attention_heads=num_attention_heads,
+                      word_boundaries=word_boundaries, max_token_chars=max_token_chars)
     marker = directory / MARKER
     if marker.is_file():
         try:
@@ -159,10 +172,11 @@ def build_tiny_model(directory: Path | str, *, seed: int = 0, vocab_size: int = 
     directory.mkdir(parents=True, exist_ok=True)
 
     bpe = Tokenizer(models.BPE())
-    bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=word_boundaries)
     bpe.decoder = decoders.ByteLevel()
     trainer = trainers.BpeTrainer(vocab_size=vocab_size, special_tokens=list(SPECIAL_TOKENS),
-                                  initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False)
+                                  initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False,
+                                  max_token_length=max_token_chars)
     bpe.train_from_iterator([BUILTIN_TEXT, *extra], trainer=trainer)
     tokenizer = PreTrainedTokenizerFast(tokenizer_object=bpe, eos_token=EOS_TOKEN, pad_token=PAD_TOKEN,
                                         model_max_length=max_position_embeddings)
@@ -173,8 +187,9 @@ def build_tiny_model(directory: Path | str, *, seed: int = 0, vocab_size: int = 
     pad_id = tokenizer.convert_tokens_to_ids(PAD_TOKEN)
     padded_vocab = -(-len(tokenizer) // 64) * 64
     config = Qwen3Config(
-        vocab_size=padded_vocab, hidden_size=64, intermediate_size=128, num_hidden_layers=2,
-        num_attention_heads=2, num_key_value_heads=1, head_dim=32,
+        vocab_size=padded_vocab, hidden_size=hidden_size, intermediate_size=intermediate_size,
+        num_hidden_layers=num_hidden_layers, num_attention_heads=num_attention_heads, num_key_value_heads=1,
+        head_dim=32,
         max_position_embeddings=max_position_embeddings, tie_word_embeddings=True,
         bos_token_id=None, eos_token_id=eos_id, pad_token_id=pad_id,
     )

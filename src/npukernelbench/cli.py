@@ -26,6 +26,7 @@ def _evaluate_args(p: argparse.ArgumentParser) -> None:
 
 def _evaluate(ns: argparse.Namespace) -> int:
     from npukernelbench.cases import discover
+    from npukernelbench.confinement import confinement_level
     from npukernelbench.evaluate import BaselineCache, evaluate
     from npukernelbench.generation import ensure_completions
     from npukernelbench.options import load_toolchain
@@ -33,6 +34,10 @@ def _evaluate(ns: argparse.Namespace) -> int:
 
     ns.npukb_cases = ()
     options = RunOptions.from_namespace(ns)
+    if options.html:
+        from npukernelbench.report_plots import require_matplotlib
+
+        require_matplotlib()
     specs = discover(ns.paths)
     if not specs:
         print(f"npukb: no cases found under {', '.join(ns.paths)}", file=sys.stderr)
@@ -45,7 +50,8 @@ def _evaluate(ns: argparse.Namespace) -> int:
     run = RunDir(options.out)
     run.create(fresh=not options.resume)
     run.write_header({"model": options.model, "toolchain": options.toolchain, "samples_per_task": options.samples,
-                      "shapes": options.shapes, "shape_examples": options.shape_examples, "seed": options.seed})
+                      "shapes": options.shapes, "shape_examples": options.shape_examples, "seed": options.seed,
+                      "confinement": confinement_level()})
     completions = ensure_completions(specs, options, run)
     done = run.finished() if options.resume else set()
     baseline = BaselineCache()
@@ -60,7 +66,12 @@ def _evaluate(ns: argparse.Namespace) -> int:
             run.append_result(result)
             print(f"{spec.case_id}[s{i}] {result.status.value}"
                   f"{' (' + result.error_category.value + ')' if result.error_category else ''}", flush=True)
-    return _write_summary(run, options.model, options.toolchain, options.samples)
+    code = _write_summary(run, options.model, options.toolchain, options.samples)
+    if options.html:
+        from npukernelbench.html_report import write_run_html
+
+        print(f"html report: {write_run_html(run.path)}")
+    return code
 
 
 def _write_summary(run, model: str, toolchain: str, samples: int) -> int:
@@ -71,6 +82,7 @@ def _write_summary(run, model: str, toolchain: str, samples: int) -> int:
     results = run.results()
     kind = next((r.speed_kind for r in results if r.speed_kind), None)
     summary = summarize(results, model, toolchain, samples, kind)
+    summary["confinement"] = run.header().get("confinement")
     extra = []
     agreement = label_agreement(results)
     if agreement:
@@ -85,6 +97,9 @@ def _write_summary(run, model: str, toolchain: str, samples: int) -> int:
 
 def _report_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("run_dir", type=Path, help="a run directory (with results.jsonl)")
+    p.add_argument("--html", nargs="?", const=True, default=None, metavar="PATH",
+                   help="also write a self-contained HTML report (default RUN_DIR/report.html; needs the "
+                        "'report' extra)")
 
 
 def _report(ns: argparse.Namespace) -> int:
@@ -94,9 +109,54 @@ def _report(ns: argparse.Namespace) -> int:
     if not (run.path / RESULTS).is_file():
         print(f"npukb: {run.path} holds no {RESULTS} (is it a run directory?)", file=sys.stderr)
         return 2
+    if ns.html is not None:
+        from npukernelbench.report_plots import require_matplotlib
+
+        require_matplotlib()
     header = run.header()
     samples = int(header.get("samples_per_task") or max((r.sample for r in run.results()), default=0) + 1)
-    return _write_summary(run, header.get("model", "?"), header.get("toolchain", "?"), samples)
+    code = _write_summary(run, header.get("model", "?"), header.get("toolchain", "?"), samples)
+    if ns.html is not None:
+        from npukernelbench.html_report import write_run_html
+
+        target = write_run_html(run.path, None if ns.html is True else Path(ns.html))
+        print(f"html report: {target}")
+    return code
+
+
+def _compare_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("run_dirs", nargs="+", type=Path, help="run directories; the first is the baseline of the deltas")
+    p.add_argument("--names", help="comma-separated labels of the runs, in order (default: folder names)")
+    p.add_argument("--markdown", type=Path, metavar="PATH", help="also write the table as markdown")
+    p.add_argument("--csv", type=Path, metavar="PATH", help="also write the table as CSV")
+    p.add_argument("--html", nargs="?", const="npukb-compare.html", default=None, metavar="PATH",
+                   help="also write a self-contained HTML report (default npukb-compare.html; needs the "
+                        "'report' extra)")
+
+
+def _compare(ns: argparse.Namespace) -> int:
+    from npukernelbench.loaded_run import load_runs
+    from npukernelbench.run_comparison import compare_runs, csv_text, markdown, terminal_lines
+
+    if ns.html is not None:
+        from npukernelbench.report_plots import require_matplotlib
+
+        require_matplotlib()
+    names = [n.strip() for n in ns.names.split(",")] if ns.names else None
+    comparison = compare_runs(load_runs(ns.run_dirs, names))
+    print("\n".join(terminal_lines(comparison)))
+    if ns.markdown:
+        ns.markdown.write_text(markdown(comparison), encoding="utf-8")
+        print(f"markdown: {ns.markdown}")
+    if ns.csv:
+        ns.csv.write_text(csv_text(comparison), encoding="utf-8")
+        print(f"csv: {ns.csv}")
+    if ns.html is not None:
+        from npukernelbench.html_report import render_html, write_html
+
+        write_html(Path(ns.html), render_html(comparison))
+        print(f"html report: {ns.html}")
+    return 0
 
 
 PASSTHROUGH: dict[str, str] = {}
@@ -123,6 +183,8 @@ def _run_passthrough(name: str, argv: Sequence[str]) -> int:
 
 register("evaluate", "generate completions and evaluate them (no pytest)", _evaluate_args, _evaluate)
 register("report", "rebuild summary.json/report.md of a run directory and print the table", _report_args, _report)
+register("compare", "compare run directories in one Table-2-shaped table (terminal, markdown, CSV, HTML)",
+         _compare_args, _compare)
 _passthrough("serve", "serve a local model over an OpenAI-compatible HTTP API (transformers)", "npukernelbench.serve")
 _passthrough("export-completions", "write a replay file from a run directory's completions", "npukernelbench.export")
 

@@ -45,8 +45,9 @@ def _group(results: Iterable[SampleResult]) -> dict[str, list[SampleResult]]:
 
 
 def level_summary(results: Sequence[SampleResult], samples: int, fast_p: float = 1.0) -> dict[str, Any]:
-    """tasks, samples, cr/er as {"pass@k": x}, speedup_geomean (non-suspect correct samples) and
-    fast_<p> (share of tasks with a correct sample faster than p x baseline)."""
+    """tasks, samples, cr/er as {"pass@k": x} (no key where tasks exist but none has k samples: an
+    interrupted run), speedup_geomean (non-suspect correct samples) and fast_<p> (share of tasks with a
+    correct sample faster than p x baseline)."""
     tasks = _group(results)
     ks = ks_for(samples)
     cr: dict[str, float] = {}
@@ -54,6 +55,8 @@ def level_summary(results: Sequence[SampleResult], samples: int, fast_p: float =
     for k in ks:
         built = [pass_at_k(len(rs), sum(r.built for r in rs), k) for rs in tasks.values() if len(rs) >= k]
         passed = [pass_at_k(len(rs), sum(r.passed for r in rs), k) for rs in tasks.values() if len(rs) >= k]
+        if tasks and not built:            # tasks, none with k samples (an interrupted run): undefined
+            continue
         cr[f"pass@{k}"] = round(float(np.mean(built)), 6) if built else 0.0
         er[f"pass@{k}"] = round(float(np.mean(passed)), 6) if passed else 0.0
     speedups = [r.speedup for r in results if r.passed and r.speedup is not None and not r.suspect]
@@ -100,3 +103,16 @@ def label_agreement(results: Iterable[SampleResult]) -> dict[str, Any] | None:
     agree = sum(1 for r in labelled if r.error_category is not None
                 and r.error_category.value == r.details["expected_category"])
     return {"labelled": len(labelled), "agree": agree, "rate": round(agree / len(labelled), 4)}
+
+
+def pass_at_k_curve(results: Sequence[SampleResult], built: bool = False) -> list[tuple[int, float]]:
+    """(k, mean pass@k over tasks) for k = 1 .. the most samples any task has; at each k only tasks with
+    at least k samples count (as in :func:`level_summary`). ``built``: compile rate instead of ER."""
+    tasks = _group(results)
+    most = max((len(rs) for rs in tasks.values()), default=0)
+    curve = []
+    for k in range(1, most + 1):
+        values = [pass_at_k(len(rs), sum(r.built if built else r.passed for r in rs), k)
+                  for rs in tasks.values() if len(rs) >= k]
+        curve.append((k, float(np.mean(values))))
+    return curve

@@ -41,6 +41,8 @@ OPTIONS: tuple[Opt, ...] = (
         default="npukb-out"),
     Opt("--npukb-resume", "npukb_resume", "keep finished samples in the run directory and skip them",
         action="store_true", default=False),
+    Opt("--npukb-html", "npukb_html", "also write a self-contained HTML report, RUN_DIR/report.html (needs the "
+        "'report' extra: matplotlib)", action="store_true", default=False),
     Opt("--temperature", "npukb_temperature", "sampling temperature", type=float, default=0.8),
     Opt("--top-p", "npukb_top_p", "nucleus sampling top-p", type=float, default=0.95),
     Opt("--max-tokens", "npukb_max_tokens", "maximum new tokens per completion", type=int, default=8192),
@@ -85,6 +87,7 @@ class RunOptions:
     cases: tuple[str, ...] = ()
     out: Path = Path("npukb-out")
     resume: bool = False
+    html: bool = False
     temperature: float = 0.8
     top_p: float = 0.95
     max_tokens: int = 8192
@@ -104,7 +107,7 @@ class RunOptions:
         return cls(model=get("npukb_model"), samples=get("npukb_samples"), toolchain=get("npukb_toolchain"),
                    shapes=get("npukb_shapes"), shape_examples=get("npukb_shape_examples"),
                    shape_seed=get("npukb_shape_seed"), cases=tuple(get("npukb_cases") or ()),
-                   out=Path(get("npukb_out")), resume=bool(get("npukb_resume")),
+                   out=Path(get("npukb_out")), resume=bool(get("npukb_resume")), html=bool(get("npukb_html")),
                    temperature=get("npukb_temperature"), top_p=get("npukb_top_p"),
                    max_tokens=get("npukb_max_tokens"), seed=get("npukb_seed"), lora=get("npukb_lora"),
                    project_level=bool(get("npukb_project_level")))

@@ -30,13 +30,16 @@ def table_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     return header, rows
 
 
-def _grid(header: list[str], rows: list[list[str]]) -> list[str]:
+def grid(header: list[str], rows: list[list[str]], left: int = 1) -> list[str]:
+    """A plain-text table: the first ``left`` columns left-aligned, the others right-aligned."""
     widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
-    line = "  ".join(h.rjust(w) if i else h.ljust(w) for i, (h, w) in enumerate(zip(header, widths, strict=True)))
-    out = [line, "-" * len(line)]
-    for r in rows:
-        out.append("  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True))))
-    return out
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(c.ljust(w) if i < left else c.rjust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths, strict=True)))
+
+    out = [line(header), "-" * len(line(header))]
+    return out + [line(r) for r in rows]
 
 
 def terminal_lines(summary: dict[str, Any], extra: Sequence[str] = ()) -> list[str]:
@@ -44,7 +47,7 @@ def terminal_lines(summary: dict[str, Any], extra: Sequence[str] = ()) -> list[s
     header, rows = table_rows(summary)
     lines = [f"model: {summary['model']}   toolchain: {summary['toolchain']}   "
              f"samples/task: {summary['samples_per_task']}   confinement: {summary.get('confinement') or 'unknown'}"]
-    lines += _grid(header, rows)
+    lines += grid(header, rows)
     tax = summary["taxonomy"]
     lines.append("error taxonomy (build errors): " + ", ".join(f"{k} {v}" for k, v in tax.items()))
     statuses = summary.get("statuses", {})

@@ -18,7 +18,11 @@ class RunState:
         self.config = config
         try:
             self.options = RunOptions.from_namespace(config)
-        except ValueError as exc:
+            if self.options.html:
+                from npukernelbench.report_plots import require_matplotlib
+
+                require_matplotlib()
+        except (ValueError, RuntimeError) as exc:
             raise pytest.UsageError(str(exc)) from None
         out = self.options.out
         if not out.is_absolute():
@@ -178,7 +182,18 @@ class RunState:
             extra.append(f"results: {self.run.path}")
         except OSError as exc:
             extra.append(f"could not write the summary to {self.run.path}: {exc}")
+        if self.options.html:
+            extra.append(self._write_html())
         return terminal_lines(summary, extra)
+
+    def _write_html(self) -> str:
+        """--npukb-html: RUN_DIR/report.html; the terminal line that points at it (or says why not)."""
+        from npukernelbench.html_report import write_run_html
+
+        try:
+            return f"html report: {write_run_html(self.run.path)}"
+        except (ValueError, RuntimeError, OSError) as exc:
+            return f"could not write the HTML report: {exc}"
 
     # -- workers and serial --------------------------------------------------------------------
     def toolchain_unavailable(self) -> str | None:

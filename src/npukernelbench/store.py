@@ -8,6 +8,7 @@ import json
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ COMPLETIONS = "completions.jsonl"
 RESULTS = "results.jsonl"
 SUMMARY = "summary.json"
 REPORT = "report.md"
+HTML_REPORT = "report.html"
 HEADER = "run.json"
 PREVIOUS_RESULTS = "results.prev.jsonl"
 
@@ -75,7 +77,11 @@ class RunDir:
 
     # -- header -----------------------------------------------------------------------------------
     def write_header(self, header: dict[str, Any]) -> None:
-        (self.path / HEADER).write_text(json.dumps(header, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        """run.json: the run's settings, plus when it started and the project version that ran it."""
+        from npukernelbench import __version__
+
+        stamped = {"started": datetime.now(UTC).isoformat(timespec="seconds"), "npukb_version": __version__, **header}
+        (self.path / HEADER).write_text(json.dumps(stamped, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
     def header(self) -> dict[str, Any]:
         p = self.path / HEADER
@@ -109,8 +115,12 @@ class RunDir:
     def results(self) -> list[SampleResult]:
         """Finished results, the last line per (task, sample) winning."""
         latest: dict[tuple[str, int], SampleResult] = {}
-        for row in _read_jsonl(self.path / RESULTS):
-            r = SampleResult.from_json(row)
+        for number, row in enumerate(_read_jsonl(self.path / RESULTS), start=1):
+            try:
+                r = SampleResult.from_json(row)
+            except (KeyError, TypeError, ValueError, AttributeError) as exc:
+                raise StoreError(f"{self.path / RESULTS}: record {number} is not a result this version of "
+                                 f"npukernelbench reads ({type(exc).__name__}: {exc})") from None
             latest[(r.task, r.sample)] = r
         return list(latest.values())
 

@@ -1,0 +1,150 @@
+"""Several runs side by side, shaped like the paper's Table 2: one row per level and run, CR and ER at
+every k the runs support, speedup geomean and fast_1, each with its difference to the first run.
+Runs are compared on the tasks all of them have results for; the notes say when that differs from
+what each run holds, and when the toolchains differ or a run was interrupted."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from npukernelbench.loaded_run import LoadedRun, RunLoadError
+from npukernelbench.metrics import KS, LEVELS, summarize
+from npukernelbench.report import grid
+from npukernelbench.result import SampleResult
+
+
+@dataclass(frozen=True)
+class RunComparison:
+    runs: tuple[LoadedRun, ...]
+    tasks: tuple[str, ...]                         # the common tasks every figure is computed on
+    results: tuple[tuple[SampleResult, ...], ...]  # per run, restricted to ``tasks``
+    summaries: tuple[dict[str, Any], ...]          # per run: metrics.summarize of those results
+    ks: tuple[int, ...]                            # every k some run supports
+    notes: tuple[str, ...]
+
+    def levels(self) -> list[str]:
+        present = {f"level{r.level}" for rs in self.results for r in rs}
+        return [lv for lv in LEVELS if lv in present] + ["mean"]
+
+
+def compare_runs(runs: Sequence[LoadedRun]) -> RunComparison:
+    if not runs:
+        raise RunLoadError("no run directory given")
+    common = frozenset.intersection(*(run.tasks for run in runs))
+    if not common:
+        raise RunLoadError("no task is common to all runs (" +
+                           "; ".join(f"{run.name}: {len(run.tasks)} tasks" for run in runs) + ")")
+    notes = []
+    if any(run.tasks != common for run in runs):
+        notes.append(f"task sets differ: compared on the {len(common)} task(s) common to all runs (" +
+                     ", ".join(f"{run.name} has {len(run.tasks)}" for run in runs) + ")")
+    toolchains = {run.toolchain for run in runs}
+    if len(toolchains) > 1:
+        notes.append("toolchains differ (" + ", ".join(f"{run.name}: {run.toolchain}" for run in runs) +
+                     "): speedups are not comparable across toolchains")
+    for run in runs:
+        if run.interrupted:
+            notes.append(f"{run.name}: interrupted run, {len(run.results)} of {run.planned} planned samples "
+                         "finished (pass@k counts only tasks with at least k samples)")
+    restricted, summaries = [], []
+    for run in runs:
+        rs = tuple(r for r in run.results if r.task in common)
+        restricted.append(rs)
+        summary = summarize(rs, run.model, run.toolchain, run.samples_per_task, run.speed_kind)
+        summary["confinement"] = run.confinement
+        summaries.append(summary)
+    ks = tuple(k for k in KS if any(k <= run.samples_per_task for run in runs))
+    return RunComparison(tuple(runs), tuple(sorted(common)), tuple(restricted), tuple(summaries), ks, tuple(notes))
+
+
+# -- the table ----------------------------------------------------------------------------------------
+def _columns(ks: Sequence[int]) -> list[str]:
+    return [f"CR@{k}" for k in ks] + [f"ER@{k}" for k in ks] + ["speedup", "fast_1"]
+
+
+def _values(level: dict[str, Any], ks: Sequence[int]) -> list[float | None]:
+    """Percentages for CR/ER/fast_1, a ratio for the speedup; None where the run has no value."""
+    def pct(x: float | None) -> float | None:
+        return None if x is None else round(100 * x, 4)
+
+    return ([pct(level["cr"].get(f"pass@{k}")) for k in ks] + [pct(level["er"].get(f"pass@{k}")) for k in ks] +
+            [level["speedup_geomean"], pct(level.get("fast_1"))])
+
+
+def table_records(comparison: RunComparison) -> list[dict[str, Any]]:
+    """One record per (level, run): level, run, model, toolchain, tasks, samples, then each column's
+    value and ``d<column>`` (difference to the first run; None for the first run or a missing value)."""
+    cols = _columns(comparison.ks)
+    records = []
+    for level in comparison.levels():
+        first = None
+        for run, summary in zip(comparison.runs, comparison.summaries, strict=True):
+            lv = summary["levels"][level]
+            values = _values(lv, comparison.ks)
+            if first is None:
+                first = values
+                deltas: list[float | None] = [None] * len(values)
+            else:
+                deltas = [None if a is None or b is None else round(a - b, 4)
+                          for a, b in zip(values, first, strict=True)]
+            rec: dict[str, Any] = {"level": level, "run": run.name, "model": run.model, "toolchain": run.toolchain,
+                                   "tasks": lv["tasks"], "samples": lv["samples"]}
+            rec.update(dict(zip(cols, values, strict=True)))
+            rec.update({f"d{c}": d for c, d in zip(cols, deltas, strict=True)})
+            records.append(rec)
+    return records
+
+
+def _cell(column: str, value: float | None, delta: float | None) -> str:
+    if value is None:
+        return "-"
+    text = f"{value:.2f}x" if column == "speedup" else f"{value:.1f}"
+    if delta is not None:
+        text += f" ({delta:+.2f})" if column == "speedup" else f" ({delta:+.1f})"
+    return text
+
+
+def display_rows(comparison: RunComparison) -> tuple[list[str], list[list[str]]]:
+    cols = _columns(comparison.ks)
+    kind = comparison.runs[0].speed_kind
+    header = ["level", "run", "tasks", "samples"] + [c if c != "speedup" else f"speedup ({kind})" for c in cols]
+    rows = [[rec["level"], rec["run"], str(rec["tasks"]), str(rec["samples"])] +
+            [_cell(c, rec[c], rec[f"d{c}"]) for c in cols] for rec in table_records(comparison)]
+    return header, rows
+
+
+def _preamble(comparison: RunComparison) -> list[str]:
+    lines = [f"{run.name}: model {run.model}, toolchain {run.toolchain}, {run.samples_per_task} sample(s)/task, "
+             f"{run.path}" for run in comparison.runs]
+    lines.append(f"compared on {len(comparison.tasks)} task(s); CR, ER and fast_1 in percent (pass@k, unbiased); "
+                 f"in parentheses: difference to {comparison.runs[0].name}")
+    return lines
+
+
+def terminal_lines(comparison: RunComparison) -> list[str]:
+    header, rows = display_rows(comparison)
+    lines = _preamble(comparison) + grid(header, rows, left=2)
+    return lines + [f"note: {n}" for n in comparison.notes]
+
+
+def markdown(comparison: RunComparison) -> str:
+    header, rows = display_rows(comparison)
+    out = ["# NPUKernelBench comparison", ""] + [f"- {line}" for line in _preamble(comparison)]
+    out += [f"- **note:** {n}" for n in comparison.notes]
+    out += ["", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(out) + "\n"
+
+
+def csv_text(comparison: RunComparison) -> str:
+    records = table_records(comparison)
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=list(records[0]), lineterminator="\n")
+    writer.writeheader()
+    for rec in records:
+        writer.writerow({k: "" if v is None else v for k, v in rec.items()})
+    return buf.getvalue()
