@@ -16,8 +16,9 @@ such as ``CMakeLists.txt``):
 
 They reject:
 
-* includes of system headers outside :data:`STANDARD_HEADERS` (the toolchain's public headers and
-  the project's own files are allowed; a name found nowhere is left to the build), absolute includes,
+* includes of system headers outside :data:`STANDARD_HEADERS` (the toolchain's public headers, its
+  ``include_allowlist()``, and the project's own files are allowed; a name found nowhere is left to
+  the build), absolute includes,
   ``..`` includes that do not name a project file,
   computed includes (``#include MACRO``), ``#include_next`` / ``#import``;
 * inline assembly (also ``asm`` labels), ``_Pragma`` and pragmas outside :data:`ALLOWED_PRAGMAS`,
@@ -40,7 +41,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, replace
 
 from npukernelbench import preprocessed
@@ -254,7 +255,8 @@ def _finding(rule: str, path: str, line: int, what: str = "") -> Finding:
     return Finding(rule, path, line, f"{detail} ({what})" if what else detail)
 
 
-def _check_include(name: str, angle: bool, path: str, line: int, files: Mapping[str, str]) -> Finding | None:
+def _check_include(name: str, angle: bool, path: str, line: int, files: Mapping[str, str],
+                   headers: Collection[str]) -> Finding | None:
     if not name or name.startswith("/") or "\\" in name:
         return _finding("include-path", path, line, f"#include {name!r}")
     parts = name.split("/")
@@ -269,7 +271,7 @@ def _check_include(name: str, angle: bool, path: str, line: int, files: Mapping[
             return None
     elif ".." in parts:
         return _finding("include-path", path, line, f"#include <{name}>")
-    if name in STANDARD_HEADERS or preprocessed.toolchain_header(name):
+    if name in STANDARD_HEADERS or name in headers:
         return None
     if angle and any(f == name or f.endswith("/" + name) for f in files):
         return None
@@ -279,7 +281,8 @@ def _check_include(name: str, angle: bool, path: str, line: int, files: Mapping[
     return _finding("include-not-allowed", path, line, f"#include {shown}")
 
 
-def _check_directive(tokens: list[_Token], raw: str, path: str, files: Mapping[str, str]) -> Finding | None:
+def _check_directive(tokens: list[_Token], raw: str, path: str, files: Mapping[str, str],
+                     headers: Collection[str]) -> Finding | None:
     """``tokens`` starts at the '#'; ``raw`` is the directive's text after its name."""
     line = tokens[0].line
     name = tokens[1].text if len(tokens) > 1 and tokens[1].kind == "ident" else ""
@@ -292,7 +295,7 @@ def _check_directive(tokens: list[_Token], raw: str, path: str, files: Mapping[s
         if not m:
             return _finding("include-path", path, line, f"computed include '#include {raw.strip()[:60]}'")
         angle = m.group("angle") is not None
-        return _check_include(m.group("angle") if angle else m.group("quote"), angle, path, line, files)
+        return _check_include(m.group("angle") if angle else m.group("quote"), angle, path, line, files, headers)
     if name == "pragma":
         body = " ".join(raw.split())
         if not any(p.match(body) for p in ALLOWED_PRAGMAS):
@@ -333,7 +336,7 @@ def _check_code(tokens: list[_Token], path: str,
     return None
 
 
-def _check_file(path: str, text: str, files: Mapping[str, str]) -> Finding | None:
+def _check_file(path: str, text: str, files: Mapping[str, str], headers: Collection[str]) -> Finding | None:
     spliced, lines = _splice(text)
     tokens = _tokens(spliced, lines)
     code: list[_Token] = []
@@ -353,7 +356,7 @@ def _check_file(path: str, text: str, files: Mapping[str, str]) -> Finding | Non
             end = tokens[j].start if j < len(tokens) else len(spliced)
             rest = spliced[directive[1].end:end] if len(directive) > 1 else ""
             rest = _COMMENTS.sub(" ", rest)
-            finding = _check_directive(directive, rest, path, files)
+            finding = _check_directive(directive, rest, path, files, headers)
             if finding:
                 return finding
             name = directive[1].text if len(directive) > 1 else ""
@@ -428,10 +431,16 @@ def _check_preprocessed(files: Mapping[str, str]) -> Finding | None:
     return None
 
 
-def check_sources(files: Mapping[str, str]) -> Finding | None:
-    """The first rule violated by any file, or None when the sources pass."""
+def check_sources(files: Mapping[str, str], headers: Collection[str] | None = None) -> Finding | None:
+    """The first rule violated by any file, or None when the sources pass. ``headers``: the include
+    names of the toolchain's public headers (``Toolchain.include_allowlist()``); by default those of
+    the ascendc-sim simulator, whose preprocessor the second pass uses."""
+    if headers is None:
+        from npukernelbench.toolchains.ascendc_sim.platform import public_headers
+
+        headers = public_headers()
     for path in checked_files(files):
-        finding = _check_file(path, files[path], files)
+        finding = _check_file(path, files[path], files, headers)
         if finding:
             return finding
     return _check_preprocessed(files)

@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from npukernelbench.jsonl import read_objects
+
 COMPLETIONS = "completions.jsonl"
 DEFAULT_OUTPUT = "replay.jsonl"
 
@@ -32,17 +34,8 @@ def read_completions(run_dir: Path) -> Iterator[dict[str, Any]]:
                           f"(the one with {COMPLETIONS}, set by --npukb-out)")
     if not path.is_file():
         raise ExportError(f"{run_dir} has no {COMPLETIONS}: no completions were generated into it")
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ExportError(f"{path}:{number}: not valid JSON ({exc.msg})") from None
-            if not isinstance(row, dict) or "task" not in row or "sample" not in row:
-                raise ExportError(f"{path}:{number}: expected an object with 'task' and 'sample'")
-            yield row
+    for _, row in read_objects(path, ExportError, required=("task", "sample")):
+        yield row
 
 
 def replay_rows(run_dir: Path) -> list[dict[str, Any]]:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from npukernelbench.generators.base import Completion, GenerationRequest
 from npukernelbench.options import RunOptions
-from npukernelbench.spec import TaskSpec
 from npukernelbench.store import RunDir
+
+if TYPE_CHECKING:
+    from npukernelbench.spec import TaskSpec
 
 LOCAL_BACKENDS = ("reference", "mutants", "replay")
 
@@ -29,7 +32,12 @@ def generate_for(specs: Sequence[TaskSpec], options: RunOptions) -> dict[tuple[s
             pass
     from npukernelbench.prompt import PromptOptions, build_messages
 
-    prompt = PromptOptions(project_level=options.project_level)
+    hardware = None
+    if options.project_level:              # the prompt describes the device of the run's toolchain
+        from npukernelbench.options import load_toolchain
+
+        hardware = load_toolchain(options.toolchain).hardware()
+    prompt = PromptOptions(project_level=options.project_level, hardware=hardware)
     requests = [GenerationRequest(task=s, messages=build_messages(s, prompt), sampling=options.sampling())
                 for s in specs]
     try:

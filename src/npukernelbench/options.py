@@ -131,24 +131,19 @@ class RunOptions:
 
 
 def toolchain_class(name: str) -> type:
-    """The class of a registered toolchain name or of ``module:Class``; ValueError (one line) when
-    there is none."""
-    import importlib
+    """The class of a registered toolchain name, an installed plug-in's name or ``module:Class``;
+    ValueError (one line) when there is none."""
+    from npukernelbench.registry import RegistryError
+    from npukernelbench.toolchains import TOOLCHAINS
 
-    if ":" in name:
-        module_name, _, class_name = name.partition(":")
-    else:
-        from npukernelbench.toolchains import TOOLCHAINS
-
-        if name not in TOOLCHAINS:
-            raise ValueError(f"unknown toolchain {name!r}; choose one of: {', '.join(TOOLCHAINS)}, or module:Class")
-        module_name, _, class_name = TOOLCHAINS[name].partition(":")
     try:
-        return getattr(importlib.import_module(module_name), class_name)
-    except (ImportError, AttributeError) as exc:
-        raise ValueError(f"cannot load toolchain {name!r}: {exc}") from exc
+        return TOOLCHAINS.load(name)
+    except ImportError as exc:
+        raise RegistryError(f"cannot load toolchain {name!r}: {exc}") from exc
 
 
 def load_toolchain(name: str):
-    """A registered toolchain name, or ``module:Class`` for a toolchain outside the registry."""
-    return toolchain_class(name)()
+    """A registered toolchain name, an installed plug-in's name, or ``module:Class``."""
+    from npukernelbench.toolchains import get_toolchain
+
+    return get_toolchain(name)

@@ -79,16 +79,6 @@ def system_include_dirs() -> tuple[Path, ...]:
     return tuple(dirs) or (Path("/usr/local/include"), Path("/usr/include"))
 
 
-def toolchain_header(name: str) -> bool:
-    """Whether ``name`` is one of the simulator's public headers (its internals under npukb_sim/ are not)."""
-    from npukernelbench.toolchains.ascendc_sim.sources import INCLUDE_DIR
-
-    rel = PurePosixPath(name)
-    if rel.is_absolute() or ".." in rel.parts or not rel.parts or rel.parts[0] == "npukb_sim":
-        return False
-    return (INCLUDE_DIR / rel).is_file()
-
-
 def system_header(name: str) -> bool:
     """Whether ``name`` is found on the system header search path."""
     rel = PurePosixPath(name)

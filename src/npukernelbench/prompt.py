@@ -12,44 +12,28 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
+from npukernelbench.hardware import Hardware
 from npukernelbench.spec import StaticCase, TaskSpec
 
-
-@dataclass(frozen=True)
-class Hardware:
-    """The target SoC as described to the model (public Ascend 910B figures, DESIGN.md section 3)."""
-
-    soc: str = "Ascend910B"
-    vector_cores: int = 48
-    cube_cores: int = 24
-    ub_bytes: int = 196_608
-    l1_bytes: int = 524_288
-    l0a_bytes: int = 65_536
-    l0b_bytes: int = 65_536
-    l0c_bytes: int = 131_072
-
-    def describe(self) -> str:
-        return "\n".join((
-            f"- SoC: {self.soc}",
-            f"- AI Vector cores (AIV): {self.vector_cores}; AI Cube cores (AIC): {self.cube_cores}",
-            f"- Unified Buffer (UB) per vector core: {self.ub_bytes:,} bytes; data moves in 32-byte blocks",
-            f"- L1 buffer: {self.l1_bytes:,} bytes; L0A / L0B / L0C: {self.l0a_bytes:,} / {self.l0b_bytes:,} "
-            f"/ {self.l0c_bytes:,} bytes",
-            "- Vector instructions process 256 bytes per repeat, at most 255 repeats per instruction",
-        ))
-
-
-ASCEND_910B = Hardware()
+DEFAULT_TOOLCHAIN = "ascendc-sim"
 
 
 @dataclass(frozen=True)
 class PromptOptions:
-    """``project_level`` adds the static test cases and the hardware description."""
+    """``project_level`` adds the static test cases and the description of ``hardware``: the target
+    toolchain's ``Toolchain.hardware()``; None means the default toolchain's (ascendc-sim)."""
 
     project_level: bool = False
-    hardware: Hardware = field(default_factory=Hardware)
+    hardware: Hardware | None = None
+
+    def target_hardware(self) -> Hardware:
+        if self.hardware is not None:
+            return self.hardware
+        from npukernelbench.toolchains import get_toolchain
+
+        return get_toolchain(DEFAULT_TOOLCHAIN).hardware()
 
 
 ROLE = "You are a professional Ascend kernel development engineer."
@@ -137,7 +121,7 @@ def user_message(task: TaskSpec, options: PromptOptions) -> str:
         cases = "\n".join(f"- {describe_case(task, c)}" for c in task.cases)
         more = " (and on other shapes drawn at random within the same constraints)" if task.dynamic.enabled else ""
         sections.append(f"## Test cases\n\nThe operator is tested on these static cases{more}:\n\n{cases}")
-        sections.append(f"## Hardware\n\n{options.hardware.describe()}")
+        sections.append(f"## Hardware\n\n{options.target_hardware().describe()}")
     sections.append("Now write the complete project in the output format described above.")
     return "\n\n".join(sections)
 

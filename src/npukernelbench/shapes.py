@@ -84,7 +84,7 @@ def case_strategy(spec: TaskSpec):
     combos = list(dyn.type_combos or spec.type_combos or ({},))
     attr_defaults = {a.name: a.default for a in spec.attrs}
     if dyn.hook:
-        from npukernelbench.reference_runner import load_module
+        from npukernelbench.module_loader import load_module
 
         hook = getattr(load_module(spec.reference.path), dyn.hook, None)
         if hook is None:

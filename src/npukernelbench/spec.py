@@ -34,7 +34,8 @@ PARAM_KINDS = ("tensor", "list", "scalar", "scalar_list")
 IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 DEFAULT_TOLERANCE: dict[str, tuple[float, float]] = {
-    # dtype: (rtol, atol); DESIGN.md section 5. Integer and bool outputs compare exactly.
+    # dtype: (rtol, atol), the per-dtype defaults of torch.testing.assert_close. Integer and bool
+    # outputs compare exactly.
     "float16": (1e-3, 1e-5),
     "bfloat16": (1.6e-2, 1e-5),
     "float32": (1.3e-6, 1e-5),

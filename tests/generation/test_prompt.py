@@ -7,11 +7,12 @@ a test run never writes them.
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from npukernelbench.prompt import Hardware, PromptOptions, build_messages, describe_case, prompt_hash, render_messages
+from npukernelbench.prompt import PromptOptions, build_messages, describe_case, prompt_hash, render_messages
 from npukernelbench.spec import load_spec
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
@@ -64,9 +65,8 @@ def test_project_level_adds_cases_and_hardware(add_custom):
     assert user.index("## Test cases") < user.index("## Hardware")
     assert "case 2: inputs x: float16 [3, 777], y: float16 [3, 777]; outputs z: float16" in user
     assert "48" in user and "24" in user and "196,608 bytes" in user and "Ascend910B" in user
-    other = build_messages(add_custom, PromptOptions(project_level=True, hardware=Hardware(soc="Ascend910B3",
-                                                                                           vector_cores=40,
-                                                                                           cube_cores=20)))
+    hardware = replace(PromptOptions().target_hardware(), soc="Ascend910B3", vector_cores=40, cube_cores=20)
+    other = build_messages(add_custom, PromptOptions(project_level=True, hardware=hardware))
     assert "Ascend910B3" in other[1]["content"] and "(AIV): 40" in other[1]["content"]
 
 

@@ -23,6 +23,7 @@ import numpy as np
 
 from npukernelbench.diagnostics import classify, trim
 from npukernelbench.dtypes import dtype as lookup_dtype
+from npukernelbench.hardware import Hardware
 from npukernelbench.infrastructure import InfrastructureError
 from npukernelbench.sandbox import Limits, Request, run_confined
 from npukernelbench.toolchains.base import BuildResult, KernelProject, Launch, RunResult
@@ -82,6 +83,13 @@ class GxxToolchain:
 
     def unavailable_reason(self) -> str | None:
         return None if shutil.which("g++") else "g++ not found on PATH"
+
+    def include_allowlist(self) -> frozenset[str]:
+        return frozenset()                 # plain C++: the standard headers the checks allow anyway
+
+    def hardware(self) -> Hardware:
+        return Hardware(soc="host CPU (g++ test toolchain)", vector_cores=1, cube_cores=0, ub_bytes=0,
+                        l1_bytes=0, l0a_bytes=0, l0b_bytes=0, l0c_bytes=0)
 
     def build(self, project: KernelProject) -> BuildResult:
         payload = json.dumps([sorted(project.files.items()), [p.__dict__ for p in project.params], project.kernel,

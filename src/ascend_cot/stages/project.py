@@ -29,7 +29,7 @@ def run(ctx: StageContext) -> StageResult:
     from npukernelbench.shapes import static_cases
 
     cfg = ctx.config.stages.project
-    hardware = PromptOptions(project_level=True).hardware
+    hardware = PromptOptions(project_level=True).target_hardware()
     result = StageResult()
     jobs = []
     specs = [s for s in load_cases(cfg.cases) if s.solution]

@@ -9,27 +9,30 @@ Model specs (``--model=SPEC``):
 ``http(s)://HOST:PORT/v1#NAME``  an OpenAI-compatible server (vLLM, llama.cpp, ...) -> ``openai``
 an existing directory           a local model: ``vllm`` when importable, else ``hf``
 ``NAME:ARG``                    a registered backend name with its argument (``hf:DIR``)
+``NAME``                        a backend of an installed package that takes no argument
+``module:Class[:ARG]``          a generator class outside the registry, with its argument
 ==============================  ===========================================================
 
-Every class is built as ``Cls(model_argument, options: GeneratorOptions)``.
+Installed packages add backends under the entry-point group ``npukernelbench.generators``
+(see ``npukernelbench.registry``). Every class is built as ``Cls(model_argument, options: GeneratorOptions)``.
 """
 
 from __future__ import annotations
 
-import importlib
 import importlib.util
 from pathlib import Path
 
 from npukernelbench.generators.base import Generator, GeneratorOptions
+from npukernelbench.registry import Registry, RegistryError, is_target
 
-GENERATORS: dict[str, str] = {
+GENERATORS = Registry("model backend", "npukernelbench.generators", {
     "reference": "npukernelbench.generators.reference:ReferenceGenerator",
     "mutants": "npukernelbench.generators.mutants:MutantGenerator",
     "replay": "npukernelbench.generators.replay:ReplayGenerator",
     "openai": "npukernelbench.generators.openai_client:OpenAIGenerator",
     "hf": "npukernelbench.generators.hf:HFGenerator",
     "vllm": "npukernelbench.generators.vllm_engine:VLLMGenerator",
-}
+})
 
 
 class ModelSpecError(ValueError):
@@ -51,19 +54,32 @@ def resolve(spec: str) -> tuple[str, str]:
     path = Path(spec).expanduser()
     if path.is_dir():
         return ("vllm" if importlib.util.find_spec("vllm") is not None else "hf"), str(path)
+    if not sep and spec in GENERATORS:
+        return spec, ""
+    cls_name, _, cls_arg = arg.partition(":")
+    if sep and is_target(f"{backend}:{cls_name}") and _module_exists(backend):
+        return f"{backend}:{cls_name}", cls_arg
     raise ModelSpecError(
         f"unknown model spec {spec!r}: use reference, mutants, replay:PATH.jsonl, http(s)://HOST:PORT/v1[#MODEL], "
-        f"a local model directory, or NAME:ARG with NAME in {', '.join(GENERATORS)}"
+        f"a local model directory, module:Class[:ARG], or NAME:ARG with NAME in {', '.join(GENERATORS.names())}"
         + (f" (no directory {path} here)" if "/" in spec else ""))
+
+
+def _module_exists(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):             # a parent package that is missing or broken
+        return False
 
 
 def get_generator(spec: str, options: GeneratorOptions | None = None) -> Generator:
     backend, arg = resolve(spec)
-    module_name, _, class_name = GENERATORS[backend].partition(":")
     try:
-        module = importlib.import_module(module_name)
+        cls = GENERATORS.load(backend)
     except ImportError as exc:
         extra = {"hf": "hf", "vllm": "vllm"}.get(backend)
         hint = f"; install it with pip install -e .[{extra}]" if extra else ""
         raise ModelSpecError(f"model backend {backend!r} is not available: {exc}{hint}") from exc
-    return getattr(module, class_name)(arg, options or GeneratorOptions())
+    except RegistryError as exc:
+        raise ModelSpecError(str(exc)) from exc
+    return cls(arg, options or GeneratorOptions())

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from npukernelbench.spec import TaskSpec
+if TYPE_CHECKING:                    # typing only: loading the plugin must not import numpy (spec -> dtypes)
+    from npukernelbench.spec import TaskSpec
 
 
 @dataclass(frozen=True)

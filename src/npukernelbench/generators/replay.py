@@ -6,11 +6,11 @@ The replay schema (also what ``npukb export-completions`` writes), one JSON obje
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 
 from npukernelbench.generators.base import Completion, GenerationRequest, GeneratorOptions
+from npukernelbench.jsonl import read_objects
 
 SCHEMA_KEYS = ("task", "sample", "completion", "files", "tokens", "meta")
 
@@ -23,19 +23,8 @@ def read_replay(path: Path) -> dict[tuple[str, int], dict]:
     if not path.is_file():
         raise ReplayError(f"replay file {path} does not exist (--model=replay:PATH.jsonl)")
     rows: dict[tuple[str, int], dict] = {}
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ReplayError(f"cannot read replay file {path}: {exc}") from exc
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ReplayError(f"{path}:{number}: not valid JSON ({exc.msg})") from None
-        if not isinstance(row, dict) or "task" not in row:
-            raise ReplayError(f"{path}:{number}: expected an object with 'task', 'sample' and 'completion' or 'files'")
+    for number, row in read_objects(path, ReplayError, required=("task",),
+                                    expected="an object with 'task', 'sample' and 'completion' or 'files'"):
         if ("completion" in row) == ("files" in row):
             raise ReplayError(f"{path}:{number}: needs exactly one of 'completion' (text) and 'files' "
                               "(path -> source)")

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from npukernelbench.module_loader import ReferenceError_, load_module
 from npukernelbench.public import binding, shims
 from npukernelbench.public.rows import Row, read_rows
-from npukernelbench.reference_runner import ReferenceError_, load_module
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from npukernelbench.hardware import Hardware
 from npukernelbench.result import ErrorCategory
 
 
@@ -142,6 +143,14 @@ class Toolchain(Protocol):
 
     def unavailable_reason(self) -> str | None:
         """None when usable here, else why not (the plugin skips with this text)."""
+
+    def include_allowlist(self) -> frozenset[str]:
+        """Include names of the toolchain's own public headers that a candidate may include
+        (``kernel_operator.h``, ...). The static checks allow these besides the project's own files and
+        a short list of standard headers; a name found nowhere is left to the build to report."""
+
+    def hardware(self) -> Hardware:
+        """The device the toolchain builds for, as the project-level prompt describes it."""
 
     def build(self, project: KernelProject) -> BuildResult: ...
 

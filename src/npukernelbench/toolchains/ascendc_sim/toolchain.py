@@ -16,12 +16,14 @@ import shutil
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from npukernelbench.hardware import Hardware
 from npukernelbench.infrastructure import InfrastructureError, disk_error, disk_trouble
 from npukernelbench.sandbox import Limits, Request, clean_env, run_confined
 from npukernelbench.spec import TaskSpec
 from npukernelbench.toolchains.ascendc_sim import builder, launch_files, tiling_fields
 from npukernelbench.toolchains.ascendc_sim.build_cache import BuildCache, default_root
 from npukernelbench.toolchains.ascendc_sim.compiler import Compiler, find_compiler
+from npukernelbench.toolchains.ascendc_sim.platform import public_headers, simulated_hardware
 from npukernelbench.toolchains.base import BuildResult, HostDescription, KernelProject, Launch, RunResult
 
 RUN_MEMORY_BYTES = 8 << 30        # address space of one simulated run (48 block stacks + GM)
@@ -55,6 +57,12 @@ class AscendCSimToolchain:
         if isinstance(found, str):
             raise InfrastructureError(f"ascendc-sim has no usable C++ compiler: {found}")
         return builder.prepare(found, self.cache, [dict(s.solution) for s in specs if s.solution], report)
+
+    def include_allowlist(self) -> frozenset[str]:
+        return public_headers()
+
+    def hardware(self) -> Hardware:
+        return simulated_hardware()
 
     # -- build --------------------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
-#include "l1_elementwise.h"
+#include "elementwise_kernel.h"
 using namespace AscendC;
 
-// Compare (bit mask over whole 256-byte repeats) -> 0/1 bytes (l1_elementwise.h: CompareOp).
+// Compare (bit mask over whole 256-byte repeats) -> 0/1 bytes (elementwise_kernel.h: CompareOp).
 using LessOp = l1::CompareOp<CMPMODE::LT>;
 
 extern "C" __global__ __aicore__ void less(GM_ADDR x1, GM_ADDR x2, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)

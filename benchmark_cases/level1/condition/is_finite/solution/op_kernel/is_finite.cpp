@@ -1,4 +1,4 @@
-#include "l1_elementwise.h"
+#include "elementwise_kernel.h"
 using namespace AscendC;
 
 // x - x is 0 for finite x and NaN for NaN/Inf; NaN == NaN is false.

@@ -1,4 +1,4 @@
-#include "l1_elementwise.h"
+#include "elementwise_kernel.h"
 using namespace AscendC;
 
 // |x| == +inf in float32 (widening is exact and keeps Inf/NaN).

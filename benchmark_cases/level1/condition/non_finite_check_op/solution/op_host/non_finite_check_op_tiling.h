@@ -1,6 +1,6 @@
 #ifndef NON_FINITE_CHECK_OP_TILING_H
 #define NON_FINITE_CHECK_OP_TILING_H
-#include "l1_reduce_tiling.h"
+#include "reduce_tiling_data.h"
 
 namespace optiling {
 REGISTER_TILING_DATA_CLASS(NonFiniteCheckOp, L1ReduceTilingData)

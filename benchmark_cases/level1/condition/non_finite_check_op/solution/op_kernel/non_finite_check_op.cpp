@@ -1,4 +1,4 @@
-#include "l1_reduce.h"
+#include "reduce_kernel.h"
 using namespace AscendC;
 
 // x * 0 is 0 for finite x and NaN for NaN/Inf; a tile's ReduceSum of it is NaN iff the tile has one.

@@ -1,4 +1,4 @@
-#include "l1_elementwise.h"
+#include "elementwise_kernel.h"
 using namespace AscendC;
 
 // |x|: Abs for half/float, max(x, -x) for int32, float32 round trip (exact) for bfloat16.

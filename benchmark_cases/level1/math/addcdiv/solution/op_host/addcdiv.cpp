@@ -1,5 +1,5 @@
 #include "addcdiv_tiling.h"
-#include "l1_elementwise_host.h"
+#include "elementwise_host_tiling.h"
 #include "register/op_def_registry.h"
 
 namespace optiling {

@@ -1,4 +1,4 @@
-#include "l1_elementwise.h"
+#include "elementwise_kernel.h"
 using namespace AscendC;
 
 // input + value * tensor1 * tensor2 in float32; scalar0 = value.

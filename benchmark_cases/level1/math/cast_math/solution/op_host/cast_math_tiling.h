@@ -1,6 +1,6 @@
 #ifndef CAST_MATH_TILING_H
 #define CAST_MATH_TILING_H
-#include "l1_elementwise_tiling.h"
+#include "elementwise_tiling_data.h"
 
 namespace optiling {
 REGISTER_TILING_DATA_CLASS(CastMath, L1EltTilingData)

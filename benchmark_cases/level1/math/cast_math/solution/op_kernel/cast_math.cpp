@@ -1,4 +1,4 @@
-#include "l1_elementwise.h"
+#include "elementwise_kernel.h"
 using namespace AscendC;
 
 // One Cast instruction per tile: round to nearest even when narrowing floats, truncation toward zero into

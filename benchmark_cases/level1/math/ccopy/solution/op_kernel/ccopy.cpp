@@ -1,4 +1,4 @@
-#include "l1_elementwise.h"
+#include "elementwise_kernel.h"
 using namespace AscendC;
 
 // Bit-exact copy of interleaved (re, im) float32 pairs: GM -> UB -> UB -> GM.

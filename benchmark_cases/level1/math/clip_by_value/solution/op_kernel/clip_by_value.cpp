@@ -1,4 +1,4 @@
-#include "l1_elementwise.h"
+#include "elementwise_kernel.h"
 using namespace AscendC;
 
 // Tensor bounds: y = min(max(x, lo), hi) elementwise.

@@ -1,6 +1,6 @@
 #ifndef ICAMAX_TILING_H
 #define ICAMAX_TILING_H
-#include "l1_reduce_tiling.h"
+#include "reduce_tiling_data.h"
 
 namespace optiling {
 REGISTER_TILING_DATA_CLASS(Icamax, L1ReduceTilingData)

@@ -1,5 +1,5 @@
 #include "icamin_tiling.h"
-#include "l1_reduce_host.h"
+#include "reduce_host_tiling.h"
 #include "register/op_def_registry.h"
 
 namespace optiling {
@@ -7,7 +7,7 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
 {
     const uint64_t n = context->GetInputShape(0)->GetStorageShape().GetShapeSize();
     // complex64 is reduced as 2n float32 values; planes: |re|+|im| and two Gather offset tables.
-    return L1ReduceTiling(context, 2 * n, sizeof(float), 3);  // l1_reduce.h kComplexArgPlanes
+    return L1ReduceTiling(context, 2 * n, sizeof(float), 3);  // reduce_kernel.h kComplexArgPlanes
 }
 }  // namespace optiling
 

@@ -1,7 +1,7 @@
-#include "l1_reduce.h"
+#include "reduce_kernel.h"
 using namespace AscendC;
 
-// |re| + |im| per complex element, first extreme by index (l1_reduce.h: ComplexArgOp).
+// |re| + |im| per complex element, first extreme by index (reduce_kernel.h: ComplexArgOp).
 using IcaminOp = l1r::ComplexArgOp<false>;
 
 extern "C" __global__ __aicore__ void icamin(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)

@@ -1,6 +1,6 @@
 #ifndef ISAMAX_TILING_H
 #define ISAMAX_TILING_H
-#include "l1_reduce_tiling.h"
+#include "reduce_tiling_data.h"
 
 namespace optiling {
 REGISTER_TILING_DATA_CLASS(Isamax, L1ReduceTilingData)

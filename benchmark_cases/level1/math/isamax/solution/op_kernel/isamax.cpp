@@ -1,7 +1,7 @@
-#include "l1_reduce.h"
+#include "reduce_kernel.h"
 using namespace AscendC;
 
-// |x| per tile, first extreme by index-returning ReduceMax/ReduceMin (l1_reduce.h: RealArgOp).
+// |x| per tile, first extreme by index-returning ReduceMax/ReduceMin (reduce_kernel.h: RealArgOp).
 using IsamaxOp = l1r::RealArgOp<true>;
 
 extern "C" __global__ __aicore__ void isamax(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)

@@ -1,4 +1,4 @@
-#include "l1_elementwise.h"
+#include "elementwise_kernel.h"
 using namespace AscendC;
 
 // -x: Muls by -1 (exact) in half/float/int32, through float32 for bfloat16.

@@ -1,4 +1,4 @@
-#include "l1_reduce.h"
+#include "reduce_kernel.h"
 using namespace AscendC;
 
 // Partial sums of |x| per tile (vector ReduceSum), accumulated in float32 per core, then across cores.

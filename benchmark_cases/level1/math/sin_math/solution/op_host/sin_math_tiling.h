@@ -1,6 +1,6 @@
 #ifndef SIN_MATH_TILING_H
 #define SIN_MATH_TILING_H
-#include "l1_elementwise_tiling.h"
+#include "elementwise_tiling_data.h"
 
 namespace optiling {
 REGISTER_TILING_DATA_CLASS(SinMath, L1EltTilingData)

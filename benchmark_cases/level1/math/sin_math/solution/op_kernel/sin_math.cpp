@@ -1,4 +1,4 @@
-#include "l1_elementwise.h"
+#include "elementwise_kernel.h"
 using namespace AscendC;
 
 // float32 compute; 2 scratch plane(s) plus one for float16/bfloat16.

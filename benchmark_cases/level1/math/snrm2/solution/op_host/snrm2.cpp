@@ -1,5 +1,5 @@
 #include "snrm2_tiling.h"
-#include "l1_reduce_host.h"
+#include "reduce_host_tiling.h"
 #include "register/op_def_registry.h"
 
 namespace optiling {

@@ -1,4 +1,4 @@
-#include "l1_reduce.h"
+#include "reduce_kernel.h"
 using namespace AscendC;
 
 // Partial sums of x^2 per tile, accumulated in float32; core 0 takes the square root of the total.

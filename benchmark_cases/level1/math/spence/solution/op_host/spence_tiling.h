@@ -1,6 +1,6 @@
 #ifndef SPENCE_TILING_H
 #define SPENCE_TILING_H
-#include "l1_elementwise_tiling.h"
+#include "elementwise_tiling_data.h"
 
 namespace optiling {
 REGISTER_TILING_DATA_CLASS(Spence, L1EltTilingData)

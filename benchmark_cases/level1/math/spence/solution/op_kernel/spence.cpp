@@ -1,4 +1,4 @@
-#include "l1_elementwise.h"
+#include "elementwise_kernel.h"
 using namespace AscendC;
 
 // Cephes rational approximation of Spence's function on [0.5, 1.5] with the reflection (x < 0.5) and

@@ -1,6 +1,6 @@
 #ifndef SSCAL_TILING_H
 #define SSCAL_TILING_H
-#include "l1_elementwise_tiling.h"
+#include "elementwise_tiling_data.h"
 
 namespace optiling {
 REGISTER_TILING_DATA_CLASS(Sscal, L1EltTilingData)

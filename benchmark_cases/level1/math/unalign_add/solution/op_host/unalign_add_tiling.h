@@ -1,6 +1,6 @@
 #ifndef UNALIGN_ADD_TILING_H
 #define UNALIGN_ADD_TILING_H
-#include "l1_elementwise_tiling.h"
+#include "elementwise_tiling_data.h"
 
 namespace optiling {
 REGISTER_TILING_DATA_CLASS(UnalignAdd, L1EltTilingData)

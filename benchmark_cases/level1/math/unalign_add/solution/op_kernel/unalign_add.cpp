@@ -1,4 +1,4 @@
-#include "l1_elementwise.h"
+#include "elementwise_kernel.h"
 using namespace AscendC;
 
 // x + y; tails of any byte length are moved by DataCopyPad in the base.

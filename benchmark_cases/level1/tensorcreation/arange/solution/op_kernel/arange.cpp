@@ -1,4 +1,4 @@
-#include "l1_fill.h"
+#include "fill_kernel.h"
 using namespace AscendC;
 
 // ramp[i] = i * step is built once per core (8 scalar writes, then doubling: ramp[len + i] =

@@ -1,5 +1,5 @@
 #include "eye_tiling.h"
-#include "l1_fill_host.h"
+#include "fill_host_tiling.h"
 #include "register/op_def_registry.h"
 
 namespace optiling {

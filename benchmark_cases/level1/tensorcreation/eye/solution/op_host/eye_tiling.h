@@ -1,6 +1,6 @@
 #ifndef EYE_TILING_H
 #define EYE_TILING_H
-#include "l1_fill_tiling.h"
+#include "fill_tiling_data.h"
 
 namespace optiling {
 REGISTER_TILING_DATA_CLASS(Eye, L1FillTilingData)

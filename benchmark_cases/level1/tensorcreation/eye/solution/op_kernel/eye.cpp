@@ -1,4 +1,4 @@
-#include "l1_fill.h"
+#include "fill_kernel.h"
 using namespace AscendC;
 
 template <typename T>

@@ -1,4 +1,4 @@
-#include "l1_fill.h"
+#include "fill_kernel.h"
 using namespace AscendC;
 
 // Every tile is one Duplicate of value's bit pattern (any 2- or 4-byte dtype, bfloat16 included).

@@ -1,4 +1,4 @@
-#include "l2a2_xent_tiling.h"
+#include "row_softmax_tiling.h"
 #include "register/op_def_registry.h"
 
 namespace optiling {

@@ -1,5 +1,5 @@
 #include "kernel_operator.h"
-#include "l2a_elementwise.h"
+#include "activation_kernel.h"
 using namespace AscendC;
 
 // y = x / (1 + exp(-1.702 |x|)) * exp(0.851 (x - |x|)): both exponents are <= 0, so nothing overflows.

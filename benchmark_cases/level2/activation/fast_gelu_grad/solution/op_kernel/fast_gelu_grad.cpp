@@ -1,5 +1,5 @@
 #include "kernel_operator.h"
-#include "l2a_elementwise.h"
+#include "activation_kernel.h"
 using namespace AscendC;
 
 // d/dx [x sigmoid(1.702 x)] = (e1 + 1.702 x a / (1 + a)) / (1 + a), a = exp(-1.702 |x|),

@@ -1,5 +1,5 @@
 #include "kernel_operator.h"
-#include "l2a_elementwise.h"
+#include "activation_kernel.h"
 using namespace AscendC;
 
 // gelu(v), tanh form: v / (1 + exp(-2c (v + k v^3))).

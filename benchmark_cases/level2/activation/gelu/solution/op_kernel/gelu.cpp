@@ -1,5 +1,5 @@
 #include "kernel_operator.h"
-#include "l2a_elementwise.h"
+#include "activation_kernel.h"
 using namespace AscendC;
 
 // y = x / (1 + exp(-2c (x + 0.044715 x^3))), c = sqrt(2/pi): the tanh form of gelu written with one exp.

@@ -1,5 +1,5 @@
 #include "kernel_operator.h"
-#include "l2a_elementwise.h"
+#include "activation_kernel.h"
 using namespace AscendC;
 
 // d/dx gelu_tanh(x) = (1 + 2 x u' e / (1 + e)) / (1 + e), e = exp(-2u), u = c (x + k x^3),

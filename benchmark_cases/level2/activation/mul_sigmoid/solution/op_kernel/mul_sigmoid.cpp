@@ -1,5 +1,5 @@
 #include "kernel_operator.h"
-#include "l2a_elementwise.h"
+#include "activation_kernel.h"
 using namespace AscendC;
 
 // s = sigmoid(x1 * t1); s doubles where s < t2; out = s * x2 * t3.

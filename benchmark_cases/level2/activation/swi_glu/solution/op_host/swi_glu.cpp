@@ -1,4 +1,4 @@
-#include "l2a_elementwise_tiling.h"
+#include "activation_tiling.h"
 #include "register/op_def_registry.h"
 
 namespace optiling {

@@ -1,5 +1,5 @@
 #include "kernel_operator.h"
-#include "l2a_elementwise.h"
+#include "activation_kernel.h"
 using namespace AscendC;
 
 // out = silu(a) * b = a / (1 + exp(-a)) * b; a and b are the two halves of x.

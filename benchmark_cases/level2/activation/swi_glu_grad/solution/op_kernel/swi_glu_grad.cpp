@@ -1,5 +1,5 @@
 #include "kernel_operator.h"
-#include "l2a_elementwise.h"
+#include "activation_kernel.h"
 using namespace AscendC;
 
 // da = dy * b * s (1 + a (1 - s)), db = dy * silu(a), s = sigmoid(a) = 1 / d, d = 1 + e, e = exp(-a)

@@ -1,5 +1,5 @@
 #include "kernel_operator.h"
-#include "l2a_elementwise.h"
+#include "activation_kernel.h"
 using namespace AscendC;
 
 // y = x / (1 + exp(-scale x)); for scale x << 0 the exp is +inf and y is -0, as it should be.

@@ -1,5 +1,5 @@
 #include "kernel_operator.h"
-#include "l2a_elementwise.h"
+#include "activation_kernel.h"
 using namespace AscendC;
 
 // y = x1 x x2 on the three planes of the dim of size 3:

@@ -1,6 +1,6 @@
 #include <cstring>
 
-#include "l2a_elementwise_tiling.h"
+#include "activation_tiling.h"
 #include "register/op_def_registry.h"
 
 namespace optiling {

@@ -1,5 +1,5 @@
 #include "kernel_operator.h"
-#include "l2a_elementwise.h"
+#include "activation_kernel.h"
 using namespace AscendC;
 
 // reduction = "none": y = (predict - label)^2 elementwise (the shared elementwise base).

@@ -1,5 +1,5 @@
 #include "kernel_operator.h"
-#include "l2a_elementwise.h"
+#include "activation_kernel.h"
 using namespace AscendC;
 
 // grad = 2 * (predict - label) * dout * scale; scale = 1 / N for reduction "mean", else 1.

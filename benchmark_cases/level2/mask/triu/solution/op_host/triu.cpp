@@ -1,4 +1,4 @@
-#include "l2a_triangle_tiling.h"
+#include "triangle_tiling.h"
 #include "register/op_def_registry.h"
 
 namespace optiling {

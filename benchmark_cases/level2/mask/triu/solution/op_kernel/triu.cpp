@@ -1,5 +1,5 @@
 #include "kernel_operator.h"
-#include "l2a_triangle.h"
+#include "triangle_kernel.h"
 
 extern "C" __global__ __aicore__ void triu(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {

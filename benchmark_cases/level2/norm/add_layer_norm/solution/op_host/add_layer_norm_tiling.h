@@ -1,6 +1,6 @@
 #ifndef ADD_LAYER_NORM_TILING_H
 #define ADD_LAYER_NORM_TILING_H
-#include "l2b_rownorm_tiling.h"
+#include "row_norm_tiling.h"
 
 namespace optiling {
 REGISTER_TILING_DATA_CLASS(AddLayerNorm, L2bRowNormTilingData)

@@ -1,6 +1,6 @@
 #ifndef ADD_LAYER_NORM_GRAD_TILING_H
 #define ADD_LAYER_NORM_GRAD_TILING_H
-#include "l2b2_normgrad_tiling.h"
+#include "norm_grad_tiling.h"
 
 namespace optiling {
 REGISTER_TILING_DATA_CLASS(AddLayerNormGrad, L2bRowNormTilingData)

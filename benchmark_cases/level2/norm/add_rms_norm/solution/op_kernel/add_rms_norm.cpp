@@ -1,5 +1,5 @@
 #include "kernel_operator.h"
-#include "l2b_rownorm.h"
+#include "row_norm_kernel.h"
 
 extern "C" __global__ __aicore__ void add_rms_norm(GM_ADDR x1, GM_ADDR x2, GM_ADDR gamma, GM_ADDR y, GM_ADDR rstd,
                                                    GM_ADDR x, GM_ADDR workspace, GM_ADDR tiling)

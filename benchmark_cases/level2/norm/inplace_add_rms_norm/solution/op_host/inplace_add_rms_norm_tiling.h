@@ -1,6 +1,6 @@
 #ifndef INPLACE_ADD_RMS_NORM_TILING_H
 #define INPLACE_ADD_RMS_NORM_TILING_H
-#include "l2b_rownorm_tiling.h"
+#include "row_norm_tiling.h"
 
 namespace optiling {
 REGISTER_TILING_DATA_CLASS(InplaceAddRmsNorm, L2bRowNormTilingData)

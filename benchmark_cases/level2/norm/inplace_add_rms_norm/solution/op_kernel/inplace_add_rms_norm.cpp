@@ -1,5 +1,5 @@
 #include "kernel_operator.h"
-#include "l2b_rownorm.h"
+#include "row_norm_kernel.h"
 
 // y aliases x1 and x aliases x2: every tile is read completely before it is written back, and
 // tiles of one core never overlap, so the in-place update is safe with double buffering.

@@ -1,6 +1,6 @@
 #ifndef LAYER_NORM_V4_TILING_H
 #define LAYER_NORM_V4_TILING_H
-#include "l2b_rownorm_tiling.h"
+#include "row_norm_tiling.h"
 
 namespace optiling {
 REGISTER_TILING_DATA_CLASS(LayerNormV4, L2bRowNormTilingData)

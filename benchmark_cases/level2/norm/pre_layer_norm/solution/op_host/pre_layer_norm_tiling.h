@@ -1,6 +1,6 @@
 #ifndef PRE_LAYER_NORM_TILING_H
 #define PRE_LAYER_NORM_TILING_H
-#include "l2b_rownorm_tiling.h"
+#include "row_norm_tiling.h"
 
 namespace optiling {
 REGISTER_TILING_DATA_CLASS(PreLayerNorm, L2bRowNormTilingData)

@@ -1,6 +1,6 @@
 #ifndef RMS_NORM_TILING_H
 #define RMS_NORM_TILING_H
-#include "l2b_rownorm_tiling.h"
+#include "row_norm_tiling.h"
 
 namespace optiling {
 REGISTER_TILING_DATA_CLASS(RmsNorm, L2bRowNormTilingData)

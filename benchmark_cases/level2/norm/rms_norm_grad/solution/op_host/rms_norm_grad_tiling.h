@@ -1,6 +1,6 @@
 #ifndef RMS_NORM_GRAD_TILING_H
 #define RMS_NORM_GRAD_TILING_H
-#include "l2b2_normgrad_tiling.h"
+#include "norm_grad_tiling.h"
 
 namespace optiling {
 REGISTER_TILING_DATA_CLASS(RmsNormGrad, L2bRowNormTilingData)

@@ -1,5 +1,5 @@
 #include "kernel_operator.h"
-#include "l2b2_normgrad.h"
+#include "norm_grad_kernel.h"
 
 extern "C" __global__ __aicore__ void rms_norm_grad(GM_ADDR dy, GM_ADDR x, GM_ADDR rstd, GM_ADDR gamma, GM_ADDR dx, GM_ADDR dgamma, GM_ADDR workspace, GM_ADDR tiling)
 {

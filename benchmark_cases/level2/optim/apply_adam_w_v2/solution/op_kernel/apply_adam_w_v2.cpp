@@ -1,5 +1,5 @@
 #include "kernel_operator.h"
-#include "l2b_optim.h"
+#include "optimizer_kernel.h"
 using namespace AscendC;
 
 // One AdamW step on float32 copies of the tensors (t[0] var, t[1] m, t[2] v, [t[3] max], then grad).

@@ -1,4 +1,4 @@
-#include "l2b_optim_tiling.h"
+#include "optimizer_tiling.h"
 #include "register/op_def_registry.h"
 
 namespace optiling {

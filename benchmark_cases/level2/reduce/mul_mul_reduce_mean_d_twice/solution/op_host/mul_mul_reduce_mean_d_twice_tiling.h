@@ -1,6 +1,6 @@
 #ifndef MUL_MUL_REDUCE_MEAN_D_TWICE_TILING_H
 #define MUL_MUL_REDUCE_MEAN_D_TWICE_TILING_H
-#include "l2b_rownorm_tiling.h"
+#include "row_norm_tiling.h"
 
 namespace optiling {
 REGISTER_TILING_DATA_CLASS(MulMulReduceMeanDTwice, L2bRowNormTilingData)

@@ -1,5 +1,5 @@
 #include "kernel_operator.h"
-#include "l2b_rownorm.h"
+#include "row_norm_kernel.h"
 
 // t = x1 * x2 * x3 is formed in float32 in UB; the first ReduceMean (mean of t) and the second
 // (mean of (t - mean)^2) are per-row ReduceSums scaled by 1/D inside the row-norm base.

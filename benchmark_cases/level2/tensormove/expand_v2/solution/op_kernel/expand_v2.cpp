@@ -1,5 +1,5 @@
 #include "kernel_operator.h"
-#include "l2b_rowgather.h"
+#include "row_gather_kernel.h"
 using namespace AscendC;
 
 // Source row of an output row: the output's leading index with every broadcast dim's index dropped

@@ -1,5 +1,5 @@
 #include "kernel_operator.h"
-#include "l2b_rowgather.h"
+#include "row_gather_kernel.h"
 using namespace AscendC;
 
 // Output row (b, s) of `width` elements comes from input row (b, s') with s' = len[b] - 1 - s when

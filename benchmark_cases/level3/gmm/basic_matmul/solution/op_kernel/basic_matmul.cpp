@@ -1,7 +1,7 @@
 // BasicMatmul on the cube unit: every AI cube core takes output tiles round-robin and runs the
 // l3::CubeTile pipeline (ND2NZ into L1, LoadData into L0A/L0B, Mmad into L0C, Fixpipe to GM).
 #include "kernel_operator.h"
-#include "l3_cube.h"
+#include "cube_pipeline.h"
 
 struct MatmulTiling {
     uint32_t m, n, k, tileM, tileN, tilesM, tilesN, batch;

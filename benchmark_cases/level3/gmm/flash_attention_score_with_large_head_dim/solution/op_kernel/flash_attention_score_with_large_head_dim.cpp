@@ -3,7 +3,7 @@
 // (K streamed through L1 in chunks, so head dims of 512 and more fit) and the softmax on the vector
 // cores, which also write the row maxima and sums (each repeated 8 times).
 #include "kernel_operator.h"
-#include "l3_attention.h"
+#include "attention_pipeline.h"
 
 using namespace AscendC;
 

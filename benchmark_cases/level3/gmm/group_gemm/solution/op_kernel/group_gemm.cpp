@@ -2,7 +2,7 @@
 // group); cube cores compute A_g @ B_g tiles into float workspace slots (l3::RunMix), vector cores
 // finish them as alpha_g * AB + beta_g * C_g in float32 and round once to float16.
 #include "kernel_operator.h"
-#include "l3_mix.h"
+#include "cube_vector_mix.h"
 
 using namespace AscendC;
 

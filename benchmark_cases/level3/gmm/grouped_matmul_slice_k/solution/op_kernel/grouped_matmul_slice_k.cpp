@@ -2,7 +2,7 @@
 // tiles form one sequence taken round-robin. A is stored transposed ([K, M]): the tile pipeline loads
 // it as stored and transposes its fractals into L0A. An empty group's tiles are zeros.
 #include "kernel_operator.h"
-#include "l3_cube.h"
+#include "cube_pipeline.h"
 
 using namespace AscendC;
 

@@ -3,7 +3,7 @@
 // tiles (A loaded as stored, its 32 x 32 int8 squares transposed into L0A; an empty group gives a zero
 // tile), vector cores dequantise with the group's column and token scales.
 #include "kernel_operator.h"
-#include "l3_mix.h"
+#include "cube_vector_mix.h"
 
 using namespace AscendC;
 

@@ -2,7 +2,7 @@
 // 128 x 256 tiles of each group's rows); core i takes tiles i, i + cores, ... The group ends come from
 // GM at run time.
 #include "kernel_operator.h"
-#include "l3_cube.h"
+#include "cube_pipeline.h"
 
 using namespace AscendC;
 

@@ -2,7 +2,7 @@
 // 256 tiles of each group's rows) form one sequence; cube cores produce int32 tiles (l3::RunMix),
 // vector cores dequantise them with the group's column scales and the tokens' scales.
 #include "kernel_operator.h"
-#include "l3_mix.h"
+#include "cube_vector_mix.h"
 
 using namespace AscendC;
 

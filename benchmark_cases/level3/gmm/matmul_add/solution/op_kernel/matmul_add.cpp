@@ -1,7 +1,7 @@
 // MatmulAdd as a mixed kernel: the cube core of every AI core computes A @ B tiles into a float
 // workspace slot (l3::RunMix); its two vector cores add C to half of the tile's rows each and round.
 #include "kernel_operator.h"
-#include "l3_mix.h"
+#include "cube_vector_mix.h"
 
 struct MatmulTiling {
     uint32_t m, n, k, tileM, tileN, tilesM, tilesN, batch;

@@ -1,5 +1,5 @@
 #include "register/op_def_registry.h"
-#include "l3_matmul_tiling.h"
+#include "matmul_tiling.h"
 
 namespace optiling {
 static ge::graphStatus TilingFunc(gert::TilingContext* context)

@@ -1,7 +1,7 @@
 // MatmulBias on the cube unit: the bias row of every output tile goes GM -> L1 -> bias table and
 // seeds the tile's accumulation (Mmad with a bias operand); the rest is the l3::CubeTile pipeline.
 #include "kernel_operator.h"
-#include "l3_cube.h"
+#include "cube_pipeline.h"
 
 struct MatmulTiling {
     uint32_t m, n, k, tileM, tileN, tilesM, tilesN, batch;

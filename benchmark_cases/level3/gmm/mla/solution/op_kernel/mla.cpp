@@ -4,7 +4,7 @@
 // table page by page), out = softmax(S / sqrt(Dn + Dr)) C. l3::AttentionMix runs the products on the
 // cube core (P C accumulated over the pages in L0C) and the softmax on the vector cores.
 #include "kernel_operator.h"
-#include "l3_attention.h"
+#include "attention_pipeline.h"
 
 using namespace AscendC;
 

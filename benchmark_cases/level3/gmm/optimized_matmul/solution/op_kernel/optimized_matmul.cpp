@@ -3,7 +3,7 @@
 // column by column inside a band, so that the cores working at the same time read a few B columns
 // and A rows and hit L2.
 #include "kernel_operator.h"
-#include "l3_cube.h"
+#include "cube_pipeline.h"
 
 struct MatmulTiling {
     uint32_t m, n, k, tileM, tileN, tilesM, tilesN, batch;

@@ -2,7 +2,7 @@
 // rows are padded with zeros to whole 32-byte blocks (DataCopyPad). SyncAll across all cores.
 // Phase 2 (cube cores): the l3::CubeTile pipeline on the aligned copies.
 #include "kernel_operator.h"
-#include "l3_cube.h"
+#include "cube_pipeline.h"
 
 using namespace AscendC;
 

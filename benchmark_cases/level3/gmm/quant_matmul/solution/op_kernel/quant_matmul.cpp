@@ -1,7 +1,7 @@
 // QuantMatmul as a mixed kernel: cube cores multiply int8 tiles into int32 workspace slots
 // (l3::RunMix), vector cores dequantise each tile's rows with the column and token scales.
 #include "kernel_operator.h"
-#include "l3_mix.h"
+#include "cube_vector_mix.h"
 
 using namespace AscendC;
 

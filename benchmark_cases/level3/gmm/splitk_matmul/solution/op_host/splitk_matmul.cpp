@@ -1,7 +1,7 @@
 #include <algorithm>
 
 #include "register/op_def_registry.h"
-#include "l3_matmul_tiling.h"
+#include "matmul_tiling.h"
 
 namespace optiling {
 struct SplitkTiling {

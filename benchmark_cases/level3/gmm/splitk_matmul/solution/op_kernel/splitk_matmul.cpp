@@ -4,7 +4,7 @@
 //      with Fixpipe under SetAtomicAdd<float>;
 //   3. vector cores round W to float16 into C.
 #include "kernel_operator.h"
-#include "l3_cube.h"
+#include "cube_pipeline.h"
 
 using namespace AscendC;
 
