@@ -30,7 +30,8 @@ from npukernelbench.result import ErrorCategory
 from npukernelbench.sandbox import Limits, ProcessOutcome, Request, clean_env, run_confined
 from npukernelbench.toolchains.ascendc_sim import kernel_prelude, precompiled_header
 from npukernelbench.toolchains.ascendc_sim.build_cache import BuildCache
-from npukernelbench.toolchains.ascendc_sim.compiler import FLAGS, HOST_FLAGS, LINK_FLAGS, Compiler
+from npukernelbench.toolchains.ascendc_sim.compiler import (FLAGS, HOST_FLAGS, LINK_FLAGS, Compiler,
+                                                            InstrumentationError, raw_access_flags)
 from npukernelbench.toolchains.ascendc_sim.sources import INCLUDE_DIR, RUNTIME_SOURCES, simulator_version
 from npukernelbench.toolchains.base import BuildResult, KernelProject
 
@@ -57,7 +58,12 @@ def _classifier_version() -> str:
     return hashlib.sha256(Path(diagnostics.__file__).read_bytes()).hexdigest()[:16]
 
 
-def build_key(project: KernelProject, compiler: Compiler) -> str:
+def kernel_flags(compiler: Compiler, raw_access: bool) -> tuple[str, ...]:
+    """Flags of the kernel TU: FLAGS plus, when ``raw_access``, the raw-access instrumentation."""
+    return (*FLAGS, *raw_access_flags(compiler, str(INCLUDE_DIR))) if raw_access else FLAGS
+
+
+def build_key(project: KernelProject, compiler: Compiler, raw_access: bool = True) -> str:
     payload = {
         "builder": BUILDER_VERSION,
         "op": project.op,
@@ -65,6 +71,7 @@ def build_key(project: KernelProject, compiler: Compiler) -> str:
         "files": sorted(project.files.items()),
         "params": [[p.name, p.role, p.param_type, p.dtype] for p in project.params],
         "flags": FLAGS,
+        "kernel_flags": kernel_flags(compiler, raw_access),
         "host_flags": HOST_FLAGS,
         "link": LINK_FLAGS,
         "compiler": compiler.version,
@@ -158,7 +165,7 @@ def _write_sources(project: KernelProject, src: Path) -> list[str]:
 
 
 def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder: Path,
-           timings: dict[str, float]) -> None:
+           timings: dict[str, float], raw_access: bool) -> None:
     """Run every step in ``folder``; raises StepFailure; leaves ``folder/sim`` on success."""
     src = folder / "src"
     hosts = _write_sources(project, src)
@@ -195,8 +202,9 @@ def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder
     except kernel_prelude.DescribeError as exc:
         raise StepFailure(f"cannot read the registered tiling classes: {exc}", ErrorCategory.OTHER) from None
     (folder / PRELUDE).write_text(kernel_prelude.prelude(project, desc), encoding="utf-8")
-    kernel_pch, kernel_readable = _pch_args(project, compiler, cache, FLAGS, "op_kernel")
-    out = _run([compiler.path, *FLAGS, *include, "-I", "op_kernel", *kernel_pch, "-include", str(folder / PRELUDE),
+    flags = kernel_flags(compiler, raw_access)
+    kernel_pch, kernel_readable = _pch_args(project, compiler, cache, flags, "op_kernel")
+    out = _run([compiler.path, *flags, *include, "-I", "op_kernel", *kernel_pch, "-include", str(folder / PRELUDE),
                 "-c", kernel_rel, "-o", f"{folder}/kernel.o"], src, COMPILE_LIMITS, timings, "kernel", kernel_readable)
     if not out.ok:
         raise _compile_failure(out, folder, f"compiling {kernel_rel}", cache)
@@ -208,18 +216,24 @@ def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder
         Path(leftover).unlink(missing_ok=True)
 
 
-def build(project: KernelProject, compiler: Compiler, cache: BuildCache) -> BuildResult:
+def build(project: KernelProject, compiler: Compiler, cache: BuildCache, raw_access: bool = True) -> BuildResult:
+    """Build ``project``; ``raw_access`` False compiles the kernel without the raw-access
+    instrumentation (its own loads and stores then cost nothing: for demonstrating the cost rule)."""
     start = time.monotonic()
-    key = build_key(project, compiler)
+    try:
+        key = build_key(project, compiler, raw_access)
+    except InstrumentationError as exc:
+        return BuildResult(ok=False, artifact=None, key="", diagnostics=str(exc))
     record = cache.load(key)
     if record is not None:
         return _result(record, cache.entry(key), key, time.monotonic() - start, cached=True)
     folder = cache.scratch(f"{key[:12]}-")
     meta = {"op": project.op, "kernel": project.kernel,
+            "raw_access_costed": bool(raw_access and raw_access_flags(compiler, str(INCLUDE_DIR))),
             "params": [[p.name, p.role, p.param_type, p.dtype] for p in project.params]}
     timings: dict[str, float] = {}
     try:
-        _steps(project, compiler, cache, folder, timings)
+        _steps(project, compiler, cache, folder, timings, raw_access)
         record = {"ok": True, "diagnostics": "", "category": None, "timed_out": False, **meta}
     except StepFailure as failure:
         record = {"ok": False, "diagnostics": failure.diagnostics, "category": failure.category.value,

@@ -11,7 +11,7 @@ INCLUDE_DIR = ROOT / "include"
 RUNTIME_DIR = ROOT / "runtime"
 LAUNCHER_SOURCE = RUNTIME_DIR / "launcher.cpp"
 # Compiled once per machine and linked into every simulator executable.
-RUNTIME_SOURCES = (LAUNCHER_SOURCE, RUNTIME_DIR / "host_api.cpp")
+RUNTIME_SOURCES = (LAUNCHER_SOURCE, RUNTIME_DIR / "host_api.cpp", RUNTIME_DIR / "raw_access.cpp")
 
 
 @functools.lru_cache(maxsize=1)

@@ -25,9 +25,13 @@ class AscendCSimToolchain:
     name = "ascendc-sim"
     speed_kind = "estimated"
 
-    def __init__(self, cache_dir: str | Path | None = None, keep_runs: bool = False):
+    def __init__(self, cache_dir: str | Path | None = None, keep_runs: bool = False, raw_access_costing: bool = True):
+        """``raw_access_costing`` False builds kernels without the raw-access instrumentation (the
+        kernel's own loads and stores through raw pointers then cost nothing): only for showing that
+        the cost rule matters (tests), never for results."""
         self.cache = BuildCache(Path(cache_dir) if cache_dir is not None else default_root())
         self.keep_runs = keep_runs
+        self.raw_access_costing = raw_access_costing
 
     # -- availability -------------------------------------------------------------------------
 
@@ -44,7 +48,7 @@ class AscendCSimToolchain:
         found = self._compiler()
         if isinstance(found, str):
             return BuildResult(ok=False, artifact=None, key="", diagnostics=found)
-        return builder.build(project, found, self.cache)
+        return builder.build(project, found, self.cache, raw_access=self.raw_access_costing)
 
     # -- run ----------------------------------------------------------------------------------
 
@@ -58,12 +62,12 @@ class AscendCSimToolchain:
             return RunResult(ok=False, message=f"build artifact {exe} is unreadable: {exc}")
         folder = self.cache.scratch("run-")
         try:
-            return self._run_in(folder, exe, meta["op"], launch)
+            return self._run_in(folder, exe, meta["op"], launch, bool(meta.get("raw_access_costed")))
         finally:
             if not self.keep_runs:
                 shutil.rmtree(folder, ignore_errors=True)
 
-    def _run_in(self, folder: Path, exe: Path, op: str, launch: Launch) -> RunResult:
+    def _run_in(self, folder: Path, exe: Path, op: str, launch: Launch, raw_access_costed: bool) -> RunResult:
         try:
             launch_files.write_request(folder, op, launch)
         except (launch_files.LaunchError, KeyError, IndexError, ValueError) as exc:
@@ -77,6 +81,7 @@ class AscendCSimToolchain:
                                           "cost", "violation", "status") if k in result}
         details["log"] = result.get("log", "")
         details["speed_kind"] = self.speed_kind
+        details["raw_access_costed"] = raw_access_costed
         details["run_seconds"] = round(outcome.seconds, 3)
         if outcome.timed_out:
             return RunResult(ok=False, timed_out=True, details=details,

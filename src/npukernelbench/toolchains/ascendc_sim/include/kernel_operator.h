@@ -17,6 +17,7 @@
 #include "npukb_sim/kernel/gather_mask.h"
 #include "npukb_sim/kernel/math.h"
 #include "npukb_sim/kernel/misc.h"
+#include "npukb_sim/kernel/raw_access.h"
 
 #if __has_include("npukb_sim/list_tensor_desc.h")
 #include "npukb_sim/list_tensor_desc.h"

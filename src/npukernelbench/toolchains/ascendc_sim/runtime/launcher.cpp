@@ -37,6 +37,7 @@
 #include <string>
 #include <vector>
 
+#include "guarded_state.h"
 #include "npukb_sim/runtime.h"
 #include "register/op_def_registry.h"
 #include "register/tilingdata_base.h"
@@ -59,7 +60,7 @@ std::string g_out_dir = ".";
 std::string g_log;
 bool g_log_truncated = false;
 std::mutex g_log_mutex;
-std::atomic<int> g_running_block{-1};
+std::atomic<int>& g_running_block = npukb::rt::g_guard.running_block;
 std::uint64_t g_tiling_key = 0;
 
 // ---------------------------------------------------------------------------------------------
@@ -209,7 +210,7 @@ void sort_regions() {
 enum class BlockRun { READY, RUNNING, BARRIER, WAIT_FLAG, DONE };
 
 struct BlockSlot {
-  npukb::BlockState state;
+  npukb::BlockState* state = nullptr;   // in the private mapping (guarded_state.h)
   BlockRun run = BlockRun::READY;
   std::string wait_where;       // file:line of the SyncAll / wait it blocks in
   int wait_flag = -1;
@@ -225,7 +226,6 @@ int g_current = -1;                 // block allowed to run; -2 when all finishe
 bool g_started = false;
 std::uint8_t** g_args = nullptr;
 std::uint8_t* g_workspace = nullptr;
-thread_local npukb::BlockState* t_block = nullptr;
 npukb::BlockState g_host_state;     // what block() returns outside kernel threads
 std::vector<int> g_flag_count0;     // CrossCoreSetFlag mode 0 counters per flag id
 std::map<std::pair<int, int>, int> g_flag_count1;   // mode 1: (group, flag) -> count
@@ -307,7 +307,6 @@ void wait_turn_locked(std::unique_lock<std::mutex>& lk, int b) {
   g_sched_cv.wait(lk, [b] { return g_current == b; });
   g_blocks[b].run = BlockRun::RUNNING;
   g_running_block = b;
-  t_block = &g_blocks[b].state;
 }
 
 std::uint8_t* block_memory(BlockSlot& slot, std::size_t bytes) {
@@ -327,21 +326,21 @@ void* block_main(void* arg) {
     std::unique_lock<std::mutex> lk(g_sched_mutex);
     wait_turn_locked(lk, b);
   }
-  slot.state.ub = block_memory(slot, npukb::kUbBytes);
-  slot.state.l1 = block_memory(slot, npukb::kL1Bytes);
-  slot.state.l0a = block_memory(slot, npukb::kL0aBytes);
-  slot.state.l0b = block_memory(slot, npukb::kL0bBytes);
-  slot.state.l0c = block_memory(slot, npukb::kL0cBytes);
+  slot.state->ub = block_memory(slot, npukb::kUbBytes);
+  slot.state->l1 = block_memory(slot, npukb::kL1Bytes);
+  slot.state->l0a = block_memory(slot, npukb::kL0aBytes);
+  slot.state->l0b = block_memory(slot, npukb::kL0bBytes);
+  slot.state->l0c = block_memory(slot, npukb::kL0cBytes);
+  npukb::rt::g_guard.sim_depth = 0;     // the kernel's own code starts (raw_access.cpp)
   npukb_entry(g_args);
   for (auto* p : slot.memories) {
     std::free(p);
   }
   slot.memories.clear();
-  slot.state.ub = slot.state.l1 = slot.state.l0a = slot.state.l0b = slot.state.l0c = nullptr;
+  slot.state->ub = slot.state->l1 = slot.state->l0a = slot.state->l0b = slot.state->l0c = nullptr;
   std::unique_lock<std::mutex> lk(g_sched_mutex);
   slot.run = BlockRun::DONE;
   g_running_block = -1;
-  t_block = nullptr;
   schedule_next_locked(b);
   return nullptr;
 }
@@ -941,12 +940,19 @@ int run(const std::string& dir) {
   g_phase = "the kernel launch";
   result_set("status", json_str("running"));
   g_blocks.resize(block_dim);
+  npukb::rt::create_private_state(static_cast<int>(block_dim), static_cast<int>(g_regions.size()));
+  {
+    std::vector<npukb::rt::GmRange> ranges;
+    for (const auto& r : g_regions) ranges.push_back({reinterpret_cast<std::uintptr_t>(r.start), r.size});
+    npukb::rt::set_gm_ranges(ranges.data(), static_cast<int>(ranges.size()));
+  }
+  for (uint32_t b = 0; b < block_dim; ++b) g_blocks[b].state = &npukb::rt::g_guard.blocks[b];
   g_flag_count0.assign(16, 0);
   for (uint32_t b = 0; b < block_dim; ++b) {
-    g_blocks[b].state.block_idx = static_cast<int>(b);
-    g_blocks[b].state.block_num = static_cast<int>(block_dim);
-    g_blocks[b].state.sub_block_idx = 0;
-    g_blocks[b].state.sub_block_num = 1;
+    g_blocks[b].state->block_idx = static_cast<int>(b);
+    g_blocks[b].state->block_num = static_cast<int>(block_dim);
+    g_blocks[b].state->sub_block_idx = 0;
+    g_blocks[b].state->sub_block_num = 1;
   }
   pthread_attr_t attr;
   pthread_attr_init(&attr);
@@ -989,7 +995,7 @@ int run(const std::string& dir) {
   int slowest_block = 0;
   std::uint64_t gm_bytes = 0;
   for (std::size_t b = 0; b < g_blocks.size(); ++b) {
-    const auto& s = g_blocks[b].state;
+    const auto& s = *g_blocks[b].state;
     gm_bytes += s.gm_read_bytes + s.gm_write_bytes;
     if (s.finish_cycles > slowest) {
       slowest = s.finish_cycles;
@@ -1003,7 +1009,7 @@ int run(const std::string& dir) {
   std::string pipes = "{";
   for (int k = 0; k < npukb::PIPE_ID_COUNT; ++k) {
     pipes += std::string(k ? ", " : "") + json_str(pipe_names[k]) + ": " +
-             json_num(g_blocks[slowest_block].state.pipe_cycles[k]);
+             json_num(g_blocks[slowest_block].state->pipe_cycles[k]);
   }
   pipes += "}";
   result_set("time_us", json_num(time_us));
@@ -1024,7 +1030,10 @@ int run(const std::string& dir) {
 
 namespace npukb {
 
-BlockState& block() { return t_block != nullptr ? *t_block : g_host_state; }
+BlockState& block() {
+  const int b = g_running_block.load(std::memory_order_relaxed);
+  return b >= 0 ? npukb::rt::g_guard.blocks[b] : g_host_state;
+}
 
 std::uint64_t launch_tiling_key() { return g_tiling_key; }
 
@@ -1045,23 +1054,21 @@ std::uint64_t launch_tiling_key() { return g_tiling_key; }
 }
 
 void check_gm(const void* addr, std::size_t bytes, bool write, const char* api, const char* file, int line) {
-  const auto* p = static_cast<const std::uint8_t*>(addr);
-  auto it = std::upper_bound(g_regions.begin(), g_regions.end(), p,
-                             [](const std::uint8_t* a, const Region& r) { return a < r.start; });
+  // Bounds from the guarded copy of the GM ranges (same order as g_regions, which has the names).
+  const auto a = reinterpret_cast<std::uintptr_t>(addr);
+  int near = -1;
+  if (rt::find_gm_range(a, bytes, &near) >= 0) return;
   const char* verb = write ? "write" : "read";
-  if (it != g_regions.begin()) {
-    const Region& r = *(it - 1);
-    std::size_t off = static_cast<std::size_t>(p - r.start);
-    if (off <= r.size && bytes <= r.size - off) return;
-    if (off < r.size + 4096) {
+  if (near >= 0 && near < static_cast<int>(g_regions.size())) {
+    const rt::GmRange& r = rt::g_guard.gm[near];
+    const Region& named = g_regions[static_cast<std::size_t>(near)];
+    if (a >= r.start) {
       violation(api, "GM " + std::string(verb) + " of " + std::to_string(bytes) + " bytes at byte offset " +
-                         std::to_string(off) + " of '" + r.name + "' runs past its end (" + std::to_string(r.size) +
-                         " bytes)", file, line);
+                         std::to_string(a - r.start) + " of '" + named.name + "' runs past its end (" +
+                         std::to_string(r.size) + " bytes)", file, line);
     }
-  }
-  if (it != g_regions.end() && it->start - p < 4096) {
     violation(api, "GM " + std::string(verb) + " of " + std::to_string(bytes) + " bytes starts " +
-                       std::to_string(it->start - p) + " bytes before '" + it->name + "'", file, line);
+                       std::to_string(r.start - a) + " bytes before '" + named.name + "'", file, line);
   }
   violation(api, "GM " + std::string(verb) + " of " + std::to_string(bytes) +
                      " bytes at an address outside every tensor handed to the kernel", file, line);
@@ -1074,9 +1081,11 @@ void sync_all(const char* file, int line) {
   BlockSlot& s = g_blocks[b];
   s.run = BlockRun::BARRIER;
   s.wait_where = where(file, line);
+  const int depth = rt::g_guard.sim_depth;   // this block's simulator-code depth (raw_access.cpp)
   g_running_block = -1;
   schedule_next_locked(b);
   wait_turn_locked(lk, b);
+  rt::g_guard.sim_depth = depth;
 }
 
 void cross_core_set_flag(int mode, int flag_id) {
@@ -1119,9 +1128,11 @@ void cross_core_wait_flag(int flag_id, const char* file, int line) {
   s.run = BlockRun::WAIT_FLAG;
   s.wait_flag = flag_id;
   s.wait_where = where(file, line);
+  const int depth = rt::g_guard.sim_depth;   // this block's simulator-code depth (raw_access.cpp)
   g_running_block = -1;
   schedule_next_locked(b);
   wait_turn_locked(lk, b);
+  rt::g_guard.sim_depth = depth;
 }
 
 std::uint8_t* sys_workspace() { return g_workspace; }

@@ -39,16 +39,19 @@ struct KState {
   const void* live_pipe = nullptr;
 };
 
+// The block's API state lives inside its BlockState (launcher-owned memory the kernel cannot write),
+// never in thread-local storage: a kernel that finds the thread pointer finds no clocks there.
+static_assert(sizeof(KState) <= kApiStateBytes, "KState outgrew BlockState::api_storage: raise kApiStateBytes");
+static_assert(alignof(KState) <= 64, "KState needs more alignment than BlockState::api_storage has");
+
 inline KState& state() {
-  thread_local KState st;
   BlockState& b = block();
-  if (b.api_state != &st) {
-    st.~KState();
-    new (&st) KState();
-    st.blk = &b;
-    b.api_state = &st;
+  if (b.api_state == nullptr) {
+    KState* st = new (b.api_storage) KState();
+    st->blk = &b;
+    b.api_state = st;
   }
-  return st;
+  return *static_cast<KState*>(b.api_state);
 }
 
 // ---- cost model ----------------------------------------------------------------------------------
