@@ -53,7 +53,7 @@ constexpr int kExitRequest = 2;
 constexpr std::size_t kTilingCapacity = 64 * 1024;      // raw tiling buffer handed to TilingFunc
 constexpr std::size_t kLogLimit = 64 * 1024;            // kernel printf bytes kept
 constexpr double kLaunchOverheadUs = 3.0;               // fixed kernel launch cost of the estimate
-constexpr double kHbmBytesPerUs = 1.6e6;                // 1.6 TB/s
+constexpr double kHbmBytesPerUs = npukb::kHbmGBs * 1e3;  // 1.6 TB/s
 constexpr std::size_t kBlockStackBytes = 16u << 20;
 
 std::string g_out_dir = ".";
@@ -820,16 +820,22 @@ int run(const std::string& dir) {
       all.back().NpukbSet(shape, p.ge, nullptr, t.bytes);
     }
   }
-  // Input data (host copies, visible through GetInputTensor(i)->GetData<T>()).
+  // Input data on the host (GetInputTensor(i)->GetData<T>()): as in CANN, only for inputs the OpDef
+  // declares ValueDepend; every other input has its shape and dtype only (GetData() is nullptr).
   std::vector<std::vector<std::uint8_t>> host_data;
   {
-    std::size_t inst = 0;
+    std::size_t inst = 0, ir = 0;
+    const auto& declared_inputs = def->NpukbInputs();
     for (auto& p : req.params) {
-      if (p.role != "input" || p.absent) continue;
+      if (p.role != "input") continue;
+      const bool value_depend = ir < declared_inputs.size() && declared_inputs[ir].NpukbValueDepend() != ops::IGNORE;
+      ++ir;
+      if (p.absent) continue;
       for (auto& t : p.tensors) {
+        gert::Tensor& tensor = io.inputs[inst++];
+        if (!value_depend) continue;
         host_data.emplace_back(t.bytes);
         read_file_into(dir + "/" + t.file, host_data.back().data(), t.bytes);
-        gert::Tensor& tensor = io.inputs[inst++];
         tensor.NpukbSet(tensor.GetShape(), p.ge, host_data.back().data(), t.bytes);
       }
     }

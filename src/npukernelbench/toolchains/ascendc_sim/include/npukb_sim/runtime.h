@@ -27,6 +27,7 @@ constexpr std::size_t kL0cBytes = 131072;
 constexpr int kVectorCores = 48;
 constexpr int kCubeCores = 24;
 constexpr double kClockGhz = 1.85;
+constexpr double kHbmGBs = 1600.0;           // aggregate HBM bandwidth (GB/s == bytes/ns)
 constexpr unsigned char kPoisonByte = 0xA5;   // fill of fresh UB/L1 and of output buffers
 
 // Pipes of the cost model (cycle clocks kept per block).
