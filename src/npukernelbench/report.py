@@ -50,10 +50,15 @@ def terminal_lines(summary: dict[str, Any], extra: Sequence[str] = ()) -> list[s
     statuses = summary.get("statuses", {})
     lines.append("statuses: " + ", ".join(f"{k} {v}" for k, v in statuses.items() if v))
     for s in summary.get("suspect_speedups", []):
-        lines.append(f"suspect speedup (kept out of the geomean, audit it): {s['task']}[s{s['sample']}] "
-                     f"{s['speedup']}x")
+        lines.append(f"suspect speed (kept out of the geomean, audit it): {s['task']}[s{s['sample']}] "
+                     f"{_suspect_text(s)}")
     lines.extend(extra)
     return lines
+
+
+def _suspect_text(s: dict[str, Any]) -> str:
+    speed = f"{s['speedup']}x" if s.get("speedup") is not None else "no speedup"
+    return f"{speed} ({s['reason']})" if s.get("reason") else speed
 
 
 def markdown(summary: dict[str, Any], results: Sequence[SampleResult], extra: Sequence[str] = ()) -> str:
@@ -70,8 +75,9 @@ def markdown(summary: dict[str, Any], results: Sequence[SampleResult], extra: Se
     out += ["", "## Statuses", "", "| status | count |", "|---|---|"]
     out += [f"| {k} | {v} |" for k, v in summary.get("statuses", {}).items()]
     if summary.get("suspect_speedups"):
-        out += ["", "## Suspect speedups (> 10x, kept out of the geomean until audited)", ""]
-        out += [f"- {s['task']} sample {s['sample']}: {s['speedup']}x" for s in summary["suspect_speedups"]]
+        out += ["", "## Suspect speeds (above 10x or below a sanity floor; kept out of the geomean until audited)",
+                ""]
+        out += [f"- {s['task']} sample {s['sample']}: {_suspect_text(s)}" for s in summary["suspect_speedups"]]
     failing = [r for r in results if not r.passed]
     if failing:
         out += ["", "## Failing samples", "", "| task | sample | status | class | message |", "|---|---|---|---|---|"]

@@ -30,8 +30,14 @@ from npukernelbench.result import ErrorCategory
 from npukernelbench.sandbox import Limits, ProcessOutcome, Request, clean_env, run_confined
 from npukernelbench.toolchains.ascendc_sim import kernel_prelude, precompiled_header
 from npukernelbench.toolchains.ascendc_sim.build_cache import BuildCache
-from npukernelbench.toolchains.ascendc_sim.compiler import (FLAGS, HOST_FLAGS, LINK_FLAGS, Compiler,
-                                                            InstrumentationError, raw_access_flags)
+from npukernelbench.toolchains.ascendc_sim.compiler import (
+    FLAGS,
+    HOST_FLAGS,
+    LINK_FLAGS,
+    Compiler,
+    InstrumentationError,
+    raw_access_flags,
+)
 from npukernelbench.toolchains.ascendc_sim.sources import INCLUDE_DIR, RUNTIME_SOURCES, simulator_version
 from npukernelbench.toolchains.base import BuildResult, KernelProject
 

@@ -351,7 +351,7 @@ void* block_main(void* arg) {
 const char* g_phase = "startup";
 
 void on_crash(int sig) {
-  char buf[160];
+  char buf[320];
   int b = g_running_block.load();
   int n;
   if (b >= 0) {
@@ -863,7 +863,8 @@ int run(const std::string& dir) {
   if (tiling_fn == nullptr) {
     launch_error("OpDef " + req.op + " registers no tiling function: call this->AICore().SetTiling(TilingFunc)");
   }
-  g_phase = "the host TilingFunc";
+  g_phase = "the host TilingFunc (input data reaches it only for inputs the OpDef declares ValueDepend; "
+            "GetInputTensor(i)->GetData() is nullptr for the others)";
   ge::graphStatus status;
   try {
     status = tiling_fn(&ctx);
@@ -999,10 +1000,14 @@ int run(const std::string& dir) {
   // Cost estimate
   double slowest = 0.0;
   int slowest_block = 0;
-  std::uint64_t gm_bytes = 0;
+  std::uint64_t gm_bytes = 0, gm_read = 0, gm_write = 0, raw_gm = 0, raw_ub = 0;
   for (std::size_t b = 0; b < g_blocks.size(); ++b) {
     const auto& s = *g_blocks[b].state;
     gm_bytes += s.gm_read_bytes + s.gm_write_bytes;
+    gm_read += s.gm_read_bytes;
+    gm_write += s.gm_write_bytes;
+    raw_gm += s.raw_gm_accesses;
+    raw_ub += s.raw_ub_accesses;
     if (s.finish_cycles > slowest) {
       slowest = s.finish_cycles;
       slowest_block = static_cast<int>(b);
@@ -1022,7 +1027,10 @@ int run(const std::string& dir) {
   result_set("cost", "{\"core_us\": " + json_num(core_us) + ", \"hbm_us\": " + json_num(hbm_us) +
                          ", \"launch_overhead_us\": " + json_num(kLaunchOverheadUs) + ", \"slowest_block\": " +
                          std::to_string(slowest_block) + ", \"slowest_block_cycles\": " + json_num(slowest) +
-                         ", \"gm_bytes\": " + std::to_string(gm_bytes) + ", \"pipe_cycles\": " + pipes + "}");
+                         ", \"gm_bytes\": " + std::to_string(gm_bytes) + ", \"gm_read_bytes\": " +
+                         std::to_string(gm_read) + ", \"gm_write_bytes\": " + std::to_string(gm_write) +
+                         ", \"raw_gm_accesses\": " + std::to_string(raw_gm) + ", \"raw_ub_accesses\": " +
+                         std::to_string(raw_ub) + ", \"pipe_cycles\": " + pipes + "}");
   result_set("status", json_str("ok"));
   result_set("message", json_str(""));
   write_result();
