@@ -78,6 +78,25 @@ ATTACKS: list[tuple[str, dict[str, str], str]] = [
     ("line-directive", {"op_kernel/k.cpp": '#line 1 "/etc/passwd"\n'}, "directive"),
     ("sim-internals", {"op_kernel/k.cpp": "void f() { npukb::block().finish_cycles = 0; }\n"},
      "simulator-internals"),
+    # issue 17: ways to the cost state or around the raw-access instrumentation
+    ("thread-pointer", {"op_kernel/k.cpp": "void f() { char* tp = (char*)__builtin_thread_pointer(); }\n"},
+     "thread-storage"),
+    ("thread-local", {"op_kernel/k.cpp": "thread_local int probe;\n"}, "thread-storage"),
+    ("gnu-thread", {"op_kernel/k.cpp": "static __thread int probe;\n"}, "thread-storage"),
+    ("errno-address", {"op_kernel/k.cpp": "int* f() { return &errno; }\n"}, "thread-storage"),
+    ("pthread-self", {"op_kernel/k.cpp": 'extern "C" unsigned long pthread_self();\n'}, "thread-storage"),
+    ("no-sanitize", {"op_kernel/k.cpp": '__attribute__((no_sanitize("kernel-address"))) void f(float* p) {}\n'},
+     "no-instrumentation"),
+    ("gnu-no-sanitize", {"op_kernel/k.cpp": "[[gnu::no_sanitize_address]] void f(float* p) {}\n"},
+     "no-instrumentation"),
+    ("profile-hook", {"op_kernel/k.cpp": 'extern "C" void __cyg_profile_func_enter(void*, void*);\n'},
+     "simulator-internals"),
+    ("asan-hook", {"op_kernel/k.cpp": 'extern "C" void __asan_load4_noabort(unsigned long);\n'},
+     "simulator-internals"),
+    ("sim-namespace", {"op_kernel/k.cpp": "using L = AscendC::sim::LocalLoc;\n"}, "simulator-internals"),
+    ("tensor-internals", {"op_kernel/k.cpp": "template <class T> auto f(T& t) { return t.loc().owner; }\n"},
+     "simulator-internals"),
+    ("line-marker", {"op_kernel/k.cpp": '# 7 "/sim/include/npukb_sim/kernel/state.h"\nvoid f();\n'}, "directive"),
 ]
 
 
@@ -109,6 +128,8 @@ HARMLESS = {
                                 '#include "tiling/platform/platform_ascendc.h"\n',
     "thread-as-a-word": "int thread = 0; int threadNum = 8;\n",
     "stringify": "#define STR(x) #x\nconst char* s = STR(hello);\n",
+    "loc-and-sim-as-words": "struct P { int loc; int sim; } p; int f() { return p.loc + p.sim; }\n",
+    "null-directive": "#\nint x;\n",
 }
 
 

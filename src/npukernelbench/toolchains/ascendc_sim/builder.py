@@ -69,6 +69,17 @@ def kernel_flags(compiler: Compiler, raw_access: bool) -> tuple[str, ...]:
     return (*FLAGS, *raw_access_flags(compiler, str(INCLUDE_DIR))) if raw_access else FLAGS
 
 
+# The C library's memory functions the kernel TU may call: the instrumentation does not see into them,
+# so the kernel object calls the runtime's costed versions instead (runtime/raw_access.cpp).
+RAW_MEMORY_FUNCTIONS = ("memcpy", "memmove", "memset", "mempcpy", "bcopy", "bzero")
+
+
+def redefine_raw_memory_functions(obj: str) -> list[str]:
+    """The objcopy command that points ``obj``'s calls of RAW_MEMORY_FUNCTIONS at npukb_raw_<name>."""
+    objcopy = shutil.which("objcopy") or "objcopy"
+    return [objcopy, *(f"--redefine-sym={n}=npukb_raw_{n}" for n in RAW_MEMORY_FUNCTIONS), obj]
+
+
 def build_key(project: KernelProject, compiler: Compiler, raw_access: bool = True) -> str:
     payload = {
         "builder": BUILDER_VERSION,
@@ -214,6 +225,10 @@ def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder
                 "-c", kernel_rel, "-o", f"{folder}/kernel.o"], src, COMPILE_LIMITS, timings, "kernel", kernel_readable)
     if not out.ok:
         raise _compile_failure(out, folder, f"compiling {kernel_rel}", cache)
+    if flags != FLAGS:
+        out = _run(redefine_raw_memory_functions(f"{folder}/kernel.o"), src, COMPILE_LIMITS, timings, "kernel")
+        if not out.ok:
+            raise _compile_failure(out, folder, "renaming the kernel's memory functions (objcopy)")
     out = _run([compiler.path, *LINK_FLAGS, *host_objects, "kernel.o", *runtime, "-o", EXECUTABLE], folder,
                COMPILE_LIMITS, timings, "link")
     if not out.ok:
