@@ -8,8 +8,15 @@ import numpy as np
 import pytest
 
 from npukernelbench.spec import load_spec
-from npukernelbench.speed_audit import (HBM_BYTES_PER_US, RunCost, Traffic, cost_of, floor_violations, traffic_of,
-                                        verdict)
+from npukernelbench.speed_audit import (
+    HBM_BYTES_PER_US,
+    RunCost,
+    Traffic,
+    cost_of,
+    floor_violations,
+    traffic_of,
+    verdict,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
