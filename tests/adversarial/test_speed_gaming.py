@@ -77,3 +77,11 @@ def test_single_buffered_queues_are_estimated_slower(add_spec, toolchain) -> Non
     assert result.speedup is not None and result.speedup < 1.0, result.speedup
     assert result.details["kernel_time_us"] > result.details["baseline_kernel_time_us"]
     assert result.details["launch_overhead_us"] > 0
+
+
+def test_an_honest_memory_bound_kernel_on_the_roofline_is_not_suspect(add_spec, toolchain) -> None:
+    # 512-byte-aligned core splits: the big shape's estimate sits exactly on the HBM roofline
+    result = run(add_spec, toolchain, "split_512")
+    assert result.status is Status.PASSED, result.message
+    assert not result.suspect, result.message
+    assert result.speedup is not None and result.speedup >= 1.0, result.speedup

@@ -57,6 +57,10 @@ def test_a_run_below_the_roofline_is_suspect() -> None:
     assert traffic.roofline_us == pytest.approx(12_000_000 / HBM_BYTES_PER_US)
     honest = RunCost(time_us=11.0, launch_overhead_us=3.0, gm_read_bytes=8_000_000, gm_write_bytes=4_000_000)
     assert floor_violations(traffic, honest) == ()
+    # a memory-bound estimate sits on the roofline (up to the 6 decimals times travel with): fine
+    on_it = RunCost(time_us=3.0 + round(traffic.roofline_us, 6) - 1e-6, launch_overhead_us=3.0,
+                    gm_read_bytes=8_000_000, gm_write_bytes=4_000_000)
+    assert floor_violations(traffic, on_it) == ()
     fast = RunCost(time_us=10.0, launch_overhead_us=3.0, gm_read_bytes=8_000_000, gm_write_bytes=4_000_000)
     (reason,) = floor_violations(traffic, fast)
     assert "below the HBM roofline" in reason and "7.000 us" in reason
