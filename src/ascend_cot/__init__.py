@@ -1,6 +1,8 @@
 """Ascend-CoT: builds the chain-of-thought training corpus (documentation, kernel-level, project-level,
-general and error-derived debug CoT), verified through ``npukernelbench.evaluate``.
+general and error-derived debug CoT), every code-bearing answer verified through ``npukernelbench``'s
+own pipeline.
 
-Not implemented yet: the corpus builders arrive with their own issue. Importing this package has no
-side effects.
+Entry points: ``ascend-cot build CONFIG.yaml --out DIR`` / :func:`ascend_cot.build.build`;
+``ascend-cot stats DIR``; :func:`ascend_cot.stages.errors.error_cot` (error-derived samples from a run
+directory or a list of failing samples). Importing this package has no side effects.
 """

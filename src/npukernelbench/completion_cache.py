@@ -151,7 +151,7 @@ class CachedGenerator:
         results: list[list[Completion | None]] = []
         pending: list[tuple[int, list[int], GenerationRequest]] = []
         for i, request in enumerate(requests):
-            found = [self.cache.get(self.identity, request.messages, request.sampling, s, request.task.case_id)
+            found = [self.cache.get(self.identity, request.messages, request.sampling, s, request.id)
                      for s in range(request.sampling.n)]
             results.append(list(found))
             missing = [s for s, c in enumerate(found) if c is None]
@@ -164,7 +164,7 @@ class CachedGenerator:
             for (i, missing, _), completions in zip(pending, generated, strict=True):
                 if len(completions) != len(missing):
                     raise RuntimeError(f"generator {self.name!r} returned {len(completions)} samples for "
-                                       f"{requests[i].task.case_id}, {len(missing)} were asked")
+                                       f"{requests[i].id}, {len(missing)} were asked")
                 for index, completion in zip(missing, completions, strict=True):
                     completion = dataclasses.replace(completion, sample=index)
                     self.cache.put(self.identity, requests[i].messages, requests[i].sampling, completion)

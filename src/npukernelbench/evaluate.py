@@ -15,21 +15,24 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from npukernelbench.checks import check_sources
 from npukernelbench.compare import compare_outputs, same_bits
 from npukernelbench.diagnostics import classify
-from npukernelbench.extract import ParseError, extract_files
+from npukernelbench.extract import ParseError, check_project, extract_files
 from npukernelbench.generators.base import Completion
 from npukernelbench.reference_runner import Reference, reference_for
-from npukernelbench.result import ErrorCategory, SampleResult, Status
+from npukernelbench.result import ErrorCategory, SampleResult, Stage, Status
 from npukernelbench.shapes import ShapeCase, dynamic_enabled, search, static_cases
 from npukernelbench.spec import TaskSpec
 from npukernelbench.speed_audit import SUSPECT_SPEEDUP, RunCost, cost_of, floor_violations, traffic_of, verdict
 from npukernelbench.toolchains.base import BuildResult, KernelProject, Launch, ParamSlot, TensorArg, Toolchain
+
+if TYPE_CHECKING:
+    from npukernelbench.public.checker import ModelChecker
 
 
 @dataclass(frozen=True)
@@ -124,6 +127,12 @@ class KernelChecker:
         self.builds: dict[tuple[tuple[str, str], ...], BuildResult] = {}
         self.is_solution = spec.solution is not None and dict(spec.solution) == self.files
         self.shapes_checked = 0
+        self.stage = Stage.COLLECTED
+
+    def _reach(self, stage: Stage) -> None:
+        order = Stage.order()
+        if order.index(stage) > order.index(self.stage):
+            self.stage = stage
 
     # -- building ---------------------------------------------------------------------------------
     def build(self, dtypes: Mapping[str, str]) -> BuildResult:
@@ -134,6 +143,7 @@ class KernelChecker:
         result = self.builds[key]
         if not result.ok:
             raise BuildFailed(result)
+        self._reach(Stage.KERNEL_BUILT)
         return result
 
     def build_case(self, case: ShapeCase) -> BuildResult:
@@ -183,6 +193,10 @@ class KernelChecker:
             build = self.build(dtypes)
             launch = self.launch(case, inputs, expected, dtypes, poison_seed=seed)
             run = self.toolchain.run(build, launch)
+            if "block_dim" in run.details:
+                self._reach(Stage.TILING_RAN)
+            if run.ok:
+                self._reach(Stage.RAN_CLEANLY)
             where = f"on {case.describe()} (input seed {seed})"
             if run.timed_out:
                 return CaseOutcome(Status.TIMEOUT, f"timed out after {self.options.run_timeout_s:g} s {where}: "
@@ -234,6 +248,8 @@ class KernelChecker:
             outcomes.append(outcome)
             if outcome.status is not Status.PASSED:
                 break
+        if outcomes and all(o.status is Status.PASSED for o in outcomes):
+            self._reach(Stage.MATCHED)
         return outcomes
 
     def check_dynamic(self, examples: int | None = None, seed: int | None = None) -> CaseOutcome:
@@ -281,9 +297,7 @@ def files_of(spec: TaskSpec, completion: Completion) -> dict[str, str]:
     """The completion's project files (raises ParseError)."""
     if completion.files is not None:
         files = dict(completion.files)
-        for path in spec.required_files():
-            if not files.get(path, "").strip():
-                raise ParseError(f"required file {path} is missing or empty")
+        check_project(files, spec.required_files())
         return files
     return extract_files(completion.text or "", spec.required_files())
 
@@ -303,27 +317,34 @@ def evaluate(spec: TaskSpec, completion: Completion, toolchain: Toolchain, optio
     try:
         files = files_of(spec, completion)
     except ParseError as exc:
-        return result(Status.PARSE_ERROR, str(exc))
+        return result(Status.PARSE_ERROR, str(exc), stage=Stage.COLLECTED)
     finding = check_sources(files)
     if finding is not None:
-        return result(Status.REJECTED, str(finding), details={"rule": finding.rule})
-    checker = KernelChecker(spec, toolchain, files, options, baseline)
+        return result(Status.REJECTED, str(finding), details={"rule": finding.rule}, stage=Stage.COLLECTED)
+    checker: KernelChecker | ModelChecker
+    if spec.layout == "npukernelbench":
+        from npukernelbench.public.checker import ModelChecker
+
+        checker = ModelChecker(spec, toolchain, files, options, baseline)
+    else:
+        checker = KernelChecker(spec, toolchain, files, options, baseline)
     outcomes: list[CaseOutcome] = []
     try:
-        if options.shapes in ("static", "both"):
+        if options.shapes in ("static", "both") or spec.layout == "npukernelbench":
             outcomes = checker.check_static()
         if (not outcomes or outcomes[-1].status is Status.PASSED) and options.shapes in ("dynamic", "both") \
-                and dynamic_enabled(spec) and options.shape_examples > 0:
+                and dynamic_enabled(spec) and options.shape_examples > 0 and isinstance(checker, KernelChecker):
             outcomes.append(checker.check_dynamic())
     except BuildFailed as exc:
         return _build_result(spec, sample, exc, tokens=completion.tokens,
-                             seconds=round(time.monotonic() - start, 3))
+                             seconds=round(time.monotonic() - start, 3), stage=checker.stage)
     failed = next((o for o in outcomes if o.status is not Status.PASSED), None)
     details: dict[str, Any] = {}
     if failed is not None:
         if failed.case is not None:
             details["case"] = failed.case.describe()
-        return result(failed.status, failed.message, shapes_checked=checker.shapes_checked, details=details)
+        return result(failed.status, failed.message, shapes_checked=checker.shapes_checked, details=details,
+                      stage=checker.stage)
     timed = [o for o in outcomes if o.kernel_us is not None and o.baseline_kernel_us is not None]
     time_us = sum(o.time_us for o in outcomes if o.time_us is not None) or None
     baseline_us = sum(o.baseline_us for o in timed if o.baseline_us is not None) if timed else None
@@ -344,4 +365,4 @@ def evaluate(spec: TaskSpec, completion: Completion, toolchain: Toolchain, optio
     message = f"suspect: {'; '.join(judged.reasons)}" if judged.suspect else ""
     return result(Status.PASSED, message, time_us=time_us, baseline_time_us=baseline_us, speedup=judged.speedup,
                   speed_kind=toolchain.speed_kind if time_us is not None else None, suspect=judged.suspect,
-                  shapes_checked=checker.shapes_checked, details=details)
+                  shapes_checked=checker.shapes_checked, details=details, stage=checker.stage)

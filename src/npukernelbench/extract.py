@@ -9,7 +9,8 @@ Each file is a fenced code block labelled with its path relative to the project,
 
 The LAST block per path wins, so drafts in reasoning text (``<think>...</think>``) cannot override
 the final answer. Paths must lie under ``op_host/`` or ``op_kernel/`` and be C++ sources or headers;
-the kernel's two required files must be present and non-empty.
+the kernel entry ``op_kernel/<kernel>.cpp`` and at least one host source (``op_host/*.cpp``, any name)
+must be present and non-empty.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 
 MAX_COMPLETION_CHARS = 1_000_000
 MAX_FILE_CHARS = 200_000
-MAX_FILES = 16
+MAX_FILES = 64                   # whole op projects: real ones have a dozen kernel headers and several host files
 
 _PATH = r"op_(?:host|kernel)/[A-Za-z0-9_][A-Za-z0-9_./-]*"
 _VALID_PATH = re.compile(r"^op_(host|kernel)/([A-Za-z0-9_]+/)*[A-Za-z0-9_][A-Za-z0-9_.-]*\.(cpp|cc|h|hpp|inc)$")
@@ -136,13 +137,32 @@ def extract_files(text: str, required: Iterable[str]) -> dict[str, str]:
                          f"{', '.join(required) or 'op_host/x.cpp'}")
     if len(files) > MAX_FILES:
         raise ParseError(f"{len(files)} files, above the {MAX_FILES} limit")
-    for path in required:
-        if path not in files:
-            raise ParseError(f"required file {path} is missing (found: {', '.join(sorted(files))})")
     for path, body in files.items():
         if not body.strip():
             raise ParseError(f"the code block for {path} is empty")
+    check_project(files, required)
     return files
+
+
+def is_host_source(path: str) -> bool:
+    """Whether CANN's op project build compiles ``path`` into the host library: ``op_host/*.cpp`` or
+    ``*.cc`` except the operator-API library sources ``aclnn_*.cpp`` and ``*_l0.cpp``."""
+    parts = path.split("/")
+    if len(parts) != 2 or parts[0] != "op_host" or not parts[1].endswith((".cpp", ".cc", ".cxx")):
+        return False
+    stem = parts[1].rsplit(".", 1)[0]
+    return not (stem.startswith("aclnn_") or stem.endswith("_l0"))
+
+
+def check_project(files: dict[str, str], required: Iterable[str]) -> None:
+    """An op project: the required files (the kernel entry) present and non-empty, and at least one
+    host source. Raises :class:`ParseError`."""
+    for path in required:
+        if not files.get(path, "").strip():
+            raise ParseError(f"required file {path} is missing or empty (found: {', '.join(sorted(files)) or 'none'})")
+    if not any(is_host_source(p) and files[p].strip() for p in files):
+        raise ParseError("no host source: the project needs at least one op_host/*.cpp file (OpDef and tiling "
+                         f"function; found: {', '.join(sorted(files)) or 'none'})")
 
 
 def render_files(files: dict[str, str]) -> str:

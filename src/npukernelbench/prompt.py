@@ -98,6 +98,9 @@ def system_message(task: TaskSpec) -> str:
 
 
 def describe_case(task: TaskSpec, case: StaticCase) -> str:
+    rows = task.extra.get("csv_rows") if task.layout == "npukernelbench" else None
+    if rows:                     # the public layout: the test case is its CSV row
+        return f"case {case.index}: {rows[case.index].label()}"
     parts = []
     for decl in task.inputs:
         if decl.name not in case.shapes:
@@ -132,8 +135,8 @@ def user_message(task: TaskSpec, options: PromptOptions) -> str:
     ]
     if options.project_level:
         cases = "\n".join(f"- {describe_case(task, c)}" for c in task.cases)
-        sections.append(f"## Test cases\n\nThe operator is tested on these static cases (and on other "
-                        f"shapes drawn at random within the same constraints):\n\n{cases}")
+        more = " (and on other shapes drawn at random within the same constraints)" if task.dynamic.enabled else ""
+        sections.append(f"## Test cases\n\nThe operator is tested on these static cases{more}:\n\n{cases}")
         sections.append(f"## Hardware\n\n{options.hardware.describe()}")
     sections.append("Now write the complete project in the output format described above.")
     return "\n\n".join(sections)

@@ -1,13 +1,10 @@
 """Runs a task's torch reference (in this process; candidates run in child processes).
 
-Two kinds, after ``TaskSpec.reference.kind``:
-
-- ``function`` (our layout): ``reference.py`` imported by path; ``reference(*inputs, **attrs)``
-  returns a tensor or a tuple of tensors (one per output). Optional hooks: ``make_inputs(case, seed)``
-  returning ``{name: array or tensor}`` and ``check(got, expected, case) -> bool``.
-- ``npukernelbench`` (public layout): ``validation/module.py`` ``Model(*get_init_inputs(param,
-  "cpu"))`` called on ``get_inputs(param, "cpu")``; ``custom_check_precision(param, ref, out)`` when
-  ``prepare_inputs.py`` defines it. ``torch_npu`` (and ``kernel_gen_ops``) are shimmed when absent.
+Our layout (``TaskSpec.reference.kind == "function"``): ``reference.py`` imported by path;
+``reference(*inputs, **attrs)`` returns a tensor or a tuple of tensors (one per output). Optional
+hooks: ``make_inputs(case, seed)`` returning ``{name: array or tensor}`` and ``check(got, expected,
+case) -> bool``. ``torch_npu`` and friends are shimmed when absent (``npukernelbench.public.shims``).
+The public NPUKernelBench layout runs its ``Model`` through ``npukernelbench.public`` instead.
 
 Half and bfloat16 inputs are upcast to float32 before the reference runs, so the expected values
 are computed in float32 (float32/float64 inputs stay as they are).
@@ -19,64 +16,28 @@ import contextlib
 import importlib.util
 import sys
 import types
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from npukernelbench.inputs import InputValue, case_seed, from_values, make_inputs, to_values
+from npukernelbench.public.shims import import_shims
 from npukernelbench.shapes import ShapeCase
 from npukernelbench.spec import TaskSpec
 
 _MODULES: dict[str, types.ModuleType] = {}
-_SHIMMED = ("torch_npu", "kernel_gen_ops")
 
 
 class ReferenceError_(RuntimeError):
     """The reference itself failed (a bug in the case, not in the candidate)."""
 
 
-def _shim(name: str) -> types.ModuleType:
-    module = types.ModuleType(name)
-    module.__doc__ = f"npukernelbench shim: {name} is not installed; the harness runs kernels through its toolchain."
-
-    def missing(attr: str) -> Any:
-        if attr.startswith("__"):
-            raise AttributeError(attr)
-        raise RuntimeError(f"{name}.{attr} is not available here: {name} is shimmed by npukernelbench because it "
-                           f"is not installed (only the torch reference Model runs in this process)")
-
-    module.__getattr__ = missing  # type: ignore[method-assign]
-    return module
-
-
-@contextlib.contextmanager
-def shims() -> Iterator[None]:
-    """Make ``import torch_npu`` / ``import kernel_gen_ops`` succeed while a task module is imported,
-    when those packages are absent. The shims leave ``sys.modules`` afterwards (the imported module
-    keeps its reference): other libraries probing for ``torch_npu`` (accelerate, transformers) must not
-    mistake a shim for the real package."""
-    installed = []
-    for name in _SHIMMED:
-        if name in sys.modules:
-            continue
-        try:
-            if importlib.util.find_spec(name) is not None:
-                continue
-        except (ImportError, ValueError):
-            pass
-        sys.modules[name] = _shim(name)
-        installed.append(name)
-    try:
-        yield
-    finally:
-        for name in installed:
-            sys.modules.pop(name, None)
-
-
-def load_module(path: Path) -> types.ModuleType:
-    """Import a Python file by path under a unique module name (cached per path)."""
+def load_module(path: Path, shims: Callable[[], contextlib.AbstractContextManager[Any]] = import_shims
+                ) -> types.ModuleType:
+    """Import a Python file by path under a unique module name (cached per path), with the CPU shims
+    of ``torch_npu``, ``kernel_gen_ops`` and ``framework.utils`` for names that are not installed."""
     key = str(Path(path).resolve())
     if key in _MODULES:
         return _MODULES[key]
@@ -215,94 +176,8 @@ class FunctionReference(Reference):
         return bool(hook(got, expected, case))
 
 
-class ModelReference(Reference):
-    """Public NPUKernelBench layout: validation/module.py + prepare_inputs.py."""
-
-    def __init__(self, spec: TaskSpec):
-        super().__init__(spec)
-        validation = spec.reference.path
-        self.module = load_module(validation / "module.py")
-        self.prepare = load_module(validation / "prepare_inputs.py")
-        for owner, name in ((self.module, "Model"), (self.prepare, "get_inputs")):
-            if not hasattr(owner, name):
-                raise ReferenceError_(f"{owner.__file__} defines no {name}")
-        self._cache: dict[tuple[str, int], list[Any]] = {}
-
-    def _torch_inputs(self, case: ShapeCase, seed: int) -> list[Any]:
-        import torch
-
-        key = (case.key(), seed)
-        if key not in self._cache:
-            torch.manual_seed(case_seed(seed, case.key()) % (1 << 31))
-            self._cache = {key: list(self.prepare.get_inputs(case.row, "cpu"))}
-        return self._cache[key]
-
-    def make_inputs(self, case: ShapeCase, seed: int) -> dict[str, InputValue]:
-        tensors = self._torch_inputs(case, seed)
-        tensor_decls = list(self.spec.inputs)
-        if len(tensors) < len(tensor_decls):
-            raise ReferenceError_(f"{self.spec.folder}: get_inputs returned {len(tensors)} tensors for "
-                                  f"{len(tensor_decls)} OpDef inputs")
-        values: dict[str, InputValue] = {}
-        for decl, t in zip(tensor_decls, tensors, strict=False):
-            if t is None:
-                values[decl.name] = None
-                continue
-            name = _torch_dtype_name(t)
-            values[decl.name] = from_values(to_numpy(t), name)
-        return values
-
-    def dtypes(self, case: ShapeCase, inputs: Mapping[str, InputValue]) -> dict[str, str]:
-        names: dict[str, str] = {}
-        combos: list[dict[str, str]] = self.spec.extra.get("dtype_columns", [])
-        for decl in self.spec.inputs:
-            value = inputs.get(decl.name) if inputs else None
-            if value is not None:
-                names[decl.name] = _storage_name(value, decl.name, combos)
-        for column in combos:
-            if all(column.get(k) == v for k, v in names.items()):
-                return dict(column)
-        raise ReferenceError_(f"{self.spec.folder}: input dtypes {names} match no DataType column of the OpDef")
-
-    def expected(self, case: ShapeCase, inputs: Mapping[str, InputValue]) -> dict[str, Any]:
-        import torch
-
-        dts = self.dtypes(case, inputs)
-        init = list(self.prepare.get_init_inputs(case.row, "cpu")) if hasattr(self.prepare, "get_init_inputs") \
-            else []
-        args = [to_torch(inputs[d.name], dts[d.name]) for d in self.spec.inputs]
-        try:
-            with torch.no_grad():
-                result = self.module.Model(*init)(*args)
-        except Exception as exc:
-            raise ReferenceError_(f"{self.spec.folder}/validation/module.py: Model raised {type(exc).__name__}: "
-                                  f"{exc} on {case.describe()}") from exc
-        return _as_outputs(result, self.spec)
-
-    def custom_check(self, case, got, expected, dtypes):
-        hook = getattr(self.prepare, "custom_check_precision", None)
-        if hook is None:
-            return None
-        import torch
-
-        for name in got:
-            g = torch.from_numpy(np.asarray(to_values(got[name], dtypes[name]), dtype=np.float64))
-            e = torch.from_numpy(np.asarray(expected[name], dtype=np.float64))
-            if not bool(hook(case.row, e, g)):
-                return False
-        return True
-
-
-def _storage_name(value: Any, name: str, combos: list[dict[str, str]]) -> str:
-    arr = value[0] if isinstance(value, list) else value
-    kind = str(arr.dtype)
-    if kind == "uint16":   # bfloat16 bits or uint16: the OpDef column decides
-        candidates = {c.get(name) for c in combos}
-        return "bfloat16" if "bfloat16" in candidates else "uint16"
-    return {"bool": "bool"}.get(kind, kind)
-
-
 def reference_for(spec: TaskSpec) -> Reference:
-    if spec.reference.kind == "npukernelbench":
-        return ModelReference(spec)
+    if spec.reference.kind != "function":
+        raise ReferenceError_(f"{spec.folder}: the {spec.layout} layout has no function reference (its Model "
+                              "runs through npukernelbench.public)")
     return FunctionReference(spec)

@@ -17,6 +17,21 @@ class Status(enum.StrEnum):
     REJECTED = "rejected"            # static checks refused the sources (rule named in message)
 
 
+class Stage(enum.StrEnum):
+    """How far a sample got, layer by layer (the last layer it reached)."""
+
+    COLLECTED = "collected"          # the task loaded; the completion parsed and passed the static checks
+    HOST_BUILT = "host_built"        # the host code compiled and registered its OpDef
+    KERNEL_BUILT = "kernel_built"    # the whole project built
+    TILING_RAN = "tiling_ran"        # the tiling function ran and the kernel was launched
+    RAN_CLEANLY = "ran_cleanly"      # the kernel ran to the end without a violation
+    MATCHED = "matched"              # every output matched the reference
+
+    @classmethod
+    def order(cls) -> tuple[Stage, ...]:
+        return tuple(cls)
+
+
 class ErrorCategory(enum.StrEnum):
     """The paper's six compile-error classes, plus other."""
 
@@ -47,6 +62,7 @@ class SampleResult:
     seconds: float = 0.0                  # wall time spent evaluating this sample
     tokens: int | None = None
     details: dict[str, Any] = field(default_factory=dict)
+    stage: Stage | None = None            # the last layer reached (None: not even collected)
 
     @property
     def built(self) -> bool:
@@ -60,6 +76,7 @@ class SampleResult:
         data = asdict(self)
         data["status"] = self.status.value
         data["error_category"] = self.error_category.value if self.error_category else None
+        data["stage"] = self.stage.value if self.stage else None
         return data
 
     @classmethod
@@ -68,5 +85,7 @@ class SampleResult:
         data["status"] = Status(data["status"])
         cat = data.get("error_category")
         data["error_category"] = ErrorCategory(cat) if cat else None
+        stage = data.get("stage")
+        data["stage"] = Stage(stage) if stage else None
         known = set(cls.__dataclass_fields__)
         return cls(**{k: v for k, v in data.items() if k in known})

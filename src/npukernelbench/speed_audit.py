@@ -58,6 +58,17 @@ class RunCost:
         return max(self.time_us - self.launch_overhead_us, 0.0)
 
 
+def combined(costs: Sequence[RunCost]) -> RunCost:
+    """Several kernel launches of one call (a public-layout Model) as one cost; counts are None when
+    any launch did not report them."""
+    def total(values: list[int | None]) -> int | None:
+        return None if any(v is None for v in values) else sum(v for v in values if v is not None)
+
+    return RunCost(time_us=sum(c.time_us for c in costs), launch_overhead_us=sum(c.launch_overhead_us for c in costs),
+                   gm_read_bytes=total([c.gm_read_bytes for c in costs]),
+                   gm_write_bytes=total([c.gm_write_bytes for c in costs]))
+
+
 def _nbytes(value: Any) -> int:
     if value is None:
         return 0

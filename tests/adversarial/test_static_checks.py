@@ -1,5 +1,6 @@
-"""Static checks: one realistic attempt per rule is rejected with that rule; legitimate kernel code
-(every expert solution in benchmark_cases/, and tricky-but-harmless constructs) is not."""
+"""Static checks: one realistic attempt per rule is rejected with that rule, also when a macro
+assembles the name; legitimate kernel code (every expert solution in benchmark_cases/, and
+tricky-but-harmless constructs real host code uses) is not."""
 
 from __future__ import annotations
 
@@ -64,9 +65,27 @@ ATTACKS: list[tuple[str, dict[str, str], str]] = [
     ("inline-asm", {"op_kernel/k.cpp": 'void f() { asm volatile("syscall"); }\n'}, "inline-asm"),
     ("gnu-asm", {"op_kernel/k.cpp": 'void f() { __asm__ __volatile__("nop"); }\n'}, "inline-asm"),
     ("asm-label", host('extern "C" int my_open(const char*, int) __asm__("open");'), "inline-asm"),
+    # names assembled by macros: the checks read the preprocessed text, where they are spelled out
     ("token-paste-asm", {"op_kernel/k.cpp": '#define A(x, y) x##y\nvoid f() { A(as, m)("nop"); }\n'},
-     "token-paste"),
-    ("digraph-paste", {"op_kernel/k.cpp": '#define A(x, y) x%:%:y\n'}, "token-paste"),
+     "inline-asm"),
+    ("digraph-paste-fopen", {"op_kernel/k.cpp": '#include <cstdio>\n#define A(x, y) x%:%:y\n'
+                                                'void f() { A(fo, pen)("/etc/passwd", "r"); }\n'}, "file-access"),
+    ("macro-alias-fopen", host('#define OPEN fopen\nvoid f() { OPEN("/etc/passwd", "r"); }'), "file-access"),
+    ("pasted-socket", host("#define P(a, b) a##b\nint s = P(sock, et)(2, 1, 0);"), "network"),
+    ("pasted-system", host('#define P(a, b) a##b\nvoid f() { P(sys, tem)("id"); }'), "process"),
+    ("pasted-dlopen", host('#define P(a, b) a##b\nvoid* h = P(dlo, pen)("libc.so.6", 2);'), "dynamic-loading"),
+    ("pasted-getenv", host('#define P(a, b) a##b\nconst char* h = P(get, env)("HOME");'), "environment"),
+    ("pasted-syscall", host("#define P(a, b) a##b\nlong r = P(sys, call)(39);"), "raw-syscall"),
+    ("pasted-mmap", host("#define P(a, b) a##b\nvoid* m = P(mm, ap)(nullptr, 4096, 7, 0x22, -1, 0);"),
+     "memory-mapping"),
+    ("pasted-signal", host("#define P(a, b) a##b\nvoid f() { P(sig, nal)(11, nullptr); }"), "signals"),
+    ("pasted-thread", host("#define P(a, b) a##b\nvoid f() { std::P(thr, ead) t([] {}); }"), "threads"),
+    ("pasted-constructor", host("#define P(a, b) a##b\n__attribute__((P(constr, uctor))) static void e() {}"),
+     "code-before-main"),
+    ("pasted-weakref", host('#define P(a, b) a##b\nstatic int o() __attribute__((P(weak, ref)("open")));'),
+     "symbol-alias"),
+    ("pasted-internals", {"op_kernel/k.cpp": "#define P(a, b) a##b\nvoid f() { P(npu, kb)::block(); }\n"},
+     "simulator-internals"),
     ("constructor", host("__attribute__((constructor)) static void early() {}"), "code-before-main"),
     ("init-array", host('__attribute__((section(".init_array"))) static void* p = nullptr;'),
      "code-before-main"),
@@ -130,12 +149,29 @@ HARMLESS = {
     "stringify": "#define STR(x) #x\nconst char* s = STR(hello);\n",
     "loc-and-sim-as-words": "struct P { int loc; int sim; } p; int f() { return p.loc + p.sim; }\n",
     "null-directive": "#\nint x;\n",
+    # what real host code does: logging macros that paste __VA_ARGS__, timing with <chrono>, std::cout
+    "va-args-paste": '#include <cstdio>\n#define LOGE(fmt, ...) printf(fmt, ##__VA_ARGS__)\n'
+                     'void f(int n) { LOGE("n=%d", n); }\n',
+    "name-paste": "#define FIELD(name) int name##_len = 0;\nFIELD(tile)\n",
+    "chrono-iostream-sstream": "#include <chrono>\n#include <iostream>\n#include <sstream>\n"
+                               "void f() { auto t = std::chrono::steady_clock::now(); (void)t; std::cout << 1; }\n",
+    "toolchain-macro-in-own-macro": '#include "kernel_operator.h"\n'
+                                    "#define LOAD(t, p) GET_TILING_DATA(t, p)\n"
+                                    "extern \"C\" __global__ __aicore__ void k(GM_ADDR p) { LOAD(t, p); }\n",
+    "unknown-header-left-to-the-build": '#include "kernel_utils.h"\n',
 }
 
 
 @pytest.mark.parametrize("text", list(HARMLESS.values()), ids=list(HARMLESS))
 def test_harmless_code_passes(text: str) -> None:
     assert check_sources({"op_kernel/k.cpp": text}) is None
+
+
+def test_files_the_build_does_not_compile_are_not_checked() -> None:
+    files = {"op_host/aclnn_x.cpp": '#include "/etc/passwd"\nvoid f() { system("id"); }\n',
+             "op_host/x_l0.cpp": '#include <unistd.h>\n', "CMakeLists.txt": "#optiling\n",
+             "op_host/x.cpp": "int a;\n", "op_kernel/x.cpp": "int b;\n"}
+    assert check_sources(files) is None
 
 
 def test_dotdot_include_of_a_project_file_passes() -> None:

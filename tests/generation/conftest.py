@@ -1,33 +1,14 @@
-"""Fixtures of the generation tests: a tiny Qwen3 model built offline, the add_custom task, and a
-``npukb serve`` subprocess on a free localhost port."""
+"""Fixtures of the generation tests: the add_custom task (the tiny model and the ``npukb serve``
+subprocess live in tests/conftest.py, shared with the Ascend-CoT tests)."""
 
 from __future__ import annotations
 
-import importlib.util
-import os
-import subprocess
-import sys
-import tempfile
-import time
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-SRC = REPO / "src"
 ADD_CUSTOM = REPO / "benchmark_cases" / "level1" / "math" / "add_custom"
-
-HAVE_TRANSFORMERS = importlib.util.find_spec("transformers") is not None and \
-    importlib.util.find_spec("tokenizers") is not None
-
-
-@pytest.fixture(scope="session")
-def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    if not HAVE_TRANSFORMERS:
-        pytest.skip("needs transformers and tokenizers (pip install -e .[hf])")
-    from kernelgen_lm.tiny_model import build_tiny_model
-
-    return build_tiny_model(tmp_path_factory.mktemp("tiny") / "tiny-qwen3")
 
 
 @pytest.fixture(scope="session")
@@ -35,52 +16,3 @@ def add_custom():
     from npukernelbench.spec import load_spec
 
     return load_spec(ADD_CUSTOM, REPO / "benchmark_cases")
-
-
-def subprocess_env() -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(SRC), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
-    return env
-
-
-class ServeProcess:
-    """``python -m npukernelbench.serve`` on port 0; ``url`` is read from its 'listening on' line."""
-
-    def __init__(self, model: Path, *extra: str):
-        self.log = tempfile.TemporaryFile(mode="w+")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "npukernelbench.serve", "--model", str(model), "--port", "0", "--quiet", *extra],
-            stdout=subprocess.PIPE, stderr=self.log, text=True, env=subprocess_env())
-        deadline = time.monotonic() + 120
-        line = ""
-        while time.monotonic() < deadline:
-            line = self.proc.stdout.readline()
-            if "listening on" in line or not line:
-                break
-        if "listening on" not in line:
-            self.stop()
-            raise RuntimeError(f"npukb serve did not start: {line!r} {self.stderr()[-2000:]}")
-        self.url = line.split("listening on ", 1)[1].split()[0]
-
-    def stderr(self) -> str:
-        self.log.seek(0)
-        return self.log.read()
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        if self.proc.stdout:
-            self.proc.stdout.close()
-        self.log.close()
-
-
-@pytest.fixture(scope="session")
-def served_model(tiny_model: Path):
-    server = ServeProcess(tiny_model)
-    yield server
-    server.stop()

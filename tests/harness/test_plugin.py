@@ -5,6 +5,7 @@ import os
 import shutil
 
 import pytest
+
 from conftest import DATA, HERE
 
 pytest_plugins = ["pytester"]
@@ -46,11 +47,11 @@ def test_serial_markers_and_xdist_equal(tree):
     assert len(lines) == 4
 
 
-def test_public_layout_and_single_folder(tree):
+def test_public_layout_needs_a_describing_toolchain(tree):
     res = tree.runpytest_subprocess("-p", "npukernelbench.plugin", "public/level1/Math/AddCustom", TOOL,
-                                    "--npukb-out=out", "-v")
-    res.assert_outcomes(passed=1)
-    res.stdout.fnmatch_lines(["*level1/Math/AddCustom[[]s0[]]*PASSED*"])
+                                    "--npukb-out=out", "-v", "-rs")
+    res.assert_outcomes(skipped=1)
+    res.stdout.fnmatch_lines(["*cannot describe host code*"])
 
 
 def test_resume_after_kill_and_failures(tree):

@@ -97,6 +97,9 @@ def test_legacy_tiling_class_round_trip(sim, make_project):
     assert struct.unpack_from("<If3h", raw, 0) == (10, 2.0, -1, 2, 300)
     assert raw[16] == 7 and struct.unpack_from("<Q", raw, 24)[0] == 1 << 40
     assert struct.unpack_from("<i", raw, 32)[0] == -5
+    # The same values by field name, decoded with the layout the build kept.
+    assert result.details["tiling_fields"] == {"n": 10, "scale": 2.0, "arr": [-1, 2, 300],
+                                               "inner": {"flag": 7, "big": 1 << 40}, "last": -5}
 
 
 def test_get_tiling_data_without_registered_class_fails_to_build(sim, make_project):

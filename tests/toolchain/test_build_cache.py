@@ -81,3 +81,19 @@ def test_host_syntax_error_is_reported_with_its_file(sim, make_project):
     assert not build.ok
     assert build.error_category is ErrorCategory.SYNTAX_STRUCTURE
     assert "op_host/copy_custom.cpp" in build.diagnostics
+
+
+def test_confinement_wrapper_failure_is_not_the_candidates_and_not_cached(tmp_path):
+    """A build step whose only output is the confinement wrapper's own error (``unshare: ...``) is our
+    machinery failing: reported as such and never written to the build cache."""
+    from pathlib import Path
+
+    from npukernelbench.sandbox import ProcessOutcome
+    from npukernelbench.toolchains.ascendc_sim import builder
+
+    wrapper = ProcessOutcome(returncode=1, stdout="", stderr="unshare: sigprocmask unblock failed: Invalid argument\n",
+                             seconds=0.1)
+    failure = builder._compile_failure(wrapper, Path(tmp_path), "linking the host code")
+    assert failure.infra and builder.INFRA_MARKER in failure.diagnostics
+    compiler = ProcessOutcome(returncode=1, stdout="", stderr="op_kernel/x.cpp:3:1: error: expected ';'\n", seconds=0.1)
+    assert not builder._compile_failure(compiler, Path(tmp_path), "compiling op_kernel/x.cpp").infra

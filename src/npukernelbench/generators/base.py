@@ -20,9 +20,22 @@ class SamplingParams:
 
 @dataclass(frozen=True)
 class GenerationRequest:
-    task: TaskSpec
+    """One prompt. ``task`` is the benchmark task it belongs to; a free chat request (a dataset
+    teacher's prompt, no TaskSpec) leaves it None and names itself with ``key`` instead. ``id`` is what
+    completions, replay files and caches are keyed by: ``key`` when given, else the task's case id."""
+
+    task: TaskSpec | None
     messages: tuple[Mapping[str, str], ...]      # chat messages (role, content)
     sampling: SamplingParams
+    key: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.task is None and not self.key:
+            raise ValueError("a GenerationRequest without a task needs a key (a stable request id)")
+
+    @property
+    def id(self) -> str:
+        return self.key if self.key else self.task.case_id  # type: ignore[union-attr]
 
 
 @dataclass(frozen=True)
@@ -36,6 +49,14 @@ class Completion:
     files: Mapping[str, str] | None = None
     tokens: int | None = None
     meta: Mapping[str, Any] = field(default_factory=dict)   # labels (mutants), timings, model id
+
+
+def require_task(request: GenerationRequest, generator: str) -> TaskSpec:
+    """The request's benchmark task, for generators that derive answers from it (reference, mutants)."""
+    if request.task is None:
+        raise ValueError(f"the {generator} model answers benchmark tasks only; request {request.id!r} is a free "
+                         f"chat prompt (use replay:FILE, a server URL or a local model for those)")
+    return request.task
 
 
 @runtime_checkable

@@ -205,7 +205,7 @@ class HFGenerator:
                 samples = self.sample(request.messages, request.sampling)
                 seconds = time.monotonic() - started
                 results.append([
-                    Completion(task=request.task.case_id, sample=i, text=s.text, tokens=s.tokens,
+                    Completion(task=request.id, sample=i, text=s.text, tokens=s.tokens,
                                meta={"model": self.name, "backend": "hf", "finish_reason": s.finish_reason,
                                      "batch_seconds": round(seconds, 3), "engine_pid": os.getpid()})
                     for i, s in enumerate(samples)])

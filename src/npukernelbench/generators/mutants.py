@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from npukernelbench.generators.base import Completion, GenerationRequest, GeneratorOptions
+from npukernelbench.generators.base import Completion, GenerationRequest, GeneratorOptions, require_task
 from npukernelbench.inputs import case_seed
 
 _API_CALL = re.compile(r"\b(Add|Sub|Mul|Div|Max|Min|Adds|Muls|Exp|Abs|Cast|DataCopy|DataCopyPad|Duplicate|Sqrt|"
@@ -312,7 +312,7 @@ class MutantGenerator:
     def generate(self, requests: Sequence[GenerationRequest]) -> list[list[Completion]]:
         out = []
         for req in requests:
-            task = req.task
+            task = require_task(req, "mutants")
             batch = []
             for i in range(req.sampling.n):
                 if task.solution is None:

@@ -192,7 +192,7 @@ class OpenAIGenerator:
                 samples = self.chat(request.messages, request.sampling)
                 seconds = round(time.monotonic() - started, 3)
                 bar.update(len(samples), sum(t or 0 for _, t, _ in samples))
-                return [Completion(task=request.task.case_id, sample=i, text=text, tokens=tokens,
+                return [Completion(task=request.id, sample=i, text=text, tokens=tokens,
                                    meta={"model": self.name, "backend": "openai", "request_seconds": seconds, **meta})
                         for i, (text, tokens, meta) in enumerate(samples)]
             return list(pool.map(one, requests))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from npukernelbench.generators.base import Completion, GenerationRequest, GeneratorOptions
+from npukernelbench.generators.base import Completion, GenerationRequest, GeneratorOptions, require_task
 
 
 class ReferenceGenerator:
@@ -16,12 +16,13 @@ class ReferenceGenerator:
     def generate(self, requests: Sequence[GenerationRequest]) -> list[list[Completion]]:
         out = []
         for req in requests:
-            if req.task.solution is None:
-                out.append([Completion(req.task.case_id, i, text="(this task ships no expert solution)",
+            task = require_task(req, "reference")
+            if task.solution is None:
+                out.append([Completion(task.case_id, i, text="(this task ships no expert solution)",
                                        meta={"model": "reference", "missing": True})
                             for i in range(req.sampling.n)])
                 continue
-            out.append([Completion(req.task.case_id, i, files=dict(req.task.solution), tokens=0,
+            out.append([Completion(task.case_id, i, files=dict(task.solution), tokens=0,
                                    meta={"model": "reference"}) for i in range(req.sampling.n)])
         return out
 

@@ -1,7 +1,8 @@
 """The ``replay:PATH.jsonl`` model: completions read from a file.
 
 Lines: ``{"task": CASE_ID, "sample": I, "completion": TEXT}`` or ``{"task": ..., "sample": I,
-"files": {"op_host/x.cpp": "..."}}``; CASE_ID is the case folder path relative to its root. A
+"files": {"op_host/x.cpp": "..."}}``; CASE_ID is the case folder path relative to its root (or, for
+free chat requests such as a dataset teacher's, the request's key). A
 sample missing from the file becomes an empty completion (a parse_error), never a silent pass.
 """
 
@@ -59,15 +60,15 @@ class ReplayGenerator:
         for req in requests:
             batch = []
             for i in range(req.sampling.n):
-                row = self.rows.get((req.task.case_id, i))
+                row = self.rows.get((req.id, i))
                 if row is None:
-                    batch.append(Completion(req.task.case_id, i, text="",
+                    batch.append(Completion(req.id, i, text="",
                                             meta={"replay": "missing from the replay file"}))
                 elif "files" in row:
-                    batch.append(Completion(req.task.case_id, i, files=row["files"], tokens=row.get("tokens"),
+                    batch.append(Completion(req.id, i, files=row["files"], tokens=row.get("tokens"),
                                             meta=row.get("meta") or {}))
                 else:
-                    batch.append(Completion(req.task.case_id, i, text=str(row["completion"]),
+                    batch.append(Completion(req.id, i, text=str(row["completion"]),
                                             tokens=row.get("tokens"), meta=row.get("meta") or {}))
             out.append(batch)
         return out

@@ -85,7 +85,7 @@ class VLLMGenerator:
             seconds = round(time.monotonic() - started, 3)
             results = []
             for request, output in zip(requests, outputs, strict=True):
-                batch = [Completion(task=request.task.case_id, sample=i, text=o.text, tokens=len(o.token_ids),
+                batch = [Completion(task=request.id, sample=i, text=o.text, tokens=len(o.token_ids),
                                     meta={"model": self.name, "backend": "vllm", "finish_reason": o.finish_reason,
                                           "batch_seconds": seconds})
                          for i, o in enumerate(sorted(output.outputs, key=lambda o: o.index))]

@@ -82,6 +82,59 @@ class RunResult:
     details: Mapping[str, Any] = field(default_factory=dict)   # block_dim, tiling_key, cost breakdown
 
 
+@dataclass(frozen=True)
+class OpParam:
+    """An input or output of a registered OpDef, as its host code declares it."""
+
+    name: str
+    role: str                             # "input" | "output"
+    param_type: str                       # "REQUIRED" | "OPTIONAL" | "DYNAMIC"
+    dtypes: tuple[str, ...]               # dtype name per DataType column ("" where unknown here)
+    any_column: bool = False              # DataTypeList: each of ``dtypes`` fits every column
+
+
+@dataclass(frozen=True)
+class OpAttr:
+    """An attribute of a registered OpDef."""
+
+    name: str
+    type: str                             # float | int | bool | str | list_int | list_float | list_bool | ...
+    required: bool
+    has_default: bool = False
+    default: Any = None
+
+
+@dataclass(frozen=True)
+class OpSignature:
+    """One registered OpDef: what the aclnn API generated for it takes, in its order (inputs, then
+    attributes, then outputs)."""
+
+    op: str
+    inputs: tuple[OpParam, ...]
+    outputs: tuple[OpParam, ...]
+    attrs: tuple[OpAttr, ...]
+
+    @property
+    def columns(self) -> int:
+        """Number of DataType columns (dtype combinations) the OpDef supports."""
+        return max((len(p.dtypes) for p in (*self.inputs, *self.outputs) if not p.any_column), default=1)
+
+
+@dataclass(frozen=True)
+class HostDescription:
+    """What the project's host code registers, from compiling and running it (``describe``)."""
+
+    ok: bool
+    signatures: tuple[OpSignature, ...] = ()
+    diagnostics: str = ""                 # why the host code did not build or describe
+    error_category: ErrorCategory | None = None
+    timed_out: bool = False
+    cached: bool = False
+
+    def signature(self, op: str) -> OpSignature | None:
+        return next((s for s in self.signatures if s.op == op), None)
+
+
 @runtime_checkable
 class Toolchain(Protocol):
     name: str
@@ -93,3 +146,12 @@ class Toolchain(Protocol):
     def build(self, project: KernelProject) -> BuildResult: ...
 
     def run(self, build: BuildResult, launch: Launch) -> RunResult: ...
+
+
+@runtime_checkable
+class HostDescriber(Protocol):
+    """A toolchain that can compile a project's host code alone and report the OpDefs it registers
+    (needed by tasks that bind the operator through its OpDef, such as the public NPUKernelBench
+    layout). The ``project.params`` of such a call are empty: no dtype binding exists yet."""
+
+    def describe(self, project: KernelProject) -> HostDescription: ...

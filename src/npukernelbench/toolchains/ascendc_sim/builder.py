@@ -2,9 +2,11 @@
 
 Steps (each compiler and host-code run confined by ``npukernelbench.sandbox``):
 
-1. compile every ``op_host/*.cpp`` (host TU);
+1. compile every host source (``op_host/*.cpp`` / ``*.cc``, as CANN's op project build does, except
+   the operator-API library sources ``aclnn_*.cpp`` and ``*_l0.cpp``);
 2. link them with the launcher into a *describe* binary and run it: it prints the registered tiling
-   classes and OpDefs (``kernel_prelude``);
+   classes and OpDefs with their signatures (``kernel_prelude``). Steps 1-2 alone are
+   :func:`describe` (cached per host sources; the build reuses its host objects);
 3. generate the force-included kernel header (DTYPE macros, tiling struct, entry trampoline);
 4. compile ``op_kernel/<kernel>.cpp`` with it (kernel TU);
 5. link host objects + kernel object + runtime objects into ``sim``.
@@ -26,9 +28,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path, PurePosixPath
 
 from npukernelbench import diagnostics
+from npukernelbench.extract import is_host_source
 from npukernelbench.result import ErrorCategory
 from npukernelbench.sandbox import Limits, ProcessOutcome, Request, clean_env, run_confined
-from npukernelbench.toolchains.ascendc_sim import kernel_prelude, precompiled_header
+from npukernelbench.toolchains.ascendc_sim import kernel_prelude, precompiled_header, tiling_fields
 from npukernelbench.toolchains.ascendc_sim.build_cache import BuildCache
 from npukernelbench.toolchains.ascendc_sim.compiler import (
     FLAGS,
@@ -39,11 +42,13 @@ from npukernelbench.toolchains.ascendc_sim.compiler import (
     raw_access_flags,
 )
 from npukernelbench.toolchains.ascendc_sim.sources import INCLUDE_DIR, RUNTIME_SOURCES, simulator_version
-from npukernelbench.toolchains.base import BuildResult, KernelProject
+from npukernelbench.toolchains.base import BuildResult, HostDescription, KernelProject
 
-BUILDER_VERSION = "2"
+BUILDER_VERSION = "3"
 EXECUTABLE = "sim"
 PRELUDE = "npukb_build.h"
+INFRA_MARKER = "the confinement wrapper failed, not the candidate's code"
+WRAPPER_PREFIXES = ("unshare:", "bwrap:")
 COMPILE_LIMITS = Limits(cpu_s=300, memory_bytes=6 << 30, wall_s=240.0)
 DESCRIBE_LIMITS = Limits(cpu_s=20, memory_bytes=2 << 30, wall_s=20.0)
 
@@ -51,22 +56,18 @@ DESCRIBE_LIMITS = Limits(cpu_s=20, memory_bytes=2 << 30, wall_s=20.0)
 class StepFailure(Exception):
     """A build step failed: the message is already trimmed for humans."""
 
-    def __init__(self, diagnostics: str, category: ErrorCategory, timed_out: bool = False):
+    def __init__(self, diagnostics: str, category: ErrorCategory, timed_out: bool = False, infra: bool = False):
         super().__init__(diagnostics)
         self.diagnostics = diagnostics
         self.category = category
         self.timed_out = timed_out
+        self.infra = infra            # our machinery failed (not the candidate): never cached
 
 
 @functools.lru_cache(maxsize=1)
 def _classifier_version() -> str:
     """Failed builds are cached with their error class: a changed classifier must not reuse them."""
     return hashlib.sha256(Path(diagnostics.__file__).read_bytes()).hexdigest()[:16]
-
-
-def kernel_flags(compiler: Compiler, raw_access: bool) -> tuple[str, ...]:
-    """Flags of the kernel TU: FLAGS plus, when ``raw_access``, the raw-access instrumentation."""
-    return (*FLAGS, *raw_access_flags(compiler, str(INCLUDE_DIR))) if raw_access else FLAGS
 
 
 # The C library's memory functions the kernel TU may call: the instrumentation does not see into them,
@@ -78,6 +79,11 @@ def redefine_raw_memory_functions(obj: str) -> list[str]:
     """The objcopy command that points ``obj``'s calls of RAW_MEMORY_FUNCTIONS at npukb_raw_<name>."""
     objcopy = shutil.which("objcopy") or "objcopy"
     return [objcopy, *(f"--redefine-sym={n}=npukb_raw_{n}" for n in RAW_MEMORY_FUNCTIONS), obj]
+
+
+def kernel_flags(compiler: Compiler, raw_access: bool) -> tuple[str, ...]:
+    """Flags of the kernel TU: FLAGS plus, when ``raw_access``, the raw-access instrumentation."""
+    return (*FLAGS, *raw_access_flags(compiler, str(INCLUDE_DIR))) if raw_access else FLAGS
 
 
 def build_key(project: KernelProject, compiler: Compiler, raw_access: bool = True) -> str:
@@ -117,6 +123,10 @@ def _compile_failure(outcome: ProcessOutcome, folder: Path, what: str, cache: Bu
                      ) -> StepFailure:
     if outcome.timed_out:
         return StepFailure(f"{what}: the compiler exceeded its time limit", ErrorCategory.OTHER, timed_out=True)
+    wrapper = (outcome.stderr + outcome.stdout).strip()
+    if wrapper.startswith(WRAPPER_PREFIXES) and "error:" not in wrapper:
+        return StepFailure(f"{what}: {INFRA_MARKER} ({wrapper.splitlines()[0][:300]})", ErrorCategory.OTHER,
+                           infra=True)
     log = _clean(outcome.stderr + outcome.stdout, folder, cache.root / "pch" if cache is not None else None)
     if outcome.signal_name:
         log = f"{what}: the compiler died of {outcome.signal_name} (memory limit?)\n{log}"
@@ -176,34 +186,49 @@ def _write_sources(project: KernelProject, src: Path) -> list[str]:
         path = src.joinpath(*rel.parts)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
-        if rel.parts[0] == "op_host" and rel.suffix in (".cpp", ".cc", ".cxx") and len(rel.parts) == 2:
+        if is_host_source(rel.as_posix()):
             hosts.append(rel.as_posix())
     return sorted(hosts)
 
 
-def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder: Path,
-           timings: dict[str, float], raw_access: bool) -> None:
-    """Run every step in ``folder``; raises StepFailure; leaves ``folder/sim`` on success."""
+def _host_files(project: KernelProject) -> list[tuple[str, str]]:
+    return sorted((n, t) for n, t in project.files.items() if PurePosixPath(n).parts[:1] == ("op_host",))
+
+
+def describe_key(project: KernelProject, compiler: Compiler) -> str:
+    """Cache key of the host side alone: every op_host file (sources and headers), not the kernel."""
+    payload = {"describe": BUILDER_VERSION, "files": _host_files(project), "host_flags": HOST_FLAGS,
+               "link": LINK_FLAGS, "compiler": compiler.version, "simulator": simulator_version(),
+               "classifier": _classifier_version()}
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+
+
+def _host_steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder: Path,
+                timings: dict[str, float], reuse: Path | None = None
+                ) -> tuple[list[str], kernel_prelude.Description, str]:
+    """Compile the host sources (or reuse the objects of a published describe step in ``reuse``), link
+    and run the describe binary. Returns the host objects, the parsed description and its raw text."""
     src = folder / "src"
     hosts = _write_sources(project, src)
-    kernel_rel = f"op_kernel/{project.kernel}.cpp"
     if not hosts:
         raise StepFailure("the project has no op_host/*.cpp file (host code with the OpDef and TilingFunc)",
                           ErrorCategory.SYNTAX_STRUCTURE)
-    if kernel_rel not in project.files:
-        raise StepFailure(f"the project has no {kernel_rel} (kernel entry {project.kernel})",
-                          ErrorCategory.SYNTAX_STRUCTURE)
     runtime = [str(o) for o in runtime_objects(compiler, cache)]
-    include = ["-I", str(INCLUDE_DIR)]
-    host_pch, host_readable = _pch_args(project, compiler, cache, HOST_FLAGS, "op_host")
     host_objects = []
-    for i, host in enumerate(hosts):
-        obj = f"{folder}/host_{i}.o"
-        out = _run([compiler.path, *HOST_FLAGS, *include, "-I", "op_host", *host_pch, "-c", host, "-o", obj], src,
-                   COMPILE_LIMITS, timings, "host", host_readable)
-        if not out.ok:
-            raise _compile_failure(out, folder, f"compiling {host}", cache)
-        host_objects.append(obj)
+    if reuse is not None and all((reuse / f"host_{i}.o").is_file() for i in range(len(hosts))):
+        for i in range(len(hosts)):
+            shutil.copyfile(reuse / f"host_{i}.o", folder / f"host_{i}.o")
+            host_objects.append(f"{folder}/host_{i}.o")
+    else:
+        include = ["-I", str(INCLUDE_DIR)]
+        host_pch, host_readable = _pch_args(project, compiler, cache, HOST_FLAGS, "op_host")
+        for i, host in enumerate(hosts):
+            obj = f"{folder}/host_{i}.o"
+            out = _run([compiler.path, *HOST_FLAGS, *include, "-I", "op_host", *host_pch, "-c", host, "-o", obj],
+                       src, COMPILE_LIMITS, timings, "host", host_readable)
+            if not out.ok:
+                raise _compile_failure(out, folder, f"compiling {host}", cache)
+            host_objects.append(obj)
     out = _run([compiler.path, *LINK_FLAGS, *host_objects, *runtime, "-o", "describe"], folder, COMPILE_LIMITS,
                timings, "describe")
     if not out.ok:
@@ -213,12 +238,64 @@ def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder
         why = (f"died of {described.signal_name}" if described.signal_name else
                "timed out" if described.timed_out else f"exited with {described.returncode}")
         raise StepFailure(f"the host code's static initialisation {why}:\n{described.stderr[-2000:]}",
-                          ErrorCategory.OTHER)
+                          ErrorCategory.OTHER, timed_out=described.timed_out)
     try:
         desc = kernel_prelude.parse_description(described.stdout)
     except kernel_prelude.DescribeError as exc:
         raise StepFailure(f"cannot read the registered tiling classes: {exc}", ErrorCategory.OTHER) from None
+    return host_objects, desc, described.stdout
+
+
+def describe(project: KernelProject, compiler: Compiler, cache: BuildCache) -> HostDescription:
+    """Compile and describe the project's host side alone (cached per host sources): the OpDefs it
+    registers with their signatures. The published entry keeps the host objects for the builds."""
+    key = describe_key(project, compiler)
+    record = cache.load(key)
+    if record is None:
+        folder = cache.scratch(f"d{key[:12]}-")
+        timings: dict[str, float] = {}
+        try:
+            _, _, text = _host_steps(project, compiler, cache, folder, timings)
+            record = {"ok": True, "describe": text, "diagnostics": "", "category": None, "timed_out": False}
+        except StepFailure as failure:
+            record = {"ok": False, "describe": "", "diagnostics": failure.diagnostics,
+                      "category": failure.category.value, "timed_out": failure.timed_out}
+        record["step_seconds"] = timings
+        shutil.rmtree(folder / "src", ignore_errors=True)
+        (folder / "describe").unlink(missing_ok=True)
+        if record["timed_out"]:
+            shutil.rmtree(folder, ignore_errors=True)      # the machine's load, maybe: not cached
+            return _description(record, cached=False)
+        cache.publish(key, folder, record)
+        return _description(cache.load(key) or record, cached=False)
+    return _description(record, cached=True)
+
+
+def _description(record: dict, cached: bool) -> HostDescription:
+    category = record.get("category")
+    if not record.get("ok"):
+        return HostDescription(ok=False, diagnostics=record.get("diagnostics", ""),
+                               error_category=ErrorCategory(category) if category else None,
+                               timed_out=bool(record.get("timed_out")), cached=cached)
+    desc = kernel_prelude.parse_description(record.get("describe", ""))
+    return HostDescription(ok=True, signatures=desc.signatures, cached=cached)
+
+
+def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder: Path,
+           timings: dict[str, float], raw_access: bool) -> None:
+    """Run every step in ``folder``; raises StepFailure; leaves ``folder/sim`` on success."""
+    kernel_rel = f"op_kernel/{project.kernel}.cpp"
+    if kernel_rel not in project.files:
+        raise StepFailure(f"the project has no {kernel_rel} (kernel entry {project.kernel})",
+                          ErrorCategory.SYNTAX_STRUCTURE)
+    described = cache.load(describe_key(project, compiler))
+    reuse = cache.entry(describe_key(project, compiler)) if described and described.get("ok") else None
+    host_objects, desc, layout = _host_steps(project, compiler, cache, folder, timings, reuse)
+    src = folder / "src"
+    runtime = [str(o) for o in runtime_objects(compiler, cache)]
+    include = ["-I", str(INCLUDE_DIR)]
     (folder / PRELUDE).write_text(kernel_prelude.prelude(project, desc), encoding="utf-8")
+    (folder / tiling_fields.LAYOUT_FILE).write_text(layout, encoding="utf-8")   # runs name tiling values
     flags = kernel_flags(compiler, raw_access)
     kernel_pch, kernel_readable = _pch_args(project, compiler, cache, flags, "op_kernel")
     out = _run([compiler.path, *flags, *include, "-I", "op_kernel", *kernel_pch, "-include", str(folder / PRELUDE),
@@ -258,11 +335,11 @@ def build(project: KernelProject, compiler: Compiler, cache: BuildCache, raw_acc
         record = {"ok": True, "diagnostics": "", "category": None, "timed_out": False, **meta}
     except StepFailure as failure:
         record = {"ok": False, "diagnostics": failure.diagnostics, "category": failure.category.value,
-                  "timed_out": failure.timed_out, **meta}
+                  "timed_out": failure.timed_out, "infra": failure.infra, **meta}
     record["seconds"] = round(time.monotonic() - start, 3)
     record["step_seconds"] = timings
-    if record["timed_out"]:
-        # Not cached: a time-out may be the machine's load rather than the candidate.
+    if record["timed_out"] or record.get("infra"):
+        # Not cached: a time-out may be the machine's load, a wrapper failure is ours, not the candidate's.
         shutil.rmtree(folder, ignore_errors=True)
         return _result(record, folder, key, time.monotonic() - start, cached=False)
     target = cache.publish(key, folder, record)

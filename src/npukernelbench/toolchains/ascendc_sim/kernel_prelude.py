@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from npukernelbench.dtypes import dtype
-from npukernelbench.toolchains.base import KernelProject
+from npukernelbench.dtypes import DTYPES, dtype
+from npukernelbench.toolchains.base import KernelProject, OpAttr, OpParam, OpSignature
 
 # ge::DataType values as preprocessor numbers, so that `#if ORIG_DTYPE_X == DT_FLOAT16` works.
 GE_VALUES = {
@@ -53,16 +53,41 @@ class Description:
     registered: dict[str, str]             # op type (or op_key) -> class name
     classes: dict[str, TilingClass]
     opdefs: tuple[str, ...]
+    signatures: tuple[OpSignature, ...] = ()
 
 
 class DescribeError(ValueError):
     pass
 
 
+_GE_TO_NAME = {row.ge_name: row.name for row in DTYPES.values()}
+
+
+def _attr_default(kind: str, values: list[str]) -> object:
+    if kind == "str":
+        return bytes.fromhex(values[0]).decode("utf-8", "replace") if values and values[0] != "-" else ""
+    if kind == "bool":
+        return values[0] == "1"
+    if kind == "int":
+        return int(values[0])
+    if kind == "float":
+        return float(values[0])
+    if kind == "list_int":
+        return [int(v) for v in values]
+    if kind == "list_float":
+        return [float(v) for v in values]
+    if kind == "list_bool":
+        return [v == "1" for v in values]
+    return None
+
+
 def parse_description(text: str) -> Description:
     registered: dict[str, str] = {}
     classes: dict[str, TilingClass] = {}
     opdefs: list[str] = []
+    signatures: list[OpSignature] = []
+    params: list[OpParam] = []
+    attrs: list[OpAttr] = []
     header: list[str] | None = None
     fields: list[Field] = []
     for number, line in enumerate(text.splitlines(), start=1):
@@ -75,6 +100,20 @@ def parse_description(text: str) -> Description:
                 registered[parts[1]] = parts[2]
             elif tag == "opdef":
                 opdefs.append(parts[1])
+                params, attrs = [], []
+            elif tag == "param" and opdefs:
+                params.append(OpParam(name=parts[2], role=parts[1], param_type=parts[3],
+                                      dtypes=tuple(_GE_TO_NAME.get(g, "") for g in parts[5:]),
+                                      any_column=parts[4] == "any"))
+            elif tag == "attr" and opdefs:
+                has_default = parts[4] == "default"
+                attrs.append(OpAttr(name=parts[1], type=parts[2], required=parts[3] == "REQUIRED",
+                                    has_default=has_default,
+                                    default=_attr_default(parts[2], parts[5:]) if has_default else None))
+            elif tag == "endop" and opdefs:
+                signatures.append(OpSignature(op=opdefs[-1], inputs=tuple(p for p in params if p.role == "input"),
+                                              outputs=tuple(p for p in params if p.role == "output"),
+                                              attrs=tuple(attrs)))
             elif tag == "class":
                 header, fields = parts, []
             elif tag == "field" and header is not None:
@@ -89,7 +128,7 @@ def parse_description(text: str) -> Description:
                 raise DescribeError(f"line {number}: unexpected {line!r}")
         except (IndexError, ValueError) as exc:
             raise DescribeError(f"line {number}: cannot parse {line!r}: {exc}") from None
-    return Description(registered=registered, classes=classes, opdefs=tuple(opdefs))
+    return Description(registered=registered, classes=classes, opdefs=tuple(opdefs), signatures=tuple(signatures))
 
 
 def _short(type_name: str) -> str:

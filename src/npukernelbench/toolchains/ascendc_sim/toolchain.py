@@ -11,10 +11,10 @@ import shutil
 from pathlib import Path
 
 from npukernelbench.sandbox import Limits, Request, clean_env, run_confined
-from npukernelbench.toolchains.ascendc_sim import builder, launch_files
+from npukernelbench.toolchains.ascendc_sim import builder, launch_files, tiling_fields
 from npukernelbench.toolchains.ascendc_sim.build_cache import BuildCache, default_root
 from npukernelbench.toolchains.ascendc_sim.compiler import Compiler, find_compiler
-from npukernelbench.toolchains.base import BuildResult, KernelProject, Launch, RunResult
+from npukernelbench.toolchains.base import BuildResult, HostDescription, KernelProject, Launch, RunResult
 
 RUN_MEMORY_BYTES = 8 << 30        # address space of one simulated run (48 block stacks + GM)
 EXIT_VIOLATION = 3
@@ -50,6 +50,13 @@ class AscendCSimToolchain:
             return BuildResult(ok=False, artifact=None, key="", diagnostics=found)
         return builder.build(project, found, self.cache, raw_access=self.raw_access_costing)
 
+    def describe(self, project: KernelProject) -> HostDescription:
+        """Compile and run the host code alone: the OpDefs it registers (cached per host sources)."""
+        found = self._compiler()
+        if isinstance(found, str):
+            return HostDescription(ok=False, diagnostics=found)
+        return builder.describe(project, found, self.cache)
+
     # -- run ----------------------------------------------------------------------------------
 
     def run(self, build: BuildResult, launch: Launch) -> RunResult:
@@ -79,6 +86,10 @@ class AscendCSimToolchain:
         result = launch_files.read_result(folder) or {}
         details = {k: result[k] for k in ("block_dim", "tiling_key", "workspace_bytes", "tiling_bytes", "tiling_hex",
                                           "cost", "violation", "status") if k in result}
+        if "tiling_hex" in result:
+            fields = tiling_fields.decode_run(exe.parent, op, result)
+            if fields is not None:
+                details["tiling_fields"] = fields        # the tiling class's values, by field name
         details["log"] = result.get("log", "")
         details["speed_kind"] = self.speed_kind
         details["raw_access_costed"] = raw_access_costed

@@ -1,9 +1,10 @@
 import kernel_gen_ops
-import torch
-import torch_npu  # noqa: F401  (shimmed by the harness when absent)
+import torch.nn as nn
+import torch_npu  # noqa: F401  (upstream imports it; shimmed on the CPU)
+from torch_npu.contrib import transfer_to_npu  # noqa: F401
 
 
-class Model(torch.nn.Module):
+class Model(nn.Module):
     def __init__(self):
         super().__init__()
 
@@ -11,6 +12,9 @@ class Model(torch.nn.Module):
         return x + y
 
 
-class ModelNew(torch.nn.Module):
-    def forward(self, *args):
-        return kernel_gen_ops.add_custom(*args)
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x, y):
+        return kernel_gen_ops.add_custom(x, y)

@@ -1,4 +1,13 @@
 #include "register/op_def_registry.h"
+
+namespace optiling {
+static ge::graphStatus TilingFunc(gert::TilingContext* context)
+{
+    // TODO: fill the tiling data and the block dim.
+    return ge::GRAPH_SUCCESS;
+}
+}  // namespace optiling
+
 namespace ops {
 class AddCustom : public OpDef {
 public:
@@ -7,7 +16,9 @@ public:
         this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT, ge::DT_FLOAT16}).Format({ge::FORMAT_ND, ge::FORMAT_ND});
         this->Input("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT, ge::DT_FLOAT16}).Format({ge::FORMAT_ND, ge::FORMAT_ND});
         this->Output("z").ParamType(REQUIRED).DataType({ge::DT_FLOAT, ge::DT_FLOAT16}).Format({ge::FORMAT_ND, ge::FORMAT_ND});
+        this->AICore().SetTiling(optiling::TilingFunc);
+        this->AICore().AddConfig("ascend910b");
     }
 };
 OP_ADD(AddCustom);
-}
+}  // namespace ops

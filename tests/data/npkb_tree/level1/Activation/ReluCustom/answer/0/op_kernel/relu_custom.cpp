@@ -1,7 +1,19 @@
-extern "C" void relu_custom(void** inputs, void** outputs, long n, const double* attrs, long* cost)
+#include "kernel_operator.h"
+using namespace AscendC;
+
+extern "C" __global__ __aicore__ void relu_custom(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
-    const DTYPE_X* x = static_cast<const DTYPE_X*>(inputs[0]);
-    DTYPE_Y* y = static_cast<DTYPE_Y*>(outputs[0]);
-    for (long i = 0; i < n; ++i) y[i] = x[i] > 0 ? x[i] : 0;
-    *cost += n;
+    GET_TILING_DATA(t, tiling);
+    TPipe pipe;
+    TBuf<QuePosition::VECCALC> buf;
+    pipe.InitBuffer(buf, t.totalLength * sizeof(float));
+    GlobalTensor<float> xGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x, t.totalLength);
+    yGm.SetGlobalBuffer((__gm__ float*)y, t.totalLength);
+    LocalTensor<float> v = buf.Get<float>();
+    DataCopy(v, xGm, t.totalLength);
+    PipeBarrier<PIPE_ALL>();
+    Relu(v, v, t.totalLength);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yGm, v, t.totalLength);
 }

@@ -1,0 +1,1 @@
+"""The five corpus stages; each exposes ``run(ctx: StageContext) -> StageResult``."""

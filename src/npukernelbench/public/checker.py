@@ -1,0 +1,312 @@
+"""One candidate project against a public NPUKernelBench task, the way upstream evaluates it.
+
+1. ``describe``: the toolchain compiles the candidate's host code alone and reports the OpDefs it
+   registers; the one named after the kernel file is the operator (``op_call.pick_signature``).
+2. For every CSV row and ``seeds`` seeds (``torch.manual_seed(seed)`` before ``get_init_inputs`` and
+   ``get_inputs``): the reference ``Model(*init)(*args)`` runs twice on copies, in the original dtypes
+   (its outputs' count, shapes and dtypes are the contract) and with half/bf16 tensors upcast to float32
+   (the expected values); the candidate runs as ``ModelNew(*init)(*args)`` with ``kernel_gen_ops`` the
+   task's compiled ``pybind.cpp``, whose ``EXEC_NPU_CMD`` runs the kernel in a child process
+   (``op_call``).
+3. Outputs are compared positionally: count, shapes and dtypes strictly against what ``Model``
+   returns; extra outputs that ``ModelNew`` returns beyond those (an ``rstd`` the reference does not
+   compute) are not compared, as upstream's pairwise comparison ignores them. Values: the task's
+   ``custom_check_precision(row, ref, out)`` when defined (its verdict is the first element of the
+   tuple it returns), else the default per-dtype tolerances; values are compared in float32 (half and
+   bf16 outputs upcast).
+4. The first seed of every row runs twice with different poison in the fresh output buffers; the two
+   results must agree bit for bit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from npukernelbench.compare import compare_array, same_bits
+from npukernelbench.evaluate import BaselineCache, BuildFailed, CaseOutcome, EvalOptions
+from npukernelbench.public import op_call
+from npukernelbench.public.binding import BindingError
+from npukernelbench.public.precision import VerdictError, verdict_of
+from npukernelbench.public.task import Inputs, PublicTask, public_task, upcast
+from npukernelbench.reference_runner import ReferenceError_
+from npukernelbench.result import Stage, Status
+from npukernelbench.shapes import ShapeCase, static_cases
+from npukernelbench.spec import TaskSpec
+from npukernelbench.speed_audit import RunCost, combined, cost_of
+from npukernelbench.toolchains.base import BuildResult, HostDescriber, KernelProject, OpSignature, Toolchain
+
+
+class ToolchainUnsupported(RuntimeError):
+    """The toolchain cannot describe host code, which the public layout needs to bind the operator."""
+
+
+def _as_list(value: Any) -> list[Any]:
+    if isinstance(value, tuple | list):
+        return list(value)
+    return [value]
+
+
+def _upcast_out(value: Any) -> Any:
+    """A candidate's returned outputs with half/bf16 tensors as float32, same container types."""
+    return upcast(value)
+
+
+class ModelChecker:
+    """Public-layout counterpart of ``evaluate.KernelChecker``: ``check_static()`` -> outcomes."""
+
+    def __init__(self, spec: TaskSpec, toolchain: Toolchain, files: Mapping[str, str],
+                 options: EvalOptions | None = None, baseline: BaselineCache | None = None,
+                 task: PublicTask | None = None):
+        if not isinstance(toolchain, HostDescriber):
+            raise ToolchainUnsupported(f"toolchain {toolchain.name!r} cannot describe host code (no describe()); "
+                                       "the public NPUKernelBench layout binds operators through their OpDef")
+        self.spec = spec
+        self.toolchain = toolchain
+        self.files = dict(files)
+        self.options = options or EvalOptions()
+        self.baseline = baseline if baseline is not None else BaselineCache()
+        self.task = task or public_task(spec.folder, spec.op, spec.kernel)
+        self.stage = Stage.COLLECTED
+        self.shapes_checked = 0
+        self.signature: OpSignature | None = None
+        self.builds: dict[tuple[tuple[str, str], ...], BuildResult] = {}
+
+    # -- stages ---------------------------------------------------------------------------------------
+    def _reach(self, stage: Stage) -> None:
+        order = Stage.order()
+        if order.index(stage) > order.index(self.stage):
+            self.stage = stage
+
+    def _note_runs(self, runner: op_call.OpRunner) -> None:
+        if runner.built:
+            self._reach(Stage.KERNEL_BUILT)
+        for run in runner.runs:
+            if "block_dim" in run.details:
+                self._reach(Stage.TILING_RAN)
+            if run.ok:
+                self._reach(Stage.RAN_CLEANLY)
+
+    def describe(self) -> OpSignature:
+        """The candidate's operator signature (raises BuildFailed when the host side does not build)."""
+        if self.signature is None:
+            described = self.toolchain.describe(KernelProject(op=self.spec.op, kernel=self.spec.kernel,
+                                                              files=self.files, params=()))
+            if not described.ok:
+                raise BuildFailed(BuildResult(ok=False, artifact=None, key="", diagnostics=described.diagnostics,
+                                              error_category=described.error_category,
+                                              timed_out=described.timed_out))
+            try:
+                self.signature = op_call.pick_signature(described.signatures, self.spec.kernel)
+            except op_call.SignatureMismatch as exc:
+                raise BuildFailed(BuildResult(ok=False, artifact=None, key="", diagnostics=str(exc),
+                                              error_category=exc.category)) from None
+            self._reach(Stage.HOST_BUILT)
+        return self.signature
+
+    # -- one run of ModelNew ------------------------------------------------------------------------------
+    def _run_candidate(self, inputs: Inputs, poison_seed: int) -> tuple[Any, op_call.OpRunner]:
+        runner = op_call.OpRunner(toolchain=self.toolchain, signature=self.describe(), kernel=self.spec.kernel,
+                                  files=self.files, poison_seed=poison_seed, timeout_s=self.options.run_timeout_s,
+                                  builds=self.builds)
+        try:
+            with self.task.bound_module(self._cache_root()), op_call.bound(runner):
+                out = self.task.candidate(inputs)
+        except BindingError as exc:
+            raise ReferenceError_(f"{self.spec.folder}/validation/pybind.cpp: {exc}") from exc
+        except op_call.CallError:
+            self._note_runs(runner)
+            raise
+        except Exception as exc:
+            self._note_runs(runner)
+            raise ReferenceError_(f"{self.spec.folder}/validation/module.py: ModelNew raised "
+                                  f"{type(exc).__name__}: {exc}") from exc
+        self._note_runs(runner)
+        return out, runner
+
+    def _cache_root(self) -> Path:
+        """Where compiled bindings are cached: the per-user cache (``NPUKB_CACHE_DIR``), shared by every
+        toolchain (the binding is the task's code, not the candidate's)."""
+        from npukernelbench.toolchains.ascendc_sim.build_cache import default_root
+
+        return default_root()
+
+    def _call_outcome(self, exc: op_call.CallError, case: ShapeCase, where: str) -> CaseOutcome:
+        if isinstance(exc, op_call.KernelBuildFailed):
+            raise BuildFailed(exc.build) from None
+        if isinstance(exc, op_call.SignatureMismatch):
+            raise BuildFailed(BuildResult(ok=False, artifact=None, key="", diagnostics=str(exc),
+                                          error_category=exc.category)) from None
+        if isinstance(exc, op_call.KernelRunFailed):
+            run = exc.run
+            if run.timed_out:
+                return CaseOutcome(Status.TIMEOUT, f"timed out after {self.options.run_timeout_s:g} s {where}: "
+                                                   f"{run.message}".strip(), case=case)
+            return CaseOutcome(Status.RUNTIME_ERROR, f"{run.message or 'kernel run failed'} {where}", case=case)
+        return CaseOutcome(Status.WRONG, f"{exc} {where}", case=case)
+
+    # -- comparing --------------------------------------------------------------------------------------
+    def _compare(self, case: ShapeCase, structure: Any, values: Any, out: Any, where: str
+                 ) -> CaseOutcome | tuple[float, float]:
+        import torch
+
+        refs, vals, got = _as_list(structure), _as_list(values), _as_list(out)
+        if len(got) < len(refs):
+            return CaseOutcome(Status.WRONG, f"ModelNew returned {len(got)} output(s) but Model returns {len(refs)} "
+                                             f"{where}", case=case)
+        pairs = []
+        for i, (ref, val, g) in enumerate(zip(refs, vals, got, strict=False)):
+            if not isinstance(ref, torch.Tensor):
+                continue                                   # a non-tensor return value: nothing to compare
+            if not isinstance(g, torch.Tensor):
+                return CaseOutcome(Status.WRONG, f"output {i}: ModelNew returned {type(g).__name__}, Model a tensor "
+                                                 f"{where}", case=case)
+            if tuple(g.shape) != tuple(ref.shape) or g.dtype != ref.dtype:
+                return CaseOutcome(Status.WRONG, f"output {i}: shape {list(g.shape)} {g.dtype} but Model returns "
+                                                 f"{list(ref.shape)} {ref.dtype} {where}", case=case)
+            pairs.append((i, ref, val, g))
+
+        def default_verdicts() -> list[Any]:
+            verdicts = []
+            for i, ref, val, g in pairs:
+                dtype_name = op_call.torch_dtype_name(ref)
+                expected = val.detach().cpu() if isinstance(val, torch.Tensor) and val.shape == ref.shape else ref
+                if expected.dtype in (torch.float16, torch.bfloat16):
+                    expected = expected.float()
+                verdicts.append(compare_array(str(i), op_call.to_storage(g), expected.numpy(), dtype_name,
+                                              self.spec.tolerance_for(dtype_name), self.spec.nan_policy))
+            return verdicts
+
+        hook = self.task.custom_check
+        if hook is not None:
+            try:
+                ok = verdict_of(hook(case.row, values, _upcast_out(out)))
+            except VerdictError as exc:
+                raise ReferenceError_(f"{self.spec.folder}/validation/prepare_inputs.py: {exc}") from exc
+            except Exception as exc:
+                raise ReferenceError_(f"{self.spec.folder}/validation/prepare_inputs.py: custom_check_precision "
+                                      f"raised {type(exc).__name__}: {exc}") from exc
+            if ok:
+                return 0.0, 0.0            # the task's check decides; default-tolerance figures are not computed
+            verdicts = default_verdicts()
+            detail = next((v.message for v in verdicts if not v.ok), "")
+            return CaseOutcome(Status.WRONG, f"the task's custom_check_precision failed {where}"
+                                             + (f" (default tolerances: {detail})" if detail else ""), case=case,
+                               max_abs=max((v.max_abs for v in verdicts), default=0.0),
+                               max_rel=max((v.max_rel for v in verdicts), default=0.0))
+        verdicts = default_verdicts()
+        bad = next((v for v in verdicts if not v.ok), None)
+        if bad is not None:
+            return CaseOutcome(Status.WRONG, f"{bad.message} {where}", case=case, max_abs=bad.max_abs,
+                               max_rel=bad.max_rel)
+        return max((v.max_abs for v in verdicts), default=0.0), max((v.max_rel for v in verdicts), default=0.0)
+
+    # -- one row ---------------------------------------------------------------------------------------
+    def check(self, case: ShapeCase) -> CaseOutcome:
+        """Every seed of one CSV row. Build failures raise :class:`BuildFailed`."""
+        assert case.row is not None
+        seeds = self.options.seeds or self.spec.seeds
+        cost: RunCost | None = None
+        base: RunCost | None = None
+        worst_abs = worst_rel = 0.0
+        self.describe()
+        for s in range(seeds):
+            seed = case.seed * 1000 + s
+            where = f"on {case.describe()} (input seed {seed})"
+            inputs = self.task.make_inputs(case.row, seed)
+            structure = self.task.reference(case.row, inputs)
+            values = self._values(case, inputs, structure)
+            try:
+                out, runner = self._run_candidate(inputs, poison_seed=seed)
+            except op_call.CallError as exc:
+                return self._call_outcome(exc, case, where)
+            compared = self._compare(case, structure, values, out, where)
+            if isinstance(compared, CaseOutcome):
+                return compared
+            worst_abs, worst_rel = max(worst_abs, compared[0]), max(worst_rel, compared[1])
+            if s == 0:
+                if self.options.determinism:
+                    try:
+                        again, _ = self._run_candidate(inputs, poison_seed=seed + 7919)
+                    except op_call.CallError as exc:
+                        return self._call_outcome(exc, case, where)
+                    if not _same_outputs(out, again):
+                        return CaseOutcome(Status.WRONG, f"nondeterministic: a second run on the same inputs with "
+                                                         f"other poison in fresh buffers gave different bits {where} "
+                                                         "(uninitialised reads or races)", case=case)
+                cost = _launch_cost(runner)
+                base = self._baseline_time(case, seed, inputs, cost) if cost is not None else None
+        self.shapes_checked += 1
+        return CaseOutcome(Status.PASSED, time_us=cost.time_us if cost else None,
+                           baseline_us=base.time_us if base else None, case=case, max_abs=worst_abs,
+                           max_rel=worst_rel, kernel_us=cost.kernel_us if cost else None,
+                           baseline_kernel_us=base.kernel_us if base else None)
+
+    def _baseline_time(self, case: ShapeCase, seed: int, inputs: Inputs, own: RunCost | None) -> RunCost | None:
+        """The expert answer's time on the same row and seed (through the same toolchain; cached)."""
+        if self.spec.solution is None or not self.options.speed:
+            return None
+        key = self.baseline.key(self.toolchain, self.spec, case, seed)
+        if key not in self.baseline.times:
+            if dict(self.spec.solution) == self.files:
+                self.baseline.times[key] = own
+            else:
+                expert = ModelChecker(self.spec, self.toolchain, self.spec.solution, self.options, self.baseline,
+                                      self.task)
+                try:
+                    _, runner = expert._run_candidate(inputs, poison_seed=seed)
+                    self.baseline.times[key] = _launch_cost(runner)
+                except (BuildFailed, op_call.CallError, ReferenceError_):
+                    self.baseline.times[key] = None
+        return self.baseline.times[key]
+
+    def _values(self, case: ShapeCase, inputs: Inputs, structure: Any) -> Any:
+        """The reference's outputs computed in float32 (half/bf16 inputs upcast), or the original run's
+        where the upcast run fails or returns another structure."""
+        import torch
+
+        try:
+            values = self.task.reference(case.row, inputs, values=True)
+        except ReferenceError_:
+            return upcast(structure)
+        a, b = _as_list(structure), _as_list(values)
+        if len(a) != len(b) or any(isinstance(x, torch.Tensor) != isinstance(y, torch.Tensor)
+                                   or (isinstance(x, torch.Tensor) and x.shape != y.shape)
+                                   for x, y in zip(a, b, strict=True)):
+            return upcast(structure)
+        return values
+
+    def check_static(self) -> list[CaseOutcome]:
+        outcomes = []
+        for case in static_cases(self.spec):
+            outcome = self.check(case)
+            outcomes.append(outcome)
+            if outcome.status is not Status.PASSED:
+                break
+        if outcomes and all(o.status is Status.PASSED for o in outcomes):
+            self._reach(Stage.MATCHED)
+        return outcomes
+
+
+def _launch_cost(runner: op_call.OpRunner) -> RunCost | None:
+    """The kernel launches of one Model call as one cost (speedups compare kernel times)."""
+    costs = [cost_of(r.time_us, r.details) for r in runner.runs if r.time_us is not None]
+    return combined(costs) if costs else None
+
+
+def _same_outputs(a: Any, b: Any) -> bool:
+    import torch
+
+    xs, ys = _as_list(a), _as_list(b)
+    if len(xs) != len(ys):
+        return False
+    for x, y in zip(xs, ys, strict=True):
+        if isinstance(x, torch.Tensor) and isinstance(y, torch.Tensor):
+            if not same_bits(op_call.to_storage(x), op_call.to_storage(y)):
+                return False
+        elif isinstance(x, list | tuple) and isinstance(y, list | tuple):
+            if not _same_outputs(list(x), list(y)):
+                return False
+    return True
+

@@ -1,0 +1,79 @@
+"""The public NPUKernelBench layout end to end on ascendc-sim, on our own small tasks
+(tests/data/npkb_tree): every task collects, the expert projects pass (host files with free names,
+an operator-API source that must not be built, attributes, an extra output), and a wrong kernel
+fails the task's tuple-returning custom_check_precision."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from npukernelbench.cases import discover
+from npukernelbench.evaluate import EvalOptions, evaluate
+from npukernelbench.generators.base import Completion
+from npukernelbench.result import Stage, Status
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "npkb_tree"
+OPTIONS = EvalOptions(shapes="static", speed=False, seeds=2)
+pytest_plugins = ["pytester"]
+
+
+@pytest.fixture(scope="module")
+def specs():
+    return {s.case_id: s for s in discover([DATA])}
+
+
+def run(spec, sim, files=None):
+    return evaluate(spec, Completion(spec.case_id, 0, files=dict(files or spec.solution)), sim, OPTIONS)
+
+
+@pytest.mark.parametrize("task", ["level1/Math/AddCustom", "level2/Norm/ScaleShiftCustom",
+                                  "level1/Activation/ReluCustom"])
+def test_expert_project_passes(specs, sim, task):
+    result = run(specs[task], sim)
+    assert result.status is Status.PASSED, result.message
+    assert result.stage is Stage.MATCHED and result.shapes_checked == 2
+
+
+def test_wrong_kernel_fails_the_tuple_returning_custom_check(specs, sim):
+    spec = specs["level1/Activation/ReluCustom"]
+    files = dict(spec.solution)
+    kernel = "op_kernel/relu_custom.cpp"
+    files[kernel] = files[kernel].replace("    Relu(v, v, t.totalLength);\n", "")      # copies x through
+    result = run(spec, sim, files)
+    assert result.status is Status.WRONG, result.message
+    assert "custom_check_precision failed" in result.message and result.stage is Stage.RAN_CLEANLY
+
+
+def test_opdef_that_does_not_fit_the_binding_is_a_build_error(specs, sim):
+    spec = specs["level2/Norm/ScaleShiftCustom"]
+    files = dict(spec.solution)
+    host = "op_host/scale_shift_custom.cpp"
+    files[host] = files[host].replace('        this->Attr("shift").AttrType(OPTIONAL).Float(0.0);\n', "")
+    result = run(spec, sim, files)
+    assert result.status is Status.BUILD_ERROR and "takes inputs (x), attributes (scale)" in result.message
+    assert result.stage is Stage.HOST_BUILT
+
+
+def test_plugin_runs_the_public_tree(pytester, sim):
+    shutil.copytree(DATA, pytester.path / "tasks")
+    shutil.rmtree(pytester.path / "tasks" / "level1" / "Activation" / "ReluCustom" / "answer")   # a withheld answer
+    env = {"NPUKB_CACHE_DIR": os.environ.get("NPUKB_CACHE_DIR", str(sim.cache.root))}
+    for key, value in env.items():
+        pytester._monkeypatch.setenv(key, value)
+    res = pytester.runpytest_subprocess("tasks", "--model=reference",
+                                        "--shapes=static", "--npukb-out=out", "-v")
+    res.assert_outcomes(passed=2, skipped=1)
+
+
+def test_speed_is_estimated_against_the_expert_answer(specs, sim):
+    spec = specs["level1/Math/AddCustom"]
+    files = dict(spec.solution)
+    files["op_kernel/add_custom.cpp"] = "// same kernel, another build\n" + files["op_kernel/add_custom.cpp"]
+    result = evaluate(spec, Completion(spec.case_id, 0, files=files), sim,
+                      EvalOptions(shapes="static", seeds=1, determinism=False))
+    assert result.status is Status.PASSED, result.message
+    assert result.speed_kind == "estimated" and result.speedup == pytest.approx(1.0, rel=0.05)
