@@ -169,8 +169,8 @@ class Verifier:
 
     def verify_build(self, files: Mapping[str, str]) -> Verification:
         """Static checks and a build of a project that has no case."""
-        from npukernelbench.toolchains.base import HostDescriber, KernelProject
         from npukernelbench.checks import check_sources
+        from npukernelbench.toolchains.base import HostDescriber, KernelProject
 
         key = self._key("", files)
         hit = self._cached(key)

@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
+from npukernelbench.dtypes import DTYPES
 from npukernelbench.public.rows import RowsError, read_rows
 from npukernelbench.spec import DEFAULT_TOLERANCE as _TOL
 from npukernelbench.spec import (
@@ -27,6 +28,8 @@ from npukernelbench.spec import (
 )
 
 LEVEL_DIR = re.compile(r"^level([123])$")
+_GE = {row.ge_name: row.name for row in DTYPES.values()}
+_GE.update({"DT_BFLOAT16": "bfloat16", "DT_FLOAT32": "float32"})
 _SKIP_DIRS = {"__pycache__", ".git", "solution", "template", "question", "answer", "validation", "_shared",
               "node_modules", ".hypothesis", ".pytest_cache"}
 

@@ -2,7 +2,8 @@
 
 Strict on structure (output count, list lengths, shapes, storage dtype), then per element:
 ``|out - ref| <= atol + rtol * |ref|`` with the task's per-dtype tolerance (``TaskSpec.tolerance_for``)
-for floating outputs, exact equality for integer and bool outputs. NaN/Inf policy: an infinity in
+for floating outputs, exact equality for integer and bool outputs (unless the task declares an integer
+tolerance: every element within ``atol``, at most a ``mismatch`` share different). NaN/Inf policy: an infinity in
 the reference must be matched exactly (same sign); with ``nan_policy = "match"`` NaN is expected
 exactly where the reference has NaN; with ``"forbid"`` any NaN in the output fails.
 """
@@ -54,12 +55,16 @@ def compare_array(name: str, got: np.ndarray, expected: np.ndarray, dtype_name: 
     values = to_values(got, dtype_name)
     if got.size == 0:
         return Verdict(True)
-    if tolerance is None or not dt.is_float:             # exact comparison
+    if tolerance is None or not dt.is_float:             # exact comparison (or a declared integer tolerance)
         g = values.astype(np.int64) if dt.kind == "bool" else values
         e = expected.astype(g.dtype) if dt.kind != "bool" else expected.astype(np.int64)
         bad = g != e
         if not bad.any():
             return Verdict(True)
+        if tolerance is not None and dt.kind in ("int", "uint"):
+            verdict = _integer_within(name, g, e, bad, dtype_name, tolerance)
+            if verdict is not None:
+                return verdict
         idx = tuple(int(i) for i in np.argwhere(bad)[0])
         diff = np.abs(g.astype(np.float64) - e.astype(np.float64))
         return Verdict(False, f"output '{name}': {int(bad.sum())} of {bad.size} elements differ (exact "
@@ -97,6 +102,16 @@ def compare_array(name: str, got: np.ndarray, expected: np.ndarray, dtype_name: 
                           f"atol={tolerance.atol:g} ({dtype_name}); max abs error {max_abs:.4g}, max rel error "
                           f"{max_rel:.4g}; first mismatch at index {list(idx)}: got {_fmt(g[idx])}, expected "
                           f"{_fmt(e[idx])}", name, idx, max_abs, max_rel, count)
+
+
+def _integer_within(name: str, g: np.ndarray, e: np.ndarray, bad: np.ndarray, dtype_name: str,
+                    tolerance: Tolerance) -> Verdict | None:
+    """A passing Verdict when every element is within ``atol`` and few enough differ, else None."""
+    allowed = max(1, int(tolerance.mismatch * bad.size)) if tolerance.mismatch > 0 else bad.size
+    if int(bad.sum()) > allowed:
+        return None
+    worst = max(abs(int(a) - int(b)) for a, b in zip(g[bad].tolist(), e[bad].tolist(), strict=True))
+    return Verdict(True, max_abs=float(worst)) if worst <= tolerance.atol else None
 
 
 def compare_outputs(spec: TaskSpec, got: Mapping[str, Any], expected: Mapping[str, Any],

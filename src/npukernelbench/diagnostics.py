@@ -109,10 +109,11 @@ RULES: tuple[_Rule, ...] = (
         r"ambiguous conversion", r"incompatible (pointer )?types?", r"invalid operands (of types|to binary)",
         r"cannot initialize (a|an) \w+ of type", r"static assertion failed.*\b(d?types?|dtypes?|supported "
         r"(data )?types?|precision|integer|unsigned|floating[- ]point)\b", r"static_assert.*\bd?types?\b",
+        r"static assertion failed.*\bsupports? (only )?(half|float|bfloat16|u?int\d*)",
         r"no viable conversion",
         r"assigning to '.*' from incompatible type", r"is not a valid type for a template non-type parameter"),
     *_r(_C.SCOPE_LIFETIME,
-        r"'[A-Z][A-Z0-9_]*' is not a member of '[\w:]+'"),          # enumerator / constant absent from its scope
+        r"(?-i:'[A-Z][A-Z0-9_]*') is not a member of '[\w:]+'"),    # enumerator / constant absent from its scope
     *_r(_C.MEMORY_OBJECT,
         r"static assertion failed.*\b(ub|buffer|size|align\w*|bytes|queue|depth|capacity|l1|l0[abc]?)\b",
         r"'(class|struct|union) [^']+' has no member named", r"member reference .* no member named",
@@ -135,7 +136,8 @@ RULES: tuple[_Rule, ...] = (
         r"wrong number of template arguments", r"template argument \d+ is invalid", r"call of overloaded .* ambiguous",
         r"call to .* is ambiguous", r"is ambiguous", r"no type named", r"is not a template", r"no template named",
         r"candidate expects", r"undefined reference to", r"undefined symbol", r"static assertion failed",
-        r"no viable overloaded", r"expected \d+ arguments?", r"requires \d+ arguments?",
+        r"no viable overloaded", r"no matches converting function", r"expected \d+ arguments?",
+        r"requires \d+ arguments?",
         r"is not a (class|namespace|type)", r"does not provide a call operator", r"explicit specialization"),
     *_r(_C.SCOPE_LIFETIME,
         r"was not declared in this scope", r"has not been declared", r"not declared", r"does not name a type",
@@ -145,7 +147,7 @@ RULES: tuple[_Rule, ...] = (
         r"not captured", r"is used uninitialized", r"'this' (is unavailable|was not captured)",
         r"invalid use of 'this'", r"there are no arguments to", r"was declared 'extern' and later 'static'",
         r"reference to local variable", r"address of local variable", r"returning reference to temporary",
-        r"dangling", r"declared (static|inline) but never defined", r"multiple definition of",
+        r"dangling", r"declared '?(static|inline)'? but never defined", r"multiple definition of",
         r"is not a constant expression|not usable in a constant expression|is not constexpr"),
     *_r(_C.SYNTAX_STRUCTURE,
         r"expected", r"stray '", r"missing terminating", r"unterminated", r"extra qualification",
@@ -232,7 +234,8 @@ def _conversion_is_dtype_only(notes: tuple[str, ...]) -> bool:
 def classify_diagnostic(diag: Diagnostic) -> ErrorCategory | None:
     """The class of one error (its notes refine overload failures), or None when no rule matches."""
     msg = diag.message
-    if re.search(r"no matching (member )?function|no matching constructor|no viable", msg, re.IGNORECASE):
+    if re.search(r"no matching (member )?function|no matching constructor|no viable (?!conversion)", msg,
+                 re.IGNORECASE):
         notes = " ".join(diag.notes)
         if _conflict_is_kind_mismatch(diag.notes):
             return ErrorCategory.API_SIGNATURE
@@ -245,6 +248,9 @@ def classify_diagnostic(diag: Diagnostic) -> ErrorCategory | None:
         return ErrorCategory.API_SIGNATURE
     if "required from here" in msg:
         return None
+    converted = re.search(r"cannot convert '([^']*)' to '([^']*)'", msg)
+    if converted and not any(_DTYPE_WORDS.search(t) for t in converted.groups()):
+        return ErrorCategory.API_SIGNATURE     # an argument of the wrong kind (an enum, a handle), not a dtype
     if _MACRO_ASSERT.search(msg) or any(_IN_MACRO.search(note) for note in diag.notes):
         return ErrorCategory.MACRO_PREPROCESSING
     for rule in RULES:

@@ -211,12 +211,11 @@ class KernelChecker:
                     return CaseOutcome(Status.WRONG, f"input '{d.name}' was modified by the kernel {where}; inputs "
                                                      "must be left unchanged", case=case)
             verdict = compare_outputs(self.spec, run.outputs, expected, dtypes)
-            custom = None
-            if verdict.ok or verdict.index is not None:      # structure fine: a custom check may decide
-                custom = self.reference.custom_check(case, run.outputs, expected, dtypes)
-            if custom is False or (custom is None and not verdict.ok):
-                msg = verdict.message if not verdict.ok else "the task's custom precision check failed"
-                return CaseOutcome(Status.WRONG, f"{msg} {where}", case=case, max_abs=verdict.max_abs,
+            # A task's custom check can only reject: it never overrides a failed tolerance check.
+            if verdict.ok and self.reference.custom_check(case, run.outputs, expected, dtypes) is False:
+                verdict = replace(verdict, ok=False, message="the task's custom precision check failed")
+            if not verdict.ok:
+                return CaseOutcome(Status.WRONG, f"{verdict.message} {where}", case=case, max_abs=verdict.max_abs,
                                    max_rel=verdict.max_rel)
             worst_abs, worst_rel = max(worst_abs, verdict.max_abs), max(worst_rel, verdict.max_rel)
             if s == 0:
@@ -329,11 +328,12 @@ def evaluate(spec: TaskSpec, completion: Completion, toolchain: Toolchain, optio
     else:
         checker = KernelChecker(spec, toolchain, files, options, baseline)
     outcomes: list[CaseOutcome] = []
+    dynamic = dynamic_enabled(spec) and options.shape_examples > 0 and isinstance(checker, KernelChecker)
     try:
-        if options.shapes in ("static", "both") or spec.layout == "npukernelbench":
-            outcomes = checker.check_static()
+        if options.shapes in ("static", "both") or spec.layout == "npukernelbench" or not dynamic:
+            outcomes = checker.check_static()     # never pass a sample that nothing checked
         if (not outcomes or outcomes[-1].status is Status.PASSED) and options.shapes in ("dynamic", "both") \
-                and dynamic_enabled(spec) and options.shape_examples > 0 and isinstance(checker, KernelChecker):
+                and dynamic:
             outcomes.append(checker.check_dynamic())
     except BuildFailed as exc:
         return _build_result(spec, sample, exc, tokens=completion.tokens,

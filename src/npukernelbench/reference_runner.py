@@ -105,6 +105,28 @@ def _as_outputs(result: Any, spec: TaskSpec) -> dict[str, Any]:
     return out
 
 
+def hook_passed(value: Any, hook: str) -> bool:
+    """A custom check's verdict, strictly: ``True``/``False`` (Python or numpy), ``0``/``1``, a tensor or
+    array of booleans (every element must hold), or a tuple/list whose first element is one of these
+    (the public layout's ``(is_pass, abs_diff, rel_diff)``). Anything else (``None``, a float, a count,
+    an empty tensor) is a bug in the case and raises :class:`ReferenceError_`; it never passes a kernel."""
+    if isinstance(value, tuple | list):
+        if not value:
+            raise ReferenceError_(f"{hook} returned an empty {type(value).__name__}; expected (is_pass, ...)")
+        value = value[0]
+    if hasattr(value, "detach"):                 # torch tensor
+        value = value.detach().cpu().numpy()
+    if isinstance(value, bool | np.bool_):
+        return bool(value)
+    if isinstance(value, int | np.integer) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, np.ndarray) and value.size > 0 and (
+            value.dtype == np.bool_ or (value.dtype.kind in "iu" and np.isin(value, (0, 1)).all())):
+        return bool(value.all())
+    raise ReferenceError_(f"{hook} returned {value!r} ({type(value).__name__}); expected a bool, 0/1, a boolean "
+                          "tensor or a tuple starting with one")
+
+
 class Reference:
     """Inputs, expected outputs and dtypes of a task's shape cases."""
 
@@ -173,7 +195,7 @@ class FunctionReference(Reference):
         hook = getattr(self.module, "check", None)
         if hook is None:
             return None
-        return bool(hook(got, expected, case))
+        return hook_passed(hook(got, expected, case), f"{self.spec.reference.path}: check()")
 
 
 def reference_for(spec: TaskSpec) -> Reference:

@@ -128,6 +128,7 @@ class DynamicSpec:
 class Tolerance:
     rtol: float
     atol: float
+    mismatch: float = 0.0            # integer outputs: share of elements that may differ (each by <= atol)
 
 
 @dataclass(frozen=True)
@@ -513,13 +514,35 @@ def _dynamic(r: _Reader, data: Mapping[str, Any], types: Mapping[str, tuple[str,
                        enabled=r.get(table, "enabled", p, bool, default=True))
 
 
+INTEGER_TOLERANCE_DTYPES = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64")
+
+
+def _integer_tolerance(r: _Reader, entry: Any, prefix: str) -> Tolerance:
+    """``int8 = { atol = 1, mismatch = 0.001 }``: every element within ``atol`` of the reference and at most
+    ``mismatch`` of them (at least one when > 0) different at all. Integer outputs are exact by default."""
+    if not isinstance(entry, dict):
+        raise r.fail(prefix.rstrip("."), "expected a table { atol = ..., mismatch = ... }")
+    r.check_keys(entry, {"atol", "mismatch"}, prefix)
+    atol = r.get(entry, "atol", prefix, int, default=0)
+    mismatch = float(r.get(entry, "mismatch", prefix, (int, float), default=0.0))
+    if isinstance(atol, bool) or atol < 0:
+        raise r.fail(f"{prefix}atol", f"must be an integer >= 0, got {atol}")
+    if not 0.0 <= mismatch <= 1.0:
+        raise r.fail(f"{prefix}mismatch", f"must be a share between 0 and 1, got {mismatch}")
+    return Tolerance(0.0, float(atol), mismatch)
+
+
 def _tolerance(r: _Reader, data: Mapping[str, Any]) -> dict[str, Tolerance]:
     table = r.get(data, "tolerance", "", dict, default={})
     result = {name: Tolerance(rtol, atol) for name, (rtol, atol) in DEFAULT_TOLERANCE.items()}
     for name, entry in table.items():
         prefix = f"tolerance.{name}."
+        if name in INTEGER_TOLERANCE_DTYPES:
+            result[name] = _integer_tolerance(r, entry, prefix)
+            continue
         if name not in DEFAULT_TOLERANCE:
-            raise r.fail(f"tolerance.{name}", f"tolerances apply to float dtypes only ({', '.join(DEFAULT_TOLERANCE)})")
+            raise r.fail(f"tolerance.{name}", f"tolerances apply to float dtypes ({', '.join(DEFAULT_TOLERANCE)}) "
+                                              f"and integer ones ({', '.join(INTEGER_TOLERANCE_DTYPES)})")
         if not isinstance(entry, dict):
             raise r.fail(f"tolerance.{name}", "expected a table { rtol = ..., atol = ... }")
         r.check_keys(entry, {"rtol", "atol"}, prefix)

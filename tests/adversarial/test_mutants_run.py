@@ -1,8 +1,10 @@
-"""A full ``--model=mutants`` run in a subprocess leaves no process behind and writes nothing
-outside its run directory and its scratch (HOME/TMPDIR pointed at fresh folders)."""
+"""A full ``--model=mutants`` run in a subprocess gives every labelled mutant the verdict its label
+calls for, leaves no process behind and writes nothing outside its run directory and its scratch
+(HOME/TMPDIR pointed at fresh folders)."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -53,9 +55,26 @@ def test_mutants_run_leaves_nothing_behind(tmp_path: Path) -> None:
            "PYTHONPATH": str(ROOT / "src"), "PYTHONDONTWRITEBYTECODE": "1", "LC_ALL": "C.UTF-8"}
     done = subprocess.run(
         [sys.executable, "-m", "pytest", CASE, "--model=mutants", "--samples=6", "--shapes=static",
-         f"--npukb-out={run}", "-p", "no:cacheprovider", "-q", "-x", "--no-header"],
+         f"--npukb-out={run}", "-p", "no:cacheprovider", "-q", "--no-header"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
     assert (run / "results.jsonl").is_file(), done.stdout[-3000:] + done.stderr[-3000:]
+    results = [json.loads(line) for line in (run / "results.jsonl").read_text().splitlines()]
+    assert sorted(r["sample"] for r in results) == list(range(6)), done.stdout[-3000:]
+    labels = {r["sample"]: r["details"].get("expected_category") for r in results}
+    assert all(labels.values()), labels
+    for r in results:
+        label, status = labels[r["sample"]], r["status"]
+        if label == "passed":
+            assert status == "passed", r
+        elif label == "wrong":
+            assert status in ("wrong", "runtime_error"), r        # a wrong kernel never passes
+        else:
+            assert status == "build_error", r                     # taxonomy mutants do not compile
+    assert {"passed", "wrong"} & set(labels.values()) and len(set(labels.values())) >= 4, labels
+    summary = json.loads((run / "summary.json").read_text())
+    assert summary["samples_per_task"] == 6 and sum(summary["statuses"].values()) == 6
+    assert summary["statuses"]["passed"] == sum(1 for v in labels.values() if v == "passed")
+    assert done.returncode == (0 if all(v == "passed" for v in labels.values()) else 1), done.stdout[-2000:]
     time.sleep(0.5)
     assert _processes_mentioning(str(tmp_path)) == []
     # Source files appearing elsewhere in the tree are other people's edits in a shared checkout

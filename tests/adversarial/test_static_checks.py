@@ -116,6 +116,50 @@ ATTACKS: list[tuple[str, dict[str, str], str]] = [
     ("tensor-internals", {"op_kernel/k.cpp": "template <class T> auto f(T& t) { return t.loc().owner; }\n"},
      "simulator-internals"),
     ("line-marker", {"op_kernel/k.cpp": '# 7 "/sim/include/npukb_sim/kernel/state.h"\nvoid f();\n'}, "directive"),
+    # other spellings of the same libc function (LFS, fortify, glibc-internal, nocancel)
+    ("fopen64", host('FILE* f = fopen64("/etc/passwd", "r");'), "file-access"),
+    ("open64-fortified", host('int fd = __open64_2("/etc/passwd", 0);'), "file-access"),
+    ("open-nocancel", host('int fd = __open_nocancel("/etc/passwd", 0);'), "file-access"),
+    ("glibc-internal-fork", host("__GI___libc_fork();"), "process"),
+    ("sys-prefixed-mmap", host("__sys_mmap(nullptr, 4096, 7, 0x22, -1, 0);"), "memory-mapping"),
+    ("mmap64", host("void* p = mmap64(nullptr, 4096, 7, 0x22, -1, 0);"), "memory-mapping"),
+    ("fopen-chk", host('__fopen_chk("/etc/passwd", "r");'), "file-access"),
+    # backslash-newline splices, also with blanks between the backslash and the newline (GCC joins them)
+    ("spliced-fopen-trailing-blanks", host('FILE* f = fo\\ \t\npen("/etc/passwd", "r");'), "file-access"),
+    ("spliced-include-trailing-blank", {"op_kernel/k.cpp": '#inc\\  \nlude "/etc/hostname"\n'}, "include-path"),
+    ("spliced-directive-start", {"op_kernel/k.cpp": '\\\n#include "/etc/hostname"\n'}, "include-path"),
+    # a directive after a comment on its line, or with a comment between '#' and its name
+    ("comment-then-include", {"op_kernel/k.cpp": '/* c */ #include "/etc/passwd"\n'}, "include-path"),
+    ("comment-inside-directive", {"op_kernel/k.cpp": '# /* c */ include "/etc/passwd"\n'}, "include-path"),
+    ("multiline-comment-then-include", {"op_kernel/k.cpp": '/* a\n b */ #include <sys/mman.h>\n'},
+     "include-not-allowed"),
+    ("macro-body-fopen", {"op_kernel/k.cpp": "#define OPEN fopen\n"}, "file-access"),
+    ("macro-body-system", {"op_kernel/k.cpp": "#define RUN(x) system(x)\nvoid f() { RUN(0); }\n"}, "process"),
+    ("has-include-next", {"op_kernel/k.cpp": "#if __has_include_next(<x.h>)\n#endif\n"}, "include-next"),
+    ("has-include-dotdot", {"op_kernel/k.cpp": '#if __has_include("../../etc/x.h")\n#endif\n'}, "include-path"),
+    ("undef-keyword", {"op_kernel/k.cpp": "#undef private\n"}, "macro-keyword"),
+    ("ident-directive", {"op_kernel/k.cpp": '#ident "x"\n'}, "directive"),
+    ("pragma-poison-word", {"op_kernel/k.cpp": "#pragma GCC poison x\n"}, "pragma"),
+    ("pragma-push-macro", {"op_kernel/k.cpp": '#pragma push_macro("x")\n'}, "pragma"),
+    ("backslash-include", {"op_kernel/k.cpp": '#include "op_host\\\\x.h"\n'}, "include-path"),
+    ("empty-include", {"op_kernel/k.cpp": "#include <>\n"}, "include-path"),
+    ("escaping-dotdot", {"op_kernel/k.cpp": '#include "../../x.h"\n', "x.h": ""}, "include-path"),
+    ("mman-header", {"op_host/h.cpp": "#include <sys/mman.h>\n"}, "include-not-allowed"),
+    ("toolchain-prefix-only", {"op_kernel/k.cpp": "#include <register/../x.h>\n"}, "include-path"),
+    ("toolchain-dir-not-a-header", {"op_kernel/k.cpp": "#include <platform/config.json>\n"}, "include-not-allowed"),
+    ("toolchain-dir-odd-name", {"op_kernel/k.cpp": "#include <lib/a b.h>\n"}, "include-not-allowed"),
+    ("fini-array", host('__attribute__((section(".fini_array"))) static void* p = nullptr;'), "code-before-main"),
+    ("raw-string-section", host('__attribute__((section(R"(.init_array)"))) static void* p = nullptr;'),
+     "code-before-main"),
+    ("std-async", host("auto f = std::async([] { return 1; });"), "threads"),
+    ("ifunc", host('int f() __attribute__((ifunc("r")));'), "symbol-alias"),
+    ("destructor", host("__attribute__((destructor)) static void late() {}"), "code-before-main"),
+    ("pthread", host("pthread_create(&t, nullptr, f, nullptr);"), "threads"),
+    ("sigaction", host("sigaction(11, &sa, nullptr);"), "signals"),
+    ("kill", host("kill(1, 9);"), "process"),
+    ("environ", host("char** e = environ;"), "environment"),
+    ("accept4", host("accept4(s, nullptr, nullptr, 0);"), "network"),
+    ("unlink", host('unlink("/tmp/x");'), "file-access"),
 ]
 
 
@@ -159,7 +203,42 @@ HARMLESS = {
                                     "#define LOAD(t, p) GET_TILING_DATA(t, p)\n"
                                     "extern \"C\" __global__ __aicore__ void k(GM_ADDR p) { LOAD(t, p); }\n",
     "unknown-header-left-to-the-build": '#include "kernel_utils.h"\n',
+    "raw-string": 'const char* s = R"x(fork(); system("id"); #include "/etc/passwd")x";\n',
+    "char-literals": "char a = '#'; char b = '\\\\'; int fork_count = 0;\n",
+    "words-containing-names": "int opened = 0; int systematic = 1; int reopen_count = 2; int kill_switch = 3;\n",
+    "async-and-thread-words": "int async = 1; int thread = 2;\n",
+    "member-calls": "template <class S> void f(S s, S* p) { s.open = p->system; s . fork(); p -> kill(); }\n",
+    "allowed-directives": "#ifndef X\n#define X 1\n#elif defined(Y)\n#else\n#endif\n#undef X\n"
+                          "#if 0\n#error never\n#warning never\n#endif\n#pragma pack(1)\n"
+                          "#pragma GCC diagnostic push\n",
+    "spliced-code": "int a = 1 + \\\n 2;\n",
+    "standard-headers": "#include <cstdint>\n#include <vector>\n#include <cmath>\n#include <string.h>\n",
+    "has-include-allowed": "#if __has_include(<vector>)\n#endif\n",
+    "hash-in-string": 'const char* s = "##";\n',
+    "numbers": "float x = 1e-5f + 0x1p3 + 1'000;\n",
 }
+
+
+def test_project_headers_resolve_by_path() -> None:
+    files = {"op_host/x_tiling.h": "#pragma once\n", "op_host/x.cpp": '#include "x_tiling.h"\n',
+             "op_kernel/k.cpp": "#include <x_tiling.h>\n#include <op_host/x_tiling.h>\n"}
+    assert check_sources(files) is None
+    finding = check_sources({**files, "op_kernel/k.cpp": '#include "x_tiling.h"\n'})
+    assert finding is not None and finding.rule == "include-not-allowed" and finding.path == "op_kernel/k.cpp"
+
+
+def test_lines_are_counted_in_the_original_text() -> None:
+    text = "int a = 1 + \\\n 2;\n/* one\ntwo */\nauto f = fopen;\n"
+    finding = check_sources({"op_host/x.cpp": text})
+    assert finding is not None and finding.line == 5, finding
+    finding = check_sources({"op_host/x.cpp": "int a;\nint b;\n#inc\\\nlude </x>\n"})
+    assert finding is not None and finding.line == 3 and finding.rule == "include-path"
+
+
+def test_first_file_in_path_order_is_reported() -> None:
+    files = {"op_kernel/b.cpp": "auto f = fopen;\n", "op_host/a.cpp": "fork();\n"}
+    finding = check_sources(files)
+    assert finding is not None and finding.path == "op_host/a.cpp" and finding.rule == "process"
 
 
 @pytest.mark.parametrize("text", list(HARMLESS.values()), ids=list(HARMLESS))

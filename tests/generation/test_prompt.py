@@ -1,11 +1,11 @@
 """The prompt: deterministic, laid out as in the paper's appendix D.4, pinned by snapshots.
 
-Regenerate the snapshots after an intended change with NPUKB_UPDATE_SNAPSHOTS=1.
+Regenerate the snapshots after an intended change with ``python tests/generation/update_snapshots.py``;
+a test run never writes them.
 """
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
@@ -17,19 +17,28 @@ from npukernelbench.spec import load_spec
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 
 
+UPDATE = "python tests/generation/update_snapshots.py"
+
+
 def check_snapshot(name: str, text: str) -> None:
+    """Compare only: updating is a separate, deliberate command."""
     path = SNAPSHOTS / name
-    if os.environ.get("NPUKB_UPDATE_SNAPSHOTS"):
-        path.write_text(text, encoding="utf-8")
-    assert path.is_file(), f"missing snapshot {path}; create it with NPUKB_UPDATE_SNAPSHOTS=1"
-    assert text == path.read_text(encoding="utf-8"), \
-        f"prompt differs from {path} (NPUKB_UPDATE_SNAPSHOTS=1 if intended)"
+    assert path.is_file(), f"missing snapshot {path}; create it with {UPDATE}"
+    assert text == path.read_text(encoding="utf-8"), f"prompt differs from {path} ({UPDATE} if intended)"
 
 
 @pytest.mark.parametrize("project_level", [False, True], ids=["kernel", "project"])
 def test_add_custom_snapshot(add_custom, project_level):
     messages = build_messages(add_custom, PromptOptions(project_level=project_level))
     check_snapshot(f"add_custom_{'project' if project_level else 'kernel'}.txt", render_messages(messages))
+
+
+def test_snapshots_are_not_written_by_a_test_run(add_custom, monkeypatch):
+    monkeypatch.setenv("NPUKB_UPDATE_SNAPSHOTS", "1")            # the old opt-in must have no effect
+    before = {p.name: p.stat().st_mtime_ns for p in SNAPSHOTS.iterdir()}
+    with pytest.raises(AssertionError, match="prompt differs"):
+        check_snapshot("add_custom_kernel.txt", "not the prompt")
+    assert {p.name: p.stat().st_mtime_ns for p in SNAPSHOTS.iterdir()} == before
 
 
 def test_layout_and_order(add_custom):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -93,22 +94,31 @@ class GxxToolchain:
         if log.is_file():
             text = log.read_text()
             return BuildResult(False, None, key, trim(text), classify(text), cached=True)
-        src = folder / "src"
-        for rel, text in project.files.items():
-            (src / rel).parent.mkdir(parents=True, exist_ok=True)
-            (src / rel).write_text(text)
-        (folder / "launcher.cpp").write_text(LAUNCHER.replace("KERNEL", project.kernel))
-        defines = [f"-DDTYPE_{p.name.upper()}={lookup_dtype(p.dtype).cpp}" for p in project.params]
-        kernels = sorted(str(p) for p in (src / "op_kernel").glob("*.cpp"))
-        outcome = run_confined(Request(["g++", "-std=c++17", "-O1", "-w", *defines, *kernels, "launcher.cpp", "-o",
-                                        "kernel.tmp"], cwd=folder, limits=Limits(wall_s=120)))
-        if not outcome.ok:
-            text = outcome.stderr + outcome.stdout
-            log.write_text(text)
-            return BuildResult(False, None, key, trim(text), classify(text), seconds=outcome.seconds,
-                               timed_out=outcome.timed_out)
-        (folder / "kernel.tmp").rename(exe)
-        return BuildResult(True, exe, key, seconds=outcome.seconds)
+        # Build in a private folder and publish with an atomic rename: parallel test processes (xdist,
+        # mutation runs) may build the same key at the same time.
+        folder.mkdir(parents=True, exist_ok=True)
+        work = Path(tempfile.mkdtemp(prefix="build-", dir=folder))
+        try:
+            src = work / "src"
+            for rel, text in project.files.items():
+                (src / rel).parent.mkdir(parents=True, exist_ok=True)
+                (src / rel).write_text(text)
+            (work / "launcher.cpp").write_text(LAUNCHER.replace("KERNEL", project.kernel))
+            defines = [f"-DDTYPE_{p.name.upper()}={lookup_dtype(p.dtype).cpp}" for p in project.params]
+            kernels = sorted(str(p) for p in (src / "op_kernel").glob("*.cpp"))
+            outcome = run_confined(Request(["g++", "-std=c++17", "-O1", "-w", *defines, *kernels, "launcher.cpp",
+                                            "-o", "kernel"], cwd=work, limits=Limits(wall_s=120)))
+            if not outcome.ok:
+                text = outcome.stderr + outcome.stdout
+                if not outcome.timed_out:
+                    (work / "build.log").write_text(text)
+                    os.replace(work / "build.log", log)
+                return BuildResult(False, None, key, trim(text), classify(text), seconds=outcome.seconds,
+                                   timed_out=outcome.timed_out)
+            os.replace(work / "kernel", exe)
+            return BuildResult(True, exe, key, seconds=outcome.seconds)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
 
     def run(self, build: BuildResult, launch: Launch) -> RunResult:
         assert build.artifact is not None

@@ -77,3 +77,28 @@ def test_resume_after_kill_and_failures(tree):
     again.assert_outcomes(failed=2, skipped=1)
     s = summary(tree)
     assert s["levels"]["mean"]["samples"] == 3 and s["statuses"]["build_error"] == 1
+
+
+@pytest.mark.parametrize("samples", [1, 10])
+def test_samples_summary(tree, samples):
+    """summary.json and the printed table for --samples 1 and --samples 10 (replayed, 3 of 10 correct)."""
+    kernel = (tree.path / "cases/level1/math/vadd/solution/op_kernel/vadd.cpp").read_text()
+    host = "// host\n"
+    bad = kernel.replace("x[i] + y[i]", "x[i] + y[i] * 1.001f")
+    replay = tree.path / "replay.jsonl"
+    replay.write_text("\n".join(json.dumps({"task": "level1/math/vadd", "sample": i, "files": {
+        "op_host/vadd.cpp": host, "op_kernel/vadd.cpp": kernel if i in (0, 4, 7) else bad}}) for i in range(10)))
+    res = tree.runpytest_subprocess("-p", "npukernelbench.plugin", "cases/level1", TOOL, f"--model=replay:{replay}",
+                                    f"--samples={samples}", "--npukb-out=out", "--shapes=static")
+    res.assert_outcomes(passed=1 if samples == 1 else 3, failed=0 if samples == 1 else 7)
+    s = summary(tree)
+    assert s["samples_per_task"] == samples
+    want = {"pass@1": 1.0} if samples == 1 else {"pass@1": 0.3, "pass@10": 1.0}
+    assert s["levels"]["level1"]["er"] == want and s["levels"]["mean"]["er"] == want
+    assert s["levels"]["level1"]["cr"] == {k: 1.0 for k in want}
+    assert s["statuses"]["passed"] == (1 if samples == 1 else 3)
+    header = next(ln for ln in res.outlines if ln.startswith("level ") and "ER@1" in ln)
+    assert ("ER@10" in header) == (samples == 10)
+    row = next(ln for ln in res.outlines if ln.startswith("level1 ")).split()
+    assert row[1:5] == (["1", "1", "100.0", "100.0"] if samples == 1 else ["1", "10", "100.0", "100.0"])
+    assert row[4:7] == (["100.0", "1.00x", "0.0"] if samples == 1 else ["100.0", "30.0", "100.0"])

@@ -12,6 +12,7 @@ from npukernelbench.speed_audit import (
     HBM_BYTES_PER_US,
     RunCost,
     Traffic,
+    combined,
     cost_of,
     floor_violations,
     traffic_of,
@@ -94,3 +95,18 @@ def test_suspect_runs_say_why_and_floor_violations_get_no_speedup() -> None:
     judged = verdict([1.0], [2.0], ("below the roofline on x=[8]",))
     assert judged.suspect and judged.speedup is None and judged.reasons == ("below the roofline on x=[8]",)
     assert verdict([], [], ()).speedup is None
+
+
+def test_several_launches_of_one_call_combine_into_one_cost() -> None:
+    both = combined([RunCost(10.0, 3.0, 100, 50), RunCost(5.0, 3.0, 20, 10)])
+    assert both == RunCost(15.0, 6.0, 120, 60) and both.kernel_us == pytest.approx(9.0)
+    # one launch that did not count its bytes: the combination has no counts (held to the roofline only)
+    partial = combined([RunCost(10.0, 3.0, 100, 50), RunCost(5.0, 3.0)])
+    assert partial.gm_read_bytes is None and partial.gm_write_bytes is None
+    assert floor_violations(Traffic(output_bytes=10**9, input_bytes=0), partial) != ()
+
+
+def test_kernel_time_never_goes_negative() -> None:
+    # a toolchain whose launch overhead exceeds the reported time: 0 kernel time, which gets no speedup
+    assert RunCost(time_us=2.0, launch_overhead_us=3.0).kernel_us == 0.0
+    assert verdict([0.0], [2.0], ()).speedup is None

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import shutil
 import socket
+import subprocess
 import threading
 import time
 from pathlib import Path
@@ -53,13 +55,34 @@ def test_active_level_is_one_of_the_three_and_cap_is_checked(monkeypatch: pytest
         conf_mod.confinement_level()
 
 
-def test_bubblewrap_is_used_when_it_works() -> None:
+def _runs(argv: list[str]) -> bool:
+    """An independent probe (not the module's own): does this command run and exit 0 here?"""
+    if shutil.which(argv[0]) is None:
+        return False
+    try:
+        return subprocess.run(argv, capture_output=True, timeout=20).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+def test_strongest_working_level_is_detected() -> None:
+    true = shutil.which("true") or "/bin/true"
+    bwrap_works = _runs(["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-net",
+                         "--unshare-pid", "--die-with-parent", true])
+    netns_works = any(_runs(["unshare", *flags, "--", true])
+                      for flags in (["--net"], ["--user", "--map-root-user", "--net"]))
     best = conf_mod._detect("")
-    if AVAILABLE[0].level == conf_mod.BUBBLEWRAP:
-        assert best.level == conf_mod.BUBBLEWRAP
+    if bwrap_works:
+        assert best.level == conf_mod.BUBBLEWRAP, best.detail
+        assert best.bwrap and Path(best.bwrap).name == "bwrap"
     else:
         assert best.level != conf_mod.BUBBLEWRAP
         assert "apt-get install bubblewrap" in best.detail or best.level == conf_mod.NETNS
+    capped = conf_mod._detect(conf_mod.NETNS)
+    assert capped.level == (conf_mod.NETNS if netns_works else conf_mod.RLIMITS), capped.detail
+    if netns_works:
+        assert "--net" in capped.unshare
+    assert conf_mod._detect(conf_mod.RLIMITS).level == conf_mod.RLIMITS
 
 
 @pytest.mark.parametrize("conf", LEVELS, ids=IDS)

@@ -68,11 +68,12 @@ static ge::graphStatus TilingFunc(gert::TilingContext* ctx) {
   v[27] = platform_ascendc::PlatformAscendCManager::GetInstance()->GetCoreNumAiv();
   v[28] = std::strcmp(ctx->GetNodeName(), "ProbeCustom") == 0 ? 1 : 0;
   v[29] = ctx->GetInputTensor(0)->GetData<float>()[3] == 3.0f ? 1 : 0;    // x is ValueDepend
-  v[33] = ctx->GetInputTensor(1)->GetData<float>() == nullptr ? 1 : 0;     // xs[0] is not: no data
+  v[35] = ctx->GetInputTensor(1)->GetData<float>() == nullptr ? 1 : 0;     // xs[0] is not: no data
   v[34] = ctx->GetInputTensor(1)->GetShapeSize();
   v[30] = ctx->GetRawTilingData()->GetCapacity();
   v[31] = ge::DT_BF16;
   v[32] = plat.CalcTschBlockDim(10, 1, 2);
+  v[33] = attrs->GetListInt(4)->GetData()[1];   // typed list: const int64_t*
   ctx->SetBlockDim(1);
   ctx->SetTilingKey(7);
   size_t* ws = ctx->GetWorkspaceSizes(1);
@@ -169,6 +170,7 @@ def test_shapes_dtypes_and_optional_inputs(observed):
 def test_attributes_in_opdef_order(observed):
     v = observed.outputs["y"]
     assert list(v[12:19]) == [250, -3, 1, len("fast mode"), 3, 6, 42]
+    assert v[33] == 5
 
 
 def test_platform_is_ascend910b(observed):
@@ -182,7 +184,7 @@ def test_platform_is_ascend910b(observed):
 def test_host_sees_input_data_only_for_value_depend_inputs(observed):
     v = observed.outputs["y"]
     assert v[29] == 1, "a ValueDepend input's values reach the TilingFunc"
-    assert v[33] == 1, "an input without ValueDepend has no data on the host (as in CANN)"
+    assert v[35] == 1, "an input without ValueDepend has no data on the host (as in CANN)"
     assert v[34] == 5, "... but its shape"
 
 

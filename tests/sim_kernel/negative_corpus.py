@@ -51,6 +51,14 @@ POSITIVE = NegativeCase("control_ok", "none", """
   ReduceSum(fT, gT, fT, n);
   Select(fT, hT.ReinterpretCast<uint8_t>(), fT, 0.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, n);
   SetFlag<HardEvent::V_MTE3>(0); WaitFlag<HardEvent::V_MTE3>(0);
+  set_flag(PIPE_V, PIPE_S, EVENT_ID0); wait_flag(PIPE_V, PIPE_S, EVENT_ID0);
+  AscendCUtils::SetMask<float>(64);
+  vcadd((__ubuf__ float*)fT.GetPhyAddr(), (__ubuf__ float*)gT.GetPhyAddr(), 1, 1, 1, 8, false);
+  uint64_t acc = GetAccVal(); (void)acc;
+  PairReduceSum(fT, gT, 1, 64, 1, 1, 8);
+  Copy(fT, gT, 64, 1, CopyRepeatParams(1, 1, 8, 8));
+  ASSERT(an_undeclared_name_the_device_build_never_compiles);
+  LocalTensor<float> whole = buf.AllocTensor<float>(); buf.FreeTensor(whole);  // TBuf inherits them
   inQ.EnQue(hT);
 """)
 
@@ -69,7 +77,7 @@ CASES: tuple[NegativeCase, ...] = (
     NegativeCase("nonexistent_type_bool_t", "scope_lifetime", "bool_t flag = true;"),
     NegativeCase("nonexistent_type_float16", "scope_lifetime", "LocalTensor<float16> t;"),
     NegativeCase("missing_member_getlength_gm", "memory_object", "auto l = xGm.GetLength();"),
-    NegativeCase("missing_member_alloc_on_tbuf", "memory_object", "LocalTensor<float> t = buf.AllocTensor<float>();"),
+    NegativeCase("missing_member_set_global_buffer_on_tbuf", "memory_object", "buf.SetGlobalBuffer(yGm.GetPhyAddr());"),
     NegativeCase("missing_member_setsize_gm", "memory_object", "yGm.SetSize(4);"),
     NegativeCase("div_on_int32", "dtype_conversion",
                  "LocalTensor<int32_t> it = buf.Get<int32_t>(); Div(it, it, it, n);"),
@@ -98,4 +106,21 @@ CASES: tuple[NegativeCase, ...] = (
     NegativeCase("wholereducesum_missing_args", "api_signature", "WholeReduceSum(fT, gT, 64, 1);"),
     NegativeCase("blockreducesum_tensor_mask", "api_signature", "BlockReduceSum(fT, gT, 1, gT, 1, 1, 8);"),
     NegativeCase("getvalue_on_queue", "memory_object", "float v = inQ.GetValue(0);"),
+    NegativeCase("vcadd_on_int32", "dtype_conversion",
+                 "LocalTensor<int32_t> it = buf.Get<int32_t>();"
+                 " vcadd((__ubuf__ int32_t*)it.GetPhyAddr(), (__ubuf__ int32_t*)it.GetPhyAddr(), 1, 1, 1, 8, false);"),
+    NegativeCase("pair_reduce_on_int16", "dtype_conversion",
+                 "LocalTensor<int16_t> it = buf.Get<int16_t>(); PairReduceSum(it, it, 1, 64, 1, 1, 8);"),
+    NegativeCase("copy_on_int8", "dtype_conversion",
+                 "LocalTensor<int8_t> c = buf.Get<int8_t>(); Copy(c, c, 64, 1, CopyRepeatParams(1, 1, 8, 8));"),
+    NegativeCase("mean_on_int32", "dtype_conversion",
+                 "LocalTensor<int32_t> it = buf.Get<int32_t>(); Mean(it, it, MeanParams{1, 8, 8});"),
+    NegativeCase("reduce_max_min_count_on_int32", "dtype_conversion",
+                 "int32_t v = 0, i = 0; GetReduceMaxMinCount<int32_t>(v, i);"),
+    NegativeCase("broadcast_three_dims", "api_signature",
+                 "uint32_t s3[3] = {1, 1, 1}; BroadCast<float, 3, 0>(fT, gT, s3, s3);"),
+    NegativeCase("set_flag_with_hard_event", "api_signature", "set_flag(HardEvent::V_S, EVENT_ID0);"),
+    NegativeCase("function_pointer_of_wrong_type", "api_signature",
+                 "using Op = void (const LocalTensor<float>&, const LocalTensor<float>&, const float&, const int32_t&);"
+                 " Op* op = &Adds<half>; (void)op;"),
 )

@@ -12,11 +12,14 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from npukernelbench.toolchains.ascendc_sim.compiler import KERNEL_DEFINES
+
 ROOT = Path(__file__).resolve().parents[2]
 INCLUDE = ROOT / "src" / "npukernelbench" / "toolchains" / "ascendc_sim" / "include"
 SUPPORT = Path(__file__).resolve().parent / "support"
 CXX = "g++"
-FLAGS = ["-std=c++17", "-O0", "-w"]
+# Test kernels are compiled as the build compiles a kernel TU (the device build's predefined macros).
+FLAGS = ["-std=c++17", "-O0", "-w", *KERNEL_DEFINES]
 
 PRELUDE = """
 #include "kernel_operator.h"
@@ -48,18 +51,25 @@ class Ran:
     stderr: str
 
 
+CUBE_ENGINE = ROOT / "src" / "npukernelbench" / "toolchains" / "ascendc_sim" / "runtime" / "cube_engine.cpp"
+
+
 def runtime_object(cache: Path) -> Path:
-    """Compile support/test_runtime.cpp once per cache directory."""
+    """Compile support/test_runtime.cpp and the simulator's cube engine once per cache directory into
+    one relocatable object."""
     src = SUPPORT / "test_runtime.cpp"
-    digest = hashlib.sha256(src.read_bytes() + (SUPPORT / "test_support.h").read_bytes()).hexdigest()[:16]
+    digest = hashlib.sha256(src.read_bytes() + (SUPPORT / "test_support.h").read_bytes() +
+                            CUBE_ENGINE.read_bytes() + (INCLUDE / "npukb_sim" / "cube_engine.h").read_bytes()
+                            ).hexdigest()[:16]
     obj = cache / f"test_runtime_{digest}.o"
     if not obj.exists():
-        subprocess.run(
-            [CXX, *FLAGS, "-c", f"-I{INCLUDE}", f"-I{SUPPORT}", str(src), "-o", str(obj)],
-            check=True,
-            capture_output=True,
-            text=True,
-        )
+        parts = []
+        for i, (source, extra) in enumerate(((src, ()), (CUBE_ENGINE, ("-O2", "-ffp-contract=off")))):
+            part = cache / f"test_runtime_{digest}_{i}.o"
+            subprocess.run([CXX, *FLAGS, *extra, "-c", f"-I{INCLUDE}", f"-I{SUPPORT}", str(source), "-o", str(part)],
+                           check=True, capture_output=True, text=True)
+            parts.append(str(part))
+        subprocess.run([CXX, "-r", "-nostdlib", *parts, "-o", str(obj)], check=True, capture_output=True, text=True)
     return obj
 
 
@@ -82,7 +92,7 @@ def syntax_check(source: str, workdir: Path, defines: tuple[str, ...] = ()) -> C
     workdir.mkdir(parents=True, exist_ok=True)
     src = workdir / "snippet.cpp"
     src.write_text(source)
-    cmd = [CXX, "-std=c++17", "-fsyntax-only", f"-I{INCLUDE}", *(f"-D{d}" for d in defines), str(src)]
+    cmd = [CXX, "-std=c++17", "-fsyntax-only", *KERNEL_DEFINES, f"-I{INCLUDE}", *(f"-D{d}" for d in defines), str(src)]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     return Compiled(proc.returncode == 0, proc.stderr, None)
 

@@ -41,7 +41,47 @@ CASES = {
     "tensor_overrun": ("pipe.InitBuffer(b, 256); LocalTensor<float> t = b.Get<float>(); Muls(t, t, 2.0f, 128);",
                        "Muls: UB overflow"),
     "waitflag_unset": ("WaitFlag<HardEvent::V_MTE3>(0);", "WaitFlag: hang"),
+    "tbuf_free_foreign": ("pipe.InitBuffer(b, 256); pipe.InitBuffer(q, 1, 256);"
+                          " LocalTensor<float> t = q.AllocTensor<float>(); b.FreeTensor(t);",
+                          "TBuf::FreeTensor: the tensor does not lie in this TBuf"),
+    # the UB pool counts what is already allocated: each buffer alone fits in 192 KiB, together they do not
+    "ub_two_buffers": ("TBuf<TPosition::VECCALC> c; pipe.InitBuffer(b, 128 * 1024); pipe.InitBuffer(c, 128 * 1024);",
+                       "TPipe::InitBuffer: UB overflow: VECCALC buffer of 131072 bytes at offset 131072"),
+    "ub_queue_then_buffer": ("pipe.InitBuffer(q, 2, 64 * 1024); pipe.InitBuffer(b, 65 * 1024);",
+                             "TPipe::InitBuffer: UB overflow: VECCALC buffer of 66560 bytes at offset 131072"),
+    "ub_one_byte_over": ("TBuf<TPosition::VECCALC> c; pipe.InitBuffer(b, 196608 - 31); pipe.InitBuffer(c, 1);",
+                         "TPipe::InitBuffer: UB overflow"),
+    "l1_overflow": ("TQue<TPosition::A1, 1> a; pipe.InitBuffer(a, 2, 600 * 1024);", "TPipe::InitBuffer: L1 overflow"),
+    "tbuf_get_too_many": ("pipe.InitBuffer(b, 256); LocalTensor<float> t = b.Get<float>(65);",
+                          "TBuf::Get: requested 65 elements"),
+    "getwithoffset_past_end": ("pipe.InitBuffer(b, 256); LocalTensor<float> t = b.GetWithOffset<float>(8, 256);",
+                               "TBuf::GetWithOffset: offset 256 + 32 bytes exceeds the buffer of 256 bytes"),
+    "too_many_buffers": ("TQue<QuePosition::VECOUT, 1> o; pipe.InitBuffer(q, 40, 32); pipe.InitBuffer(o, 30, 32);",
+                         "TPipe::InitBuffer: too many buffers"),
 }
+
+
+FITS = """
+static void body(void*) {
+  TPipe pipe;
+  TQue<QuePosition::VECIN, 2> q;
+  TBuf<TPosition::VECCALC> b;
+  TBuf<TPosition::VECCALC> c;
+  pipe.InitBuffer(q, 2, 32 * 1024);             // 64 KiB
+  pipe.InitBuffer(b, 64 * 1024);                // 128 KiB
+  pipe.InitBuffer(c, 64 * 1024 - 31);           // rounded up to 32 bytes: exactly 192 KiB in all
+  LocalTensor<float> t = c.Get<float>();
+  Duplicate(t, 1.0f, 16384 - 8);
+  std::printf("used %u\\n", pipe.used_bytes(Hardware::UB));
+}
+void run_test() { npukb_test::run_blocks(1, body, nullptr); }
+"""
+
+
+def test_ub_filled_exactly_is_allowed(prog) -> None:
+    ran = prog.run(FITS)
+    assert ran.returncode == 0, ran.stderr
+    assert "used 196608" in ran.stdout
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

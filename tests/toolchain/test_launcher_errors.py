@@ -4,6 +4,8 @@ failure mode (the attribute ``mode`` selects it)."""
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 
@@ -52,6 +54,7 @@ KERNEL = r"""
 #include "kernel_operator.h"
 using namespace AscendC;
 struct ModeTiling { uint32_t mode; };
+extern "C" unsigned int sleep(unsigned int seconds);
 
 extern "C" __global__ __aicore__ void err_custom(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
   GET_TILING_DATA_WITH_STRUCT(ModeTiling, t, tiling);
@@ -75,6 +78,8 @@ extern "C" __global__ __aicore__ void err_custom(GM_ADDR x, GM_ADDR y, GM_ADDR w
     while (true) { spin = spin + 1; }
   } else if (t.mode == 8) {
     CrossCoreWaitFlag(3);
+  } else if (t.mode == 11 && idx == 0) {   // waits without using any CPU
+    sleep(120);
   } else if (t.mode == 10) {             // every block meets the barrier twice: fine
     SyncAll();
     SyncAll();
@@ -156,3 +161,13 @@ def test_endless_loop_times_out(sim, err_build):
     result = run(sim, err_build, 7, timeout_s=2.0)
     assert not result.ok and result.timed_out
     assert "timeout" in result.message
+
+
+def test_sleeping_kernel_hits_the_wall_clock_limit(sim, err_build):
+    """No CPU is used, so only the wall-clock limit (the launch's timeout) can stop it."""
+    start = time.monotonic()
+    result = run(sim, err_build, 11, timeout_s=1.5)
+    elapsed = time.monotonic() - start
+    assert not result.ok and result.timed_out, result.message
+    assert "exceeded its 1.5 s limit" in result.message
+    assert elapsed < 15, f"the 1.5 s limit took {elapsed:.1f} s to act"

@@ -43,6 +43,18 @@ def test_a_definition_of_a_header_name_before_the_include_disables_it():
     assert pch.simulator_includes(helper, "op_kernel") is None
 
 
+
+def test_only_names_of_the_included_headers_count():
+    # OP_LOGE belongs to opdev/op_log.h: a project that never includes it may define its own first...
+    own_log = {"op_host/a.cpp": '#include "a_tiling.h"\n#define OP_LOGE(...) 0\n',
+               "op_host/a_tiling.h": '#include "register/op_def_registry.h"\n'}
+    assert pch.simulator_includes(own_log, "op_host") == ("register/op_def_registry.h",)
+    # ...but not one that includes it (directly or through another simulator header).
+    uses_log = {**own_log, "op_host/b.cpp": '#include "aclnn/opdev/op_log.h"\n'}
+    assert pch.simulator_includes(uses_log, "op_host") is None
+    via = {**own_log, "op_host/b.cpp": '#include "opdev/op_log.h"\n'}
+    assert pch.simulator_includes(via, "op_host") is None
+
 @pytest.fixture(scope="module")
 def gxx():
     found = find_compiler()

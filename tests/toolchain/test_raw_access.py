@@ -76,6 +76,14 @@ KERNELS = {
 """,
     # reads one element past the end of x
     "past_end": "  for (uint32_t i = 0; i < n; ++i) py[i] = px[i + 1];\n}\n",
+    # a mixed launch (one cube core, two vector cores): the cube core copies with raw pointers. Its code
+    # is compiled in the cube (AIC) pass, with its own prelude: both must be costed as the kernel's.
+    "aic_loop": """  KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
+  if ASCEND_IS_AIC {
+    for (uint32_t i = 0; i < n; ++i) py[i] = px[i];
+  }
+}
+""",
 }
 
 PARAMS = {"float32": [("x", "input", "REQUIRED", "float32"), ("y", "output", "REQUIRED", "float32")],
@@ -107,6 +115,19 @@ def test_raw_gm_accesses_are_counted_and_costed(sim, make_project, kernel: str, 
     assert cost["gm_read_bytes"] == 4 + 4 * 64 and cost["gm_write_bytes"] == 4 * 64, cost
 
 
+def test_the_cube_pass_is_costed_like_the_vector_pass(sim, make_project) -> None:
+    x, result = probe(sim, make_project, "aic_loop")
+    assert result.ok, result.message
+    np.testing.assert_array_equal(result.outputs["y"], x)
+    assert result.details["cores"] == {"aic": 1, "aiv": 2}, result.details
+    cost = result.details["cost"]
+    # the tiling word and a read and a write per element on the cube core (the vector pass never uses
+    # the tiling word: ASCEND_IS_AIC is a constant there, and the compiler drops the load)
+    assert cost["raw_gm_accesses"] == 1 + 2 * 64, cost
+    assert cost["pipe_cycles"]["S"] == pytest.approx(200.0 * (1 + 2 * 64)), cost
+    assert cost["gm_read_bytes"] == 4 + 4 * 64 and cost["gm_write_bytes"] == 4 * 64, cost
+
+
 def test_bfloat16_conversions_count_as_the_kernels_accesses(sim, make_project) -> None:
     # bfloat16_t is a simulator class: its conversions must not hide the accesses they make
     x, result = probe(sim, make_project, "gm_loop", dtype="bfloat16", n=16)
@@ -127,7 +148,8 @@ def test_a_raw_ub_read_waits_for_the_copy_and_costs_a_scalar_access(sim, make_pr
 
 
 def test_a_raw_gm_read_past_a_tensor_is_a_gm_violation(sim, make_project) -> None:
-    _, result = probe(sim, make_project, "past_end")
+    # 128 floats fill the tensor's 512-byte allocation granule: the read of element 128 is past it
+    _, result = probe(sim, make_project, "past_end", n=128)
     assert not result.ok
     assert "raw pointer access" in result.message and "past its end" in result.message, result.message
 

@@ -1,6 +1,7 @@
 """The ``mutants`` model: seeded mutations of the expert solution, each labelled with the outcome it
 should produce (``Completion.meta["label"]``): one of the six error-taxonomy classes, ``wrong``
-(numerical or tiling bug) or ``passed`` (unchanged). A realistic mix for exercising the harness;
+(numerical or tiling bug), ``runtime_error`` (cube kernels: an L1/L0 overflow, a deadlock) or
+``passed`` (unchanged). A realistic mix for exercising the harness;
 ``benchmarks/mutant_agreement.py`` measures how often the harness's classification agrees.
 """
 
@@ -257,6 +258,53 @@ MUTATIONS: tuple[Mutation, ...] = (
 )
 
 
+# -- cube-unit failures (only for kernels that use the cube unit) -----------------------------------
+_CUBE_CODE = re.compile(r"\b(Mmad|LoadData|Fixpipe|CrossCoreSetFlag|REGIST_MATMUL_OBJ)\b|lib/matmul_intf\.h")
+_CUBE_POSITIONS = r"(?:TPosition|QuePosition)::(?:A1|B1|A2|B2|CO1)\b"
+
+
+def _l0_overflow(text: str, rng: random.Random) -> str | None:
+    """An L1/L0A/L0B/L0C buffer four times its size: InitBuffer runs past the memory's capacity."""
+    names = re.findall(rf"\b(?:TBuf|TQue|TQueBind)<\s*{_CUBE_POSITIONS}[^;{{}}()]*?>\s+(\w+)", text)
+    calls = [m for m in re.finditer(r"\bInitBuffer\(\s*(?P<buf>\w+)\s*,(?P<args>[^;]*)\);", text)
+             if m.group("buf") in names]
+    if not calls:
+        return None
+    m = rng.choice(calls)
+    head, _, size = m.group("args").rpartition(",")
+    return _sub(text, m, "args", (head + ", " if head else " ") + f"4 * ({size.strip()})")
+
+
+def _drop_cross_core_set(text: str, rng: random.Random) -> str | None:
+    """The first cross-core flag set is forgotten: the cores that wait for it never resume."""
+    m = re.search(r"[ \t]*CrossCoreSetFlag<[^;]*?>\([^;]*\);[ \t]*\n?", text)
+    return text[:m.start()] + text[m.end():] if m else None
+
+
+def _flip_load_transpose(text: str, rng: random.Random) -> str | None:
+    """Every LoadData2DParams transposes where it should not and the other way round: the fractals
+    reach L0A/L0B in the wrong order."""
+    pattern = r"\bLoadData2DParams\((?P<a>(?:[^,;()]|\([^;()]*\))*,(?:[^,;()]|\([^;()]*\))*,(?:[^,;()]|\([^;()]*\))*," \
+              r"(?:[^,;()]|\([^;()]*\))*,(?:[^,;()]|\([^;()]*\))*,\s*)(?P<t>true|false)\b"
+    out = re.sub(pattern, lambda m: m.group(0)[:m.start("t") - m.start(0)] + ("false" if m.group("t") == "true"
+                                                                                else "true"), text)
+    return out if out != text else None
+
+
+CUBE_MUTATIONS: tuple[Mutation, ...] = (
+    Mutation("runtime_error", "cube: an L1/L0 buffer past the memory's capacity", _l0_overflow),
+    Mutation("runtime_error", "cube: a cross-core flag never set (deadlock)", _drop_cross_core_set),
+    Mutation("wrong", "cube: LoadData transposes flipped (wrong fractal order)", _flip_load_transpose),
+)
+
+
+def mutations_for(files: dict[str, str]) -> tuple[Mutation, ...]:
+    """The mutations that apply to a project: the cube-unit ones only where the kernel uses it (so the
+    mutants of vector-only tasks stay what they were)."""
+    uses_cube = any(_CUBE_CODE.search(t) for p, t in files.items() if p.startswith("op_kernel/"))
+    return MUTATIONS + CUBE_MUTATIONS if uses_cube else MUTATIONS
+
+
 def _tiling_bug(host: str, rng: random.Random) -> str | None:
     m = re.search(r"SetBlockDim\(([^;]*)\);", host)
     if not m or m.group(1).strip() == "1":
@@ -284,10 +332,11 @@ def _sources(files: dict[str, str], folder: str, main: str, rng: random.Random) 
 def mutate(files: dict[str, str], kernel: str, task: str, sample: int, seed: int) -> tuple[dict[str, str], dict]:
     """Sample ``sample`` of ``task``: a mutated copy of ``files`` and its meta (label, mutation, file)."""
     rng = random.Random(case_seed("mutants", task, sample, seed))
-    offset = case_seed("offset", task, seed) % len(MUTATIONS)
+    mutations = mutations_for(files)
+    offset = case_seed("offset", task, seed) % len(mutations)
     kpath, hpath = f"op_kernel/{kernel}.cpp", f"op_host/{kernel}.cpp"
-    for step in range(len(MUTATIONS)):
-        mutation = MUTATIONS[(sample + offset + step) % len(MUTATIONS)]
+    for step in range(len(mutations)):
+        mutation = mutations[(sample + offset + step) % len(mutations)]
         if mutation.name.startswith("tiling"):
             targets = [(p, _tiling_bug) for p in _sources(files, "op_host", hpath, rng)] + \
                       [(p, _kernel_tiling_bug) for p in _sources(files, "op_kernel", kpath, rng)]

@@ -37,21 +37,52 @@ void violation(const char* api, const std::string& what, const char* file, int l
   std::exit(3);
 }
 
+// Writes may run on to the end of a tensor's last 32-byte block, reads to the end of its 512-byte
+// allocation granule, as in the launcher.
+static std::size_t gm_limit(std::size_t size, bool write) {
+  return write ? (size + 31) / 32 * 32 : (size + 511) / 512 * 512;
+}
+
 void check_gm(const void* addr, std::size_t bytes, bool write, const char* api, const char* file, int line) {
   const unsigned char* a = static_cast<const unsigned char*>(addr);
   for (const auto& r : g_gm) {
-    if (a >= r.first && a + bytes <= r.first + r.second) return;
+    if (a >= r.first && a + bytes <= r.first + gm_limit(r.second, write)) return;
   }
   violation(api, std::string("GM out of bounds: ") + (write ? "write" : "read") + " of " + std::to_string(bytes) +
                      " bytes outside every GM tensor handed to the kernel", file, line);
 }
 
-void sync_all(const char* file, int line) { violation("SyncAll", "not supported by the sequential test runtime", file, line); }
-void cross_core_set_flag(int, int) {}
-void cross_core_wait_flag(int, const char* file, int line) {
+const void* gm_home(const void* addr) {
+  const unsigned char* a = static_cast<const unsigned char*>(addr);
+  for (const auto& r : g_gm) {
+    if (a >= r.first && a < r.first + gm_limit(r.second, true)) return r.first;
+  }
+  return nullptr;
+}
+
+void check_gm_home(const void* home, const void* addr, std::size_t bytes, bool write, const char* api, const char* file,
+                   int line) {
+  for (const auto& r : g_gm) {
+    if (r.first != home) continue;
+    const unsigned char* a = static_cast<const unsigned char*>(addr);
+    if (a >= r.first && a + bytes <= r.first + gm_limit(r.second, write)) return;
+    violation(api, std::string("GM out of bounds: ") + (write ? "write" : "read") + " of " + std::to_string(bytes) +
+                       " bytes outside the GM tensor this GlobalTensor was bound to", file, line);
+  }
+  check_gm(addr, bytes, write, api, file, line);
+}
+
+void sync_all(bool, const char* file, int line) { violation("SyncAll", "not supported by the sequential test runtime", file, line); }
+void cross_core_set_flag(int, int, double, const char*, int) {}
+double cross_core_wait_flag(int, const char* file, int line) {
   violation("CrossCoreWaitFlag", "not supported by the sequential test runtime", file, line);
 }
 std::uint8_t* sys_workspace() { return g_sys_ws; }
+BlockState* cube_partner() { return nullptr; }
+std::uint8_t* lazy_buffer(std::uint8_t** slot, std::size_t bytes) {
+  if (*slot == nullptr) *slot = poisoned(bytes);   // the test runtime allocates every buffer up front
+  return *slot;
+}
 void kernel_log(const std::string& text) {
   std::printf("[block %d] %s", g_current ? g_current->block_idx : -1, text.c_str());
   std::fflush(stdout);
@@ -61,12 +92,17 @@ void kernel_log(const std::string& text) {
 namespace npukb_test {
 void register_gm(void* ptr, std::size_t bytes) { g_gm.emplace_back(static_cast<unsigned char*>(ptr), bytes); }
 
-double run_blocks(int block_num, void (*fn)(void*), void* arg) {
+double run_blocks(int block_num, void (*fn)(void*), void* arg) { return run_blocks_on(npukb::CORE_AIV, block_num, fn, arg); }
+
+double run_blocks_on(int core_type, int block_num, void (*fn)(void*), void* arg) {
   double finish = 0.0;
   for (int b = 0; b < block_num; ++b) {
     npukb::BlockState st;
     st.block_idx = b;
     st.block_num = block_num;
+    st.core_type = core_type;
+    st.bt = poisoned(npukb::kBiasTableBytes);
+    st.fb = poisoned(npukb::kFixBufBytes);
     st.ub = poisoned(npukb::kUbBytes);
     st.l1 = poisoned(npukb::kL1Bytes);
     st.l0a = poisoned(npukb::kL0aBytes);
@@ -81,6 +117,7 @@ double run_blocks(int block_num, void (*fn)(void*), void* arg) {
     g_last.gm_write = st.gm_write_bytes;
     if (st.finish_cycles > finish) finish = st.finish_cycles;
     std::free(st.ub); std::free(st.l1); std::free(st.l0a); std::free(st.l0b); std::free(st.l0c);
+    std::free(st.bt); std::free(st.fb);
   }
   return finish;
 }

@@ -10,6 +10,8 @@ namespace npukb_test {
 void register_gm(void* ptr, std::size_t bytes);
 // Run `fn` once per block, sequentially, each with fresh poisoned UB/L1. Returns the max finish cycles.
 double run_blocks(int block_num, void (*fn)(void*), void* arg);
+// The same on cores of `core_type` (npukb::CORE_AIV or npukb::CORE_AIC; run_blocks uses AIV).
+double run_blocks_on(int core_type, int block_num, void (*fn)(void*), void* arg);
 // Figures of the last block run.
 struct Figures { double finish_cycles; double pipe_cycles[7]; std::uint64_t gm_read, gm_write; };
 Figures last_figures();

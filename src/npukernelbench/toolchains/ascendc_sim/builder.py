@@ -31,17 +31,30 @@ from npukernelbench import diagnostics
 from npukernelbench.extract import is_host_source
 from npukernelbench.result import ErrorCategory
 from npukernelbench.sandbox import Limits, ProcessOutcome, Request, clean_env, run_confined
-from npukernelbench.toolchains.ascendc_sim import kernel_prelude, precompiled_header, tiling_fields
+from npukernelbench.toolchains.ascendc_sim import (
+    device_dialect,
+    kernel_passes,
+    kernel_prelude,
+    precompiled_header,
+    tiling_fields,
+)
 from npukernelbench.toolchains.ascendc_sim.build_cache import BuildCache
 from npukernelbench.toolchains.ascendc_sim.compiler import (
     FLAGS,
     HOST_FLAGS,
+    KERNEL_FLAGS,
     LINK_FLAGS,
     Compiler,
     InstrumentationError,
     raw_access_flags,
 )
-from npukernelbench.toolchains.ascendc_sim.sources import INCLUDE_DIR, RUNTIME_SOURCES, simulator_version
+from npukernelbench.toolchains.ascendc_sim.sources import (
+    INCLUDE_DIR,
+    RUNTIME_DIR,
+    RUNTIME_EXTRA_FLAGS,
+    RUNTIME_SOURCES,
+    simulator_version,
+)
 from npukernelbench.toolchains.base import BuildResult, HostDescription, KernelProject
 
 BUILDER_VERSION = "3"
@@ -76,14 +89,26 @@ RAW_MEMORY_FUNCTIONS = ("memcpy", "memmove", "memset", "mempcpy", "bcopy", "bzer
 
 
 def redefine_raw_memory_functions(obj: str) -> list[str]:
-    """The objcopy command that points ``obj``'s calls of RAW_MEMORY_FUNCTIONS at npukb_raw_<name>."""
+    """The objcopy command that points ``obj``'s calls of RAW_MEMORY_FUNCTIONS at npukb_raw_<name> (in place:
+    ``obj`` is relative to the folder it runs in, which the confinement binds writable)."""
     objcopy = shutil.which("objcopy") or "objcopy"
     return [objcopy, *(f"--redefine-sym={n}=npukb_raw_{n}" for n in RAW_MEMORY_FUNCTIONS), obj]
 
 
-def kernel_flags(compiler: Compiler, raw_access: bool) -> tuple[str, ...]:
-    """Flags of the kernel TU: FLAGS plus, when ``raw_access``, the raw-access instrumentation."""
-    return (*FLAGS, *raw_access_flags(compiler, str(INCLUDE_DIR))) if raw_access else FLAGS
+def _raw_flags(compiler: Compiler, raw_access: bool) -> tuple[str, ...]:
+    """The raw-access instrumentation flags of every kernel compile pass (none when ``raw_access`` is off)."""
+    return raw_access_flags(compiler, str(INCLUDE_DIR)) if raw_access else ()
+
+
+@functools.lru_cache(maxsize=1)
+def _build_logic_version() -> str:
+    """The Python that shapes what gets compiled (source rewrites, passes, prelude, this module): a
+    change to it must not reuse builds made by the old logic."""
+    digest = hashlib.sha256()
+    for module in (device_dialect, kernel_passes, kernel_prelude):
+        digest.update(Path(module.__file__).read_bytes())
+    digest.update(Path(__file__).read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def build_key(project: KernelProject, compiler: Compiler, raw_access: bool = True) -> str:
@@ -94,12 +119,13 @@ def build_key(project: KernelProject, compiler: Compiler, raw_access: bool = Tru
         "files": sorted(project.files.items()),
         "params": [[p.name, p.role, p.param_type, p.dtype] for p in project.params],
         "flags": FLAGS,
-        "kernel_flags": kernel_flags(compiler, raw_access),
+        "kernel_flags": (*KERNEL_FLAGS, *_raw_flags(compiler, raw_access)),
         "host_flags": HOST_FLAGS,
         "link": LINK_FLAGS,
         "compiler": compiler.version,
         "simulator": simulator_version(),
         "classifier": _classifier_version(),
+        "logic": _build_logic_version(),
     }
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
@@ -136,15 +162,17 @@ def _compile_failure(outcome: ProcessOutcome, folder: Path, what: str, cache: Bu
 def runtime_objects(compiler: Compiler, cache: BuildCache) -> tuple[Path, ...]:
     """The compiled launcher and out-of-line host API for this compiler and simulator version (built
     once per machine, then cached; the two compile in parallel)."""
-    key = hashlib.sha256(f"{compiler.version}\0{simulator_version()}\0{FLAGS}".encode()).hexdigest()[:24]
+    key = hashlib.sha256(f"{compiler.version}\0{simulator_version()}\0{FLAGS}\0{RUNTIME_EXTRA_FLAGS}".encode()
+                         ).hexdigest()[:24]
     target = cache.root / "runtime" / key
     objects = tuple(target / f"{src.stem}.o" for src in RUNTIME_SOURCES)
     if all(o.is_file() for o in objects):
         return objects
     folder = cache.scratch("runtime-")
     with ThreadPoolExecutor(max_workers=len(RUNTIME_SOURCES)) as pool:
-        outs = list(pool.map(lambda src: _run([compiler.path, *FLAGS, "-I", str(INCLUDE_DIR), "-c", str(src), "-o",
-                                               f"{src.stem}.o"], folder, COMPILE_LIMITS), RUNTIME_SOURCES))
+        outs = list(pool.map(lambda src: _run([compiler.path, *FLAGS, *RUNTIME_EXTRA_FLAGS.get(src.stem, ()), "-I",
+                                               str(INCLUDE_DIR), "-c", str(src), "-o", f"{src.stem}.o"], folder,
+                                              COMPILE_LIMITS, readable=(RUNTIME_DIR,)), RUNTIME_SOURCES))
     for src, out in zip(RUNTIME_SOURCES, outs, strict=True):
         if not out.ok:
             shutil.rmtree(folder, ignore_errors=True)
@@ -179,12 +207,19 @@ def _safe_relative(name: str) -> PurePosixPath:
     return path
 
 
-def _write_sources(project: KernelProject, src: Path) -> list[str]:
+def _write_sources(project: KernelProject, src: Path, core: str = "AIV", cxx20: bool = False,
+                   kernel_only: bool = False) -> list[str]:
+    """Write the project under ``src``, kernel files as the ``core`` compile pass sees them
+    (``device_dialect``); returns the host translation units."""
     hosts: list[str] = []
     for name, text in project.files.items():
         rel = _safe_relative(name)
+        if kernel_only and rel.parts[0] != "op_kernel":
+            continue
         path = src.joinpath(*rel.parts)
         path.parent.mkdir(parents=True, exist_ok=True)
+        if rel.parts[0] == "op_kernel":
+            text = device_dialect.rewrite(text, core, cxx20).text
         path.write_text(text, encoding="utf-8")
         if is_host_source(rel.as_posix()):
             hosts.append(rel.as_posix())
@@ -290,28 +325,78 @@ def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder
                           ErrorCategory.SYNTAX_STRUCTURE)
     described = cache.load(describe_key(project, compiler))
     reuse = cache.entry(describe_key(project, compiler)) if described and described.get("ok") else None
-    host_objects, desc, layout = _host_steps(project, compiler, cache, folder, timings, reuse)
+    host_objects, desc, described_text = _host_steps(project, compiler, cache, folder, timings, reuse)
+    (folder / tiling_fields.LAYOUT_FILE).write_text(described_text, encoding="utf-8")   # runs name tiling values
     src = folder / "src"
     runtime = [str(o) for o in runtime_objects(compiler, cache)]
     include = ["-I", str(INCLUDE_DIR)]
-    (folder / PRELUDE).write_text(kernel_prelude.prelude(project, desc), encoding="utf-8")
-    (folder / tiling_fields.LAYOUT_FILE).write_text(layout, encoding="utf-8")   # runs name tiling values
-    flags = kernel_flags(compiler, raw_access)
-    kernel_pch, kernel_readable = _pch_args(project, compiler, cache, flags, "op_kernel")
-    out = _run([compiler.path, *flags, *include, "-I", "op_kernel", *kernel_pch, "-include", str(folder / PRELUDE),
-                "-c", kernel_rel, "-o", f"{folder}/kernel.o"], src, COMPILE_LIMITS, timings, "kernel", kernel_readable)
-    if not out.ok:
-        raise _compile_failure(out, folder, f"compiling {kernel_rel}", cache)
-    if flags != FLAGS:
-        out = _run(redefine_raw_memory_functions(f"{folder}/kernel.o"), src, COMPILE_LIMITS, timings, "kernel")
+    kplan = kernel_passes.plan(project.files)
+    kflags = (*kernel_flags(kplan), *_raw_flags(compiler, raw_access))
+    cxx20 = "-std=c++20" in kflags
+    kernel_pch, kernel_readable = _pch_args(project, compiler, cache, kflags, "op_kernel")
+    kernel_objects = []
+    for i, core in enumerate(kplan.passes):
+        pass_src = src if i == 0 else folder / f"src_{core.lower()}"
+        _write_sources(project, pass_src, core, cxx20, kernel_only=i == 0)
+        prelude = folder / (PRELUDE if len(kplan.passes) == 1 else f"npukb_build_{core.lower()}.h")
+        prelude.write_text(kernel_prelude.prelude(project, desc, core=core, plan=kplan, primary=i == 0),
+                           encoding="utf-8")
+        obj = f"{folder}/kernel_{core.lower()}.o"
+        # Static locals of inline functions must be ordinary weak symbols (not GNU_UNIQUE) for
+        # _isolate_pass to make them local to the pass.
+        isolate = ["-fno-gnu-unique"] if len(kplan.passes) > 1 and "clang" not in compiler.version.lower() else []
+        out = _run([compiler.path, *kflags, *isolate, *include, "-I", "op_kernel", *kernel_pch, "-include",
+                    str(prelude), "-c", kernel_rel, "-o", obj], pass_src, COMPILE_LIMITS, timings, "kernel",
+                   kernel_readable)
         if not out.ok:
-            raise _compile_failure(out, folder, "renaming the kernel's memory functions (objcopy)")
-    out = _run([compiler.path, *LINK_FLAGS, *host_objects, "kernel.o", *runtime, "-o", EXECUTABLE], folder,
+            what = f"compiling {kernel_rel}" + (f" ({_PASS_NAMES[core]} pass)" if len(kplan.passes) > 1 else "")
+            raise _compile_failure(out, folder, what, cache)
+        if _raw_flags(compiler, raw_access):
+            out = _run(redefine_raw_memory_functions(Path(obj).name), folder, COMPILE_LIMITS, timings, "kernel")
+            if not out.ok:     # the machine's tools failed, not the candidate
+                raise RuntimeError(f"ascendc-sim: objcopy failed renaming a kernel object's memory functions: "
+                                   f"{out.stderr[-2000:]}")
+        if len(kplan.passes) > 1:
+            obj = _isolate_pass(obj, kernel_prelude.ENTRIES[core], i == 0, folder, timings)
+        kernel_objects.append(obj)
+    out = _run([compiler.path, *LINK_FLAGS, *host_objects, *kernel_objects, *runtime, "-o", EXECUTABLE], folder,
                COMPILE_LIMITS, timings, "link")
     if not out.ok:
         raise _compile_failure(out, folder, "linking")
-    for leftover in [*host_objects, f"{folder}/kernel.o", f"{folder}/describe"]:
+    for leftover in [*host_objects, *kernel_objects, f"{folder}/describe"]:
         Path(leftover).unlink(missing_ok=True)
+
+
+_PASS_NAMES = {"AIC": "cube core (AIC)", "AIV": "vector core (AIV)"}
+
+
+def kernel_flags(kplan: kernel_passes.KernelPlan) -> tuple[str, ...]:
+    """Compile flags of the kernel TU. Kernels that use the cube unit are compiled as C++20: their
+    libraries (Catlass-style layouts) rely on constexpr constructors that leave members to default
+    initialisation, which clang -- and so the device compiler -- accepts in C++17 as an extension
+    and g++ only from C++20 on."""
+    if "AIC" not in kplan.passes:
+        return KERNEL_FLAGS
+    return tuple("-std=c++20" if f == "-std=c++17" else f for f in KERNEL_FLAGS)
+
+
+def _isolate_pass(obj: str, entry: str, primary: bool, folder: Path, timings: dict[str, float]) -> str:
+    """Make every symbol of a compile pass local except its entry points, and drop COMDAT groups, so
+    that the two passes of a mixed kernel (same inline functions, different g_coreType) link side by
+    side without one pass's copy replacing the other's."""
+    objcopy = shutil.which("objcopy")
+    if objcopy is None:
+        raise RuntimeError("ascendc-sim: objcopy (GNU binutils) is needed to link a kernel that runs on both cube "
+                           "and vector cores; install binutils")
+    # The primary pass also exports what the runtime calls back: the kernel type, and the cost of a raw
+    # access (runtime/raw_access.cpp; without it no pass's raw accesses would be costed).
+    keep = ["-G", entry] + (["-G", "npukb_kernel_type", "-G", "npukb_kernel_raw_access"] if primary else [])
+    isolated = obj[:-2] + "_local.o"
+    out = _run([objcopy, *keep, "--remove-section=.group", obj, isolated], folder, COMPILE_LIMITS, timings, "kernel")
+    if not out.ok:
+        raise RuntimeError(f"ascendc-sim: objcopy failed on a compile pass: {out.stderr[-2000:]}")
+    Path(obj).unlink(missing_ok=True)
+    return isolated
 
 
 def build(project: KernelProject, compiler: Compiler, cache: BuildCache, raw_access: bool = True) -> BuildResult:
@@ -327,7 +412,7 @@ def build(project: KernelProject, compiler: Compiler, cache: BuildCache, raw_acc
         return _result(record, cache.entry(key), key, time.monotonic() - start, cached=True)
     folder = cache.scratch(f"{key[:12]}-")
     meta = {"op": project.op, "kernel": project.kernel,
-            "raw_access_costed": bool(raw_access and raw_access_flags(compiler, str(INCLUDE_DIR))),
+            "raw_access_costed": bool(_raw_flags(compiler, raw_access)),
             "params": [[p.name, p.role, p.param_type, p.dtype] for p in project.params]}
     timings: dict[str, float] = {}
     try:

@@ -15,6 +15,12 @@ from dataclasses import dataclass
 
 # -O1: measured as the best cold-build vs run-time trade-off for kernel TUs (docs/simulator.md).
 FLAGS: tuple[str, ...] = ("-std=c++17", "-O1", "-g0", "-pthread", "-fno-strict-aliasing", "-fmax-errors=10")
+# The kernel TU is compiled as bisheng compiles the vector part of an operator for Ascend 910B (dav-c220):
+# the predefined macros that select a chip's code path in real kernels (`#if __CCE_AICORE__ == 220`).
+# Neither ASCENDC_CPU_DEBUG nor __CCE_KT_TEST__ is defined: they select CPU-debug code paths, and
+# real kernels skip device behaviour (SyncAll, GetAccVal) under them.
+KERNEL_DEFINES: tuple[str, ...] = ("-D__CCE_AICORE__=220", "-D__NPU_ARCH__=2201")
+KERNEL_FLAGS: tuple[str, ...] = FLAGS + KERNEL_DEFINES
 # Host TUs (tiling function + OpDef) run once per launch: no optimisation, fastest to compile.
 HOST_FLAGS: tuple[str, ...] = ("-std=c++17", "-O0", "-g0", "-pthread", "-fno-strict-aliasing", "-fmax-errors=10")
 LINK_FLAGS: tuple[str, ...] = ("-pthread",)
@@ -60,9 +66,10 @@ def find_compiler() -> Compiler | str:
 RAW_ACCESS_BASE_FLAGS: tuple[str, ...] = (
     "-fsanitize=kernel-address", "--param=asan-instrumentation-with-call-threshold=0",
     "--param=asan-stack=0", "--param=asan-globals=0", "-finstrument-functions")
-# The candidate's files (compiled from ``src/`` as ``op_kernel/...``) and the generated prelude
-# (``npukb_build.h``, whose trampoline calls the kernel) are never simulator code.
-CANDIDATE_PATH_MARKERS: tuple[str, ...] = ("op_kernel/", "npukb_build.h")
+# The candidate's files (compiled as ``op_kernel/...`` in every pass) and the generated preludes
+# (``npukb_build.h``, or one per core type for a kernel built in a cube and a vector pass, whose
+# trampolines call the kernel) are never simulator code.
+CANDIDATE_PATH_MARKERS: tuple[str, ...] = ("op_kernel/", "npukb_build.h", "npukb_build_aic.h", "npukb_build_aiv.h")
 
 
 class InstrumentationError(RuntimeError):

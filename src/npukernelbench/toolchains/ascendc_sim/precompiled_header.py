@@ -10,8 +10,8 @@ compiled exactly as before:
 
 - no simulator header is included by the project's files (nothing to precompile);
 - a project file ``#define``s, before its last simulator include (anywhere in a file without one), a
-  name that occurs in the simulator headers (the PCH would be parsed before that definition, unlike
-  the real include order);
+  name that occurs in the simulator headers the project includes, directly or through other simulator
+  headers (the PCH would be parsed before that definition, unlike the real include order);
 - the PCH failed to build on this machine (remembered, not retried) or g++ finds it invalid (it then
   reads the stub header as text: same result, no speed-up).
 
@@ -45,12 +45,28 @@ _WORD = re.compile(r"[A-Za-z_]\w*")
 _COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
 
 
-@functools.lru_cache(maxsize=1)
-def _header_words() -> frozenset[str]:
-    """Every identifier that occurs in a simulator header."""
+@functools.lru_cache(maxsize=256)
+def _file_words_and_includes(path: Path) -> tuple[frozenset[str], tuple[str, ...]]:
+    """Identifiers of one simulator header and the simulator headers it includes."""
+    code = _COMMENT.sub("", path.read_text(encoding="utf-8", errors="replace"))
+    includes = tuple(m.group(1) for m in _INCLUDE.finditer(code) if (INCLUDE_DIR / m.group(1)).is_file())
+    return frozenset(_WORD.findall(code)), includes
+
+
+@functools.lru_cache(maxsize=64)
+def _header_words(headers: tuple[str, ...]) -> frozenset[str]:
+    """Every identifier that occurs in ``headers`` or the simulator headers they include, transitively."""
     words: set[str] = set()
-    for path in INCLUDE_DIR.rglob("*.h"):
-        words.update(_WORD.findall(_COMMENT.sub("", path.read_text(encoding="utf-8", errors="replace"))))
+    seen: set[str] = set()
+    todo = list(headers)
+    while todo:
+        rel = todo.pop()
+        if rel in seen:
+            continue
+        seen.add(rel)
+        file_words, includes = _file_words_and_includes(INCLUDE_DIR / rel)
+        words |= file_words
+        todo.extend(includes)
     return frozenset(words)
 
 
@@ -58,7 +74,7 @@ def simulator_includes(files: Mapping[str, str], folder: str) -> tuple[str, ...]
     """The simulator headers that the project's files under ``folder`` include (sorted), or None when
     a precompiled header must not be used for them."""
     found: set[str] = set()
-    words = _header_words()
+    defines: list[tuple[str, ...]] = []     # per file: names it defines where the PCH would differ
     for name, text in files.items():
         parts = PurePosixPath(name).parts
         if not parts or parts[0] != folder:
@@ -72,9 +88,13 @@ def simulator_includes(files: Mapping[str, str], folder: str) -> tuple[str, ...]
                 last = match.end()
         # A definition before the file's last simulator include (or anywhere in a file without one,
         # which may be included first) of a name the headers use would change what they declare.
-        if any(m.group(1) in words for m in _DEFINE.finditer(code) if not last or m.start() < last):
-            return None
-    return tuple(sorted(found)) or None
+        defines.append(tuple(m.group(1) for m in _DEFINE.finditer(code) if not last or m.start() < last))
+    if not found:
+        return None
+    words = _header_words(tuple(sorted(found)))
+    if any(name in words for names in defines for name in names):
+        return None
+    return tuple(sorted(found))
 
 
 def precompiled_header(compiler: Compiler, cache: BuildCache, flags: Sequence[str],

@@ -85,7 +85,8 @@ class AscendCSimToolchain:
                                        env=clean_env({"MALLOC_ARENA_MAX": "2"})))
         result = launch_files.read_result(folder) or {}
         details = {k: result[k] for k in ("block_dim", "tiling_key", "workspace_bytes", "tiling_bytes", "tiling_hex",
-                                          "cost", "violation", "status") if k in result}
+                                          "cost", "violation", "status", "kernel_type", "cores", "host_warnings")
+                   if k in result}
         if "tiling_hex" in result:
             fields = tiling_fields.decode_run(exe.parent, op, result)
             if fields is not None:

@@ -16,7 +16,15 @@
 #include "npukb_sim/kernel/reduce.h"
 #include "npukb_sim/kernel/gather_mask.h"
 #include "npukb_sim/kernel/math.h"
+#include "npukb_sim/kernel/broadcast.h"
+#include "npukb_sim/kernel/trans_data.h"
+#include "npukb_sim/kernel/softmax.h"
 #include "npukb_sim/kernel/misc.h"
+#include "npukb_sim/kernel/cube_cores.h"
+#include "npukb_sim/kernel/cube_copy.h"
+#include "npukb_sim/kernel/cube_mmad.h"
+#include "npukb_sim/kernel/cube_fixpipe.h"
+#include "npukb_sim/kernel/intrinsics.h"
 #include "npukb_sim/kernel/raw_access.h"
 
 #if __has_include("npukb_sim/list_tensor_desc.h")

@@ -42,9 +42,19 @@ void create_private_state(int blocks, int gm_ranges);
 // Record the GM ranges (sorted by start) for check_gm and raw-access classification.
 void set_gm_ranges(const GmRange* ranges, int count);
 
-// Index of the GM range holding [addr, addr + bytes), -1 when none; `near` is set to the index of a
-// range the access starts within 4 KiB of (for messages), else -1.
-int find_gm_range(std::uintptr_t addr, std::size_t bytes, int* near);
+// Bytes of a GM tensor of `size` bytes an access may touch. A write: up to the end of the tensor's
+// last 32-byte block (DMA moves whole 32-byte blocks; expert kernels write a one-element output with
+// a 32-byte DataCopy). A read: up to the end of its 512-byte allocation granule (device allocators
+// hand out 512-byte multiples, so real kernels read a short bias or scale row as one 512-byte block).
+// The bytes past the tensor are the allocation's padding: poisoned, never part of an output, so a
+// result that depends on them differs between the two poison seeds of a check.
+inline std::size_t gm_limit(std::size_t size, bool write) {
+  return write ? (size + 31) / 32 * 32 : (size + 511) / 512 * 512;
+}
+
+// Index of the GM range an access of [addr, addr + bytes) may touch (within gm_limit), -1 when none;
+// `near` is set to the index of a range the access starts within 4 KiB of (for messages), else -1.
+int find_gm_range(std::uintptr_t addr, std::size_t bytes, bool write, int* near);
 
 }  // namespace rt
 }  // namespace npukb

@@ -1,5 +1,6 @@
 // runtime/host_api.cpp -- out-of-line members of the host-side API (register/op_def.h,
-// register/tilingdata_base.h, exe_graph/runtime/*.h, platform/platform_infos_def.h).
+// register/op_impl_registry.h, register/tilingdata_base.h, exe_graph/runtime/*.h,
+// platform/platform_info.h, platform/platform_infos_def.h).
 // Part of the ascendc-sim clean-room simulator. Compiled once per machine together with the launcher,
 // so that an operator's host TU does not instantiate the container code behind these classes.
 #include <cstring>
@@ -8,10 +9,13 @@
 #include <utility>
 #include <vector>
 
+#include "exe_graph/runtime/infer_shape_range_context.h"
 #include "exe_graph/runtime/runtime_attrs.h"
 #include "exe_graph/runtime/tiling_context.h"
+#include "platform/platform_info.h"
 #include "platform/platform_infos_def.h"
 #include "register/op_def.h"
+#include "register/op_impl_registry.h"
 #include "register/tilingdata_base.h"
 
 // ---------------------------------------------------------------------------------------------- ops
@@ -204,6 +208,8 @@ NpukbTilingRegisterer::NpukbTilingRegisterer(const char* op_type, const char* cl
 namespace gert {
 
 NpukbIoTable::NpukbIoTable() = default;
+NpukbIoTable::NpukbIoTable(const NpukbIoTable& other) = default;
+NpukbIoTable& NpukbIoTable::operator=(const NpukbIoTable& other) = default;
 NpukbIoTable::~NpukbIoTable() = default;
 const Tensor* NpukbIoTable::Input(size_t i) const { return i < inputs.size() ? &inputs[i] : nullptr; }
 const Tensor* NpukbIoTable::Output(size_t i) const { return i < outputs.size() ? &outputs[i] : nullptr; }
@@ -217,8 +223,9 @@ size_t NpukbIoTable::OutputCount() const { return outputs.size(); }
 const char* NpukbIoTable::NodeName() const { return node_name.c_str(); }
 const char* NpukbIoTable::NodeType() const { return node_type.c_str(); }
 
-TilingContext::TilingContext(NpukbIoTable* io, TilingData* raw, fe::PlatFormInfos* platform)
-    : io_(io), raw_(raw), platform_(platform) {}
+TilingContext::TilingContext(NpukbIoTable* io, TilingData* raw, fe::PlatFormInfos* platform,
+                             const void* compile_info)
+    : ExtendedKernelContext(io), raw_(raw), platform_(platform), compile_info_(compile_info) {}
 TilingContext::~TilingContext() = default;
 size_t* TilingContext::GetWorkspaceSizes(size_t workspace_count) {
   if (workspace_count > workspace_.size()) workspace_.resize(workspace_count, 0);
@@ -238,32 +245,248 @@ void RuntimeAttrs::NpukbAppendAbsent() { values_.emplace_back(); }
 
 }  // namespace gert
 
+// ------------------------------------------------------------------------------ gert: op impl registry
+namespace gert {
+
+std::map<std::string, NpukbOpImpl>& NpukbOpImplRegistry() {
+  static std::map<std::string, NpukbOpImpl> registry;
+  return registry;
+}
+
+OpImplRegisterV2::OpImplRegisterV2(const char* op_type) : op_type_(op_type) { NpukbEntry(); }
+OpImplRegisterV2::OpImplRegisterV2(const OpImplRegisterV2& other) = default;
+OpImplRegisterV2& OpImplRegisterV2::operator=(const OpImplRegisterV2& other) = default;
+OpImplRegisterV2::~OpImplRegisterV2() = default;
+
+NpukbOpImpl& OpImplRegisterV2::NpukbEntry() { return NpukbOpImplRegistry()[op_type_]; }
+
+OpImplRegisterV2& OpImplRegisterV2::Tiling(TilingKernelFunc tiling_func, size_t max_tiling_data_size) {
+  NpukbEntry().tiling = tiling_func;
+  NpukbEntry().max_tiling_data_size = max_tiling_data_size;
+  return *this;
+}
+OpImplRegisterV2& OpImplRegisterV2::NpukbTilingParse(TilingParseFunc func, CompileInfoCreatorFunc create,
+                                                     CompileInfoDeleterFunc destroy) {
+  NpukbOpImpl& e = NpukbEntry();
+  e.tiling_parse = func;
+  e.create_compile_info = create;
+  e.delete_compile_info = destroy;
+  return *this;
+}
+OpImplRegisterV2& OpImplRegisterV2::InferShape(InferShapeKernelFunc infer_shape_func) {
+  NpukbEntry().infer_shape = infer_shape_func;
+  return *this;
+}
+OpImplRegisterV2& OpImplRegisterV2::InferDataType(InferDataTypeKernelFunc infer_datatype_func) {
+  NpukbEntry().infer_datatype = infer_datatype_func;
+  return *this;
+}
+OpImplRegisterV2& OpImplRegisterV2::InferShapeRange(InferShapeRangeKernelFunc infer_shape_range_func) {
+  NpukbEntry().infer_shape_range = infer_shape_range_func;
+  return *this;
+}
+OpImplRegisterV2& OpImplRegisterV2::InputsDataDependency(std::initializer_list<int32_t> inputs) {
+  NpukbEntry().inputs_data_dependency.assign(inputs.begin(), inputs.end());
+  return *this;
+}
+OpImplRegisterV2& OpImplRegisterV2::TilingInputsDataDependency(std::initializer_list<int32_t> inputs) {
+  NpukbEntry().tiling_inputs_data_dependency.assign(inputs.begin(), inputs.end());
+  return *this;
+}
+OpImplRegisterV2& OpImplRegisterV2::OutputShapeDependOnCompute(std::initializer_list<int32_t> /*outputs*/) {
+  return *this;
+}
+OpImplRegisterV2& OpImplRegisterV2::InferOutDataTypeSameWithFirstInput() { return *this; }
+
+// Shapes are static in the simulator: every range is [shape, shape].
+InferShapeRangeContext::InferShapeRangeContext(NpukbIoTable* io) : ExtendedKernelContext(io) {
+  inputs_.reserve(io->inputs.size());
+  for (auto& t : io->inputs) {
+    Shape* s = &t.MutableShape().MutableOriginShape();
+    inputs_.emplace_back(s, s);
+  }
+  outputs_.reserve(io->outputs.size());
+  for (auto& t : io->outputs) {
+    Shape* s = &t.MutableShape().MutableOriginShape();
+    outputs_.emplace_back(s, s);
+  }
+}
+InferShapeRangeContext::~InferShapeRangeContext() = default;
+const Range<Shape>* InferShapeRangeContext::Find(const Tensor* t) const {
+  if (t == nullptr) return nullptr;
+  for (std::size_t i = 0; i < io_->inputs.size(); ++i) {
+    if (&io_->inputs[i] == t) return &inputs_[i];
+  }
+  return nullptr;
+}
+const Range<Shape>* InferShapeRangeContext::GetInputShapeRange(size_t index) const { return Find(io_->Input(index)); }
+const Range<Shape>* InferShapeRangeContext::GetOptionalInputShapeRange(size_t ir_index) const {
+  return Find(io_->InputIr(ir_index, 0));
+}
+const Range<Shape>* InferShapeRangeContext::GetDynamicInputShapeRange(size_t ir_index, size_t relative_index) const {
+  return Find(io_->InputIr(ir_index, relative_index));
+}
+Range<Shape>* InferShapeRangeContext::GetOutputShapeRange(size_t index) {
+  return index < outputs_.size() ? &outputs_[index] : nullptr;
+}
+
+}  // namespace gert
+
 // --------------------------------------------------------------------------------------------- fe
 namespace fe {
 
-PlatFormInfos::PlatFormInfos() = default;
+namespace {
+// The simulated Ascend 910B, as its platform configuration describes it (DESIGN.md section 3).
+std::map<std::string, std::map<std::string, std::string>> ascend910b_resources() {
+  return {
+      {"version", {{"SoC_version", "Ascend910B1"}, {"Short_SoC_version", "Ascend910B"},
+                   {"AIC_version", "AIC-C-220"}, {"CCEC_AIC_version", "dav-c220-cube"},
+                   {"CCEC_AIV_version", "dav-c220-vec"}}},
+      {"SoCInfo", {{"ai_core_cnt", "24"}, {"cube_core_cnt", "24"}, {"vector_core_cnt", "48"},
+                   {"ai_cpu_cnt", "6"}, {"memory_type", ""}, {"memory_size", "68719476736"},
+                   {"l2_type", "0"}, {"l2_size", "201326592"}, {"l2_page_num", "64"}}},
+      {"AICoreSpec", {{"cube_freq", "1850"}, {"ub_size", "196608"}, {"l1_size", "524288"},
+                      {"l0_a_size", "65536"}, {"l0_b_size", "65536"}, {"l0_c_size", "131072"},
+                      {"ubblock_size", "32"}, {"ubbank_size", "4096"}, {"ubbank_num", "64"},
+                      {"ubburst_in_one_block", "32"}, {"ubbank_group_num", "16"}}},
+      {"AICoreMemoryRates", {{"ddr_rate", "17"}, {"ddr_read_rate", "17"}, {"ddr_write_rate", "17"},
+                             {"l2_rate", "114"}, {"l2_read_rate", "114"}, {"l2_write_rate", "114"},
+                             {"l1_to_l0_a_rate", "512"}, {"l1_to_l0_b_rate", "256"}, {"l1_to_ub_rate", "128"},
+                             {"l0_c_to_ub_rate", "256"}, {"ub_to_l2_rate", "114"}, {"ub_to_ddr_rate", "17"},
+                             {"ub_to_l1_rate", "128"}}},
+  };
+}
+
+uint64_t to_u64(const std::string& text) {
+  uint64_t v = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') break;
+    v = v * 10 + static_cast<uint64_t>(c - '0');
+  }
+  return v;
+}
+}  // namespace
+
+PlatFormInfos::PlatFormInfos() : res_(ascend910b_resources()), core_num_(48) {}
 PlatFormInfos::PlatFormInfos(const PlatFormInfos& other) = default;
 PlatFormInfos& PlatFormInfos::operator=(const PlatFormInfos& other) = default;
 PlatFormInfos::~PlatFormInfos() = default;
 
-bool PlatFormInfos::GetPlatformRes(const std::string& label, const std::string& key, std::string& value) const {
-  if (label == "version" && key == "Short_SoC_version") {
-    value = "Ascend910B";
-    return true;
+bool PlatFormInfos::Init() {
+  res_ = ascend910b_resources();
+  core_num_ = 48;
+  return true;
+}
+bool PlatFormInfos::GetPlatformRes(const std::string& label, const std::string& key, std::string& value) {
+  auto l = res_.find(label);
+  if (l == res_.end()) return false;
+  auto k = l->second.find(key);
+  if (k == l->second.end()) return false;
+  value = k->second;
+  return true;
+}
+bool PlatFormInfos::GetPlatformRes(const std::string& label, std::map<std::string, std::string>& values) {
+  auto l = res_.find(label);
+  if (l == res_.end()) return false;
+  values = l->second;
+  return true;
+}
+bool PlatFormInfos::GetPlatformResWithLock(const std::string& label, const std::string& key, std::string& value) {
+  return GetPlatformRes(label, key, value);
+}
+bool PlatFormInfos::GetPlatformResWithLock(const std::string& label, std::map<std::string, std::string>& values) {
+  return GetPlatformRes(label, values);
+}
+void PlatFormInfos::SetPlatformRes(const std::string& label, std::map<std::string, std::string>& values) {
+  res_[label] = values;
+}
+void PlatFormInfos::SetPlatformResWithLock(const std::string& label, std::map<std::string, std::string>& values) {
+  SetPlatformRes(label, values);
+}
+std::map<std::string, std::vector<std::string>> PlatFormInfos::GetAICoreIntrinsicDtype() { return {}; }
+std::map<std::string, std::vector<std::string>> PlatFormInfos::GetVectorCoreIntrinsicDtype() { return {}; }
+uint32_t PlatFormInfos::GetCoreNum() const { return core_num_; }
+void PlatFormInfos::SetCoreNum(const uint32_t& core_num) { core_num_ = core_num; }
+uint32_t PlatFormInfos::GetCoreNumByType(const std::string& core_type) {
+  std::string v;
+  if (core_type == "VectorCore" && GetPlatformRes("SoCInfo", "vector_core_cnt", v)) return static_cast<uint32_t>(to_u64(v));
+  if (core_type == "CubeCore" && GetPlatformRes("SoCInfo", "cube_core_cnt", v)) return static_cast<uint32_t>(to_u64(v));
+  if (GetPlatformRes("SoCInfo", "ai_core_cnt", v)) return static_cast<uint32_t>(to_u64(v));
+  return 0;
+}
+void PlatFormInfos::SetCoreNumByCoreType(const std::string& core_type) { core_num_ = GetCoreNumByType(core_type); }
+void PlatFormInfos::GetLocalMemSize(const LocalMemType& mem_type, uint64_t& size) {
+  static const char* keys[] = {"l0_a_size", "l0_b_size", "l0_c_size", "l1_size", "", "ub_size", ""};
+  std::string v;
+  int i = static_cast<int>(mem_type);
+  if (mem_type == LocalMemType::L2 && GetPlatformRes("SoCInfo", "l2_size", v)) {
+    size = to_u64(v);
+  } else if (mem_type == LocalMemType::HBM && GetPlatformRes("SoCInfo", "memory_size", v)) {
+    size = to_u64(v);
+  } else if (i >= 0 && i < 7 && *keys[i] && GetPlatformRes("AICoreSpec", keys[i], v)) {
+    size = to_u64(v);
+  } else {
+    size = 0;
   }
-  if (label == "version" && key == "SoC_version") {
-    value = soc_version_;
-    return true;
-  }
-  if (label == "SoCInfo" && key == "ai_core_cnt") {
-    value = "24";
-    return true;
-  }
-  if (label == "SoCInfo" && key == "vector_core_cnt") {
-    value = "48";
-    return true;
-  }
-  return false;
+}
+void PlatFormInfos::GetLocalMemBw(const LocalMemType& mem_type, uint64_t& bw_size) {
+  std::string v;
+  const char* key = mem_type == LocalMemType::L2 ? "l2_rate" : mem_type == LocalMemType::HBM ? "ddr_rate" : "";
+  bw_size = *key && GetPlatformRes("AICoreMemoryRates", key, v) ? to_u64(v) : 0;
+}
+
+OptionalInfos::OptionalInfos() = default;
+OptionalInfos::OptionalInfos(const OptionalInfos& other) = default;
+OptionalInfos& OptionalInfos::operator=(const OptionalInfos& other) = default;
+OptionalInfos::~OptionalInfos() = default;
+bool OptionalInfos::Init() {
+  soc_version_ = "Ascend910B1";
+  core_type_ = "AiCore";
+  ai_core_num_ = 24;
+  l1_fusion_flag_ = "false";
+  return true;
+}
+std::string OptionalInfos::GetSocVersion() const { return soc_version_; }
+std::string OptionalInfos::GetCoreType() const { return core_type_; }
+uint32_t OptionalInfos::GetAICoreNum() const { return ai_core_num_; }
+std::string OptionalInfos::GetL1FusionFlag() const { return l1_fusion_flag_; }
+void OptionalInfos::SetSocVersion(std::string soc_version) { soc_version_ = std::move(soc_version); }
+void OptionalInfos::SetCoreType(std::string core_type) { core_type_ = std::move(core_type); }
+void OptionalInfos::SetAICoreNum(uint32_t ai_core_num) { ai_core_num_ = ai_core_num; }
+void OptionalInfos::SetL1FusionFlag(std::string l1_fusion_flag) { l1_fusion_flag_ = std::move(l1_fusion_flag); }
+
+PlatformInfoManager::PlatformInfoManager() = default;
+PlatformInfoManager::~PlatformInfoManager() = default;
+PlatformInfoManager& PlatformInfoManager::Instance() {
+  static PlatformInfoManager manager;
+  return manager;
+}
+PlatformInfoManager& PlatformInfoManager::GeInstance() { return Instance(); }
+uint32_t PlatformInfoManager::InitializePlatformInfo() {
+  initialized_ = true;
+  return 0;
+}
+uint32_t PlatformInfoManager::Finalize() {
+  initialized_ = false;
+  return 0;
+}
+uint32_t PlatformInfoManager::GetPlatformInfos(const std::string /*soc_version*/, PlatFormInfos& platform_infos,
+                                               OptionalInfos& optional_infos) {
+  platform_infos.Init();
+  optional_infos.Init();
+  return 0;
+}
+uint32_t PlatformInfoManager::GetPlatformInfoWithOutSocVersion(PlatFormInfos& platform_infos,
+                                                               OptionalInfos& optional_infos) {
+  return GetPlatformInfos("Ascend910B1", platform_infos, optional_infos);
+}
+uint32_t PlatformInfoManager::InitRuntimePlatformInfos(const std::string& /*soc_version*/) {
+  return InitializePlatformInfo();
+}
+uint32_t PlatformInfoManager::GetRuntimePlatformInfosByDevice(const uint32_t& /*device_id*/,
+                                                              PlatFormInfos& platform_infos, bool /*need_deep_copy*/) {
+  platform_infos.Init();
+  return 0;
 }
 
 }  // namespace fe

@@ -14,9 +14,11 @@
 //
 // Exit codes: 0 ran to the end; 3 hardware violation in the kernel; 4 launch refused (host side:
 // OpDef, TilingFunc, block dim, tiling size); 2 bad request (a bug of the caller).
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -27,6 +29,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -39,11 +42,17 @@
 
 #include "guarded_state.h"
 #include "npukb_sim/runtime.h"
+#include "exe_graph/runtime/tiling_parse_context.h"
 #include "register/op_def_registry.h"
+#include "register/op_impl_registry.h"
 #include "register/tilingdata_base.h"
 
-// The kernel trampoline generated into the kernel TU (absent from the describe binary).
+// The kernel trampolines generated into the kernel TU (absent from the describe binary): the vector
+// (AIV) pass, the cube (AIC) pass of a kernel that uses the cube unit, and the kernel type the build
+// inferred (KERNEL_TASK_TYPE_DEFAULT / KERNEL_TASK_TYPE or the APIs used; see kernel_passes.py).
 extern "C" void npukb_entry(std::uint8_t** args) __attribute__((weak));
+extern "C" void npukb_entry_aic(std::uint8_t** args) __attribute__((weak));
+extern "C" int npukb_kernel_type(std::uint64_t tiling_key) __attribute__((weak));
 
 namespace {
 
@@ -209,12 +218,21 @@ void sort_regions() {
 
 enum class BlockRun { READY, RUNNING, BARRIER, WAIT_FLAG, DONE };
 
+constexpr int kFlagIds = 16;             // CrossCoreSetFlag flag ids 0..15
+constexpr int kFlagCounterMax = 15;      // a flag counter holds at most 15 pending sets
+
+// KernelMetaType values (npukb_sim/tiling_kernel.h).
+enum KernelType : int { K_AIV_ONLY = 0, K_AIC_ONLY, K_MIX_AIV_1_0, K_MIX_AIC_1_0, K_MIX_AIC_1_1, K_MIX_AIC_1_2,
+                        K_AICORE, K_VECTORCORE, K_MIX_AICORE, K_MIX_VECTOR_CORE };
+
 struct BlockSlot {
   npukb::BlockState* state = nullptr;   // in the private mapping (guarded_state.h)
   BlockRun run = BlockRun::READY;
   std::string wait_where;       // file:line of the SyncAll / wait it blocks in
   int wait_flag = -1;
-  int flag_sem[16] = {};
+  int barrier_group = 0;        // SyncAll: 0 every core, 1 the cores of this block's type
+  std::deque<double> flag_sem[kFlagIds];              // delivered, not yet consumed flags (their times)
+  std::deque<double> flag_pending[3][kFlagIds];       // sets waiting for the rest of their group, per mode
   std::vector<std::uint8_t*> memories;
   pthread_t thread{};
 };
@@ -227,13 +245,50 @@ bool g_started = false;
 std::uint8_t** g_args = nullptr;
 std::uint8_t* g_workspace = nullptr;
 npukb::BlockState g_host_state;     // what block() returns outside kernel threads
-std::vector<int> g_flag_count0;     // CrossCoreSetFlag mode 0 counters per flag id
-std::map<std::pair<int, int>, int> g_flag_count1;   // mode 1: (group, flag) -> count
+int g_kernel_type = K_AIV_ONLY;
+bool g_mixed = false;               // AIC and AIV blocks in one launch
+int g_aiv_per_core = 1;
 
 std::string where(const char* file, int line) { return std::string(file ? file : "?") + ":" + std::to_string(line); }
 
+// "block 3" for single-core-type launches, "AIC 1" / "AIV 3" (core 1, sub-block 1) for mixed ones.
+std::string block_name(int b) {
+  if (b < 0 || b >= static_cast<int>(g_blocks.size())) return "block " + std::to_string(b);
+  const npukb::BlockState& st = *g_blocks[b].state;
+  if (!g_mixed) return "block " + std::to_string(st.block_idx);
+  return std::string(st.core_type == npukb::CORE_AIC ? "AIC " : "AIV ") + std::to_string(st.block_idx);
+}
+
 [[noreturn]] void hang(const std::string& detail) {
   npukb::violation("hang", detail + " -- on hardware this kernel never finishes", "", 0);
+}
+
+bool barrier_member(int b, int group, int core_type) {
+  return group == 0 || g_blocks[b].state->core_type == core_type;
+}
+
+// Releases a SyncAll whose every member arrived; true when one was released.
+bool release_barrier_locked() {
+  int n = static_cast<int>(g_blocks.size());
+  for (int b = 0; b < n; ++b) {
+    if (g_blocks[b].run != BlockRun::BARRIER) continue;
+    const int group = g_blocks[b].barrier_group, type = g_blocks[b].state->core_type;
+    bool all = true;
+    for (int k = 0; k < n && all; ++k) {
+      if (barrier_member(k, group, type)) all = g_blocks[k].run == BlockRun::BARRIER && g_blocks[k].barrier_group == group;
+    }
+    if (!all) continue;
+    int first = -1;
+    for (int k = 0; k < n; ++k) {
+      if (!barrier_member(k, group, type)) continue;
+      g_blocks[k].run = BlockRun::READY;
+      if (first < 0) first = k;
+    }
+    g_current = first;
+    g_sched_cv.notify_all();
+    return true;
+  }
+  return false;
 }
 
 // Picks the next block to run; called with g_sched_mutex held by the block that stops running.
@@ -247,66 +302,63 @@ void schedule_next_locked(int from) {
       g_sched_cv.notify_all();
       return;
     }
-    if (s.run == BlockRun::WAIT_FLAG && s.flag_sem[s.wait_flag] > 0) {
-      s.flag_sem[s.wait_flag]--;
+    if (s.run == BlockRun::WAIT_FLAG && !s.flag_sem[s.wait_flag].empty()) {
       s.run = BlockRun::READY;
       g_current = b;
       g_sched_cv.notify_all();
       return;
     }
   }
-  int live = 0, at_barrier = 0, done = 0;
+  int live = 0, done = 0, at_barrier = 0;
   for (auto& s : g_blocks) {
     live += s.run != BlockRun::DONE;
-    at_barrier += s.run == BlockRun::BARRIER;
     done += s.run == BlockRun::DONE;
+    at_barrier += s.run == BlockRun::BARRIER;
   }
   if (live == 0) {
     g_current = -2;
     g_sched_cv.notify_all();
     return;
   }
-  if (at_barrier == live && done == 0) {
-    int first = -1;
-    for (int b = 0; b < n; ++b) {
-      g_blocks[b].run = BlockRun::READY;
-      if (first < 0) first = b;
-    }
-    g_current = first;
-    g_sched_cv.notify_all();
-    return;
-  }
-  std::string detail;
+  if (release_barrier_locked()) return;
   std::vector<std::string> parts;
+  int listed = 0, waiting = 0;
   for (int b = 0; b < n; ++b) {
     const BlockSlot& s = g_blocks[b];
+    if (s.run != BlockRun::BARRIER && s.run != BlockRun::WAIT_FLAG) continue;
+    ++waiting;
+    if (listed >= 6) continue;
+    ++listed;
     if (s.run == BlockRun::BARRIER) {
-      parts.push_back("block " + std::to_string(b) + " waits in SyncAll at " + s.wait_where);
-    } else if (s.run == BlockRun::WAIT_FLAG) {
-      parts.push_back("block " + std::to_string(b) + " waits in CrossCoreWaitFlag(" + std::to_string(s.wait_flag) +
-                      ") at " + s.wait_where);
-    }
-    if (parts.size() >= 4) {
-      parts.push_back("...");
-      break;
+      parts.push_back(block_name(b) + " waits in SyncAll at " + s.wait_where);
+    } else {
+      parts.push_back(block_name(b) + " waits in CrossCoreWaitFlag(" + std::to_string(s.wait_flag) + ") at " + s.wait_where);
     }
   }
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    detail += (i ? "; " : "") + parts[i];
-  }
+  if (waiting > listed) parts.push_back("... (" + std::to_string(waiting - listed) + " more)");
+  std::string detail;
+  for (std::size_t i = 0; i < parts.size(); ++i) detail += (i ? "; " : "") + parts[i];
   if (done > 0 && at_barrier > 0) {
     detail += "; " + std::to_string(done) + " block(s) finished without reaching the barrier (every block must call "
               "SyncAll the same number of times)";
   } else {
-    detail += "; no block can set the awaited flag";
+    detail += "; no core can set the awaited flag (a missing CrossCoreSetFlag, a set with another mode or flag id, "
+              "or fewer sets than waits)";
+    if (done > 0) detail += "; " + std::to_string(done) + " block(s) already finished";
   }
-  hang(detail);
+  hang("deadlock: " + detail);
 }
 
+// Every blocking point (SyncAll, CrossCoreWaitFlag, a block's start) waits here. The simulator-code
+// depth of raw-access costing (raw_access.cpp) is one global, as exactly one block runs at a time: a
+// block keeps its own across the wait (taken while it still holds g_sched_mutex, so no other block
+// has run yet).
 void wait_turn_locked(std::unique_lock<std::mutex>& lk, int b) {
+  const int depth = npukb::rt::g_guard.sim_depth;
   g_sched_cv.wait(lk, [b] { return g_current == b; });
   g_blocks[b].run = BlockRun::RUNNING;
   g_running_block = b;
+  npukb::rt::g_guard.sim_depth = depth;
 }
 
 std::uint8_t* block_memory(BlockSlot& slot, std::size_t bytes) {
@@ -326,18 +378,27 @@ void* block_main(void* arg) {
     std::unique_lock<std::mutex> lk(g_sched_mutex);
     wait_turn_locked(lk, b);
   }
-  slot.state->ub = block_memory(slot, npukb::kUbBytes);
-  slot.state->l1 = block_memory(slot, npukb::kL1Bytes);
-  slot.state->l0a = block_memory(slot, npukb::kL0aBytes);
-  slot.state->l0b = block_memory(slot, npukb::kL0bBytes);
-  slot.state->l0c = block_memory(slot, npukb::kL0cBytes);
-  npukb::rt::g_guard.sim_depth = 0;     // the kernel's own code starts (raw_access.cpp)
-  npukb_entry(g_args);
+  // On-chip memory of the core type: UB on a vector core; L1, L0A/B/C, BT and FB on a cube core.
+  if (slot.state->core_type == npukb::CORE_AIC) {
+    slot.state->l1 = block_memory(slot, npukb::kL1Bytes);
+    slot.state->l0a = block_memory(slot, npukb::kL0aBytes);
+    slot.state->l0b = block_memory(slot, npukb::kL0bBytes);
+    slot.state->l0c = block_memory(slot, npukb::kL0cBytes);
+    slot.state->bt = block_memory(slot, npukb::kBiasTableBytes);
+    slot.state->fb = block_memory(slot, npukb::kFixBufBytes);
+    npukb::rt::g_guard.sim_depth = 0;     // the kernel's own code starts (raw_access.cpp)
+    npukb_entry_aic(g_args);
+  } else {
+    slot.state->ub = block_memory(slot, npukb::kUbBytes);
+    npukb::rt::g_guard.sim_depth = 0;
+    npukb_entry(g_args);
+  }
   for (auto* p : slot.memories) {
     std::free(p);
   }
   slot.memories.clear();
   slot.state->ub = slot.state->l1 = slot.state->l0a = slot.state->l0b = slot.state->l0c = nullptr;
+  slot.state->bt = slot.state->fb = nullptr;
   std::unique_lock<std::mutex> lk(g_sched_mutex);
   slot.run = BlockRun::DONE;
   g_running_block = -1;
@@ -367,6 +428,15 @@ void on_crash(int sig) {
   raise(sig);
 }
 
+// Integer division by zero in a kernel block completes as on the device (runtime/scalar_division.cpp).
+void on_fpe(int sig, siginfo_t* info, void* context) {
+  if (g_running_block.load() >= 0 && info != nullptr && (info->si_code == FPE_INTDIV || info->si_code == FPE_INTOVF) &&
+      npukb::resume_division(context)) {
+    return;
+  }
+  on_crash(sig);
+}
+
 void install_crash_handlers() {
   static std::vector<char> alt(1 << 16);
   stack_t ss{};
@@ -375,8 +445,13 @@ void install_crash_handlers() {
   sigaltstack(&ss, nullptr);
   for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) {
     struct sigaction sa {};
-    sa.sa_handler = on_crash;
-    sa.sa_flags = SA_ONSTACK;
+    if (sig == SIGFPE) {
+      sa.sa_sigaction = on_fpe;
+      sa.sa_flags = SA_ONSTACK | SA_SIGINFO;
+    } else {
+      sa.sa_handler = on_crash;
+      sa.sa_flags = SA_ONSTACK;
+    }
     sigaction(sig, &sa, nullptr);
   }
 }
@@ -860,6 +935,171 @@ std::uint8_t* build_list_descriptor(ParamReq& p) {
   return gm;
 }
 
+// ---------------------------------------------------------------------------------------------
+// InferShape / InferDataType against the task's outputs
+
+// "y" for a plain output, "y[1]" for the second tensor of a list output; by flattened output index.
+std::vector<std::string> output_labels(const std::vector<ParamReq>& params) {
+  std::vector<std::string> labels;
+  for (const auto& p : params) {
+    if (p.role != "output" || p.absent) continue;
+    for (std::size_t j = 0; j < p.tensors.size(); ++j) {
+      labels.push_back(p.tensors.size() > 1 || p.ptype == "DYNAMIC" ? p.name + "[" + std::to_string(j) + "]" : p.name);
+    }
+  }
+  return labels;
+}
+
+std::string shape_text(const gert::Shape& s) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < s.GetDimNum(); ++i) out += (i ? ", " : "") + std::to_string(s.GetDim(i));
+  return out + "]";
+}
+
+// An inferred dim of -1 (unknown) matches any size; an inferred shape [-2] (unknown rank) any shape.
+bool shape_agrees(const gert::Shape& inferred, const gert::Shape& actual) {
+  if (inferred.GetDimNum() == 1 && inferred.GetDim(0) == ge::UNKNOWN_DIM_NUM) return true;
+  if (inferred.GetDimNum() != actual.GetDimNum()) return false;
+  for (std::size_t i = 0; i < inferred.GetDimNum(); ++i) {
+    if (inferred.GetDim(i) != ge::UNKNOWN_DIM && inferred.GetDim(i) != actual.GetDim(i)) return false;
+  }
+  return true;
+}
+
+// Runs the op's InferShape with every output shape empty and compares each output it describes with
+// the shape of the tensor the task passes. "" when they agree, else what disagrees.
+std::string infer_shape_disagreement(ops::InferShapeKernelFunc fn, const gert::NpukbIoTable& io,
+                                     const Request& req) {
+  gert::NpukbIoTable infer = io;
+  for (auto& t : infer.outputs) t.MutableShape() = gert::StorageShape();
+  gert::InferShapeContext ctx(&infer);
+  ge::graphStatus status;
+  try {
+    status = fn(&ctx);
+  } catch (const std::exception& e) {
+    return std::string("InferShape of op " + req.op + " threw an exception: ") + e.what();
+  } catch (...) {
+    return "InferShape of op " + req.op + " threw an exception";
+  }
+  if (status != ge::GRAPH_SUCCESS) {
+    return "InferShape of op " + req.op + " returned failure (status " + std::to_string(status) + ")";
+  }
+  std::vector<std::string> labels = output_labels(req.params);
+  for (std::size_t i = 0; i < io.outputs.size() && i < labels.size(); ++i) {
+    const gert::Shape& inferred = infer.outputs[i].GetOriginShape();
+    const gert::Shape& actual = io.outputs[i].GetStorageShape();
+    if (!shape_agrees(inferred, actual)) {
+      return "InferShape of op " + req.op + " gives output '" + labels[i] + "' the shape " + shape_text(inferred) +
+             " but the task's output '" + labels[i] + "' has shape " + shape_text(actual);
+    }
+  }
+  return "";
+}
+
+// Runs the op's InferDataType with every output dtype DT_UNDEFINED and compares each dtype it sets
+// with the task's. "" when they agree, else what disagrees.
+std::string infer_datatype_disagreement(ops::InferDataTypeKernelFunc fn, const gert::NpukbIoTable& io,
+                                        const Request& req) {
+  gert::NpukbIoTable infer = io;
+  for (auto& t : infer.outputs) t.NpukbDesc().SetDataType(ge::DT_UNDEFINED);
+  gert::InferDataTypeContext ctx(&infer);
+  ge::graphStatus status;
+  try {
+    status = fn(&ctx);
+  } catch (const std::exception& e) {
+    return std::string("InferDataType of op " + req.op + " threw an exception: ") + e.what();
+  } catch (...) {
+    return "InferDataType of op " + req.op + " threw an exception";
+  }
+  if (status != ge::GRAPH_SUCCESS) {
+    return "InferDataType of op " + req.op + " returned failure (status " + std::to_string(status) + ")";
+  }
+  std::vector<std::string> labels = output_labels(req.params);
+  for (std::size_t i = 0; i < io.outputs.size() && i < labels.size(); ++i) {
+    ge::DataType inferred = infer.outputs[i].GetDataType();
+    ge::DataType actual = io.outputs[i].GetDataType();
+    if (inferred != ge::DT_UNDEFINED && inferred != actual) {
+      return "InferDataType of op " + req.op + " gives output '" + labels[i] + "' the data type " + ge_name(inferred) +
+             " but the task's output '" + labels[i] + "' is " + ge_name(actual);
+    }
+  }
+  return "";
+}
+
+// InferShape and InferDataType as graph mode would run them, compared with the task's outputs. The
+// single-operator (aclnn) path the benchmark calls does not run them (the caller allocates the
+// outputs), so what they get wrong is a warning, not a failure; they run in a forked child so that a
+// crash, a hang or a side effect of theirs cannot touch the launch. One line per finding.
+std::vector<std::string> infer_warnings(ops::InferShapeKernelFunc shape_fn, ops::InferDataTypeKernelFunc dtype_fn,
+                                        const gert::NpukbIoTable& io, const Request& req) {
+  std::vector<std::string> warnings;
+  if (shape_fn == nullptr && dtype_fn == nullptr) return warnings;
+  int fds[2];
+  if (pipe(fds) != 0) {
+    warnings.push_back("InferShape/InferDataType not checked: cannot create a pipe");
+    return warnings;
+  }
+  std::fflush(stdout);
+  std::fflush(stderr);
+  pid_t child = fork();
+  if (child < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    warnings.push_back("InferShape/InferDataType not checked: cannot fork");
+    return warnings;
+  }
+  if (child == 0) {
+    close(fds[0]);
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) signal(sig, SIG_DFL);
+    std::string out;
+    if (shape_fn != nullptr) out += infer_shape_disagreement(shape_fn, io, req) + "\n";
+    if (dtype_fn != nullptr) out += infer_datatype_disagreement(dtype_fn, io, req) + "\n";
+    std::fflush(stdout);
+    std::fflush(stderr);
+    for (std::size_t done = 0; done < out.size();) {
+      ssize_t n = write(fds[1], out.data() + done, out.size() - done);
+      if (n <= 0) break;
+      done += static_cast<std::size_t>(n);
+    }
+    _exit(0);
+  }
+  close(fds[1]);
+  std::string text;
+  constexpr int kInferLimitMs = 10000;
+  bool timed_out = false;
+  for (;;) {
+    struct pollfd pfd {fds[0], POLLIN, 0};
+    int ready = poll(&pfd, 1, kInferLimitMs);
+    if (ready <= 0) {
+      timed_out = ready == 0;
+      if (ready < 0 && errno == EINTR) continue;
+      break;
+    }
+    char buf[4096];
+    ssize_t n = read(fds[0], buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    text.append(buf, static_cast<std::size_t>(n));
+  }
+  close(fds[0]);
+  if (timed_out) kill(child, SIGKILL);
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.empty()) warnings.push_back(line);
+  }
+  if (timed_out) {
+    warnings.push_back("InferShape/InferDataType of op " + req.op + " did not finish within " +
+                       std::to_string(kInferLimitMs / 1000) + " s");
+  } else if (WIFSIGNALED(status)) {
+    warnings.push_back("InferShape/InferDataType of op " + req.op + " crashed (signal " +
+                       std::to_string(WTERMSIG(status)) + ")");
+  }
+  return warnings;
+}
+
 int run(const std::string& dir) {
   g_out_dir = dir;
   g_page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
@@ -867,7 +1107,9 @@ int run(const std::string& dir) {
   g_phase = "request parsing";
   Request req = read_request(dir + "/request.txt");
   set_poison_seed(req.poison_seed);
-  if (npukb_entry == nullptr) request_error("this executable has no kernel entry (describe build)");
+  if (npukb_entry == nullptr && npukb_entry_aic == nullptr) {
+    request_error("this executable has no kernel entry (describe build)");
+  }
 
   // OpDef
   g_phase = "OpDef construction";
@@ -938,14 +1180,56 @@ int run(const std::string& dir) {
                    " declares no such attribute: add this->Attr(\"" + a.name + "\")");
     }
   }
+  // Op implementation functions: the OpDef's own, else those registered with IMPL_OP_*.
+  const gert::NpukbOpImpl* impl = nullptr;
+  {
+    auto& impls = gert::NpukbOpImplRegistry();
+    auto found = impls.find(req.op);
+    if (found != impls.end()) impl = &found->second;
+  }
+  ops::InferShapeKernelFunc infer_shape_fn = def->NpukbInferShape();
+  if (infer_shape_fn == nullptr && impl != nullptr) infer_shape_fn = impl->infer_shape;
+  ops::InferDataTypeKernelFunc infer_dtype_fn = def->NpukbInferDataType();
+  if (infer_dtype_fn == nullptr && impl != nullptr) infer_dtype_fn = impl->infer_datatype;
+  ops::TilingKernelFunc tiling_fn = def->NpukbAICore().NpukbTiling();
+  if (tiling_fn == nullptr && impl != nullptr) tiling_fn = impl->tiling;
+  if (tiling_fn == nullptr) {
+    launch_error("op " + req.op + " registers no tiling function: call this->AICore().SetTiling(TilingFunc) in the "
+                 "OpDef or IMPL_OP_OPTILING(" + req.op + ").Tiling(TilingFunc)");
+  }
+  g_phase = "checking InferShape / InferDataType";
+  {
+    std::string json = "[";
+    for (const auto& w : infer_warnings(infer_shape_fn, infer_dtype_fn, io, req)) {
+      json += (json.size() > 1 ? ", " : "") + json_str(w);
+    }
+    result_set("host_warnings", json + "]");
+  }
+
+  fe::PlatFormInfos platform;
+  // TilingParse (TilingPrepare) runs once before tiling, with a fresh compile-info object.
+  std::unique_ptr<void, void (*)(void*)> compile_info(nullptr, [](void*) {});
+  if (impl != nullptr && impl->tiling_parse != nullptr) {
+    g_phase = "the host TilingParse function";
+    compile_info = std::unique_ptr<void, void (*)(void*)>(impl->create_compile_info(), impl->delete_compile_info);
+    gert::TilingParseContext parse_ctx(&io, "{}", compile_info.get(), &platform);
+    ge::graphStatus parsed;
+    try {
+      parsed = impl->tiling_parse(&parse_ctx);
+    } catch (const std::exception& e) {
+      launch_error(std::string("TilingParse threw an exception: ") + e.what());
+    } catch (...) {
+      launch_error("TilingParse threw an exception");
+    }
+    if (parsed != ge::GRAPH_SUCCESS) {
+      launch_error("TilingParse (IMPL_OP_OPTILING(" + req.op + ").TilingParse<...>) returned failure (status " +
+                   std::to_string(parsed) + ")");
+    }
+  }
+
   std::vector<std::uint8_t> tiling_buf(kTilingCapacity, 0);
   gert::TilingData raw(tiling_buf.data(), tiling_buf.size());
-  fe::PlatFormInfos platform;
-  gert::TilingContext ctx(&io, &raw, &platform);
-  auto tiling_fn = def->NpukbAICore().NpukbTiling();
-  if (tiling_fn == nullptr) {
-    launch_error("OpDef " + req.op + " registers no tiling function: call this->AICore().SetTiling(TilingFunc)");
-  }
+  gert::TilingContext ctx(&io, &raw, &platform, compile_info.get());
   g_phase = "the host TilingFunc (input data reaches it only for inputs the OpDef declares ValueDepend; "
             "GetInputTensor(i)->GetData() is nullptr for the others)";
   ge::graphStatus status;
@@ -968,12 +1252,28 @@ int run(const std::string& dir) {
                  std::to_string(raw.GetCapacity()) + " bytes");
   }
   uint32_t block_dim = ctx.GetBlockDim();
-  if (block_dim == 0 || block_dim > static_cast<uint32_t>(npukb::kVectorCores)) {
-    launch_error("blockDim " + std::to_string(block_dim) + " outside 1.." + std::to_string(npukb::kVectorCores) +
-                 (block_dim == 0 ? " (TilingFunc must call context->SetBlockDim(n) with n >= 1)"
-                                 : " (the Ascend 910B has 48 vector cores)"));
-  }
   g_tiling_key = ctx.GetTilingKey();
+  g_kernel_type = npukb_kernel_type != nullptr ? npukb_kernel_type(g_tiling_key) : K_AIV_ONLY;
+  const bool cube_cores = g_kernel_type == K_AIC_ONLY || g_kernel_type == K_MIX_AIC_1_0 ||
+                          g_kernel_type == K_MIX_AIC_1_1 || g_kernel_type == K_MIX_AIC_1_2;
+  if (g_kernel_type >= K_AICORE) {
+    launch_error("kernel type " + std::to_string(g_kernel_type) + " (KERNEL_TYPE_AICORE/VECTORCORE/MIX_AICORE/"
+                 "MIX_VECTOR_CORE) is not available on the Ascend 910B: use KERNEL_TYPE_AIV_ONLY, AIC_ONLY or MIX_AIC_1_2");
+  }
+  const uint32_t max_dim = static_cast<uint32_t>(cube_cores ? npukb::kCubeCores : npukb::kVectorCores);
+  if (block_dim == 0 || block_dim > max_dim) {
+    launch_error("blockDim " + std::to_string(block_dim) + " outside 1.." + std::to_string(max_dim) +
+                 (block_dim == 0 ? std::string(" (TilingFunc must call context->SetBlockDim(n) with n >= 1)")
+                  : cube_cores ? " (a kernel that uses the cube unit launches blockDim AI cores: the Ascend 910B has "
+                                 "24 AI cube cores, each with 2 vector cores)"
+                               : std::string(" (the Ascend 910B has 48 vector cores)")));
+  }
+  const bool needs_aic = cube_cores, needs_aiv = !cube_cores || g_kernel_type == K_MIX_AIC_1_1 ||
+                                                 g_kernel_type == K_MIX_AIC_1_2;
+  if ((needs_aic && npukb_entry_aic == nullptr) || (needs_aiv && npukb_entry == nullptr)) {
+    request_error("the build lacks the " + std::string(needs_aic && npukb_entry_aic == nullptr ? "cube (AIC)" : "vector (AIV)") +
+                  " pass that kernel type " + std::to_string(g_kernel_type) + " needs (a simulator build error)");
+  }
   std::size_t workspace_bytes = 0;
   for (auto w : ctx.NpukbWorkspace()) workspace_bytes += w;
   result_set("block_dim", std::to_string(block_dim));
@@ -1029,25 +1329,43 @@ int run(const std::string& dir) {
   // Blocks
   g_phase = "the kernel launch";
   result_set("status", json_str("running"));
-  g_blocks.resize(block_dim);
-  npukb::rt::create_private_state(static_cast<int>(block_dim), static_cast<int>(g_regions.size()));
+  // Blocks: the AIC blocks first, then the AIV blocks (AIV i belongs to AI core i / aiv_per_core).
+  g_aiv_per_core = g_kernel_type == K_MIX_AIC_1_2 ? 2 : 1;
+  const uint32_t n_aic = needs_aic ? block_dim : 0;
+  const uint32_t n_aiv = needs_aiv ? block_dim * (needs_aic ? g_aiv_per_core : 1) : 0;
+  g_mixed = n_aic > 0 && n_aiv > 0;
+  g_blocks.resize(n_aic + n_aiv);
+  npukb::rt::create_private_state(static_cast<int>(n_aic + n_aiv), static_cast<int>(g_regions.size()));
   {
     std::vector<npukb::rt::GmRange> ranges;
     for (const auto& r : g_regions) ranges.push_back({reinterpret_cast<std::uintptr_t>(r.start), r.size});
     npukb::rt::set_gm_ranges(ranges.data(), static_cast<int>(ranges.size()));
   }
-  for (uint32_t b = 0; b < block_dim; ++b) g_blocks[b].state = &npukb::rt::g_guard.blocks[b];
-  g_flag_count0.assign(16, 0);
-  for (uint32_t b = 0; b < block_dim; ++b) {
-    g_blocks[b].state->block_idx = static_cast<int>(b);
-    g_blocks[b].state->block_num = static_cast<int>(block_dim);
-    g_blocks[b].state->sub_block_idx = 0;
-    g_blocks[b].state->sub_block_num = 1;
+  for (uint32_t b = 0; b < n_aic + n_aiv; ++b) g_blocks[b].state = &npukb::rt::g_guard.blocks[b];
+  for (uint32_t b = 0; b < n_aic + n_aiv; ++b) {
+    npukb::BlockState& st = *g_blocks[b].state;
+    st.kernel_type = g_kernel_type;
+    st.block_num = static_cast<int>(block_dim);
+    if (b < n_aic) {
+      st.core_type = npukb::CORE_AIC;
+      st.block_idx = st.core_idx = static_cast<int>(b);
+      st.sub_block_idx = 0;
+      st.sub_block_num = g_mixed ? g_aiv_per_core : 1;
+    } else {
+      const int i = static_cast<int>(b - n_aic);
+      st.core_type = npukb::CORE_AIV;
+      st.block_idx = i;
+      st.core_idx = g_mixed ? i / g_aiv_per_core : i;
+      st.sub_block_idx = g_mixed ? i % g_aiv_per_core : 0;
+      st.sub_block_num = g_mixed ? g_aiv_per_core : 1;
+    }
   }
+  result_set("kernel_type", std::to_string(g_kernel_type));
+  result_set("cores", "{\"aic\": " + std::to_string(n_aic) + ", \"aiv\": " + std::to_string(n_aiv) + "}");
   pthread_attr_t attr;
   pthread_attr_init(&attr);
   pthread_attr_setstacksize(&attr, kBlockStackBytes);
-  for (uint32_t b = 0; b < block_dim; ++b) {
+  for (uint32_t b = 0; b < g_blocks.size(); ++b) {
     if (pthread_create(&g_blocks[b].thread, &attr, block_main, reinterpret_cast<void*>(static_cast<std::intptr_t>(b))) != 0) {
       launch_error("cannot start the thread of block " + std::to_string(b));
     }
@@ -1055,7 +1373,10 @@ int run(const std::string& dir) {
   {
     std::unique_lock<std::mutex> lk(g_sched_mutex);
     g_started = true;
-    g_current = 0;
+    // Order of a mixed launch: vector cores first for even poison seeds, cube cores first for odd ones,
+    // so that a harness running a candidate with two seeds sees a missing cross-core flag in either
+    // direction (the consumer runs before its producer in one of the runs).
+    g_current = (g_mixed && (req.poison_seed & 1) == 0) ? static_cast<int>(n_aic) : 0;
     g_sched_cv.notify_all();
     g_sched_cv.wait(lk, [] { return g_current == -2; });
   }
@@ -1141,95 +1462,197 @@ std::uint64_t launch_tiling_key() { return g_tiling_key; }
   }
   int b = g_running_block.load();
   std::string loc = (file != nullptr && *file) ? std::string(file) + ":" + std::to_string(line) : "";
+  const int idx = b >= 0 && b < static_cast<int>(g_blocks.size()) ? g_blocks[b].state->block_idx : b;
+  const char* core = b >= 0 && b < static_cast<int>(g_blocks.size()) && g_blocks[b].state->core_type == CORE_AIC ? "AIC" : "AIV";
   result_set("violation", "{\"api\": " + json_str(api ? api : "") + ", \"message\": " + json_str(what) +
-                              ", \"block\": " + std::to_string(b) + ", \"file\": " + json_str(file ? file : "") +
-                              ", \"line\": " + std::to_string(line) + "}");
+                              ", \"block\": " + std::to_string(idx) + ", \"core\": " + json_str(core) +
+                              ", \"file\": " + json_str(file ? file : "") + ", \"line\": " + std::to_string(line) + "}");
   std::string message = std::string(api ? api : "") + ": " + what;
-  if (b >= 0) message += " (block " + std::to_string(b) + (loc.empty() ? "" : ", " + loc) + ")";
+  if (b >= 0) message += " (" + block_name(b) + (loc.empty() ? "" : ", " + loc) + ")";
   else if (!loc.empty()) message += " (" + loc + ")";
   fail(kExitViolation, "violation", message);
 }
 
+// The GM ranges come from the guarded copy (guarded_state.h; same order as g_regions, which has the
+// names): a kernel that overwrites the launcher's heap cannot widen what it may touch. The limits of
+// an access (rt::gm_limit: reads to the 512-byte allocation granule, writes to the last 32-byte
+// block) are the same for the API checks and for raw pointer accesses.
+
+// Index of the GM range starting exactly at `start`, -1 when none.
+int range_starting_at(const void* start) {
+  const auto p = reinterpret_cast<std::uintptr_t>(start);
+  const rt::GmRange* first = rt::g_guard.gm;
+  const rt::GmRange* last = first + rt::g_guard.gm_count;
+  const rt::GmRange* it = std::lower_bound(first, last, p, [](const rt::GmRange& r, std::uintptr_t a) { return r.start < a; });
+  return it != last && it->start == p ? static_cast<int>(it - first) : -1;
+}
+
+const std::string& range_name(int i) {
+  static const std::string unnamed = "?";
+  return i >= 0 && i < static_cast<int>(g_regions.size()) ? g_regions[static_cast<std::size_t>(i)].name : unnamed;
+}
+
+const void* gm_home(const void* addr) {
+  const auto p = reinterpret_cast<std::uintptr_t>(addr);
+  const rt::GmRange* first = rt::g_guard.gm;
+  const rt::GmRange* last = first + rt::g_guard.gm_count;
+  const rt::GmRange* it = std::upper_bound(first, last, p, [](std::uintptr_t a, const rt::GmRange& r) { return a < r.start; });
+  if (it == first) return nullptr;
+  const rt::GmRange& r = *(it - 1);
+  return p - r.start < std::max<std::size_t>(rt::gm_limit(r.size, true), 1) ? reinterpret_cast<const void*>(r.start)
+                                                                           : nullptr;
+}
+
+void check_gm_home(const void* home, const void* addr, std::size_t bytes, bool write, const char* api, const char* file,
+                   int line) {
+  const int i = home != nullptr ? range_starting_at(home) : -1;
+  if (i < 0) return check_gm(addr, bytes, write, api, file, line);
+  const rt::GmRange& r = rt::g_guard.gm[i];
+  const auto p = reinterpret_cast<std::uintptr_t>(addr);
+  const char* verb = write ? "write" : "read";
+  if (p < r.start) {
+    violation(api, "GM " + std::string(verb) + " of " + std::to_string(bytes) + " bytes starts " +
+                       std::to_string(r.start - p) + " bytes before '" + range_name(i) + "'", file, line);
+  }
+  const std::size_t off = p - r.start, limit = rt::gm_limit(r.size, write);
+  if (off <= limit && bytes <= limit - off) return;
+  violation(api, "GM " + std::string(verb) + " of " + std::to_string(bytes) + " bytes at byte offset " +
+                     std::to_string(off) + " of '" + range_name(i) + "' runs past its end (" + std::to_string(r.size) +
+                     " bytes)", file, line);
+}
+
 void check_gm(const void* addr, std::size_t bytes, bool write, const char* api, const char* file, int line) {
-  // Bounds from the guarded copy of the GM ranges (same order as g_regions, which has the names).
   const auto a = reinterpret_cast<std::uintptr_t>(addr);
   int near = -1;
-  if (rt::find_gm_range(a, bytes, &near) >= 0) return;
+  if (rt::find_gm_range(a, bytes, write, &near) >= 0) return;
   const char* verb = write ? "write" : "read";
-  if (near >= 0 && near < static_cast<int>(g_regions.size())) {
+  if (near >= 0) {
     const rt::GmRange& r = rt::g_guard.gm[near];
-    const Region& named = g_regions[static_cast<std::size_t>(near)];
     if (a >= r.start) {
       violation(api, "GM " + std::string(verb) + " of " + std::to_string(bytes) + " bytes at byte offset " +
-                         std::to_string(a - r.start) + " of '" + named.name + "' runs past its end (" +
+                         std::to_string(a - r.start) + " of '" + range_name(near) + "' runs past its end (" +
                          std::to_string(r.size) + " bytes)", file, line);
     }
     violation(api, "GM " + std::string(verb) + " of " + std::to_string(bytes) + " bytes starts " +
-                       std::to_string(r.start - a) + " bytes before '" + named.name + "'", file, line);
+                       std::to_string(r.start - a) + " bytes before '" + range_name(near) + "'", file, line);
   }
   violation(api, "GM " + std::string(verb) + " of " + std::to_string(bytes) +
                      " bytes at an address outside every tensor handed to the kernel", file, line);
 }
 
-void sync_all(const char* file, int line) {
+void sync_all(bool same_type_only, const char* file, int line) {
   std::unique_lock<std::mutex> lk(g_sched_mutex);
   int b = g_running_block.load();
   if (b < 0) return;
   BlockSlot& s = g_blocks[b];
   s.run = BlockRun::BARRIER;
+  s.barrier_group = same_type_only ? 1 : 0;
   s.wait_where = where(file, line);
-  const int depth = rt::g_guard.sim_depth;   // this block's simulator-code depth (raw_access.cpp)
   g_running_block = -1;
   schedule_next_locked(b);
   wait_turn_locked(lk, b);
-  rt::g_guard.sim_depth = depth;
 }
 
-void cross_core_set_flag(int mode, int flag_id) {
+namespace {
+// The blocks whose sets form one round of flag `mode` for setter `b`, and the blocks a round reaches.
+void flag_group(int mode, int b, std::vector<int>& members, std::vector<int>& receivers) {
+  const int n = static_cast<int>(g_blocks.size());
+  const npukb::BlockState& me = *g_blocks[b].state;
+  members.clear();
+  receivers.clear();
+  if (mode == 0) {                       // every core of the setter's type
+    for (int k = 0; k < n; ++k) if (g_blocks[k].state->core_type == me.core_type) members.push_back(k);
+    receivers = members;
+  } else if (mode == 1) {                // the vector cores of one AI core
+    if (g_mixed) {
+      for (int k = 0; k < n; ++k) {
+        const auto& st = *g_blocks[k].state;
+        if (st.core_type == npukb::CORE_AIV && st.core_idx == me.core_idx) members.push_back(k);
+      }
+    } else {                             // vector-only launch: blocks 2i and 2i+1 share an AI core
+      for (int k = (b / 2) * 2; k < std::min(n, (b / 2) * 2 + 2); ++k) members.push_back(k);
+    }
+    receivers = members;
+  } else {                               // mode 2: cube core <-> its vector cores
+    if (!g_mixed) return;
+    for (int k = 0; k < n; ++k) {
+      const auto& st = *g_blocks[k].state;
+      if (st.core_idx != me.core_idx) continue;
+      if (st.core_type == npukb::CORE_AIV) (me.core_type == npukb::CORE_AIC ? receivers : members).push_back(k);
+      else if (me.core_type == npukb::CORE_AIV) receivers.push_back(k);
+    }
+    if (me.core_type == npukb::CORE_AIC) members.push_back(b);
+  }
+}
+}  // namespace
+
+void cross_core_set_flag(int mode, int flag_id, double time, const char* file, int line) {
   std::lock_guard<std::mutex> lk(g_sched_mutex);
   int b = g_running_block.load();
-  if (flag_id < 0 || flag_id > 15) {
-    violation("CrossCoreSetFlag", "flag id " + std::to_string(flag_id) + " outside 0..15");
+  if (b < 0) return;
+  if (flag_id < 0 || flag_id >= kFlagIds) {
+    violation("CrossCoreSetFlag", "flag id " + std::to_string(flag_id) + " outside 0..15", file, line);
   }
-  int n = static_cast<int>(g_blocks.size());
-  if (mode == 0) {
-    if (++g_flag_count0[flag_id] % n == 0) {
-      for (auto& s : g_blocks) s.flag_sem[flag_id]++;
+  if (mode < 0 || mode > 2) violation("CrossCoreSetFlag", "mode " + std::to_string(mode) + " outside 0..2", file, line);
+  std::vector<int> members, receivers;
+  flag_group(mode, b, members, receivers);
+  if (members.empty() || receivers.empty()) return;     // e.g. mode 2 in a launch without the other core type
+  g_blocks[b].flag_pending[mode][flag_id].push_back(time);
+  for (;;) {
+    double t = 0.0;
+    for (int k : members) {
+      if (g_blocks[k].flag_pending[mode][flag_id].empty()) return;
+      t = std::max(t, g_blocks[k].flag_pending[mode][flag_id].front());
     }
-  } else if (mode == 1) {
-    int group = b / 2;
-    int members = std::min(2, n - group * 2);
-    if (++g_flag_count1[{group, flag_id}] % members == 0) {
-      for (int k = group * 2; k < group * 2 + members; ++k) g_blocks[k].flag_sem[flag_id]++;
+    for (int k : members) g_blocks[k].flag_pending[mode][flag_id].pop_front();
+    for (int k : receivers) {
+      auto& sem = g_blocks[k].flag_sem[flag_id];
+      if (static_cast<int>(sem.size()) >= kFlagCounterMax) {
+        violation("CrossCoreSetFlag", "flag " + std::to_string(flag_id) + " of " + block_name(k) + " already holds " +
+                  std::to_string(kFlagCounterMax) + " sets that no CrossCoreWaitFlag consumed (the hardware counter "
+                  "overflows; pair every set with a wait)", file, line);
+      }
+      sem.push_back(t);
     }
-  } else if (mode == 2) {
-    // AIC <-> AIV: a vector-only launch has no cube core to receive it.
-  } else {
-    violation("CrossCoreSetFlag", "mode " + std::to_string(mode) + " outside 0..2");
   }
 }
 
-void cross_core_wait_flag(int flag_id, const char* file, int line) {
+double cross_core_wait_flag(int flag_id, const char* file, int line) {
   std::unique_lock<std::mutex> lk(g_sched_mutex);
   int b = g_running_block.load();
-  if (b < 0) return;
-  if (flag_id < 0 || flag_id > 15) {
+  if (b < 0) return 0.0;
+  if (flag_id < 0 || flag_id >= kFlagIds) {
     lk.unlock();
     violation("CrossCoreWaitFlag", "flag id " + std::to_string(flag_id) + " outside 0..15", file, line);
   }
   BlockSlot& s = g_blocks[b];
-  if (s.flag_sem[flag_id] > 0) {
-    s.flag_sem[flag_id]--;
-    return;
+  if (s.flag_sem[flag_id].empty()) {
+    s.run = BlockRun::WAIT_FLAG;
+    s.wait_flag = flag_id;
+    s.wait_where = where(file, line);
+    g_running_block = -1;
+    schedule_next_locked(b);
+    wait_turn_locked(lk, b);
   }
-  s.run = BlockRun::WAIT_FLAG;
-  s.wait_flag = flag_id;
-  s.wait_where = where(file, line);
-  const int depth = rt::g_guard.sim_depth;   // this block's simulator-code depth (raw_access.cpp)
-  g_running_block = -1;
-  schedule_next_locked(b);
-  wait_turn_locked(lk, b);
-  rt::g_guard.sim_depth = depth;
+  const double t = s.flag_sem[flag_id].front();
+  s.flag_sem[flag_id].pop_front();
+  return t;
+}
+
+std::uint8_t* lazy_buffer(std::uint8_t** slot, std::size_t bytes) {
+  if (*slot != nullptr) return *slot;
+  int b = g_running_block.load();
+  if (b < 0) violation("TPipe::InitBuffer", "on-chip memory requested outside a kernel block");
+  *slot = block_memory(g_blocks[b], bytes);
+  return *slot;
+}
+
+BlockState* cube_partner() {
+  int b = g_running_block.load();
+  if (!g_mixed || b < 0) return nullptr;
+  const BlockState& me = *g_blocks[b].state;
+  if (me.core_type != CORE_AIV) return nullptr;
+  return g_blocks[me.core_idx].state;   // AIC blocks come first: AIC i is g_blocks[i]
 }
 
 std::uint8_t* sys_workspace() { return g_workspace; }

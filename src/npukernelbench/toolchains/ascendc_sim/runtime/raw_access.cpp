@@ -66,15 +66,15 @@ void set_gm_ranges(const GmRange* ranges, int count) {
   for (int i = 0; i < count; ++i) g_guard.gm_hi = std::max(g_guard.gm_hi, ranges[i].start + ranges[i].size + kGuardMargin);
 }
 
-int find_gm_range(std::uintptr_t addr, std::size_t bytes, int* near) {
+int find_gm_range(std::uintptr_t addr, std::size_t bytes, bool write, int* near) {
   *near = -1;
   const GmRange* first = g_guard.gm;
   const GmRange* last = g_guard.gm + g_guard.gm_count;
   const GmRange* it = std::upper_bound(first, last, addr, [](std::uintptr_t a, const GmRange& r) { return a < r.start; });
   if (it != first) {
     const GmRange& r = *(it - 1);
-    const std::uintptr_t off = addr - r.start;
-    if (off <= r.size && bytes <= r.size - off) return static_cast<int>(it - 1 - first);
+    const std::uintptr_t off = addr - r.start, limit = gm_limit(r.size, write);
+    if (off <= limit && bytes <= limit - off) return static_cast<int>(it - 1 - first);
     if (off < r.size + kGuardMargin) *near = static_cast<int>(it - 1 - first);
   }
   if (*near < 0 && it != last && it->start - addr < kGuardMargin) *near = static_cast<int>(it - first);
@@ -115,13 +115,14 @@ void on_access(std::uintptr_t a, std::size_t bytes, bool write) {
     return;
   }
   if (in_onchip(st.l1, npukb::kL1Bytes, a, &off) || in_onchip(st.l0a, npukb::kL0aBytes, a, &off) ||
-      in_onchip(st.l0b, npukb::kL0bBytes, a, &off) || in_onchip(st.l0c, npukb::kL0cBytes, a, &off)) {
+      in_onchip(st.l0b, npukb::kL0bBytes, a, &off) || in_onchip(st.l0c, npukb::kL0cBytes, a, &off) ||
+      in_onchip(st.bt, npukb::kBiasTableBytes, a, &off) || in_onchip(st.fb, npukb::kFixBufBytes, a, &off)) {
     npukb_kernel_raw_access(npukb::RAW_ONCHIP, off, bytes, write);
     return;
   }
   if (a >= g_guard.gm_lo && a < g_guard.gm_hi) {
     int near = -1;
-    if (npukb::rt::find_gm_range(a, bytes, &near) >= 0) {
+    if (npukb::rt::find_gm_range(a, bytes, write, &near) >= 0) {
       npukb_kernel_raw_access(npukb::RAW_GM, 0, bytes, write);
       return;
     }

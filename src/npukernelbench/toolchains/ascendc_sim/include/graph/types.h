@@ -4,8 +4,15 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace ge {
+
+// Unknown dimension / unknown rank markers of shapes (graph mode and dynamic shapes).
+const int64_t UNKNOWN_DIM = -1;
+const int64_t UNKNOWN_DIM_NUM = -2;
+const std::vector<int64_t> UNKNOWN_SHAPE = {-1};
+const std::vector<int64_t> UNKNOWN_RANK = {-2};
 
 using graphStatus = uint32_t;
 constexpr graphStatus GRAPH_SUCCESS = 0;

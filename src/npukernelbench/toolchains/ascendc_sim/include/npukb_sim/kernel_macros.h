@@ -1,6 +1,7 @@
 // npukb_sim/kernel_macros.h -- kernel-entry qualifiers of the AscendC dialect, as seen by a host C++
 // compiler. Part of the ascendc-sim clean-room simulator.
 #pragma once
+#include <climits>
 #include <cstdint>
 
 #ifndef __aicore__
@@ -21,3 +22,25 @@
 #ifndef GM_ADDR
 #define GM_ADDR __gm__ uint8_t*
 #endif
+#ifndef __host_aicore__
+#define __host_aicore__
+#endif
+
+// Branch hints of the device compiler (real kernels use them unqualified).
+#ifndef likely
+#define likely(x) __builtin_expect(!!(x), 1)
+#endif
+#ifndef unlikely
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#endif
+
+// ASSERT expands to nothing in a device build (only the CPU-debug build checks it), so its argument
+// is neither evaluated nor compiled, exactly as on the device compiler.
+#ifndef ASSERT
+#define ASSERT(...)
+#endif
+
+// Scalar square root of the device compiler, visible unqualified. C++ linkage and float only, so that a
+// kernel entry named like a libm function (extern "C" void sqrt(GM_ADDR x, ...)) still compiles: the
+// simulator never includes <math.h> into a kernel TU for the same reason.
+inline float sqrt(float x) { return __builtin_sqrtf(x); }

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "exe_graph/runtime/infer_datatype_context.h"
+#include "exe_graph/runtime/infer_shape_context.h"
 #include "exe_graph/runtime/tiling_context.h"
 #include "graph/types.h"
 

@@ -140,7 +140,9 @@ struct NpukbTilingRegisterer {
  private:                                                                                              \
   ::optiling::NpukbFieldReg npukb_##field_name{this, #struct_type, #field_name, 0, 0, 1, 2, &field_name};
 
-#define END_TILING_DATA_DEF }
+#define END_TILING_DATA_DEF \
+  }                         \
+  ;
 
 #define REGISTER_TILING_DATA_CLASS(op_type, class_name)                                                \
   static ::optiling::NpukbTilingRegisterer g_npukb_tiling_##op_type##_##class_name(                    \

@@ -1,7 +1,23 @@
 // tiling/tiling_api.h -- host-side tiling helpers of the AscendC library.
-// Part of the ascendc-sim clean-room simulator. Matmul (TCubeTiling, MultiCoreMatmulTiling) and the
-// high-level API tmp-size helpers arrive with the cube issue; this header gives the common includes.
+// Part of the ascendc-sim clean-room simulator. Brings ge::Shape, the platform, the tiling-data
+// macros, the SoftMax and Mean helpers (namespace AscendC) and, like CANN's header, the standard
+// headers host code uses from it. Matmul tiling (optiling::TCubeTiling, MatmulApiTiling,
+// MultiCoreMatmulTiling) is in tiling/matmul_tiling.h.
 #pragma once
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "graph/tensor.h"
 #include "graph/types.h"
+#include "kernel_tiling/kernel_tiling.h"
+#include "lib/activation/softmax_tiling.h"
+#include "lib/reduce/mean_tiling.h"
 #include "register/tilingdata_base.h"
 #include "tiling/platform/platform_ascendc.h"
+#include "tiling/matmul_tiling.h"

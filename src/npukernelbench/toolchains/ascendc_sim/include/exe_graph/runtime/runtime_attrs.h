@@ -24,9 +24,16 @@ class RuntimeAttrs {
   const float* GetFloat(size_t index) const { return GetAttrPointer<float>(index); }
   const bool* GetBool(size_t index) const { return GetAttrPointer<bool>(index); }
   const char* GetStr(size_t index) const { return GetAttrPointer<char>(index); }
-  const ContinuousVector* GetListInt(size_t index) const { return GetAttrPointer<ContinuousVector>(index); }
-  const ContinuousVector* GetListFloat(size_t index) const { return GetAttrPointer<ContinuousVector>(index); }
-  const ContinuousVector* GetListBool(size_t index) const { return GetAttrPointer<ContinuousVector>(index); }
+  // Typed lists: GetData() gives the elements with their type (usable as a plain ContinuousVector).
+  const TypedContinuousVector<int64_t>* GetListInt(size_t index) const {
+    return GetAttrPointer<TypedContinuousVector<int64_t>>(index);
+  }
+  const TypedContinuousVector<float>* GetListFloat(size_t index) const {
+    return GetAttrPointer<TypedContinuousVector<float>>(index);
+  }
+  const TypedContinuousVector<bool>* GetListBool(size_t index) const {
+    return GetAttrPointer<TypedContinuousVector<bool>>(index);
+  }
   size_t GetAttrNum() const { return values_.size(); }
 
   // Launcher side: append the raw bytes of the next attribute (8-byte aligned storage).

@@ -12,8 +12,10 @@
 #include <vector>
 
 #include "exe_graph/runtime/continuous_vector.h"
+#include "exe_graph/runtime/extended_kernel_context.h"
 #include "exe_graph/runtime/runtime_attrs.h"
 #include "exe_graph/runtime/shape.h"
+#include "exe_graph/runtime/storage_shape.h"
 #include "exe_graph/runtime/tensor.h"
 #include "exe_graph/runtime/tiling_data.h"
 #include "graph/types.h"
@@ -21,33 +23,10 @@
 
 namespace gert {
 
-// Shared by the tiling, infer-shape and infer-datatype contexts.
-class NpukbIoTable {
+class TilingContext : public ExtendedKernelContext {
  public:
-  std::vector<Tensor> inputs;                    // present input instances, flattened
-  std::vector<std::vector<int>> input_ir;        // OpDef input index -> instance indices
-  std::vector<Tensor> outputs;
-  std::vector<std::vector<int>> output_ir;
-  RuntimeAttrs attrs;
-  std::string node_name;
-  std::string node_type;
-
-  // Out of line (runtime/host_api.cpp).
-  NpukbIoTable();
-  ~NpukbIoTable();
-  const Tensor* Input(size_t i) const;
-  const Tensor* Output(size_t i) const;
-  Tensor* MutableOutput(size_t i);
-  const Tensor* InputIr(size_t ir_index, size_t relative) const;
-  size_t InputCount() const;
-  size_t OutputCount() const;
-  const char* NodeName() const;
-  const char* NodeType() const;
-};
-
-class TilingContext {
- public:
-  explicit TilingContext(NpukbIoTable* io, TilingData* raw, fe::PlatFormInfos* platform);
+  explicit TilingContext(NpukbIoTable* io, TilingData* raw, fe::PlatFormInfos* platform,
+                         const void* compile_info = nullptr);
   TilingContext(const TilingContext& other) = delete;
   TilingContext& operator=(const TilingContext& other) = delete;
   ~TilingContext();
@@ -68,22 +47,6 @@ class TilingContext {
     const Tensor* t = io_->Output(index);
     return t ? &t->GetShape() : nullptr;
   }
-  const CompileTimeTensorDesc* GetInputDesc(size_t index) const {
-    const Tensor* t = io_->Input(index);
-    return t ? &t->NpukbDesc() : nullptr;
-  }
-  const CompileTimeTensorDesc* GetOptionalInputDesc(size_t ir_index) const {
-    const Tensor* t = io_->InputIr(ir_index, 0);
-    return t ? &t->NpukbDesc() : nullptr;
-  }
-  const CompileTimeTensorDesc* GetDynamicInputDesc(size_t ir_index, size_t relative_index) const {
-    const Tensor* t = io_->InputIr(ir_index, relative_index);
-    return t ? &t->NpukbDesc() : nullptr;
-  }
-  const CompileTimeTensorDesc* GetOutputDesc(size_t index) const {
-    const Tensor* t = io_->Output(index);
-    return t ? &t->NpukbDesc() : nullptr;
-  }
   const Tensor* GetInputTensor(size_t index) const { return io_->Input(index); }
   const Tensor* GetOptionalInputTensor(size_t ir_index) const {
     return io_->InputIr(ir_index, 0);
@@ -91,11 +54,13 @@ class TilingContext {
   const Tensor* GetDynamicInputTensor(size_t ir_index, size_t relative_index) const {
     return io_->InputIr(ir_index, relative_index);
   }
-  size_t GetComputeNodeInputNum() const { return io_->InputCount(); }
-  size_t GetComputeNodeOutputNum() const { return io_->OutputCount(); }
-  const RuntimeAttrs* GetAttrs() const { return &io_->attrs; }
-  const char* GetNodeName() const { return io_->NodeName(); }
-  const char* GetNodeType() const { return io_->NodeType(); }
+  // The object the op's TilingParse function filled (IMPL_OP_OPTILING(...).TilingParse<T>(...)), or
+  // nullptr when the op registers no TilingParse.
+  const void* GetCompileInfo() const { return compile_info_; }
+  template <typename T>
+  const T* GetCompileInfo() const {
+    return static_cast<const T*>(compile_info_);
+  }
 
   ge::graphStatus SetBlockDim(uint32_t block_dim) {
     block_dim_ = block_dim;
@@ -142,73 +107,15 @@ class TilingContext {
   const std::vector<size_t>& NpukbWorkspace() const { return workspace_; }
 
  private:
-  NpukbIoTable* io_;
   TilingData* raw_;
   fe::PlatFormInfos* platform_;
+  const void* compile_info_;
   uint32_t block_dim_ = 0;
   bool block_dim_set_ = false;
   uint64_t tiling_key_ = 0;
   uint32_t schedule_mode_ = 0;
   bool need_atomic_ = false;
   std::vector<size_t> workspace_;
-};
-
-class InferShapeContext {
- public:
-  explicit InferShapeContext(NpukbIoTable* io) : io_(io) {}
-  const Shape* GetInputShape(size_t index) const {
-    const Tensor* t = io_->Input(index);
-    return t ? &t->GetStorageShape() : nullptr;
-  }
-  const Shape* GetOptionalInputShape(size_t ir_index) const {
-    const Tensor* t = io_->InputIr(ir_index, 0);
-    return t ? &t->GetStorageShape() : nullptr;
-  }
-  const Shape* GetDynamicInputShape(size_t ir_index, size_t relative_index) const {
-    const Tensor* t = io_->InputIr(ir_index, relative_index);
-    return t ? &t->GetStorageShape() : nullptr;
-  }
-  Shape* GetOutputShape(size_t index) {
-    Tensor* t = io_->MutableOutput(index);
-    return t ? &t->MutableShape().MutableStorageShape() : nullptr;
-  }
-  const Tensor* GetInputTensor(size_t index) const { return io_->Input(index); }
-  const RuntimeAttrs* GetAttrs() const { return &io_->attrs; }
-  const char* GetNodeName() const { return io_->NodeName(); }
-  const char* GetNodeType() const { return io_->NodeType(); }
-
- private:
-  NpukbIoTable* io_;
-};
-
-class InferDataTypeContext {
- public:
-  explicit InferDataTypeContext(NpukbIoTable* io) : io_(io) {}
-  ge::DataType GetInputDataType(size_t index) const {
-    const Tensor* t = io_->Input(index);
-    return t ? t->GetDataType() : ge::DT_UNDEFINED;
-  }
-  ge::DataType GetOptionalInputDataType(size_t ir_index) const {
-    const Tensor* t = io_->InputIr(ir_index, 0);
-    return t ? t->GetDataType() : ge::DT_UNDEFINED;
-  }
-  ge::DataType GetOutputDataType(size_t index) const {
-    const Tensor* t = io_->Output(index);
-    return t ? t->GetDataType() : ge::DT_UNDEFINED;
-  }
-  ge::graphStatus SetOutputDataType(size_t index, ge::DataType dt) {
-    Tensor* t = io_->MutableOutput(index);
-    if (t == nullptr) {
-      return ge::GRAPH_FAILED;
-    }
-    t->NpukbDesc().SetDataType(dt);
-    return ge::GRAPH_SUCCESS;
-  }
-  const RuntimeAttrs* GetAttrs() const { return &io_->attrs; }
-  const char* GetNodeName() const { return io_->NodeName(); }
-
- private:
-  NpukbIoTable* io_;
 };
 
 }  // namespace gert

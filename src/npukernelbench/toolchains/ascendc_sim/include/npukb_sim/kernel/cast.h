@@ -103,6 +103,17 @@ inline D cast_one(S x, RoundMode m) {
   }
 }
 
+// One element of Cast: int32_t -> half goes through the DEQSCALE register (SetDeqScale), as on Atlas A2.
+template <typename D, typename S>
+inline D cast_elem(S x, RoundMode m, float deq) {
+  if constexpr (std::is_same_v<S, std::int32_t> && std::is_same_v<D, half>) {
+    return round_fp<half>(static_cast<double>(x) * static_cast<double>(deq), m);
+  } else {
+    (void)deq;
+    return cast_one<D, S>(x, m);
+  }
+}
+
 template <typename D, typename S>
 inline void check_round(RoundMode m, const char* file, int line) {
   if (m == RoundMode::CAST_ODD && !(std::is_same_v<S, float> && std::is_same_v<D, half>)) {
@@ -118,7 +129,9 @@ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const Rou
   static_assert(!std::is_same_v<T, int4b_t> && !std::is_same_v<U, int4b_t>, "Cast: int4b_t is not simulated");
   sim::check_round<T, U>(round_mode, file, line);
   const RoundMode m = round_mode;
-  sim::unary_count("Cast", dst, src, calCount, kCostSimple, [m](U a) -> T { return sim::cast_one<T, U>(a, m); }, file, line);
+  const float deq = npukb::kern::state().deq_scale;
+  sim::unary_count("Cast", dst, src, calCount, kCostSimple, [m, deq](U a) -> T { return sim::cast_elem<T, U>(a, m, deq); },
+                   file, line);
 }
 template <typename T, typename U, bool isSetMask = true>
 inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& round_mode, const std::uint64_t mask[],
@@ -127,8 +140,9 @@ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const Rou
   static_assert(!std::is_same_v<T, int4b_t> && !std::is_same_v<U, int4b_t>, "Cast: int4b_t is not simulated");
   sim::check_round<T, U>(round_mode, file, line);
   const RoundMode m = round_mode;
+  const float deq = npukb::kern::state().deq_scale;
   sim::unary_mask("Cast", dst, src, isSetMask, mask, 0, repeatTimes.value, p.dstBlkStride, p.srcBlkStride, p.dstRepStride,
-                  p.srcRepStride, kCostSimple, [m](U a) -> T { return sim::cast_one<T, U>(a, m); }, file, line);
+                  p.srcRepStride, kCostSimple, [m, deq](U a) -> T { return sim::cast_elem<T, U>(a, m, deq); }, file, line);
 }
 template <typename T, typename U, bool isSetMask = true>
 inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& round_mode, std::uint64_t mask,
@@ -137,9 +151,13 @@ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const Rou
   static_assert(!std::is_same_v<T, int4b_t> && !std::is_same_v<U, int4b_t>, "Cast: int4b_t is not simulated");
   sim::check_round<T, U>(round_mode, file, line);
   const RoundMode m = round_mode;
+  const float deq = npukb::kern::state().deq_scale;
   sim::unary_mask("Cast", dst, src, isSetMask, nullptr, mask, repeatTimes.value, p.dstBlkStride, p.srcBlkStride,
-                  p.dstRepStride, p.srcRepStride, kCostSimple, [m](U a) -> T { return sim::cast_one<T, U>(a, m); }, file, line);
+                  p.dstRepStride, p.srcRepStride, kCostSimple, [m, deq](U a) -> T { return sim::cast_elem<T, U>(a, m, deq); }, file, line);
 }
+
+// DEQSCALE register used by Cast int32_t -> half (the s322f16 case on Atlas A2).
+inline void SetDeqScale(half scale) { npukb::kern::state().deq_scale = static_cast<float>(scale); }
 
 // Scalar casts of the public API.
 template <typename T, typename U, RoundMode roundMode>

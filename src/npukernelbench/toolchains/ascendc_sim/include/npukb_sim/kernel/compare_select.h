@@ -3,6 +3,7 @@
 // is silently ignored, as on the hardware. Clean-room part of ascendc-sim.
 #pragma once
 #include <cstdint>
+#include <vector>
 
 #include "npukb_sim/kernel/vec_ops.h"
 
@@ -54,14 +55,14 @@ inline void compare_run(const char* api, const LocalTensor<U>& dst, const LocalT
 template <typename T>
 constexpr bool cmp_types = one_of<T, half, float, std::int32_t>;
 template <typename U>
-constexpr bool mask_types = one_of<U, std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t>;
+constexpr bool mask_types = std::is_integral_v<U>;  // the mask is raw bits: any integer element type
 }  // namespace sim
 
 template <typename T, typename U>
 inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,
                     std::uint32_t calCount, NPUKB_LOC_PARAMS) {
   static_assert(sim::cmp_types<T>, "Compare: unsupported data type (half, float, int32_t)");
-  static_assert(sim::mask_types<U>, "Compare: dst must be an unsigned integer tensor (bit mask)");
+  static_assert(sim::mask_types<U>, "Compare: dst must be an integer tensor (bit mask)");
   const std::uint64_t reps = static_cast<std::uint64_t>(calCount) * sizeof(T) / 256;  // tail ignored
   if (reps == 0) { sim::count_plan(0, 256 / sizeof(T)); return; }
   sim::Plan pl = sim::count_plan(reps * (256 / sizeof(T)), 256 / sizeof(T));
@@ -77,7 +78,7 @@ template <typename T, typename U, bool isSetMask = true>
 inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,
                     const std::uint64_t mask[], sim::RepeatArg repeatTimes, const BinaryRepeatParams& p, NPUKB_LOC_PARAMS) {
   static_assert(sim::cmp_types<T>, "Compare: unsupported data type (half, float, int32_t)");
-  static_assert(sim::mask_types<U>, "Compare: dst must be an unsigned integer tensor (bit mask)");
+  static_assert(sim::mask_types<U>, "Compare: dst must be an integer tensor (bit mask)");
   const sim::Plan pl = sim::make_plan("Compare", isSetMask, mask, 0, repeatTimes.value, 256 / sizeof(T), file, line);
   const sim::Opnd ob = sim::opnd(src1, p.src1BlkStride, p.src1RepStride);
   const std::uint64_t eb = ob.extent(pl);
@@ -133,7 +134,7 @@ template <typename T, typename U>
 inline void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, CMPMODE cmpMode,
                           std::uint32_t calCount, NPUKB_LOC_PARAMS) {
   static_assert(sim::cmp_types<T>, "CompareScalar: unsupported data type (half, float, int32_t)");
-  static_assert(sim::mask_types<U>, "CompareScalar: dst must be an unsigned integer tensor (bit mask)");
+  static_assert(sim::mask_types<U>, "CompareScalar: dst must be an integer tensor (bit mask)");
   const std::uint64_t reps = static_cast<std::uint64_t>(calCount) * sizeof(T) / 256;
   if (reps == 0) { sim::count_plan(0, 256 / sizeof(T)); return; }
   const sim::Plan pl = sim::count_plan(reps * (256 / sizeof(T)), 256 / sizeof(T));
@@ -188,10 +189,12 @@ inline void select_run(const LocalTensor<T>& dst, const LocalTensor<U>& selMask,
     check_local("Select", "selMask", selMask, mbytes, true, file, line);
     m = reinterpret_cast<const std::uint8_t*>(selMask.ptr());
   }
+  RepeatWriter<T> out;
   pl.each([&](std::uint32_t r, std::uint32_t k) {
     const T v = sel_bit(m, mode, r, k, pl.per_rep) ? ld<T>(oa.p + oa.off(r, k)) : src1_at(r, k);
-    st<T>(od.p + od.off(r, k), v);
+    out.put(r, od.p + od.off(r, k), v);
   });
+  out.flush();
   const npukb::kern::Span sp = vspan(src0, ea), dp = vspan(dst, ed);
   vec_cost(kCostSimple, pl.repeats, &sp, 1, &dp, 1);
 }
@@ -203,7 +206,7 @@ template <typename T, typename U>
 inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
                    const LocalTensor<T>& src1, SELMODE selMode, std::uint32_t calCount, NPUKB_LOC_PARAMS) {
   static_assert(sim::sel_types<T>, "Select: unsupported data type (half, float)");
-  static_assert(sim::mask_types<U>, "Select: selMask must be an unsigned integer tensor");
+  static_assert(sim::mask_types<U>, "Select: selMask must be an integer tensor (bit mask)");
   const sim::Plan pl = sim::count_plan(calCount, 256 / sizeof(T));
   const sim::Opnd ob = sim::opnd(src1, 1, 8);
   sim::check_local("Select", "src1", src1, ob.extent(pl), true, file, line);
@@ -214,7 +217,7 @@ template <typename T, typename U>
 inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0, T src1,
                    SELMODE selMode, std::uint32_t calCount, NPUKB_LOC_PARAMS) {
   static_assert(sim::sel_types<T>, "Select: unsupported data type (half, float)");
-  static_assert(sim::mask_types<U>, "Select: selMask must be an unsigned integer tensor");
+  static_assert(sim::mask_types<U>, "Select: selMask must be an integer tensor (bit mask)");
   const sim::Plan pl = sim::count_plan(calCount, 256 / sizeof(T));
   const T s = src1;
   sim::select_run(dst, selMask, src0, selMode, pl, BinaryRepeatParams(), [&](std::uint32_t, std::uint32_t) { return s; }, file, line);
@@ -260,6 +263,80 @@ inline void Select(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const 
   LocalTensor<std::uint8_t> none;
   sim::select_run(dst, none, src0, SELMODE::VSEL_CMPMASK_SPR, pl, p,
                   [&](std::uint32_t r, std::uint32_t k) { return sim::ld<T>(ob.p + ob.off(r, k)); }, file, line);
+}
+
+// ---- SelectWithBytesMask: one mask element per data element (not bits): 0 -> src0, else -> src1 ----
+// Shape [firstAxis, srcLastAxis] for the data, [firstAxis, maskLastAxis] for the mask (the mask's extra
+// tail elements per row are ignored). Both last axes must be whole 32-byte blocks, the mask's a
+// multiple of 16 elements.
+struct SelectWithBytesMaskShapeInfo {
+  std::uint32_t firstAxis = 0;
+  std::uint32_t srcLastAxis = 0;
+  std::uint32_t maskLastAxis = 0;
+};
+
+namespace sim {
+template <typename T, typename U, typename A, typename B>
+inline void select_bytes(const LocalTensor<T>& dst, const LocalTensor<U>& mask, const SelectWithBytesMaskShapeInfo& info,
+                         A src0_at, B src1_at, const npukb::kern::Span* srcs, int nsrc, const char* file, int line) {
+  const char* api = "SelectWithBytesMask";
+  if (info.srcLastAxis * sizeof(T) % 32 != 0) {
+    npukb::violation(api, "srcLastAxis " + npukb::kern::num(info.srcLastAxis) + " is not a whole number of 32-byte blocks",
+                     file, line);
+  }
+  if (info.maskLastAxis * sizeof(U) % 32 != 0 || info.maskLastAxis % 16 != 0 || info.maskLastAxis < info.srcLastAxis) {
+    npukb::violation(api, "maskLastAxis " + npukb::kern::num(info.maskLastAxis) + " must be a multiple of 16 elements, "
+                     "whole 32-byte blocks, and at least srcLastAxis", file, line);
+  }
+  const std::uint64_t n = static_cast<std::uint64_t>(info.firstAxis) * info.srcLastAxis;
+  const std::uint64_t mn = static_cast<std::uint64_t>(info.firstAxis) * info.maskLastAxis;
+  if (n == 0) return;
+  check_local(api, "dst", dst, n * sizeof(T), true, file, line);
+  check_local(api, "mask", mask, mn * sizeof(U), true, file, line);
+  std::vector<T> out(n);
+  for (std::uint64_t r = 0; r < info.firstAxis; ++r) {
+    for (std::uint64_t c = 0; c < info.srcLastAxis; ++c) {
+      const std::uint64_t i = r * info.srcLastAxis + c;
+      const bool pick1 = static_cast<float>(mask.ptr()[r * info.maskLastAxis + c]) != 0.0f;
+      out[i] = pick1 ? src1_at(i) : src0_at(i);
+    }
+  }
+  std::memcpy(dst.ptr(), out.data(), n * sizeof(T));
+  const npukb::kern::Span dp = vspan(dst, n * sizeof(T));
+  vec_cost(kCostSimple * 4, static_cast<std::uint32_t>((n * sizeof(T) + 255) / 256), srcs, nsrc, &dp, 1);
+}
+template <typename U>
+constexpr bool bytes_mask_types = one_of<U, bool, std::uint8_t, std::int8_t, half, std::uint16_t, std::int16_t, float,
+                                         std::uint32_t, std::int32_t>;
+}  // namespace sim
+
+template <typename T, typename U, bool isReuseMask = true>
+inline void SelectWithBytesMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, T src1, const LocalTensor<U>& mask,
+                                const LocalTensor<std::uint8_t>& sharedTmpBuffer, const SelectWithBytesMaskShapeInfo& info,
+                                NPUKB_LOC_PARAMS) {
+  static_assert(sim::sel_types<T>, "SelectWithBytesMask: unsupported data type (half, float)");
+  static_assert(sim::bytes_mask_types<U>, "SelectWithBytesMask: unsupported mask data type");
+  (void)sharedTmpBuffer;
+  const std::uint64_t n = static_cast<std::uint64_t>(info.firstAxis) * info.srcLastAxis;
+  sim::check_local("SelectWithBytesMask", "src0", src0, n * sizeof(T), true, file, line);
+  const std::vector<T> a(src0.ptr(), src0.ptr() + n);
+  const npukb::kern::Span sp[1] = {sim::vspan(src0, n * sizeof(T))};
+  sim::select_bytes(dst, mask, info, [&a](std::uint64_t i) { return a[i]; }, [src1](std::uint64_t) { return src1; }, sp, 1,
+                    file, line);
+}
+template <typename T, typename U, bool isReuseMask = true>
+inline void SelectWithBytesMask(const LocalTensor<T>& dst, T src0, const LocalTensor<T>& src1, const LocalTensor<U>& mask,
+                                const LocalTensor<std::uint8_t>& sharedTmpBuffer, const SelectWithBytesMaskShapeInfo& info,
+                                NPUKB_LOC_PARAMS) {
+  static_assert(sim::sel_types<T>, "SelectWithBytesMask: unsupported data type (half, float)");
+  static_assert(sim::bytes_mask_types<U>, "SelectWithBytesMask: unsupported mask data type");
+  (void)sharedTmpBuffer;
+  const std::uint64_t n = static_cast<std::uint64_t>(info.firstAxis) * info.srcLastAxis;
+  sim::check_local("SelectWithBytesMask", "src1", src1, n * sizeof(T), true, file, line);
+  const std::vector<T> b(src1.ptr(), src1.ptr() + n);
+  const npukb::kern::Span sp[1] = {sim::vspan(src1, n * sizeof(T))};
+  sim::select_bytes(dst, mask, info, [src0](std::uint64_t) { return src0; }, [&b](std::uint64_t i) { return b[i]; }, sp, 1,
+                    file, line);
 }
 
 }  // namespace AscendC

@@ -3,6 +3,7 @@
 // to the element type; the cost model charges a multi-instruction sequence. Clean-room part of ascendc-sim.
 #pragma once
 #include <cstdint>
+#include <vector>
 
 #include "npukb_sim/kernel/vec_ops.h"
 
@@ -11,10 +12,22 @@ namespace sim {
 template <typename T>
 constexpr bool hl_types = one_of<T, half, float>;
 
+// A high-level API runs a sequence of vector instructions through temporary buffers, so it reads the
+// whole source before its last instruction writes dst: dst may overlap src anywhere (in place, or
+// shifted through GetWithOffset) and the result is that of the non-overlapping computation.
 template <typename T, typename F>
 inline void hl_unary(const char* api, const LocalTensor<T>& dst, const LocalTensor<T>& src, std::uint32_t count, double cpr,
                      F f, const char* file, int line) {
-  unary_count(api, dst, src, count, cpr, [&f](T a) -> T { return static_cast<T>(f(static_cast<float>(a))); }, file, line);
+  if (count == 0) return;
+  const std::uint64_t bytes = static_cast<std::uint64_t>(count) * sizeof(T);
+  check_local(api, "dst", dst, bytes, true, file, line);
+  check_local(api, "src", src, bytes, true, file, line);
+  const std::vector<T> in(src.ptr(), src.ptr() + count);
+  T* d = dst.ptr();
+  for (std::uint32_t i = 0; i < count; ++i) d[i] = static_cast<T>(f(static_cast<float>(in[i])));
+  count_plan(count, 256 / sizeof(T));
+  const npukb::kern::Span sp = vspan(src, bytes), dp = vspan(dst, bytes);
+  vec_cost(cpr, static_cast<std::uint32_t>((bytes + 255) / 256), &sp, 1, &dp, 1);
 }
 inline float sgn(float x) { return x > 0 ? 1.0f : (x < 0 ? -1.0f : 0.0f); }
 constexpr double kCostHL = static_cast<double>(npukb::kern::VecCost::HighLevel);
@@ -45,6 +58,17 @@ constexpr double kCostSig = static_cast<double>(npukb::kern::VecCost::Sigmoid);
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, NPUKB_LOC_PARAMS) {                           \
     static_assert(sim::hl_types<T>, #NAME ": unsupported data type (half, float)");                                     \
     sim::hl_unary(#NAME, dst, src, src.GetSize(), COST, [](float x) -> float { return EXPR; }, file, line);            \
+  }                                                                                                                    \
+  template <typename T, bool isReuseSource = false, NPUKB_PTR_RET>                                                     \
+  inline npukbPtrRet NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                        \
+                          const LocalTensor<std::uint8_t>& sharedTmpBuffer, const std::uint32_t calCount) {            \
+    NPUKB_PTR_CHECK(NAME);                                                                                             \
+    NAME<T, isReuseSource>(dst, src, sharedTmpBuffer, calCount, NPUKB_PTR_LOC);                                        \
+  }                                                                                                                    \
+  template <typename T, bool isReuseSource = false, NPUKB_PTR_RET>                                                     \
+  inline npukbPtrRet NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t calCount) {        \
+    NPUKB_PTR_CHECK(NAME);                                                                                             \
+    NAME<T, isReuseSource>(dst, src, calCount, NPUKB_PTR_LOC);                                                         \
   }
 
 NPUKB_HL_UNARY(Sigmoid, sim::kCostSig, 1.0f / (1.0f + __builtin_expf(-x)))
@@ -72,6 +96,22 @@ NPUKB_HL_UNARY(Frac, sim::kCostSig, x - __builtin_truncf(x))
 NPUKB_HL_UNARY(Floor, sim::kCostSig, __builtin_floorf(x))
 NPUKB_HL_UNARY(Ceil, sim::kCostSig, __builtin_ceilf(x))
 NPUKB_HL_UNARY(Silu, sim::kCostSig, x / (1.0f + __builtin_expf(-x)))
+
+// The high-level Exp of lib/math (a Taylor expansion of taylorExpandLevel terms on the fractional part
+// on hardware; here exp in float, rounded once), next to the basic Exp<T>(dst, src, count) of vec_ops.h:
+// taylorExpandLevel has no default, so Exp<T>(...) keeps selecting the basic instruction.
+template <typename T, std::uint8_t taylorExpandLevel, bool isReuseSource = false>
+inline void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<std::uint8_t>& sharedTmpBuffer,
+                const std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+  static_assert(sim::hl_types<T>, "Exp: unsupported data type (half, float)");
+  (void)sharedTmpBuffer;
+  sim::hl_unary("Exp", dst, src, calCount, sim::kCostSig, [](float x) -> float { return __builtin_expf(x); }, file, line);
+}
+template <typename T, std::uint8_t taylorExpandLevel, bool isReuseSource = false>
+inline void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+  static_assert(sim::hl_types<T>, "Exp: unsupported data type (half, float)");
+  sim::hl_unary("Exp", dst, src, calCount, sim::kCostSig, [](float x) -> float { return __builtin_expf(x); }, file, line);
+}
 
 // Gelu (tanh approximation) and FasterGelu (x * sigmoid(1.702 x)).
 template <typename T, bool highPrecision = false, bool highPerformance = false>
@@ -109,8 +149,9 @@ inline void power_run(const LocalTensor<T>& dst, A a, B b, std::uint32_t count, 
   if (count == 0) return;
   const std::uint64_t bytes = static_cast<std::uint64_t>(count) * sizeof(T);
   check_local("Power", "dst", dst, bytes, true, file, line);
-  T* d = dst.ptr();
-  for (std::uint32_t i = 0; i < count; ++i) d[i] = static_cast<T>(__builtin_powf(static_cast<float>(a(i)), static_cast<float>(b(i))));
+  std::vector<T> out(count);  // every source element is read before dst is written (dst may overlap a source)
+  for (std::uint32_t i = 0; i < count; ++i) out[i] = static_cast<T>(__builtin_powf(static_cast<float>(a(i)), static_cast<float>(b(i))));
+  std::memcpy(dst.ptr(), out.data(), bytes);
   count_plan(count, 256 / sizeof(T));
   const npukb::kern::Span dp = vspan(dst, bytes);
   vec_cost(kCostHL, static_cast<std::uint32_t>((bytes + 255) / 256), nullptr, 0, &dp, 1);

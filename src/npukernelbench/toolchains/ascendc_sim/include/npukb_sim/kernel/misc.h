@@ -70,6 +70,22 @@ inline void event_pipes(HardEvent e, npukb::PipeId& from, npukb::PipeId& to) {
     case HardEvent::M_MTE1: from = npukb::PIPE_ID_M; to = npukb::PIPE_ID_MTE1; break;
     case HardEvent::M_FIX: from = npukb::PIPE_ID_M; to = npukb::PIPE_ID_FIX; break;
     case HardEvent::FIX_M: from = npukb::PIPE_ID_FIX; to = npukb::PIPE_ID_M; break;
+    case HardEvent::MTE2_M: from = npukb::PIPE_ID_MTE2; to = npukb::PIPE_ID_M; break;
+    case HardEvent::M_MTE2: from = npukb::PIPE_ID_M; to = npukb::PIPE_ID_MTE2; break;
+    case HardEvent::MTE2_FIX: from = npukb::PIPE_ID_MTE2; to = npukb::PIPE_ID_FIX; break;
+    case HardEvent::FIX_MTE2: from = npukb::PIPE_ID_FIX; to = npukb::PIPE_ID_MTE2; break;
+    case HardEvent::MTE1_FIX: from = npukb::PIPE_ID_MTE1; to = npukb::PIPE_ID_FIX; break;
+    case HardEvent::FIX_MTE1: from = npukb::PIPE_ID_FIX; to = npukb::PIPE_ID_MTE1; break;
+    case HardEvent::FIX_FIX: from = npukb::PIPE_ID_FIX; to = npukb::PIPE_ID_FIX; break;
+    case HardEvent::FIX_S: from = npukb::PIPE_ID_FIX; to = npukb::PIPE_ID_S; break;
+    case HardEvent::M_S: from = npukb::PIPE_ID_M; to = npukb::PIPE_ID_S; break;
+    case HardEvent::FIX_MTE3: from = npukb::PIPE_ID_FIX; to = npukb::PIPE_ID_MTE3; break;
+    case HardEvent::MTE3_MTE1: from = npukb::PIPE_ID_MTE3; to = npukb::PIPE_ID_MTE1; break;
+    case HardEvent::MTE1_MTE3: from = npukb::PIPE_ID_MTE1; to = npukb::PIPE_ID_MTE3; break;
+    case HardEvent::MTE1_V: from = npukb::PIPE_ID_MTE1; to = npukb::PIPE_ID_V; break;
+    case HardEvent::V_MTE1: from = npukb::PIPE_ID_V; to = npukb::PIPE_ID_MTE1; break;
+    case HardEvent::M_V: from = npukb::PIPE_ID_M; to = npukb::PIPE_ID_V; break;
+    case HardEvent::V_M: from = npukb::PIPE_ID_V; to = npukb::PIPE_ID_M; break;
     default: from = P::PIPE_ID_S; to = P::PIPE_ID_S; break;
   }
 }
@@ -120,24 +136,30 @@ inline void PipeBarrier() { sim::barrier(sim::pipe_of(pipe), pipe == PIPE_ALL); 
 template <bool isAIVOnly = true>
 inline void SyncAll(NPUKB_LOC_PARAMS) {
   sim::barrier(npukb::PIPE_ID_S, true);
-  npukb::sync_all(file, line);
+  npukb::sync_all(isAIVOnly, file, line);
 }
 template <bool isAIVOnly = true>
 inline void SyncAll(const GlobalTensor<std::int32_t>&, const LocalTensor<std::int32_t>&, const std::int32_t usedCores = 0,
                     NPUKB_LOC_PARAMS) {
   (void)usedCores;
   sim::barrier(npukb::PIPE_ID_S, true);
-  npukb::sync_all(file, line);
+  npukb::sync_all(isAIVOnly, file, line);
 }
 
+// Cross-core flags (semantics in runtime.h / docs/simulator.md); the set carries the time of `pipe`.
 template <std::uint8_t modeId, pipe_t pipe>
-inline void CrossCoreSetFlag(std::uint16_t flagId) {
+inline void CrossCoreSetFlag(std::uint16_t flagId, NPUKB_LOC_PARAMS) {
   sim::barrier(sim::pipe_of(pipe), false);
-  npukb::cross_core_set_flag(modeId, flagId);
+  npukb::kern::KState& s = npukb::kern::state();
+  npukb::cross_core_set_flag(modeId, flagId, std::max(s.issue, s.pipe[sim::pipe_of(pipe)]), file, line);
 }
 template <std::uint8_t modeId = 0, pipe_t pipe = PIPE_S>
 inline void CrossCoreWaitFlag(std::uint16_t flagId, NPUKB_LOC_PARAMS) {
-  npukb::cross_core_wait_flag(flagId, file, line);
+  const double t = npukb::cross_core_wait_flag(flagId, file, line);
+  npukb::kern::KState& s = npukb::kern::state();
+  s.issue = std::max(s.issue, t);
+  s.pipe[sim::pipe_of(pipe)] = std::max(s.pipe[sim::pipe_of(pipe)], t);
+  npukb::kern::publish(s);
 }
 
 // ---- cores, workspace ---------------------------------------------------------------------------
@@ -168,6 +190,14 @@ template <typename T>
 struct IsSameType<T, T> { static constexpr bool value = true; };
 
 constexpr std::int32_t BLOCK_CUBE = 16;
+
+// Round `value` up to a multiple of `align` (0 when align is 0). The two operands may differ in type, as
+// in real kernels (AlignUp(uint64_t, int32_t)); a kernel's own AlignUp(T, T) template is more specialised
+// and wins overload resolution.
+template <typename T, typename U>
+inline T AlignUp(T value, U align) {
+  return align == 0 ? T(0) : static_cast<T>((value + static_cast<T>(align) - 1) / static_cast<T>(align) * static_cast<T>(align));
+}
 
 // ---- printf / DumpTensor ------------------------------------------------------------------------
 inline void DumpTensorText(const std::string& s) { npukb::kern::state(); npukb::kernel_log(s); }
@@ -200,11 +230,6 @@ namespace AscendC { using ::npukb_kernel_printf; }
 namespace std { using ::npukb_kernel_printf; }  // kernels may write std::printf
 #define printf npukb_kernel_printf
 #define PRINTF npukb_kernel_printf
-
-#define ASSERT(expr)                                                                                                  \
-  do {                                                                                                                \
-    if (!(expr)) npukb::violation("ASSERT", std::string("assertion failed: ") + #expr, __FILE__, __LINE__);          \
-  } while (0)
 
 #ifndef TRACE_START
 #define TRACE_START(id)

@@ -31,30 +31,48 @@ inline const char* position_name(TPosition p) {
     case TPosition::VECCALC: return "VECCALC";
     case TPosition::SPM: return "SPM";
     case TPosition::TSCM: return "TSCM";
+    case TPosition::C2PIPE2GM: return "C2PIPE2GM";
     default: return "?";
   }
 }
 
+// TPosition -> physical buffer on the Ascend 910B (separated AIC/AIV architecture): C1 is L1, C2 the
+// bias table, C2PIPE2GM the fixpipe buffer; CO2 and SPM are Global Memory there.
 inline Hardware hardware_of(TPosition p) {
   switch (p) {
-    case TPosition::A1: case TPosition::B1: case TPosition::C1: case TPosition::TSCM: case TPosition::C2: return Hardware::L1;
+    case TPosition::A1: case TPosition::B1: case TPosition::C1: case TPosition::TSCM: return Hardware::L1;
     case TPosition::A2: return Hardware::L0A;
     case TPosition::B2: return Hardware::L0B;
     case TPosition::CO1: return Hardware::L0C;
-    case TPosition::GM: return Hardware::GM;
+    case TPosition::C2: return Hardware::BIAS;
+    case TPosition::C2PIPE2GM: return Hardware::FIXBUF;
+    case TPosition::GM: case TPosition::CO2: case TPosition::SPM: return Hardware::GM;
     default: return Hardware::UB;
+  }
+}
+
+// Start-address alignment of each buffer (32 B UB/L1, 512 B L0A/L0B, 64 B L0C/BT/FB).
+inline std::uint32_t hw_align(Hardware hw) {
+  switch (hw) {
+    case Hardware::L0A: case Hardware::L0B: return 512;
+    case Hardware::L0C: case Hardware::BIAS: case Hardware::FIXBUF: return 64;
+    default: return 32;
   }
 }
 
 inline void hw_region(Hardware hw, std::uint8_t*& base, std::uint32_t& bytes) {
   npukb::BlockState& b = npukb::block();
+  std::uint8_t** slot;
   switch (hw) {
-    case Hardware::L1: base = b.l1; bytes = static_cast<std::uint32_t>(npukb::kL1Bytes); break;
-    case Hardware::L0A: base = b.l0a; bytes = static_cast<std::uint32_t>(npukb::kL0aBytes); break;
-    case Hardware::L0B: base = b.l0b; bytes = static_cast<std::uint32_t>(npukb::kL0bBytes); break;
-    case Hardware::L0C: base = b.l0c; bytes = static_cast<std::uint32_t>(npukb::kL0cBytes); break;
-    default: base = b.ub; bytes = static_cast<std::uint32_t>(npukb::kUbBytes); break;
+    case Hardware::L1: slot = &b.l1; bytes = static_cast<std::uint32_t>(npukb::kL1Bytes); break;
+    case Hardware::L0A: slot = &b.l0a; bytes = static_cast<std::uint32_t>(npukb::kL0aBytes); break;
+    case Hardware::L0B: slot = &b.l0b; bytes = static_cast<std::uint32_t>(npukb::kL0bBytes); break;
+    case Hardware::L0C: slot = &b.l0c; bytes = static_cast<std::uint32_t>(npukb::kL0cBytes); break;
+    case Hardware::BIAS: slot = &b.bt; bytes = static_cast<std::uint32_t>(npukb::kBiasTableBytes); break;
+    case Hardware::FIXBUF: slot = &b.fb; bytes = static_cast<std::uint32_t>(npukb::kFixBufBytes); break;
+    default: slot = &b.ub; bytes = static_cast<std::uint32_t>(npukb::kUbBytes); break;
   }
+  base = *slot != nullptr ? *slot : npukb::lazy_buffer(slot, bytes);
 }
 
 inline const char* hw_name(Hardware hw) {
@@ -63,6 +81,8 @@ inline const char* hw_name(Hardware hw) {
     case Hardware::L0A: return "L0A";
     case Hardware::L0B: return "L0B";
     case Hardware::L0C: return "L0C";
+    case Hardware::BIAS: return "BT (bias table)";
+    case Hardware::FIXBUF: return "FB (fixpipe buffer)";
     default: return "UB";
   }
 }
@@ -188,6 +208,16 @@ class TQueBind : public sim::QueueBase {
   void DeQue(LocalTensor<T>& tensor, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
     tensor = LocalTensor<T>::make(deque(file, line), len / static_cast<std::uint32_t>(sizeof(T)));
   }
+  // The forms that name the user-visible source and destination positions (TQueBind<VECIN, VECOUT, ..>).
+  template <TPosition srcUserPos, TPosition dstUserPos, typename T>
+  bool EnQue(const LocalTensor<T>& tensor, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+    enque(tensor.loc(), file, line);
+    return true;
+  }
+  template <TPosition srcUserPos, TPosition dstUserPos, typename T>
+  LocalTensor<T> DeQue(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+    return LocalTensor<T>::make(deque(file, line), len / static_cast<std::uint32_t>(sizeof(T)));
+  }
   bool VacantInQue() const { return count < depth; }
   bool HasTensorInQue() const { return count > 0; }
   std::int32_t GetTensorCountInQue() const { return count; }
@@ -238,6 +268,26 @@ class TBuf {
     return LocalTensor<T>::make(l, size);
   }
 
+  // The queue functions a TBuf inherits on the real API (TQueBind<pos, pos, 0, 0>): its one buffer,
+  // without any queue synchronisation. AllocTensor / DeQue hand out the whole buffer; FreeTensor and
+  // EnQue only check that the tensor is this TBuf's.
+  template <typename T>
+  LocalTensor<T> AllocTensor(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+    return Get<T>(file, line);
+  }
+  template <typename T>
+  void FreeTensor(LocalTensor<T>& tensor, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+    require_own("TBuf::FreeTensor", tensor.loc(), file, line);
+  }
+  template <typename T>
+  void EnQue(const LocalTensor<T>& tensor, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+    require_own("TBuf::EnQue", tensor.loc(), file, line);
+  }
+  template <typename T>
+  LocalTensor<T> DeQue(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+    return Get<T>(file, line);
+  }
+
   // simulator internals
   sim::LocalLoc loc_{};
   std::uint32_t len_ = 0;
@@ -245,6 +295,12 @@ class TBuf {
  private:
   void require_init(const char* api, const char* file, int line) const {
     if (len_ == 0) npukb::violation(api, "the TBuf was never initialised (call pipe.InitBuffer(buf, bytes) first)", file, line);
+  }
+  void require_own(const char* api, const sim::LocalLoc& l, const char* file, int line) const {
+    require_init(api, file, line);
+    if (l.base != loc_.base || l.addr < loc_.addr || l.addr >= loc_.addr + len_) {
+      npukb::violation(api, "the tensor does not lie in this TBuf", file, line);
+    }
   }
 };
 
@@ -299,10 +355,14 @@ class TPipe {
  private:
   sim::LocalLoc reserve(TPosition pos, std::uint64_t bytes, int nbuf, const char* api, const char* file, int line) {
     const Hardware hw = sim::hardware_of(pos);
-    if (hw == Hardware::GM) npukb::violation(api, "a queue or buffer cannot live in GM", file, line);
+    if (hw == Hardware::GM) {
+      npukb::violation(api, std::string("a queue or buffer cannot live in GM (") + sim::position_name(pos) +
+                       " is Global Memory on the Ascend 910B)", file, line);
+    }
     sim::LocalLoc l;
     sim::hw_region(hw, l.base, l.region_bytes);
     const int h = static_cast<int>(hw);
+    used_[h] = (used_[h] + sim::hw_align(hw) - 1) / sim::hw_align(hw) * sim::hw_align(hw);
     if (used_[h] + bytes > l.region_bytes) {
       npukb::violation(api, std::string(sim::hw_name(hw)) + " overflow: " + sim::position_name(pos) + " buffer of " +
                        npukb::kern::num(static_cast<long long>(bytes)) + " bytes at offset " + npukb::kern::num(used_[h]) +

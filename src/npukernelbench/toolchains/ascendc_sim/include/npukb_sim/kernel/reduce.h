@@ -2,6 +2,7 @@
 // plus the data-rearranging vector APIs Brcb, Gather and Transpose. Clean-room part of ascendc-sim.
 #pragma once
 #include <cstdint>
+#include <vector>
 
 #include "npukb_sim/kernel/vec_ops.h"
 
@@ -116,6 +117,10 @@ inline void whole_reduce(const char* api, const LocalTensor<T>& dst, const Local
   const std::uint64_t ed = static_cast<std::uint64_t>(pl.repeats - 1) * static_cast<std::uint32_t>(dstRepStride) * unit + unit;
   check_local(api, "dst", dst, ed, false, file, line);
   std::uint8_t* d = reinterpret_cast<std::uint8_t*>(dst.ptr());
+  // The extreme of the whole instruction and its flat element index go to the register that
+  // GetReduceMaxMinCount reads (WholeReduceMax/Min only).
+  float best = 0.0f;
+  std::uint32_t best_idx = 0;
   for (std::uint32_t r = 0; r < pl.repeats; ++r) {
     Plan one = pl;
     one.repeats = 1;
@@ -124,12 +129,25 @@ inline void whole_reduce(const char* api, const LocalTensor<T>& dst, const Local
     float acc;
     std::uint32_t idx;
     reduce_plan<T>(orow, one, op, acc, idx);
+    if (op != Red::Sum && (r == 0 || (op == Red::Max ? acc > best : acc < best))) {
+      best = acc;
+      best_idx = r * pl.per_rep + idx;
+    }
     std::uint8_t* o = d + static_cast<std::uint64_t>(r) * static_cast<std::uint32_t>(dstRepStride) * unit;
     const T v = static_cast<T>(acc);
     if (op == Red::Sum || order == ReduceOrder::ORDER_ONLY_VALUE) st<T>(o, v);
     else if (order == ReduceOrder::ORDER_ONLY_INDEX) st<std::uint32_t>(o, idx);
     else if (order == ReduceOrder::ORDER_VALUE_INDEX) { st<T>(o, v); st<T>(o + sizeof(T), index_bits<T>(idx)); }
     else { st<T>(o, index_bits<T>(idx)); st<T>(o + sizeof(T), v); }
+  }
+  if (op != Red::Sum) {
+    npukb::kern::KState& s = npukb::kern::state();
+    const T bv = static_cast<T>(best);
+    const T bi = index_bits<T>(best_idx);
+    s.max_min_value = 0;
+    s.max_min_index = 0;
+    std::memcpy(&s.max_min_value, &bv, sizeof(T));
+    std::memcpy(&s.max_min_index, &bi, sizeof(T));
   }
   const npukb::kern::Span sp = vspan(src, es), dp = vspan(dst, ed);
   vec_cost(static_cast<double>(npukb::kern::VecCost::Reduce), pl.repeats, &sp, 1, &dp, 1);
@@ -231,6 +249,127 @@ inline void block_reduce(const char* api, const LocalTensor<T>& dst, const Local
 NPUKB_BLOCK_RED(BlockReduceSum, sim::Red::Sum)
 NPUKB_BLOCK_RED(BlockReduceMax, sim::Red::Max)
 NPUKB_BLOCK_RED(BlockReduceMin, sim::Red::Min)
+
+// ---- PairReduceSum: sums of adjacent (even, odd) element pairs, half a repeat out per repeat ----------
+namespace sim {
+template <typename T>
+inline void pair_reduce(const LocalTensor<T>& dst, const LocalTensor<T>& src, std::int32_t repeat, bool isSetMask,
+                        const std::uint64_t* bits, std::uint64_t cont, std::int32_t dstRepStride, std::int32_t srcBlkStride,
+                        std::int32_t srcRepStride, const char* file, int line) {
+  const char* api = "PairReduceSum";
+  const Plan pl = make_plan(api, isSetMask, bits, cont, repeat, 256 / sizeof(T), file, line);
+  if (pl.empty()) return;
+  const Opnd os = opnd(src, static_cast<std::uint32_t>(srcBlkStride), static_cast<std::uint32_t>(srcRepStride));
+  const std::uint64_t es = os.extent(pl);
+  check_local(api, "src", src, es, true, file, line);
+  // dstRepStride is in units of one reduced repeat (128 bytes)
+  const std::uint32_t half_rep = pl.per_rep / 2;
+  const std::uint64_t ed = (static_cast<std::uint64_t>(pl.repeats - 1) * static_cast<std::uint32_t>(dstRepStride) * half_rep +
+                            half_rep) * sizeof(T);
+  check_local(api, "dst", dst, ed, true, file, line);
+  // every source element is read before any result is written (dst may overlap src)
+  std::vector<float> acc(static_cast<std::size_t>(pl.repeats) * half_rep, 0.0f);
+  std::vector<unsigned char> any(acc.size(), 0);
+  pl.each([&](std::uint32_t r, std::uint32_t k) {
+    const std::size_t o = static_cast<std::size_t>(r) * half_rep + k / 2;
+    acc[o] += static_cast<float>(ld<T>(os.p + os.off(r, k)));
+    any[o] = 1;
+  });
+  T* d = dst.ptr();
+  for (std::uint32_t r = 0; r < pl.repeats; ++r) {
+    for (std::uint32_t k = 0; k < half_rep; ++k) {
+      const std::size_t o = static_cast<std::size_t>(r) * half_rep + k;
+      if (any[o]) d[static_cast<std::uint64_t>(r) * static_cast<std::uint32_t>(dstRepStride) * half_rep + k] = static_cast<T>(acc[o]);
+    }
+  }
+  const npukb::kern::Span sp = vspan(src, es), dp = vspan(dst, ed);
+  vec_cost(static_cast<double>(npukb::kern::VecCost::Reduce), pl.repeats, &sp, 1, &dp, 1);
+}
+}  // namespace sim
+
+template <typename T, bool isSetMask = true>
+inline void PairReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::int32_t repeatTime,
+                          const std::uint64_t mask[], const std::int32_t dstRepStride, const std::int32_t srcBlkStride,
+                          const std::int32_t srcRepStride, NPUKB_LOC_PARAMS) {
+  static_assert(sim::red_types<T>, "PairReduceSum: unsupported data type (half, float)");
+  sim::pair_reduce(dst, src, repeatTime, isSetMask, mask, 0, dstRepStride, srcBlkStride, srcRepStride, file, line);
+}
+template <typename T, bool isSetMask = true>
+inline void PairReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::int32_t repeatTime,
+                          const std::int32_t mask, const std::int32_t dstRepStride, const std::int32_t srcBlkStride,
+                          const std::int32_t srcRepStride, NPUKB_LOC_PARAMS) {
+  static_assert(sim::red_types<T>, "PairReduceSum: unsupported data type (half, float)");
+  sim::pair_reduce(dst, src, repeatTime, isSetMask, nullptr, static_cast<std::uint64_t>(mask), dstRepStride, srcBlkStride,
+                   srcRepStride, file, line);
+}
+
+// ---- Sum / Mean: per row of an [outter, inner] tensor, the sum (mean) of its first n elements ------
+// inner is n rounded up to 32 bytes; results go to dst[0 .. outter).
+struct SumParams {
+  std::uint32_t outter = 1;
+  std::uint32_t inner = 0;
+  std::uint32_t n = 0;
+};
+struct MeanParams {
+  std::uint32_t outter = 1;
+  std::uint32_t inner = 0;
+  std::uint32_t n = 0;
+};
+
+namespace sim {
+template <typename T>
+inline void row_reduce(const char* api, const LocalTensor<T>& dst, const LocalTensor<T>& src, std::uint32_t outter,
+                       std::uint32_t inner, std::uint32_t n, bool mean, const char* file, int line) {
+  if (inner * sizeof(T) % 32 != 0) {
+    npukb::violation(api, "inner " + npukb::kern::num(inner) + " is not a whole number of 32-byte blocks", file, line);
+  }
+  if (n == 0 || n > inner) {
+    npukb::violation(api, "n " + npukb::kern::num(n) + " must be in [1, inner = " + npukb::kern::num(inner) + "]", file, line);
+  }
+  if (outter == 0) return;
+  const std::uint64_t sbytes = static_cast<std::uint64_t>(outter) * inner * sizeof(T);
+  const std::uint64_t dbytes = static_cast<std::uint64_t>(outter) * sizeof(T);
+  check_local(api, "src", src, sbytes, true, file, line);
+  check_local(api, "dst", dst, dbytes, true, file, line);
+  std::vector<T> out(outter);
+  for (std::uint32_t r = 0; r < outter; ++r) {
+    float acc = 0.0f;
+    for (std::uint32_t k = 0; k < n; ++k) acc += static_cast<float>(src.ptr()[static_cast<std::uint64_t>(r) * inner + k]);
+    out[r] = static_cast<T>(mean ? acc / static_cast<float>(n) : acc);
+  }
+  std::memcpy(dst.ptr(), out.data(), dbytes);
+  const npukb::kern::Span sp = vspan(src, sbytes), dp = vspan(dst, dbytes);
+  vec_cost(static_cast<double>(npukb::kern::VecCost::Reduce), static_cast<std::uint32_t>((sbytes + 255) / 256) * 2, &sp, 1,
+           &dp, 1);
+}
+}  // namespace sim
+
+template <typename T, std::int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false>
+inline void Sum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<std::uint8_t>& sharedTmpBuffer,
+                const SumParams& sumParams, NPUKB_LOC_PARAMS) {
+  static_assert(sim::red_types<T>, "Sum: unsupported data type (half, float)");
+  (void)sharedTmpBuffer;
+  sim::row_reduce("Sum", dst, src, sumParams.outter, sumParams.inner, sumParams.n, false, file, line);
+}
+template <typename T, std::int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false>
+inline void Sum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const SumParams& sumParams, NPUKB_LOC_PARAMS) {
+  static_assert(sim::red_types<T>, "Sum: unsupported data type (half, float)");
+  sim::row_reduce("Sum", dst, src, sumParams.outter, sumParams.inner, sumParams.n, false, file, line);
+}
+template <typename T, typename accType = T, bool isReuseSource = false, bool isBasicBlock = false, std::int32_t reduceDim = -1>
+inline void Mean(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<std::uint8_t>& sharedTmpBuffer,
+                 const MeanParams& meanParams, NPUKB_LOC_PARAMS) {
+  static_assert(sim::red_types<T>, "Mean: unsupported data type (half, float)");
+  static_assert(std::is_same_v<accType, T> || std::is_same_v<accType, float>, "Mean: accType must be T or float");
+  (void)sharedTmpBuffer;
+  sim::row_reduce("Mean", dst, src, meanParams.outter, meanParams.inner, meanParams.n, true, file, line);
+}
+template <typename T, typename accType = T, bool isReuseSource = false, bool isBasicBlock = false, std::int32_t reduceDim = -1>
+inline void Mean(const LocalTensor<T>& dst, const LocalTensor<T>& src, const MeanParams& meanParams, NPUKB_LOC_PARAMS) {
+  static_assert(sim::red_types<T>, "Mean: unsupported data type (half, float)");
+  static_assert(std::is_same_v<accType, T> || std::is_same_v<accType, float>, "Mean: accType must be T or float");
+  sim::row_reduce("Mean", dst, src, meanParams.outter, meanParams.inner, meanParams.n, true, file, line);
+}
 
 // ---- Brcb: each source element fills one 32-byte block --------------------------------------------
 template <typename T>

@@ -28,6 +28,15 @@ struct KState {
   int atomic_kind = 0;  // see atomic.h
   // Compare-mask register (Compare without dst / SetCmpMask), 128 bits.
   std::uint64_t cmp_mask[2] = {0, 0};
+  // Special registers written by reductions: the sum of vcadd in accumulate mode (GetAccVal), and the
+  // extreme and its index of the last WholeReduceMax/Min (GetReduceMaxMinCount), as raw element bits.
+  std::uint64_t acc_val = 0;
+  std::uint64_t max_min_value = 0;
+  std::uint64_t max_min_index = 0;
+  // DEQSCALE register: Cast int32_t -> half multiplies by it (SetDeqScale(half)); 1.0 until set.
+  float deq_scale = 1.0f;
+  // VA0..VA7 address registers (set_va_reg_sb): 8 UB addresses each.
+  std::uint64_t va[8][8] = {};
   // Cost model clocks (cycles).
   double issue = 0.0;
   double pipe[PIPE_ID_COUNT] = {};

@@ -113,8 +113,16 @@ class GlobalTensor {
   using PrimType = T;
   GlobalTensor() = default;
 
-  void SetGlobalBuffer(__gm__ T* buffer, std::uint64_t bufferSize) { addr_ = buffer; size_ = bufferSize; }
-  void SetGlobalBuffer(__gm__ T* buffer) { addr_ = buffer; size_ = 0; }
+  void SetGlobalBuffer(__gm__ T* buffer, std::uint64_t bufferSize) {
+    addr_ = buffer;
+    size_ = bufferSize;
+    home_ = npukb::gm_home(buffer);
+  }
+  void SetGlobalBuffer(__gm__ T* buffer) {
+    addr_ = buffer;
+    size_ = 0;
+    home_ = npukb::gm_home(buffer);
+  }
   __gm__ T* GetPhyAddr() const { return addr_; }
   __gm__ T* GetPhyAddr(const std::uint64_t offset) const { return addr_ + offset; }
   std::uint64_t GetSize() const { return size_; }
@@ -130,7 +138,7 @@ class GlobalTensor {
   }
 
   T GetValue(const std::uint64_t offset, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
-    npukb::check_gm(addr_ + offset, sizeof(T), false, "GlobalTensor::GetValue", file, line);
+    check_access(addr_ + offset, sizeof(T), false, "GlobalTensor::GetValue", file, line);
     npukb::kern::scalar_gm_access(sizeof(T), false);
     T v;
     std::memcpy(&v, addr_ + offset, sizeof(T));
@@ -140,20 +148,27 @@ class GlobalTensor {
   template <typename T1>
   void SetValue(const std::uint64_t offset, const T1 value, const char* file = __builtin_FILE(),
                 int line = __builtin_LINE()) const {
-    npukb::check_gm(addr_ + offset, sizeof(T), true, "GlobalTensor::SetValue", file, line);
+    check_access(addr_ + offset, sizeof(T), true, "GlobalTensor::SetValue", file, line);
     npukb::kern::scalar_gm_access(sizeof(T), true);
     const T v = static_cast<T>(value);
     std::memcpy(addr_ + offset, &v, sizeof(T));
   }
 
   T& operator()(const std::uint64_t offset) const {   // costed where the kernel uses it (raw access)
-    npukb::check_gm(addr_ + offset, sizeof(T), true, "GlobalTensor::operator()", "<kernel>", 0);
+    check_access(addr_ + offset, sizeof(T), true, "GlobalTensor::operator()", "<kernel>", 0);
     return addr_[offset];
+  }
+
+  // ---- simulator internals (not part of the AscendC API) ----
+  // An access through this tensor must stay inside the GM tensor its buffer was bound to.
+  void check_access(const void* addr, std::size_t bytes, bool write, const char* api, const char* file, int line) const {
+    npukb::check_gm_home(home_, addr, bytes, write, api, file, line);
   }
 
  private:
   __gm__ T* addr_ = nullptr;
   std::uint64_t size_ = 0;
+  const void* home_ = nullptr;  // start of the GM tensor SetGlobalBuffer's buffer lies in (npukb::gm_home)
 };
 
 }  // namespace AscendC

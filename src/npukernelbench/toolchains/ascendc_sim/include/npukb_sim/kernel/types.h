@@ -96,6 +96,12 @@ constexpr std::int32_t DEFAULT_REPEAT_STRIDE = 8;
 constexpr std::int32_t MAX_REPEAT_TIMES = 255;
 constexpr std::int32_t TOTAL_UB_SIZE = 196608;
 constexpr std::uint32_t QUE_MAX_EVENT = 8;
+constexpr std::int32_t ONE_BLK_FLOAT_NUM = 8;        // float elements per 32-byte block
+constexpr std::int32_t ONE_BLK_HALF_NUM = 16;        // half elements per 32-byte block
+constexpr std::int32_t ONE_REPEAT_FLOAT_SIZE = 64;   // float elements per 256-byte repeat
+constexpr std::int32_t ONE_REPEAT_HALF_SIZE = 128;   // half elements per 256-byte repeat
+constexpr std::int32_t BRCB_BROADCAST_NUMBER = 8;    // elements Brcb reads per repeat
+constexpr std::int32_t VECTOR_REG_WIDTH = 256;       // bytes of one vector repeat
 
 // ---- repeat parameters ---------------------------------------------------------------------------
 struct BinaryRepeatParams {
@@ -140,6 +146,19 @@ struct BrcbRepeatParams {
   std::uint16_t dstRepStride = DEFAULT_REPEAT_STRIDE;
   bool repeatStrideMode = false;
   bool strideSizeMode = false;
+};
+
+// Copy (vector-unit UB -> UB move): block strides in 32-byte blocks inside a repeat, repeat strides in
+// 32-byte blocks between repeats.
+struct CopyRepeatParams {
+  CopyRepeatParams() = default;
+  CopyRepeatParams(std::uint16_t dstStrideIn, std::uint16_t srcStrideIn, std::uint16_t dstRepeatSizeIn,
+                   std::uint16_t srcRepeatSizeIn)
+      : dstStride(dstStrideIn), srcStride(srcStrideIn), dstRepeatSize(dstRepeatSizeIn), srcRepeatSize(srcRepeatSizeIn) {}
+  std::uint16_t dstStride = DEFAULT_BLK_STRIDE;
+  std::uint16_t srcStride = DEFAULT_BLK_STRIDE;
+  std::uint16_t dstRepeatSize = DEFAULT_REPEAT_STRIDE;
+  std::uint16_t srcRepeatSize = DEFAULT_REPEAT_STRIDE;
 };
 
 struct GatherRepeatParams {

@@ -151,6 +151,46 @@ inline T ld(const std::uint8_t* p) { T v; std::memcpy(&v, p, sizeof(T)); return 
 template <typename T>
 inline void st(std::uint8_t* p, T v) { std::memcpy(p, &v, sizeof(T)); }
 
+// Results of one repeat, stored only when the repeat is complete: the vector unit reads every source
+// element of a repeat before it writes the repeat's results, so a destination that overlaps a source
+// (in place, or shifted through GetWithOffset / operator[]) gives the hardware's result rather than an
+// element-by-element corruption.
+template <typename T>
+class RepeatWriter {
+ public:
+  void put(std::uint32_t r, std::uint8_t* addr, T v) {
+    if (r != cur_) flush();
+    cur_ = r;
+    addr_[n_] = addr;
+    val_[n_] = v;
+    ++n_;
+  }
+  void flush() {
+    for (std::uint32_t i = 0; i < n_; ++i) st<T>(addr_[i], val_[i]);
+    n_ = 0;
+  }
+  ~RepeatWriter() { flush(); }
+
+ private:
+  static constexpr std::uint32_t kMax = 256;  // elements of one 256-byte repeat (1-byte elements)
+  std::uint32_t cur_ = ~0u;
+  std::uint32_t n_ = 0;
+  std::uint8_t* addr_[kMax];
+  T val_[kMax];
+};
+
+// Elementwise count-form loop in the same order: results of each `per_rep`-element repeat are computed
+// from the sources before any of them is stored.
+template <typename D, typename F>
+inline void per_repeat(D* dst, std::uint64_t count, std::uint32_t per_rep, F value_at) {
+  D buf[256];
+  for (std::uint64_t base = 0; base < count; base += per_rep) {
+    const std::uint64_t n = count - base < per_rep ? count - base : per_rep;
+    for (std::uint64_t i = 0; i < n; ++i) buf[i] = value_at(base + i);
+    std::memcpy(dst + base, buf, n * sizeof(D));
+  }
+}
+
 // Cost of a vector instruction: fixed start-up + repeats x cycles per repeat.
 inline void vec_cost(double cpr, std::uint32_t repeats, const npukb::kern::Span* src, int nsrc, const npukb::kern::Span* dst, int ndst) {
   npukb::kern::schedule(npukb::PIPE_ID_V, npukb::kern::kVecStartCycles + cpr * repeats, src, nsrc, dst, ndst);

@@ -24,10 +24,9 @@ inline void binary_count(const char* api, const LocalTensor<T>& dst, const Local
   check_local(api, "dst", dst, bytes, true, file, line);
   check_local(api, "src0", a, bytes, true, file, line);
   check_local(api, "src1", b, bytes, true, file, line);
-  T* d = dst.ptr();
   const T* x = a.ptr();
   const T* y = b.ptr();
-  for (std::int32_t i = 0; i < count; ++i) d[i] = f(x[i], y[i]);
+  per_repeat(dst.ptr(), static_cast<std::uint64_t>(count), 256 / sizeof(T), [&](std::uint64_t i) { return f(x[i], y[i]); });
   count_plan(static_cast<std::uint64_t>(count), 256 / sizeof(T));
   const npukb::kern::Span sp[2] = {vspan(a, bytes), vspan(b, bytes)};
   const npukb::kern::Span dp = vspan(dst, bytes);
@@ -46,9 +45,11 @@ inline void binary_mask(const char* api, const LocalTensor<T>& dst, const LocalT
   check_local(api, "dst", dst, ed, true, file, line);
   check_local(api, "src0", a, ea, true, file, line);
   check_local(api, "src1", b, eb, true, file, line);
+  RepeatWriter<T> out;
   pl.each([&](std::uint32_t r, std::uint32_t k) {
-    st<T>(od.p + od.off(r, k), f(ld<T>(oa.p + oa.off(r, k)), ld<T>(ob.p + ob.off(r, k))));
+    out.put(r, od.p + od.off(r, k), f(ld<T>(oa.p + oa.off(r, k)), ld<T>(ob.p + ob.off(r, k))));
   });
+  out.flush();
   const npukb::kern::Span sp[2] = {vspan(a, ea), vspan(b, eb)};
   const npukb::kern::Span dp = vspan(dst, ed);
   vec_cost(cpr, pl.repeats, sp, 2, &dp, 1);
@@ -62,15 +63,9 @@ inline void unary_count(const char* api, const LocalTensor<D>& dst, const LocalT
   const std::uint64_t db = static_cast<std::uint64_t>(count) * sizeof(D), sb = static_cast<std::uint64_t>(count) * sizeof(S);
   check_local(api, "dst", dst, db, true, file, line);
   check_local(api, "src", src, sb, true, file, line);
-  D* d = dst.ptr();
   const S* x = src.ptr();
-  if (static_cast<const void*>(d) != static_cast<const void*>(x) && sizeof(D) > sizeof(S)) {
-    // widening in place from a lower address would clobber inputs; go backwards when dst starts after src
-    for (std::int64_t i = count - 1; i >= 0; --i) d[i] = f(x[i]);
-  } else {
-    for (std::int64_t i = 0; i < count; ++i) d[i] = f(x[i]);
-  }
   const std::uint32_t w = sizeof(D) > sizeof(S) ? sizeof(D) : sizeof(S);
+  per_repeat(dst.ptr(), static_cast<std::uint64_t>(count), 256 / w, [&](std::uint64_t i) { return f(x[i]); });
   count_plan(static_cast<std::uint64_t>(count), 256 / w);
   const npukb::kern::Span sp = vspan(src, sb), dp = vspan(dst, db);
   vec_cost(cpr, static_cast<std::uint32_t>((count * w + 255) / 256), &sp, 1, &dp, 1);
@@ -87,7 +82,9 @@ inline void unary_mask(const char* api, const LocalTensor<D>& dst, const LocalTe
   const std::uint64_t ed = od.extent(pl), es = os.extent(pl);
   check_local(api, "dst", dst, ed, true, file, line);
   check_local(api, "src", src, es, true, file, line);
-  pl.each([&](std::uint32_t r, std::uint32_t k) { st<D>(od.p + od.off(r, k), f(ld<S>(os.p + os.off(r, k)))); });
+  RepeatWriter<D> out;
+  pl.each([&](std::uint32_t r, std::uint32_t k) { out.put(r, od.p + od.off(r, k), f(ld<S>(os.p + os.off(r, k)))); });
+  out.flush();
   const npukb::kern::Span sp = vspan(src, es), dp = vspan(dst, ed);
   vec_cost(cpr, pl.repeats, &sp, 1, &dp, 1);
 }
@@ -102,6 +99,18 @@ constexpr double kCostDiv = static_cast<double>(npukb::kern::VecCost::Div);
 constexpr double kCostTrans = static_cast<double>(npukb::kern::VecCost::Transcend);
 
 #define NPUKB_LOC_PARAMS const char* file = __builtin_FILE(), int line = __builtin_LINE()
+
+// Exact-signature companions. Every public API overload takes two trailing defaulted parameters (the
+// caller's file and line, for violation messages), so its function type differs from the real API's.
+// Real kernels pass APIs as template arguments (`template <OneScalarBinaryOp<T>* op>` with
+// `Adds`, `Sub`, `Exp`, `Sin<float, false>`, ...), which needs the exact type. Each overload therefore
+// has a companion with the real parameter list whose return type is an extra template parameter:
+// deducible from a function-pointer type (it must be void), never from a call, so direct calls always
+// choose the location-capturing overload. Calls through such a pointer report no kernel line.
+#define NPUKB_PTR_RET typename npukbPtrRet
+#define NPUKB_PTR_CHECK(NAME) \
+  static_assert(std::is_void_v<npukbPtrRet>, #NAME ": AscendC vector APIs return void")
+#define NPUKB_PTR_LOC "<a call through a function pointer>", 0
 
 // ---- binary ------------------------------------------------------------------------------------
 #define NPUKB_BINARY(NAME, COST, EXPR, ...)                                                                        \
@@ -127,6 +136,34 @@ constexpr double kCostTrans = static_cast<double>(npukb::kern::VecCost::Transcen
     static_assert(sim::one_of<T, __VA_ARGS__>, #NAME ": unsupported data type (supported: " #__VA_ARGS__ ")");     \
     sim::binary_mask(#NAME, dst, src0, src1, isSetMask, nullptr, mask, repeatTimes.value, repeatParams, COST,      \
                      [](T a, T b) -> T { return static_cast<T>(EXPR); }, file, line);                              \
+  }                                                                                                                 \
+  template <typename T, NPUKB_PTR_RET>                                                                              \
+  inline npukbPtrRet NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,        \
+                          const std::int32_t& calCount) {                                                           \
+    NPUKB_PTR_CHECK(NAME);                                                                                          \
+    NAME<T>(dst, src0, src1, calCount, NPUKB_PTR_LOC);                                                              \
+  }                                                                                                                 \
+  template <typename T, bool isSetMask = true, NPUKB_PTR_RET>                                                       \
+  inline npukbPtrRet NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,        \
+                          const std::uint64_t mask[], const std::uint8_t repeatTimes,                               \
+                          const BinaryRepeatParams& repeatParams) {                                                 \
+    NPUKB_PTR_CHECK(NAME);                                                                                          \
+    NAME<T, isSetMask>(dst, src0, src1, mask, repeatTimes, repeatParams, NPUKB_PTR_LOC);                            \
+  }                                                                                                                 \
+  template <typename T, bool isSetMask = true, NPUKB_PTR_RET>                                                       \
+  inline npukbPtrRet NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,        \
+                          std::uint64_t mask[], const std::uint8_t repeatTimes,                                     \
+                          const BinaryRepeatParams& repeatParams) {                                                 \
+    NPUKB_PTR_CHECK(NAME);                                                                                          \
+    NAME<T, isSetMask>(dst, src0, src1, static_cast<const std::uint64_t*>(mask), repeatTimes, repeatParams,         \
+                       NPUKB_PTR_LOC);                                                                              \
+  }                                                                                                                 \
+  template <typename T, bool isSetMask = true, NPUKB_PTR_RET>                                                       \
+  inline npukbPtrRet NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,        \
+                          std::uint64_t mask, const std::uint8_t repeatTimes,                                       \
+                          const BinaryRepeatParams& repeatParams) {                                                 \
+    NPUKB_PTR_CHECK(NAME);                                                                                          \
+    NAME<T, isSetMask>(dst, src0, src1, mask, repeatTimes, repeatParams, NPUKB_PTR_LOC);                            \
   }
 
 NPUKB_BINARY(Add, kCostSimple, a + b, half, float, std::int16_t, std::int32_t)
@@ -163,6 +200,23 @@ NPUKB_BINARY(SubRelu, kCostSimple, ((a - b) > 0 ? (a - b) : 0), half, float, std
     sim::unary_mask(#NAME, dst, src, isSetMask, nullptr, mask, repeatTimes.value, repeatParams.dstBlkStride,        \
                     repeatParams.srcBlkStride, repeatParams.dstRepStride, repeatParams.srcRepStride, COST,          \
                     [](T a) -> T { return static_cast<T>(EXPR); }, file, line);                                    \
+  }                                                                                                                 \
+  template <typename T, NPUKB_PTR_RET>                                                                              \
+  inline npukbPtrRet NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::int32_t& calCount) {     \
+    NPUKB_PTR_CHECK(NAME);                                                                                          \
+    NAME<T>(dst, src, calCount, NPUKB_PTR_LOC);                                                                     \
+  }                                                                                                                 \
+  template <typename T, bool isSetMask = true, NPUKB_PTR_RET>                                                       \
+  inline npukbPtrRet NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint64_t mask[],         \
+                          const std::uint8_t repeatTimes, const UnaryRepeatParams& repeatParams) {                  \
+    NPUKB_PTR_CHECK(NAME);                                                                                          \
+    NAME<T, isSetMask>(dst, src, mask, repeatTimes, repeatParams, NPUKB_PTR_LOC);                                   \
+  }                                                                                                                 \
+  template <typename T, bool isSetMask = true, NPUKB_PTR_RET>                                                       \
+  inline npukbPtrRet NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, std::uint64_t mask,                 \
+                          const std::uint8_t repeatTimes, const UnaryRepeatParams& repeatParams) {                  \
+    NPUKB_PTR_CHECK(NAME);                                                                                          \
+    NAME<T, isSetMask>(dst, src, mask, repeatTimes, repeatParams, NPUKB_PTR_LOC);                                   \
   }
 
 NPUKB_UNARY(Exp, kCostTrans, __builtin_expf(sim::tofl(a)), half, float)
@@ -201,6 +255,26 @@ NPUKB_UNARY(Not, kCostSimple, ~a, std::int16_t, std::uint16_t)
     sim::unary_mask(#NAME, dst, src, isSetMask, nullptr, mask, repeatTimes.value, repeatParams.dstBlkStride,        \
                     repeatParams.srcBlkStride, repeatParams.dstRepStride, repeatParams.srcRepStride, COST,          \
                     [s](T a) -> T { return static_cast<T>(EXPR); }, file, line);                                   \
+  }                                                                                                                 \
+  template <typename T, NPUKB_PTR_RET>                                                                              \
+  inline npukbPtrRet NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,               \
+                          const std::int32_t& calCount) {                                                           \
+    NPUKB_PTR_CHECK(NAME);                                                                                          \
+    NAME<T>(dst, src, scalarValue, calCount, NPUKB_PTR_LOC);                                                        \
+  }                                                                                                                 \
+  template <typename T, bool isSetMask = true, NPUKB_PTR_RET>                                                       \
+  inline npukbPtrRet NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,               \
+                          const std::uint64_t mask[], const std::uint8_t repeatTimes,                               \
+                          const UnaryRepeatParams& repeatParams) {                                                  \
+    NPUKB_PTR_CHECK(NAME);                                                                                          \
+    NAME<T, isSetMask>(dst, src, scalarValue, mask, repeatTimes, repeatParams, NPUKB_PTR_LOC);                      \
+  }                                                                                                                 \
+  template <typename T, bool isSetMask = true, NPUKB_PTR_RET>                                                       \
+  inline npukbPtrRet NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,               \
+                          std::uint64_t mask, const std::uint8_t repeatTimes,                                       \
+                          const UnaryRepeatParams& repeatParams) {                                                  \
+    NPUKB_PTR_CHECK(NAME);                                                                                          \
+    NAME<T, isSetMask>(dst, src, scalarValue, mask, repeatTimes, repeatParams, NPUKB_PTR_LOC);                      \
   }
 
 NPUKB_SCALAR(Adds, kCostSimple, a + s, half, float, std::int16_t, std::int32_t)
@@ -234,6 +308,96 @@ inline void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, std::uint
   const T s = scalarValue;
   sim::unary_mask("Duplicate", dst, dst, isSetMask, nullptr, mask, repeatTimes.value, dstBlockStride, dstBlockStride,
                   dstRepeatStride, dstRepeatStride, kCostSimple, [s](T) -> T { return s; }, file, line);
+}
+
+// ---- ternary: FusedMulAdd (dst = src0 * dst + src1), MulAddDst (dst = src0 * src1 + dst) ------------
+namespace sim {
+template <typename T, typename F>
+inline void ternary_count(const char* api, const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b,
+                          std::int32_t count, F f, const char* file, int line) {
+  check_count<T>(api, count, file, line);
+  if (count == 0) return;
+  const std::uint64_t bytes = static_cast<std::uint64_t>(count) * sizeof(T);
+  check_local(api, "dst", dst, bytes, true, file, line);
+  check_local(api, "src0", a, bytes, true, file, line);
+  check_local(api, "src1", b, bytes, true, file, line);
+  const T* d = dst.ptr();
+  const T* x = a.ptr();
+  const T* y = b.ptr();
+  per_repeat(dst.ptr(), static_cast<std::uint64_t>(count), 256 / sizeof(T), [&](std::uint64_t i) { return f(d[i], x[i], y[i]); });
+  count_plan(static_cast<std::uint64_t>(count), 256 / sizeof(T));
+  const npukb::kern::Span sp[3] = {vspan(a, bytes), vspan(b, bytes), vspan(dst, bytes)};
+  const npukb::kern::Span dp = vspan(dst, bytes);
+  vec_cost(kCostSimple * 2, static_cast<std::uint32_t>((bytes + 255) / 256), sp, 3, &dp, 1);
+}
+template <typename T, typename F>
+inline void ternary_mask(const char* api, const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b,
+                         bool isSetMask, const std::uint64_t* bits, std::uint64_t cont, long long repeat,
+                         const BinaryRepeatParams& p, F f, const char* file, int line) {
+  const Plan pl = make_plan(api, isSetMask, bits, cont, repeat, 256 / sizeof(T), file, line);
+  if (pl.empty()) return;
+  const Opnd od = opnd(dst, p.dstBlkStride, p.dstRepStride), oa = opnd(a, p.src0BlkStride, p.src0RepStride),
+             ob = opnd(b, p.src1BlkStride, p.src1RepStride);
+  const std::uint64_t ed = od.extent(pl), ea = oa.extent(pl), eb = ob.extent(pl);
+  check_local(api, "dst", dst, ed, true, file, line);
+  check_local(api, "src0", a, ea, true, file, line);
+  check_local(api, "src1", b, eb, true, file, line);
+  RepeatWriter<T> out;
+  pl.each([&](std::uint32_t r, std::uint32_t k) {
+    std::uint8_t* pd = od.p + od.off(r, k);
+    out.put(r, pd, f(ld<T>(pd), ld<T>(oa.p + oa.off(r, k)), ld<T>(ob.p + ob.off(r, k))));
+  });
+  out.flush();
+  const npukb::kern::Span sp[3] = {vspan(a, ea), vspan(b, eb), vspan(dst, ed)};
+  const npukb::kern::Span dp = vspan(dst, ed);
+  vec_cost(kCostSimple * 2, pl.repeats, sp, 3, &dp, 1);
+}
+}  // namespace sim
+
+#define NPUKB_TERNARY(NAME, EXPR)                                                                                  \
+  template <typename T>                                                                                             \
+  inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,               \
+                   const std::int32_t& calCount, NPUKB_LOC_PARAMS) {                                                \
+    static_assert(sim::one_of<T, half, float>, #NAME ": unsupported data type (half, float)");                      \
+    sim::ternary_count(#NAME, dst, src0, src1, calCount,                                                            \
+                       [](T d, T a, T b) -> T { return static_cast<T>(EXPR); }, file, line);                        \
+  }                                                                                                                 \
+  template <typename T, bool isSetMask = true>                                                                      \
+  inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,               \
+                   const std::uint64_t mask[], sim::RepeatArg repeatTimes, const BinaryRepeatParams& repeatParams,  \
+                   NPUKB_LOC_PARAMS) {                                                                              \
+    static_assert(sim::one_of<T, half, float>, #NAME ": unsupported data type (half, float)");                      \
+    sim::ternary_mask(#NAME, dst, src0, src1, isSetMask, mask, 0, repeatTimes.value, repeatParams,                  \
+                      [](T d, T a, T b) -> T { return static_cast<T>(EXPR); }, file, line);                         \
+  }                                                                                                                 \
+  template <typename T, bool isSetMask = true>                                                                      \
+  inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,               \
+                   std::uint64_t mask, sim::RepeatArg repeatTimes, const BinaryRepeatParams& repeatParams,          \
+                   NPUKB_LOC_PARAMS) {                                                                              \
+    static_assert(sim::one_of<T, half, float>, #NAME ": unsupported data type (half, float)");                      \
+    sim::ternary_mask(#NAME, dst, src0, src1, isSetMask, nullptr, mask, repeatTimes.value, repeatParams,            \
+                      [](T d, T a, T b) -> T { return static_cast<T>(EXPR); }, file, line);                         \
+  }
+
+// The fused multiply-add rounds once (float arithmetic for half, fma for float).
+NPUKB_TERNARY(FusedMulAdd, __builtin_fmaf(sim::tofl(a), sim::tofl(d), sim::tofl(b)))
+NPUKB_TERNARY(MulAddDst, __builtin_fmaf(sim::tofl(a), sim::tofl(b), sim::tofl(d)))
+
+// ---- Copy: masked vector-unit move between VECIN/VECCALC/VECOUT tensors --------------------------
+#define NPUKB_COPY_TYPES std::uint16_t, std::int16_t, half, std::uint32_t, std::int32_t, float
+template <typename T, bool isSetMask = true>
+inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint64_t mask[], sim::RepeatArg repeatTimes,
+                 const CopyRepeatParams& repeatParams, NPUKB_LOC_PARAMS) {
+  static_assert(sim::one_of<T, NPUKB_COPY_TYPES>, "Copy: unsupported data type (uint16_t, int16_t, half, uint32_t, int32_t, float)");
+  sim::unary_mask("Copy", dst, src, isSetMask, mask, 0, repeatTimes.value, repeatParams.dstStride, repeatParams.srcStride,
+                  repeatParams.dstRepeatSize, repeatParams.srcRepeatSize, kCostSimple, [](T a) -> T { return a; }, file, line);
+}
+template <typename T, bool isSetMask = true>
+inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, std::uint64_t mask, sim::RepeatArg repeatTimes,
+                 const CopyRepeatParams& repeatParams, NPUKB_LOC_PARAMS) {
+  static_assert(sim::one_of<T, NPUKB_COPY_TYPES>, "Copy: unsupported data type (uint16_t, int16_t, half, uint32_t, int32_t, float)");
+  sim::unary_mask("Copy", dst, src, isSetMask, nullptr, mask, repeatTimes.value, repeatParams.dstStride, repeatParams.srcStride,
+                  repeatParams.dstRepeatSize, repeatParams.srcRepeatSize, kCostSimple, [](T a) -> T { return a; }, file, line);
 }
 
 // ---- CreateVecIndex: dst[i] = firstValue + i (count form) -------------------------------------
@@ -276,10 +440,11 @@ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U s
   const std::uint64_t db = static_cast<std::uint64_t>(calCount) * sizeof(T), sb = static_cast<std::uint64_t>(calCount) * sizeof(U);
   sim::check_local("Axpy", "dst", dst, db, true, file, line);
   sim::check_local("Axpy", "src", src, sb, true, file, line);
-  T* d = dst.ptr();
+  const T* d = dst.ptr();
   const U* x = src.ptr();
   const float s = static_cast<float>(scalarValue);
-  for (std::int32_t i = 0; i < calCount; ++i) d[i] = static_cast<T>(static_cast<float>(x[i]) * s + static_cast<float>(d[i]));
+  sim::per_repeat(dst.ptr(), static_cast<std::uint64_t>(calCount), 64,
+                  [&](std::uint64_t i) { return static_cast<T>(static_cast<float>(x[i]) * s + static_cast<float>(d[i])); });
   sim::count_plan(static_cast<std::uint64_t>(calCount), 64);
   const npukb::kern::Span sp[2] = {sim::vspan(src, sb), sim::vspan(dst, db)};
   const npukb::kern::Span dp = sim::vspan(dst, db);
@@ -296,10 +461,12 @@ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U s
   const sim::Opnd od = sim::opnd(dst, p.dstBlkStride, p.dstRepStride), os = sim::opnd(src, p.srcBlkStride, p.srcRepStride);
   sim::check_local("Axpy", "dst", dst, od.extent(pl), true, file, line);
   sim::check_local("Axpy", "src", src, os.extent(pl), true, file, line);
+  sim::RepeatWriter<T> out;
   pl.each([&](std::uint32_t r, std::uint32_t k) {
     std::uint8_t* pd = od.p + od.off(r, k);
-    sim::st<T>(pd, static_cast<T>(static_cast<float>(sim::ld<U>(os.p + os.off(r, k))) * s + static_cast<float>(sim::ld<T>(pd))));
+    out.put(r, pd, static_cast<T>(static_cast<float>(sim::ld<U>(os.p + os.off(r, k))) * s + static_cast<float>(sim::ld<T>(pd))));
   });
+  out.flush();
   const npukb::kern::Span sp = sim::vspan(src, os.extent(pl)), dp = sim::vspan(dst, od.extent(pl));
   sim::vec_cost(kCostSimple * 2, pl.repeats, &sp, 1, &dp, 1);
 }

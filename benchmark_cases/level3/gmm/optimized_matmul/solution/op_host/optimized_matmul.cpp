@@ -1,0 +1,29 @@
+#include "register/op_def_registry.h"
+#include "l3_matmul_tiling.h"
+
+namespace optiling {
+static ge::graphStatus TilingFunc(gert::TilingContext* context)
+{
+    const gert::Shape& a = context->GetInputShape(0)->GetStorageShape();
+    const gert::Shape& b = context->GetInputShape(1)->GetStorageShape();
+    auto* t = context->GetTilingData<l3tiling::MatmulTiling>();
+    const uint32_t cores = l3tiling::Plan(*t, 1, a.GetDim(0), b.GetDim(1), a.GetDim(1));
+    context->SetBlockDim(cores);
+    return ge::GRAPH_SUCCESS;
+}
+}  // namespace optiling
+
+namespace ops {
+class OptimizedMatmul : public OpDef {
+public:
+    explicit OptimizedMatmul(const char* name) : OpDef(name)
+    {
+        this->Input("a").ParamType(REQUIRED).DataType({ge::DT_FLOAT16}).Format({ge::FORMAT_ND});
+        this->Input("b").ParamType(REQUIRED).DataType({ge::DT_FLOAT16}).Format({ge::FORMAT_ND});
+        this->Output("c").ParamType(REQUIRED).DataType({ge::DT_FLOAT16}).Format({ge::FORMAT_ND});
+        this->AICore().SetTiling(optiling::TilingFunc);
+        this->AICore().AddConfig("ascend910b");
+    }
+};
+OP_ADD(OptimizedMatmul);
+}  // namespace ops
