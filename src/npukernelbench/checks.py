@@ -26,7 +26,11 @@ They reject:
 * host code that touches files, sockets, processes, the environment, signals, memory mappings,
   dynamic loading or raw system calls (:data:`FORBIDDEN_NAMES`), code that runs before ``main``
   (constructor attributes, ``.init_array`` sections), symbol aliasing to reach libc under another
-  name (``weakref``, ``ifunc``), and references to the simulator's internals (``npukb``).
+  name (``weakref``, ``ifunc``), and references to the simulator's internals (``npukb``, its
+  ``sim::`` namespace, its tensor internals, its instrumentation hooks);
+* thread-local storage and the thread pointer (``thread_local``, ``__thread``,
+  ``__builtin_thread_pointer``, ``pthread_self``, ``errno``), the way a kernel would look for the
+  simulator's per-block cost state.
 
 Standard headers that give no way out of the confinement (``<iostream>``, ``<chrono>``,
 ``<sstream>``, ...) may be included; what reaches files, sockets, processes or the environment is
@@ -89,7 +93,11 @@ RULES: dict[str, Rule] = {r.name: r for r in (
                              "allowed"),
     Rule("symbol-alias", "symbol aliasing attributes (weakref, ifunc, alias, symver) are not allowed"),
     Rule("simulator-internals",
-         "the simulator's internals (namespace npukb) are not part of the AscendC API"),
+         "the simulator's internals (namespace npukb, AscendC::sim, tensor internals, instrumentation hooks) "
+         "are not part of the AscendC API"),
+    Rule("thread-storage", "thread-local storage and the thread pointer are not available to operator code"),
+    Rule("no-instrumentation", "attributes that switch off the compiler instrumentation the simulator's cost "
+                               "model relies on are not allowed"),
 )}
 
 STANDARD_HEADERS = frozenset({
@@ -141,10 +149,26 @@ _FORBIDDEN: dict[str, tuple[str, ...]] = {
     "code-before-main": ("constructor", "destructor", "init_priority"),
     "symbol-alias": ("weakref", "ifunc", "alias", "symver"),
     "simulator-internals": ("npukb", "npukb_sim"),
+    "thread-storage": ("thread_local", "Thread_local", "thread_pointer", "pthread_self", "pthread_getspecific",
+                       "pthread_setspecific", "pthread_key_create", "tls_get_addr", "errno", "errno_location"),
+    "no-instrumentation": ("no_sanitize", "no_sanitize_address", "no_address_safety_analysis", "no_sanitize_thread",
+                           "no_sanitize_undefined", "no_sanitize_coverage", "no_instrument_function",
+                           "disable_sanitizer_instrumentation", "no_profile_instrument_function"),
 }
 FORBIDDEN_NAMES: dict[str, str] = {name: rule for rule, names in _FORBIDDEN.items() for name in names}
 # Names only forbidden right after ``std::`` (a bare ``thread`` is an ordinary word).
 FORBIDDEN_STD: dict[str, str] = {"thread": "threads", "async": "threads"}
+# Spellings compared before normalisation (``__thread`` normalises to the ordinary word ``thread``).
+FORBIDDEN_RAW: dict[str, str] = {"__thread": "thread-storage"}
+# Name prefixes (after normalisation): the simulator's symbols and the instrumentation hooks the
+# kernel TU calls (``__asan_load4_noabort``, ``__cyg_profile_func_enter``) for raw-access costing.
+FORBIDDEN_PREFIXES: dict[str, str] = {"npukb": "simulator-internals", "NPUKB": "simulator-internals",
+                                      "asan_": "simulator-internals",
+                                      "cyg_profile_": "simulator-internals", "sanitizer_": "simulator-internals"}
+# Members of the simulator's tensor classes that are not AscendC API, forbidden as ``.name(`` calls.
+FORBIDDEN_MEMBER_CALLS: dict[str, str] = {"loc": "simulator-internals", "mutable_loc": "simulator-internals"}
+# Namespaces forbidden as qualifiers (``sim::LocalLoc``): the simulator's kernel-side internals.
+FORBIDDEN_QUALIFIERS: dict[str, str] = {"sim": "simulator-internals"}
 
 _INIT_SECTION = re.compile(r"\.(init_array|preinit_array|fini_array|ctors|dtors)\b")
 
@@ -285,6 +309,8 @@ def _check_directive(tokens: list[_Token], raw: str, path: str, files: Mapping[s
                      headers: Collection[str]) -> Finding | None:
     """``tokens`` starts at the '#'; ``raw`` is the directive's text after its name."""
     line = tokens[0].line
+    if len(tokens) > 1 and tokens[1].kind == "number":      # GNU line marker: '# 12 "file"' works like #line
+        return _finding("directive", path, line, f"line marker '# {tokens[1].text}'")
     name = tokens[1].text if len(tokens) > 1 and tokens[1].kind == "ident" else ""
     if name in ("include_next", "import"):
         return _finding("include-next", path, line, f"#{name}")
@@ -325,10 +351,18 @@ def _check_code(tokens: list[_Token], path: str,
         if tok.text == "_Pragma":
             return _finding("pragma", path, tok.line, "_Pragma")
         before = tokens[i - 1].text if i > 0 and tokens[i - 1].kind == "punct" else ""
+        after = tokens[i + 1].text if i + 1 < len(tokens) and tokens[i + 1].kind == "punct" else ""
         if before in (".", "->"):           # a member of some object, not the libc function
+            rule = FORBIDDEN_MEMBER_CALLS.get(tok.text) if after == "(" else None
+            if rule is not None:
+                return _finding(rule, path, tok.line, f"'{before}{tok.text}()'")
             continue
         name = _normalize(tok.text)
-        rule = FORBIDDEN_NAMES.get(name)
+        rule = FORBIDDEN_NAMES.get(name) or FORBIDDEN_RAW.get(tok.text)
+        if rule is None:
+            rule = next((r for prefix, r in FORBIDDEN_PREFIXES.items() if name.startswith(prefix)), None)
+        if rule is None and after == "::":
+            rule = FORBIDDEN_QUALIFIERS.get(tok.text)
         if rule is None and before == "::" and i >= 2 and tokens[i - 2].text == "std":
             rule = FORBIDDEN_STD.get(name)
         if rule is not None and not (allowed is not None and allowed(rule, tok)):

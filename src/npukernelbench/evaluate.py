@@ -5,7 +5,8 @@ preference pairs). Steps: extract files -> static checks -> build (per dtype bin
 classified) -> for every shape case and >= ``spec.seeds`` seeds: fresh inputs, reference in this
 process, candidate in a child process through the toolchain with fresh poisoned outputs -> inputs
 unchanged, strict comparison, determinism (a second run with other poison must agree bit for bit)
--> speed against the expert solution on the same shapes (estimated on the simulator).
+-> speed against the expert solution on the same shapes (estimated on the simulator), kernel time
+without the fixed launch overhead, checked against the harness's own floors (``speed_audit``).
 """
 
 from __future__ import annotations
@@ -28,12 +29,11 @@ from npukernelbench.reference_runner import Reference, reference_for
 from npukernelbench.result import ErrorCategory, SampleResult, Stage, Status
 from npukernelbench.shapes import ShapeCase, dynamic_enabled, search, static_cases
 from npukernelbench.spec import TaskSpec
+from npukernelbench.speed_audit import SUSPECT_SPEEDUP, RunCost, cost_of, floor_violations, traffic_of, verdict
 from npukernelbench.toolchains.base import BuildResult, KernelProject, Launch, ParamSlot, TensorArg, Toolchain
 
 if TYPE_CHECKING:
     from npukernelbench.public.checker import ModelChecker
-
-SUSPECT_SPEEDUP = 10.0
 
 
 @dataclass(frozen=True)
@@ -63,6 +63,9 @@ class CaseOutcome:
     case: ShapeCase | None = None
     max_abs: float = 0.0
     max_rel: float = 0.0
+    kernel_us: float | None = None            # time_us without the toolchain's fixed launch overhead
+    baseline_kernel_us: float | None = None
+    floor_reasons: tuple[str, ...] = ()       # speed_audit floors this run is below
 
 
 class BuildFailed(Exception):
@@ -73,10 +76,10 @@ class BuildFailed(Exception):
 
 @dataclass
 class BaselineCache:
-    """Expert-solution times per (toolchain, task, shape case, seed), shared by every sample in a
+    """Expert-solution run costs per (toolchain, task, shape case, seed), shared by every sample in a
     process. The expert project goes through the same toolchain (whose builds are cached)."""
 
-    times: dict[tuple[str, ...], float | None] = field(default_factory=dict)
+    times: dict[tuple[str, ...], RunCost | None] = field(default_factory=dict)
     builds: dict[tuple[str, ...], BuildResult] = field(default_factory=dict)
 
     def key(self, toolchain: Toolchain, spec: TaskSpec, case: ShapeCase, seed: int) -> tuple[str, ...]:
@@ -159,7 +162,7 @@ class KernelChecker:
         return Launch(inputs=ins, outputs=outs, attrs=attrs, timeout_s=self.options.run_timeout_s,
                       poison_seed=poison_seed)
 
-    def _baseline_time(self, case: ShapeCase, seed: int, launch: Launch, dtypes: Mapping[str, str]) -> float | None:
+    def _baseline_time(self, case: ShapeCase, seed: int, launch: Launch, dtypes: Mapping[str, str]) -> RunCost | None:
         if self.spec.solution is None or not self.options.speed:
             return None
         key = self.baseline.key(self.toolchain, self.spec, case, seed)
@@ -172,14 +175,16 @@ class KernelChecker:
         t = None
         if build.ok:
             run = self.toolchain.run(build, launch)
-            t = run.time_us if run.ok else None
+            t = cost_of(run.time_us, run.details) if run.ok and run.time_us is not None else None
         self.baseline.times[key] = t
         return t
 
     def check(self, case: ShapeCase) -> CaseOutcome:
         """Every seed of one shape case. Build failures raise :class:`BuildFailed`."""
         seeds = self.options.seeds or self.spec.seeds
-        time_us = base_us = None
+        time_us = None
+        cost = base = None
+        floors: tuple[str, ...] = ()
         worst_abs = worst_rel = 0.0
         for s in range(seeds):
             seed = case.seed * 1000 + s
@@ -226,12 +231,18 @@ class KernelChecker:
                                                          f"other poison in fresh buffers gave different bits {where} "
                                                          "(uninitialised reads or races)", case=case)
                 time_us = run.time_us
-                if self.is_solution and self.options.speed:
-                    self.baseline.times.setdefault(self.baseline.key(self.toolchain, self.spec, case, seed), time_us)
-                base_us = self._baseline_time(case, seed, launch, dtypes) if time_us is not None else None
+                if time_us is not None:
+                    cost = cost_of(time_us, run.details)
+                    sent = {a.name: a.data for a in launch.inputs}
+                    floors = floor_violations(traffic_of(self.spec, sent, run.outputs), cost)
+                if self.is_solution and self.options.speed and cost is not None:
+                    self.baseline.times.setdefault(self.baseline.key(self.toolchain, self.spec, case, seed), cost)
+                base = self._baseline_time(case, seed, launch, dtypes) if cost is not None else None
         self.shapes_checked += 1
-        return CaseOutcome(Status.PASSED, time_us=time_us, baseline_us=base_us, case=case,
-                           max_abs=worst_abs, max_rel=worst_rel)
+        return CaseOutcome(Status.PASSED, time_us=time_us, baseline_us=base.time_us if base else None, case=case,
+                           max_abs=worst_abs, max_rel=worst_rel, kernel_us=cost.kernel_us if cost else None,
+                           baseline_kernel_us=base.kernel_us if base else None,
+                           floor_reasons=tuple(f"{r} on {case.describe()}" for r in floors))
 
     def check_static(self) -> list[CaseOutcome]:
         """The spec's static cases, stopping at the first failure."""
@@ -355,18 +366,24 @@ def _evaluate_once(spec: TaskSpec, completion: Completion, toolchain: Toolchain,
             details["case"] = failed.case.describe()
         return result(failed.status, failed.message, shapes_checked=checker.shapes_checked, details=details,
                       stage=checker.stage)
-    timed = [o for o in outcomes if o.time_us is not None and o.baseline_us is not None]
+    timed = [o for o in outcomes if o.kernel_us is not None and o.baseline_kernel_us is not None]
     time_us = sum(o.time_us for o in outcomes if o.time_us is not None) or None
-    speedup = baseline_us = None
-    suspect = False
-    if timed and all(o.time_us and o.time_us > 0 for o in timed):
-        cand = sum(o.time_us for o in timed)
-        baseline_us = sum(o.baseline_us for o in timed)
-        speedup = round(baseline_us / cand, 4)
-        suspect = speedup > options.suspect_speedup
+    baseline_us = sum(o.baseline_us for o in timed if o.baseline_us is not None) if timed else None
+    floors = [r for o in outcomes for r in o.floor_reasons]
+    judged = verdict([o.kernel_us for o in timed if o.kernel_us is not None],
+                     [o.baseline_kernel_us for o in timed if o.baseline_kernel_us is not None], floors,
+                     options.suspect_speedup)
     details["max_abs_error"] = max((o.max_abs for o in outcomes), default=0.0)
     details["max_rel_error"] = max((o.max_rel for o in outcomes), default=0.0)
-    return result(Status.PASSED, "suspect speedup: flagged for audit" if suspect else "", time_us=time_us,
-                  baseline_time_us=baseline_us, speedup=speedup,
-                  speed_kind=toolchain.speed_kind if time_us is not None else None, suspect=suspect,
+    if time_us is not None:
+        details["kernel_time_us"] = round(sum(o.kernel_us for o in outcomes if o.kernel_us is not None), 6)
+        details["launch_overhead_us"] = round(time_us - details["kernel_time_us"], 6)
+    if timed:
+        details["baseline_kernel_time_us"] = round(sum(o.baseline_kernel_us for o in timed
+                                                       if o.baseline_kernel_us is not None), 6)
+    if judged.reasons:
+        details["suspect_reasons"] = list(judged.reasons)
+    message = f"suspect: {'; '.join(judged.reasons)}" if judged.suspect else ""
+    return result(Status.PASSED, message, time_us=time_us, baseline_time_us=baseline_us, speedup=judged.speedup,
+                  speed_kind=toolchain.speed_kind if time_us is not None else None, suspect=judged.suspect,
                   shapes_checked=checker.shapes_checked, details=details, stage=checker.stage)

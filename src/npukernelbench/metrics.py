@@ -92,7 +92,8 @@ def summarize(results: Sequence[SampleResult], model: str, toolchain: str, sampl
     levels: dict[str, dict[str, Any] | None] = {
         name: level_summary(by_level[name], samples) if by_level.get(name) else None for name in LEVELS}
     levels["mean"] = level_summary(list(results), samples) if results else None
-    suspects = [{"task": r.task, "sample": r.sample, "speedup": r.speedup} for r in results if r.suspect]
+    suspects = [{"task": r.task, "sample": r.sample, "speedup": r.speedup,
+                 "reason": "; ".join(r.details.get("suspect_reasons", [])) or r.message} for r in results if r.suspect]
     return {"model": model, "toolchain": toolchain, "samples_per_task": samples, "speed_kind": speed_kind,
             "levels": levels, "taxonomy": taxonomy(results), "statuses": status_counts(results),
             "suspect_speedups": suspects,

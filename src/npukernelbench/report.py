@@ -53,8 +53,8 @@ def terminal_lines(summary: dict[str, Any], extra: Sequence[str] = ()) -> list[s
     statuses = summary.get("statuses", {})
     lines.append("statuses: " + ", ".join(f"{k} {v}" for k, v in statuses.items() if v))
     for s in summary.get("suspect_speedups", []):
-        lines.append(f"suspect speedup (kept out of the geomean, audit it): {s['task']}[s{s['sample']}] "
-                     f"{s['speedup']}x")
+        lines.append(f"suspect speed (kept out of the geomean, audit it): {s['task']}[s{s['sample']}] "
+                     f"{_suspect_text(s)}")
     lines.extend(_left_out(summary))
     lines.extend(extra)
     return lines
@@ -75,6 +75,11 @@ def _left_out(summary: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _suspect_text(s: dict[str, Any]) -> str:
+    speed = f"{s['speedup']}x" if s.get("speedup") is not None else "no speedup"
+    return f"{speed} ({s['reason']})" if s.get("reason") else speed
+
+
 def markdown(summary: dict[str, Any], results: Sequence[SampleResult], extra: Sequence[str] = ()) -> str:
     header, rows = table_rows(summary)
     out = ["# NPUKernelBench report", "", f"- model: `{summary['model']}`", f"- toolchain: `{summary['toolchain']}`",
@@ -89,8 +94,9 @@ def markdown(summary: dict[str, Any], results: Sequence[SampleResult], extra: Se
     out += ["", "## Statuses", "", "| status | count |", "|---|---|"]
     out += [f"| {k} | {v} |" for k, v in summary.get("statuses", {}).items()]
     if summary.get("suspect_speedups"):
-        out += ["", "## Suspect speedups (> 10x, kept out of the geomean until audited)", ""]
-        out += [f"- {s['task']} sample {s['sample']}: {s['speedup']}x" for s in summary["suspect_speedups"]]
+        out += ["", "## Suspect speeds (above 10x or below a sanity floor; kept out of the geomean until audited)",
+                ""]
+        out += [f"- {s['task']} sample {s['sample']}: {_suspect_text(s)}" for s in summary["suspect_speedups"]]
     if summary.get("infrastructure_failures"):
         out += ["", "## Infrastructure failures (not the kernels' fault; not counted)", ""]
         out += [f"- {f['task']} sample {f['sample']}: {f['cause']}" for f in summary["infrastructure_failures"]]

@@ -79,6 +79,8 @@ class ParamDecl:
     optional: bool = False           # OPTIONAL input: may be absent (nullptr) in a case
     distribution: Distribution = field(default_factory=Distribution)
     inplace: str | None = None       # outputs only: the input whose buffer holds this output
+    partial_read: bool = False       # inputs only: a correct kernel may read only part of it (gather
+    #                                  tables, sliced inputs, ValueDepend parameters): speed_audit floors
 
 
 @dataclass(frozen=True)
@@ -283,7 +285,8 @@ def _params(r: _Reader, data: Mapping[str, Any], key: str, types: Mapping[str, t
         prefix = f"{key}[{i}]."
         if not isinstance(item, dict):
             raise r.fail(f"{key}[{i}]", "expected a table ([[inputs]] / [[outputs]])")
-        allowed = {"name", "dtype", "kind", "optional", "distribution"} | ({"inplace"} if outputs else set())
+        allowed = {"name", "dtype", "kind", "optional", "distribution"} | ({"inplace"} if outputs else
+                                                                         {"partial_read"})
         r.check_keys(item, allowed, prefix)
         name = r.get(item, "name", prefix, str, required=True)
         if not IDENT.match(name):
@@ -304,7 +307,9 @@ def _params(r: _Reader, data: Mapping[str, Any], key: str, types: Mapping[str, t
         decls.append(ParamDecl(name=name, dtype=dt, kind=kind,
                                optional=r.get(item, "optional", prefix, bool, default=False),
                                distribution=_distribution(r, item.get("distribution"), f"{prefix}distribution."),
-                               inplace=inplace))
+                               inplace=inplace,
+                               partial_read=False if outputs else r.get(item, "partial_read", prefix, bool,
+                                                                        default=False)))
     return tuple(decls)
 
 

@@ -37,7 +37,7 @@ def test_level_summary_and_suspects():
     assert set(full["levels"]) == {"level1", "level2", "level3", "mean"}
     assert "pass@10" not in full["levels"]["mean"]["cr"]
     assert full["taxonomy"]["syntax_structure"] == 1
-    assert full["suspect_speedups"] == [{"task": "b", "sample": 1, "speedup": 50}]
+    assert full["suspect_speedups"] == [{"task": "b", "sample": 1, "speedup": 50, "reason": ""}]
 
 
 def test_label_agreement():

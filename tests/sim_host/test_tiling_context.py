@@ -67,7 +67,9 @@ static ge::graphStatus TilingFunc(gert::TilingContext* ctx) {
   v[26] = plat.GetLibApiWorkSpaceSize();
   v[27] = platform_ascendc::PlatformAscendCManager::GetInstance()->GetCoreNumAiv();
   v[28] = std::strcmp(ctx->GetNodeName(), "ProbeCustom") == 0 ? 1 : 0;
-  v[29] = ctx->GetInputTensor(0)->GetData<float>()[3] == 3.0f ? 1 : 0;
+  v[29] = ctx->GetInputTensor(0)->GetData<float>()[3] == 3.0f ? 1 : 0;    // x is ValueDepend
+  v[35] = ctx->GetInputTensor(1)->GetData<float>() == nullptr ? 1 : 0;     // xs[0] is not: no data
+  v[34] = ctx->GetInputTensor(1)->GetShapeSize();
   v[30] = ctx->GetRawTilingData()->GetCapacity();
   v[31] = ge::DT_BF16;
   v[32] = plat.CalcTschBlockDim(10, 1, 2);
@@ -85,7 +87,7 @@ class ProbeCustom : public OpDef {
  public:
   explicit ProbeCustom(const char* name) : OpDef(name) {
     this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT16, ge::DT_FLOAT})
-        .Format({ge::FORMAT_ND, ge::FORMAT_ND});
+        .Format({ge::FORMAT_ND, ge::FORMAT_ND}).ValueDepend(REQUIRED);
     this->Input("bias").ParamType(OPTIONAL).DataType({ge::DT_FLOAT16, ge::DT_FLOAT})
         .Format({ge::FORMAT_ND, ge::FORMAT_ND});
     this->Input("xs").ParamType(DYNAMIC).DataType({ge::DT_FLOAT16, ge::DT_FLOAT})
@@ -177,6 +179,13 @@ def test_platform_is_ascend910b(observed):
     assert v[28] == 1 and v[29] == 1
     assert v[30] >= 16 * 1024
     assert v[31] == 27 and v[32] == 5
+
+
+def test_host_sees_input_data_only_for_value_depend_inputs(observed):
+    v = observed.outputs["y"]
+    assert v[29] == 1, "a ValueDepend input's values reach the TilingFunc"
+    assert v[35] == 1, "an input without ValueDepend has no data on the host (as in CANN)"
+    assert v[34] == 5, "... but its shape"
 
 
 def test_tensor_list_descriptor_in_kernel(observed):

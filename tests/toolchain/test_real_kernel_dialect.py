@@ -53,7 +53,7 @@ extern "C" __global__ __aicore__ void dialect_custom(GM_ADDR x, GM_ADDR w, GM_AD
   yg.SetGlobalBuffer((__gm__ float*)y, 100);
   TPipe pipe;
   TBuf<TPosition::VECCALC> buf;
-  pipe.InitBuffer(buf, 512);
+  pipe.InitBuffer(buf, 1024);
   LocalTensor<float> l = buf.Get<float>();
 #if defined(__CCE_AICORE__) && __CCE_AICORE__ == 220
   Duplicate(l, 1.0f, 128);
@@ -63,7 +63,7 @@ extern "C" __global__ __aicore__ void dialect_custom(GM_ADDR x, GM_ADDR w, GM_AD
   if (t.mode == 1) {
     DataCopy(l, xg, 104);               // 400-byte tensor: its last 32-byte block ends at 416
   } else if (t.mode == 2) {
-    DataCopy(l, xg, 112);               // past the last block  READ-LINE
+    DataCopy(l, xg, 136);               // past the 512-byte allocation granule  READ-LINE
   } else if (t.mode == 3) {
     __gm__ float* wp = (__gm__ float*)w;
     int64_t into_w = wp - (__gm__ float*)y;
@@ -120,7 +120,7 @@ def test_read_into_the_last_32_byte_block_is_legal(sim, dialect_build):
     np.testing.assert_array_equal(result.outputs["y"], np.arange(100, dtype=np.float32))
 
 
-def test_read_past_the_last_32_byte_block_is_a_violation(sim, dialect_build):
+def test_read_past_the_allocation_granule_is_a_violation(sim, dialect_build):
     result = run(sim, dialect_build, 2)
     assert not result.ok
     assert "DataCopy" in result.message and "'x'" in result.message and "runs past its end" in result.message

@@ -147,10 +147,11 @@ def _member_through_arrow(text: str, rng: random.Random) -> str | None:
 
 
 def _missing_member(text: str, rng: random.Random) -> str | None:
-    """TQue/TBuf/GlobalTensor confusions: methods the object's class does not have."""
+    """TQue/GlobalTensor confusions: methods the object's class does not have."""
     choices = []
-    for kind, members, value in (("TQue", "AllocTensor", "Get"), ("TBuf", "Get", "AllocTensor"),
-                                 ("TQue", "FreeTensor", "Free"), ("GlobalTensor", "SetGlobalBuffer", "SetBuffer"),
+    # (not TBuf::Get -> AllocTensor: a TBuf has the queue functions on its one buffer, as on the real API)
+    for kind, members, value in (("TQue", "AllocTensor", "Get"), ("TQue", "FreeTensor", "Free"),
+                                 ("GlobalTensor", "SetGlobalBuffer", "SetBuffer"),
                                  ("GlobalTensor", "GetSize", "GetLength")):
         names = _objects(text, kind)
         m = _pick(_member_pattern(names, members), text, rng) if names else None
@@ -245,7 +246,7 @@ MUTATIONS: tuple[Mutation, ...] = (
              "double scalar)", _one_of(_wrong_tensor_dtype, _datacopy_mismatch, _double_scalar)),
     Mutation("scope_lifetime", "undeclared name (misspelt local, FLT_MAX/M_PI without header, float16/bool_t)",
              _one_of(_undeclared_local, _undeclared_constant, _nonexistent_type)),
-    Mutation("memory_object", "object misuse ('->' on an object, TQue/TBuf/GlobalTensor method confusion)",
+    Mutation("memory_object", "object misuse ('->' on an object, TQue/GlobalTensor method confusion)",
              _one_of(_member_through_arrow, _missing_member)),
     Mutation("syntax_structure", "dropped semicolon, brace or parenthesis",
              _one_of(_drop_semicolon, _drop_brace, _drop_paren)),

@@ -35,6 +35,7 @@ from npukernelbench.reference_runner import ReferenceError_
 from npukernelbench.result import Stage, Status
 from npukernelbench.shapes import ShapeCase, static_cases
 from npukernelbench.spec import TaskSpec
+from npukernelbench.speed_audit import RunCost, combined, cost_of
 from npukernelbench.toolchains.base import BuildResult, HostDescriber, KernelProject, OpSignature, Toolchain
 
 
@@ -214,8 +215,8 @@ class ModelChecker:
         """Every seed of one CSV row. Build failures raise :class:`BuildFailed`."""
         assert case.row is not None
         seeds = self.options.seeds or self.spec.seeds
-        time_us: float | None = None
-        base_us: float | None = None
+        cost: RunCost | None = None
+        base: RunCost | None = None
         worst_abs = worst_rel = 0.0
         self.describe()
         for s in range(seeds):
@@ -242,28 +243,28 @@ class ModelChecker:
                         return CaseOutcome(Status.WRONG, f"nondeterministic: a second run on the same inputs with "
                                                          f"other poison in fresh buffers gave different bits {where} "
                                                          "(uninitialised reads or races)", case=case)
-                times = [r.time_us for r in runner.runs if r.time_us is not None]
-                time_us = sum(times) if times else None
-                base_us = self._baseline_time(case, seed, inputs, time_us) if time_us is not None else None
+                cost = _launch_cost(runner)
+                base = self._baseline_time(case, seed, inputs, cost) if cost is not None else None
         self.shapes_checked += 1
-        return CaseOutcome(Status.PASSED, time_us=time_us, baseline_us=base_us, case=case, max_abs=worst_abs,
-                           max_rel=worst_rel)
+        return CaseOutcome(Status.PASSED, time_us=cost.time_us if cost else None,
+                           baseline_us=base.time_us if base else None, case=case, max_abs=worst_abs,
+                           max_rel=worst_rel, kernel_us=cost.kernel_us if cost else None,
+                           baseline_kernel_us=base.kernel_us if base else None)
 
-    def _baseline_time(self, case: ShapeCase, seed: int, inputs: Inputs, own_us: float | None) -> float | None:
+    def _baseline_time(self, case: ShapeCase, seed: int, inputs: Inputs, own: RunCost | None) -> RunCost | None:
         """The expert answer's time on the same row and seed (through the same toolchain; cached)."""
         if self.spec.solution is None or not self.options.speed:
             return None
         key = self.baseline.key(self.toolchain, self.spec, case, seed)
         if key not in self.baseline.times:
             if dict(self.spec.solution) == self.files:
-                self.baseline.times[key] = own_us
+                self.baseline.times[key] = own
             else:
                 expert = ModelChecker(self.spec, self.toolchain, self.spec.solution, self.options, self.baseline,
                                       self.task)
                 try:
                     _, runner = expert._run_candidate(inputs, poison_seed=seed)
-                    times = [r.time_us for r in runner.runs if r.time_us is not None]
-                    self.baseline.times[key] = sum(times) if times else None
+                    self.baseline.times[key] = _launch_cost(runner)
                 except (BuildFailed, op_call.CallError, ReferenceError_):
                     self.baseline.times[key] = None
         return self.baseline.times[key]
@@ -294,6 +295,12 @@ class ModelChecker:
         if outcomes and all(o.status is Status.PASSED for o in outcomes):
             self._reach(Stage.MATCHED)
         return outcomes
+
+
+def _launch_cost(runner: op_call.OpRunner) -> RunCost | None:
+    """The kernel launches of one Model call as one cost (speedups compare kernel times)."""
+    costs = [cost_of(r.time_us, r.details) for r in runner.runs if r.time_us is not None]
+    return combined(costs) if costs else None
 
 
 def _same_outputs(a: Any, b: Any) -> bool:

@@ -51,9 +51,18 @@ from npukernelbench.toolchains.ascendc_sim import (
     tiling_fields,
 )
 from npukernelbench.toolchains.ascendc_sim.build_cache import BuildCache
-from npukernelbench.toolchains.ascendc_sim.compiler import FLAGS, HOST_FLAGS, KERNEL_FLAGS, LINK_FLAGS, Compiler
+from npukernelbench.toolchains.ascendc_sim.compiler import (
+    FLAGS,
+    HOST_FLAGS,
+    KERNEL_FLAGS,
+    LINK_FLAGS,
+    Compiler,
+    InstrumentationError,
+    raw_access_flags,
+)
 from npukernelbench.toolchains.ascendc_sim.sources import (
     INCLUDE_DIR,
+    RUNTIME_DIR,
     RUNTIME_EXTRA_FLAGS,
     RUNTIME_SOURCES,
     simulator_version,
@@ -83,6 +92,23 @@ def _classifier_version() -> str:
     return hashlib.sha256(Path(diagnostics.__file__).read_bytes()).hexdigest()[:16]
 
 
+# The C library's memory functions the kernel TU may call: the instrumentation does not see into them,
+# so the kernel object calls the runtime's costed versions instead (runtime/raw_access.cpp).
+RAW_MEMORY_FUNCTIONS = ("memcpy", "memmove", "memset", "mempcpy", "bcopy", "bzero")
+
+
+def redefine_raw_memory_functions(obj: str) -> list[str]:
+    """The objcopy command that points ``obj``'s calls of RAW_MEMORY_FUNCTIONS at npukb_raw_<name> (in place:
+    ``obj`` is relative to the folder it runs in, which the confinement binds writable)."""
+    objcopy = shutil.which("objcopy") or "objcopy"
+    return [objcopy, *(f"--redefine-sym={n}=npukb_raw_{n}" for n in RAW_MEMORY_FUNCTIONS), obj]
+
+
+def _raw_flags(compiler: Compiler, raw_access: bool) -> tuple[str, ...]:
+    """The raw-access instrumentation flags of every kernel compile pass (none when ``raw_access`` is off)."""
+    return raw_access_flags(compiler, str(INCLUDE_DIR)) if raw_access else ()
+
+
 @functools.lru_cache(maxsize=1)
 def _build_logic_version() -> str:
     """The Python that shapes what gets compiled (source rewrites, passes, prelude, this module): a
@@ -94,7 +120,7 @@ def _build_logic_version() -> str:
     return digest.hexdigest()[:16]
 
 
-def build_key(project: KernelProject, compiler: Compiler) -> str:
+def build_key(project: KernelProject, compiler: Compiler, raw_access: bool = True) -> str:
     payload = {
         "builder": BUILDER_VERSION,
         "op": project.op,
@@ -102,7 +128,7 @@ def build_key(project: KernelProject, compiler: Compiler) -> str:
         "files": sorted(project.files.items()),
         "params": [[p.name, p.role, p.param_type, p.dtype] for p in project.params],
         "flags": FLAGS,
-        "kernel_flags": KERNEL_FLAGS,
+        "kernel_flags": (*KERNEL_FLAGS, *_raw_flags(compiler, raw_access)),
         "host_flags": HOST_FLAGS,
         "link": LINK_FLAGS,
         "compiler": compiler.identity or compiler.version,
@@ -188,7 +214,8 @@ def runtime_objects(compiler: Compiler, cache: BuildCache) -> tuple[Path, ...]:
         with ThreadPoolExecutor(max_workers=len(RUNTIME_SOURCES)) as pool:
             outs = list(pool.map(lambda src: _run([compiler.path, *FLAGS, *RUNTIME_EXTRA_FLAGS.get(src.stem, ()),
                                                    "-I", str(INCLUDE_DIR), "-c", str(src), "-o", f"{src.stem}.o"],
-                                                  folder, COMPILE_LIMITS, step=f"runtime {src.name}"),
+                                                  folder, COMPILE_LIMITS, step=f"runtime {src.name}",
+                                                  readable=(RUNTIME_DIR,)),
                                  RUNTIME_SOURCES))
     except InfrastructureError:
         shutil.rmtree(folder, ignore_errors=True)
@@ -402,7 +429,7 @@ def _description(record: dict, cached: bool) -> HostDescription:
 
 
 def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder: Path,
-           timings: dict[str, float]) -> None:
+           timings: dict[str, float], raw_access: bool) -> None:
     """Run every step in ``folder``; raises StepFailure; leaves ``folder/sim`` on success."""
     kernel_rel = f"op_kernel/{project.kernel}.cpp"
     if kernel_rel not in project.files:
@@ -416,7 +443,7 @@ def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder
     runtime = [str(o) for o in runtime_objects(compiler, cache)]
     include = ["-I", str(INCLUDE_DIR)]
     kplan = kernel_passes.plan(project.files)
-    kflags = kernel_flags(kplan)
+    kflags = (*kernel_flags(kplan), *_raw_flags(compiler, raw_access))
     cxx20 = "-std=c++20" in kflags
     kernel_pch, kernel_readable = _pch_args(project, compiler, cache, kflags, "op_kernel")
     kernel_objects = []
@@ -435,6 +462,12 @@ def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder
                    kernel_readable, what=what)
         if not out.ok:
             raise _compile_failure(out, folder, what, cache)
+        if _raw_flags(compiler, raw_access):
+            out = _run(redefine_raw_memory_functions(Path(obj).name), folder, COMPILE_LIMITS, timings, "kernel",
+                       what="renaming a kernel object's memory functions (objcopy)")
+            if not out.ok:     # the machine's tools failed, not the candidate
+                why = disk_trouble(folder, out.stderr) or out.stderr.strip()[-300:] or f"exit status {out.returncode}"
+                raise InfrastructureError(f"ascendc-sim build (objcopy renaming memory functions): {why}")
         if len(kplan.passes) > 1:
             obj = _isolate_pass(obj, kernel_prelude.ENTRIES[core], i == 0, folder, timings)
         kernel_objects.append(obj)
@@ -467,7 +500,9 @@ def _isolate_pass(obj: str, entry: str, primary: bool, folder: Path, timings: di
     if objcopy is None:
         raise InfrastructureError("ascendc-sim build: objcopy (GNU binutils) is needed to link a kernel that runs "
                                   "on both cube and vector cores; install binutils")
-    keep = ["-G", entry] + (["-G", "npukb_kernel_type"] if primary else [])
+    # The primary pass also exports what the runtime calls back: the kernel type, and the cost of a raw
+    # access (runtime/raw_access.cpp; without it no pass's raw accesses would be costed).
+    keep = ["-G", entry] + (["-G", "npukb_kernel_type", "-G", "npukb_kernel_raw_access"] if primary else [])
     isolated = obj[:-2] + "_local.o"
     out = _run([objcopy, *keep, "--remove-section=.group", obj, isolated], folder, COMPILE_LIMITS, timings, "kernel",
                what="isolating a compile pass (objcopy)")
@@ -478,18 +513,24 @@ def _isolate_pass(obj: str, entry: str, primary: bool, folder: Path, timings: di
     return isolated
 
 
-def build(project: KernelProject, compiler: Compiler, cache: BuildCache) -> BuildResult:
+def build(project: KernelProject, compiler: Compiler, cache: BuildCache, raw_access: bool = True) -> BuildResult:
+    """Build ``project``; ``raw_access`` False compiles the kernel without the raw-access
+    instrumentation (its own loads and stores then cost nothing: for demonstrating the cost rule)."""
     start = time.monotonic()
-    key = build_key(project, compiler)
+    try:
+        key = build_key(project, compiler, raw_access)
+    except InstrumentationError as exc:     # this machine's compiler, not the candidate
+        raise InfrastructureError(f"ascendc-sim build (raw-access instrumentation): {exc}") from exc
     record = cache.load(key)
     if record is not None:
         return _result(record, cache.entry(key), key, time.monotonic() - start, cached=True)
     folder = _scratch(cache, f"{key[:12]}-")
     meta = {"op": project.op, "kernel": project.kernel,
+            "raw_access_costed": bool(_raw_flags(compiler, raw_access)),
             "params": [[p.name, p.role, p.param_type, p.dtype] for p in project.params]}
     timings: dict[str, float] = {}
     try:
-        _steps(project, compiler, cache, folder, timings)
+        _steps(project, compiler, cache, folder, timings, raw_access)
         record = {"ok": True, "diagnostics": "", "category": None, "timed_out": False, **meta}
     except StepFailure as failure:
         record = {"ok": False, "diagnostics": failure.diagnostics, "category": failure.category.value,

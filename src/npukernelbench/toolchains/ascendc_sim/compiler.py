@@ -1,5 +1,9 @@
-"""The host C++ compiler the simulator builds with: clang++ when present, else g++; ``NPUKB_CXX``
-overrides. Compile flags live here too, so that they enter every build's cache key."""
+"""The host C++ compiler the simulator builds with: g++ when present, else clang++; ``NPUKB_CXX``
+overrides. Compile flags live here too, so that they enter every build's cache key.
+
+The kernel TU is also compiled with the raw-access instrumentation (:func:`raw_access_flags`, g++
+only): the candidate's own loads and stores call the runtime's hooks and are costed, the
+simulator's headers mark where their own code runs (docs/cost-model.md, "Raw accesses")."""
 
 from __future__ import annotations
 
@@ -42,7 +46,7 @@ def _candidates() -> list[str]:
     override = os.environ.get("NPUKB_CXX")
     if override:
         return [override]
-    return [name for name in ("clang++", "g++") if shutil.which(name)]
+    return [name for name in ("g++", "clang++") if shutil.which(name)]
 
 
 @functools.lru_cache(maxsize=4)
@@ -66,3 +70,61 @@ def find_compiler() -> Compiler | str:
         return ("no C++17 compiler found: install clang++ or g++ (e.g. `apt-get install g++`) "
                 "or point NPUKB_CXX at one")
     return _probe(names[0])
+
+
+# Kernel-TU instrumentation: every load/store becomes a hook call (no shadow memory, no stack or
+# global redzones), every function the simulator's headers define reports entry and exit.
+RAW_ACCESS_BASE_FLAGS: tuple[str, ...] = (
+    "-fsanitize=kernel-address", "--param=asan-instrumentation-with-call-threshold=0",
+    "--param=asan-stack=0", "--param=asan-globals=0", "-finstrument-functions")
+# The candidate's files (compiled as ``op_kernel/...`` in every pass) and the generated preludes
+# (``npukb_build.h``, or one per core type for a kernel built in a cube and a vector pass, whose
+# trampolines call the kernel) are never simulator code.
+CANDIDATE_PATH_MARKERS: tuple[str, ...] = ("op_kernel/", "npukb_build.h", "npukb_build_aic.h", "npukb_build_aiv.h")
+
+
+class InstrumentationError(RuntimeError):
+    """The raw-access instrumentation cannot tell the simulator's headers from other code here."""
+
+
+def is_gcc(compiler: Compiler) -> bool:
+    return "clang" not in compiler.version.lower()
+
+
+@functools.lru_cache(maxsize=4)
+def system_include_dirs(compiler: Compiler) -> tuple[str, ...]:
+    """The compiler's ``#include <...>`` search directories, spelled as it spells header paths."""
+    try:
+        out = subprocess.run([compiler.path, "-xc++", "-E", "-v", "-"], input="", capture_output=True,
+                             text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise InstrumentationError(f"cannot ask {compiler.path} for its include directories: {exc}") from None
+    dirs: list[str] = []
+    inside = False
+    for line in out.stderr.splitlines():
+        if line.startswith("#include <...> search starts here:"):
+            inside = True
+        elif line.startswith("End of search list."):
+            break
+        elif inside and line.startswith(" "):
+            dirs.append(line.strip().removesuffix(" (framework directory)"))
+    if not dirs:
+        raise InstrumentationError(f"{compiler.path} -E -v printed no include search list")
+    return tuple(dirs)
+
+
+def raw_access_flags(compiler: Compiler, include_dir: str) -> tuple[str, ...]:
+    """Flags that make the kernel TU report its own memory accesses; () when the compiler cannot
+    (clang: raw accesses are then not costed, and builds say so). ``include_dir`` is the simulator's
+    header folder: no excluded path may occur in it, or its code would be costed as the kernel's."""
+    if not is_gcc(compiler):
+        return ()
+    excluded = (*CANDIDATE_PATH_MARKERS, *(d.rstrip("/") + "/" for d in system_include_dirs(compiler)))
+    probe = include_dir.rstrip("/") + "/npukb_sim/kernel/state.h"
+    clash = [e for e in excluded if e in probe]
+    if clash or any("," in e for e in excluded):
+        raise InstrumentationError(
+            f"the simulator's headers ({include_dir}) lie under {clash[0] if clash else 'a path with a comma'}: "
+            "raw-access costing cannot tell them from the candidate's or the C++ library's code; install "
+            "npukernelbench elsewhere")
+    return (*RAW_ACCESS_BASE_FLAGS, "-finstrument-functions-exclude-file-list=" + ",".join(excluded))

@@ -12,7 +12,8 @@ RUNTIME_DIR = ROOT / "runtime"
 LAUNCHER_SOURCE = RUNTIME_DIR / "launcher.cpp"
 # Compiled once per machine and linked into every simulator executable.
 RUNTIME_SOURCES = (LAUNCHER_SOURCE, RUNTIME_DIR / "host_api.cpp", RUNTIME_DIR / "cube_engine.cpp",
-                   RUNTIME_DIR / "matmul_tiling.cpp", RUNTIME_DIR / "scalar_division.cpp")
+                   RUNTIME_DIR / "matmul_tiling.cpp", RUNTIME_DIR / "scalar_division.cpp",
+                   RUNTIME_DIR / "raw_access.cpp")
 # Extra flags per runtime source (after the common ones): the cube arithmetic is optimised and never
 # contracts a*b+c into fma, so its results are the same bits on every machine.
 RUNTIME_EXTRA_FLAGS = {"cube_engine": ("-O2", "-ffp-contract=off")}

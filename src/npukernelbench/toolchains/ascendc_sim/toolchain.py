@@ -36,9 +36,13 @@ class AscendCSimToolchain:
     name = "ascendc-sim"
     speed_kind = "estimated"
 
-    def __init__(self, cache_dir: str | Path | None = None, keep_runs: bool = False):
+    def __init__(self, cache_dir: str | Path | None = None, keep_runs: bool = False, raw_access_costing: bool = True):
+        """``raw_access_costing`` False builds kernels without the raw-access instrumentation (the
+        kernel's own loads and stores through raw pointers then cost nothing): only for showing that
+        the cost rule matters (tests), never for results."""
         self.cache = BuildCache(Path(cache_dir) if cache_dir is not None else default_root())
         self.keep_runs = keep_runs
+        self.raw_access_costing = raw_access_costing
 
     # -- availability -------------------------------------------------------------------------
 
@@ -70,7 +74,7 @@ class AscendCSimToolchain:
         found = self._compiler()
         if isinstance(found, str):
             raise InfrastructureError(f"ascendc-sim has no usable C++ compiler: {found}")
-        return builder.build(project, found, self.cache)
+        return builder.build(project, found, self.cache, raw_access=self.raw_access_costing)
 
     def describe(self, project: KernelProject) -> HostDescription:
         """Compile and run the host code alone: the OpDefs it registers (cached per host sources)."""
@@ -96,12 +100,12 @@ class AscendCSimToolchain:
             raise disk_error(exc, "cannot create a run folder") or \
                 InfrastructureError(f"cannot create a run folder under {self.cache.root}: {exc}") from exc
         try:
-            return self._run_in(folder, exe, meta["op"], launch)
+            return self._run_in(folder, exe, meta["op"], launch, bool(meta.get("raw_access_costed")))
         finally:
             if not self.keep_runs:
                 shutil.rmtree(folder, ignore_errors=True)
 
-    def _run_in(self, folder: Path, exe: Path, op: str, launch: Launch) -> RunResult:
+    def _run_in(self, folder: Path, exe: Path, op: str, launch: Launch, raw_access_costed: bool) -> RunResult:
         try:
             launch_files.write_request(folder, op, launch)
         except OSError as exc:
@@ -134,6 +138,7 @@ class AscendCSimToolchain:
                 details["tiling_fields"] = fields        # the tiling class's values, by field name
         details["log"] = result.get("log", "")
         details["speed_kind"] = self.speed_kind
+        details["raw_access_costed"] = raw_access_costed
         details["run_seconds"] = round(outcome.seconds, 3)
         if outcome.timed_out:
             return RunResult(ok=False, timed_out=True, details=details,

@@ -25,6 +25,7 @@
 #include "npukb_sim/kernel/cube_mmad.h"
 #include "npukb_sim/kernel/cube_fixpipe.h"
 #include "npukb_sim/kernel/intrinsics.h"
+#include "npukb_sim/kernel/raw_access.h"
 
 #if __has_include("npukb_sim/list_tensor_desc.h")
 #include "npukb_sim/list_tensor_desc.h"

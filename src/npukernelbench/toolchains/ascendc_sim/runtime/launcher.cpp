@@ -40,6 +40,7 @@
 #include <string>
 #include <vector>
 
+#include "guarded_state.h"
 #include "npukb_sim/runtime.h"
 #include "exe_graph/runtime/tiling_parse_context.h"
 #include "register/op_def_registry.h"
@@ -61,14 +62,14 @@ constexpr int kExitRequest = 2;
 constexpr std::size_t kTilingCapacity = 64 * 1024;      // raw tiling buffer handed to TilingFunc
 constexpr std::size_t kLogLimit = 64 * 1024;            // kernel printf bytes kept
 constexpr double kLaunchOverheadUs = 3.0;               // fixed kernel launch cost of the estimate
-constexpr double kHbmBytesPerUs = 1.6e6;                // 1.6 TB/s
+constexpr double kHbmBytesPerUs = npukb::kHbmGBs * 1e3;  // 1.6 TB/s
 constexpr std::size_t kBlockStackBytes = 16u << 20;
 
 std::string g_out_dir = ".";
 std::string g_log;
 bool g_log_truncated = false;
 std::mutex g_log_mutex;
-std::atomic<int> g_running_block{-1};
+std::atomic<int>& g_running_block = npukb::rt::g_guard.running_block;
 std::uint64_t g_tiling_key = 0;
 
 // ---------------------------------------------------------------------------------------------
@@ -225,7 +226,7 @@ enum KernelType : int { K_AIV_ONLY = 0, K_AIC_ONLY, K_MIX_AIV_1_0, K_MIX_AIC_1_0
                         K_AICORE, K_VECTORCORE, K_MIX_AICORE, K_MIX_VECTOR_CORE };
 
 struct BlockSlot {
-  npukb::BlockState state;
+  npukb::BlockState* state = nullptr;   // in the private mapping (guarded_state.h)
   BlockRun run = BlockRun::READY;
   std::string wait_where;       // file:line of the SyncAll / wait it blocks in
   int wait_flag = -1;
@@ -243,7 +244,6 @@ int g_current = -1;                 // block allowed to run; -2 when all finishe
 bool g_started = false;
 std::uint8_t** g_args = nullptr;
 std::uint8_t* g_workspace = nullptr;
-thread_local npukb::BlockState* t_block = nullptr;
 npukb::BlockState g_host_state;     // what block() returns outside kernel threads
 int g_kernel_type = K_AIV_ONLY;
 bool g_mixed = false;               // AIC and AIV blocks in one launch
@@ -254,7 +254,7 @@ std::string where(const char* file, int line) { return std::string(file ? file :
 // "block 3" for single-core-type launches, "AIC 1" / "AIV 3" (core 1, sub-block 1) for mixed ones.
 std::string block_name(int b) {
   if (b < 0 || b >= static_cast<int>(g_blocks.size())) return "block " + std::to_string(b);
-  const npukb::BlockState& st = g_blocks[b].state;
+  const npukb::BlockState& st = *g_blocks[b].state;
   if (!g_mixed) return "block " + std::to_string(st.block_idx);
   return std::string(st.core_type == npukb::CORE_AIC ? "AIC " : "AIV ") + std::to_string(st.block_idx);
 }
@@ -264,7 +264,7 @@ std::string block_name(int b) {
 }
 
 bool barrier_member(int b, int group, int core_type) {
-  return group == 0 || g_blocks[b].state.core_type == core_type;
+  return group == 0 || g_blocks[b].state->core_type == core_type;
 }
 
 // Releases a SyncAll whose every member arrived; true when one was released.
@@ -272,7 +272,7 @@ bool release_barrier_locked() {
   int n = static_cast<int>(g_blocks.size());
   for (int b = 0; b < n; ++b) {
     if (g_blocks[b].run != BlockRun::BARRIER) continue;
-    const int group = g_blocks[b].barrier_group, type = g_blocks[b].state.core_type;
+    const int group = g_blocks[b].barrier_group, type = g_blocks[b].state->core_type;
     bool all = true;
     for (int k = 0; k < n && all; ++k) {
       if (barrier_member(k, group, type)) all = g_blocks[k].run == BlockRun::BARRIER && g_blocks[k].barrier_group == group;
@@ -349,11 +349,16 @@ void schedule_next_locked(int from) {
   hang("deadlock: " + detail);
 }
 
+// Every blocking point (SyncAll, CrossCoreWaitFlag, a block's start) waits here. The simulator-code
+// depth of raw-access costing (raw_access.cpp) is one global, as exactly one block runs at a time: a
+// block keeps its own across the wait (taken while it still holds g_sched_mutex, so no other block
+// has run yet).
 void wait_turn_locked(std::unique_lock<std::mutex>& lk, int b) {
+  const int depth = npukb::rt::g_guard.sim_depth;
   g_sched_cv.wait(lk, [b] { return g_current == b; });
   g_blocks[b].run = BlockRun::RUNNING;
   g_running_block = b;
-  t_block = &g_blocks[b].state;
+  npukb::rt::g_guard.sim_depth = depth;
 }
 
 std::uint8_t* block_memory(BlockSlot& slot, std::size_t bytes) {
@@ -374,28 +379,29 @@ void* block_main(void* arg) {
     wait_turn_locked(lk, b);
   }
   // On-chip memory of the core type: UB on a vector core; L1, L0A/B/C, BT and FB on a cube core.
-  if (slot.state.core_type == npukb::CORE_AIC) {
-    slot.state.l1 = block_memory(slot, npukb::kL1Bytes);
-    slot.state.l0a = block_memory(slot, npukb::kL0aBytes);
-    slot.state.l0b = block_memory(slot, npukb::kL0bBytes);
-    slot.state.l0c = block_memory(slot, npukb::kL0cBytes);
-    slot.state.bt = block_memory(slot, npukb::kBiasTableBytes);
-    slot.state.fb = block_memory(slot, npukb::kFixBufBytes);
+  if (slot.state->core_type == npukb::CORE_AIC) {
+    slot.state->l1 = block_memory(slot, npukb::kL1Bytes);
+    slot.state->l0a = block_memory(slot, npukb::kL0aBytes);
+    slot.state->l0b = block_memory(slot, npukb::kL0bBytes);
+    slot.state->l0c = block_memory(slot, npukb::kL0cBytes);
+    slot.state->bt = block_memory(slot, npukb::kBiasTableBytes);
+    slot.state->fb = block_memory(slot, npukb::kFixBufBytes);
+    npukb::rt::g_guard.sim_depth = 0;     // the kernel's own code starts (raw_access.cpp)
     npukb_entry_aic(g_args);
   } else {
-    slot.state.ub = block_memory(slot, npukb::kUbBytes);
+    slot.state->ub = block_memory(slot, npukb::kUbBytes);
+    npukb::rt::g_guard.sim_depth = 0;
     npukb_entry(g_args);
   }
   for (auto* p : slot.memories) {
     std::free(p);
   }
   slot.memories.clear();
-  slot.state.ub = slot.state.l1 = slot.state.l0a = slot.state.l0b = slot.state.l0c = nullptr;
-  slot.state.bt = slot.state.fb = nullptr;
+  slot.state->ub = slot.state->l1 = slot.state->l0a = slot.state->l0b = slot.state->l0c = nullptr;
+  slot.state->bt = slot.state->fb = nullptr;
   std::unique_lock<std::mutex> lk(g_sched_mutex);
   slot.run = BlockRun::DONE;
   g_running_block = -1;
-  t_block = nullptr;
   schedule_next_locked(b);
   return nullptr;
 }
@@ -406,7 +412,7 @@ void* block_main(void* arg) {
 const char* g_phase = "startup";
 
 void on_crash(int sig) {
-  char buf[160];
+  char buf[320];
   int b = g_running_block.load();
   int n;
   if (b >= 0) {
@@ -1139,16 +1145,22 @@ int run(const std::string& dir) {
       all.back().NpukbSet(shape, p.ge, nullptr, t.bytes);
     }
   }
-  // Input data (host copies, visible through GetInputTensor(i)->GetData<T>()).
+  // Input data on the host (GetInputTensor(i)->GetData<T>()): as in CANN, only for inputs the OpDef
+  // declares ValueDepend; every other input has its shape and dtype only (GetData() is nullptr).
   std::vector<std::vector<std::uint8_t>> host_data;
   {
-    std::size_t inst = 0;
+    std::size_t inst = 0, ir = 0;
+    const auto& declared_inputs = def->NpukbInputs();
     for (auto& p : req.params) {
-      if (p.role != "input" || p.absent) continue;
+      if (p.role != "input") continue;
+      const bool value_depend = ir < declared_inputs.size() && declared_inputs[ir].NpukbValueDepend() != ops::IGNORE;
+      ++ir;
+      if (p.absent) continue;
       for (auto& t : p.tensors) {
+        gert::Tensor& tensor = io.inputs[inst++];
+        if (!value_depend) continue;
         host_data.emplace_back(t.bytes);
         read_file_into(dir + "/" + t.file, host_data.back().data(), t.bytes);
-        gert::Tensor& tensor = io.inputs[inst++];
         tensor.NpukbSet(tensor.GetShape(), p.ge, host_data.back().data(), t.bytes);
       }
     }
@@ -1218,7 +1230,8 @@ int run(const std::string& dir) {
   std::vector<std::uint8_t> tiling_buf(kTilingCapacity, 0);
   gert::TilingData raw(tiling_buf.data(), tiling_buf.size());
   gert::TilingContext ctx(&io, &raw, &platform, compile_info.get());
-  g_phase = "the host TilingFunc";
+  g_phase = "the host TilingFunc (input data reaches it only for inputs the OpDef declares ValueDepend; "
+            "GetInputTensor(i)->GetData() is nullptr for the others)";
   ge::graphStatus status;
   try {
     status = tiling_fn(&ctx);
@@ -1322,8 +1335,15 @@ int run(const std::string& dir) {
   const uint32_t n_aiv = needs_aiv ? block_dim * (needs_aic ? g_aiv_per_core : 1) : 0;
   g_mixed = n_aic > 0 && n_aiv > 0;
   g_blocks.resize(n_aic + n_aiv);
+  npukb::rt::create_private_state(static_cast<int>(n_aic + n_aiv), static_cast<int>(g_regions.size()));
+  {
+    std::vector<npukb::rt::GmRange> ranges;
+    for (const auto& r : g_regions) ranges.push_back({reinterpret_cast<std::uintptr_t>(r.start), r.size});
+    npukb::rt::set_gm_ranges(ranges.data(), static_cast<int>(ranges.size()));
+  }
+  for (uint32_t b = 0; b < n_aic + n_aiv; ++b) g_blocks[b].state = &npukb::rt::g_guard.blocks[b];
   for (uint32_t b = 0; b < n_aic + n_aiv; ++b) {
-    npukb::BlockState& st = g_blocks[b].state;
+    npukb::BlockState& st = *g_blocks[b].state;
     st.kernel_type = g_kernel_type;
     st.block_num = static_cast<int>(block_dim);
     if (b < n_aic) {
@@ -1384,10 +1404,14 @@ int run(const std::string& dir) {
   // Cost estimate
   double slowest = 0.0;
   int slowest_block = 0;
-  std::uint64_t gm_bytes = 0;
+  std::uint64_t gm_bytes = 0, gm_read = 0, gm_write = 0, raw_gm = 0, raw_ub = 0;
   for (std::size_t b = 0; b < g_blocks.size(); ++b) {
-    const auto& s = g_blocks[b].state;
+    const auto& s = *g_blocks[b].state;
     gm_bytes += s.gm_read_bytes + s.gm_write_bytes;
+    gm_read += s.gm_read_bytes;
+    gm_write += s.gm_write_bytes;
+    raw_gm += s.raw_gm_accesses;
+    raw_ub += s.raw_ub_accesses;
     if (s.finish_cycles > slowest) {
       slowest = s.finish_cycles;
       slowest_block = static_cast<int>(b);
@@ -1400,14 +1424,17 @@ int run(const std::string& dir) {
   std::string pipes = "{";
   for (int k = 0; k < npukb::PIPE_ID_COUNT; ++k) {
     pipes += std::string(k ? ", " : "") + json_str(pipe_names[k]) + ": " +
-             json_num(g_blocks[slowest_block].state.pipe_cycles[k]);
+             json_num(g_blocks[slowest_block].state->pipe_cycles[k]);
   }
   pipes += "}";
   result_set("time_us", json_num(time_us));
   result_set("cost", "{\"core_us\": " + json_num(core_us) + ", \"hbm_us\": " + json_num(hbm_us) +
                          ", \"launch_overhead_us\": " + json_num(kLaunchOverheadUs) + ", \"slowest_block\": " +
                          std::to_string(slowest_block) + ", \"slowest_block_cycles\": " + json_num(slowest) +
-                         ", \"gm_bytes\": " + std::to_string(gm_bytes) + ", \"pipe_cycles\": " + pipes + "}");
+                         ", \"gm_bytes\": " + std::to_string(gm_bytes) + ", \"gm_read_bytes\": " +
+                         std::to_string(gm_read) + ", \"gm_write_bytes\": " + std::to_string(gm_write) +
+                         ", \"raw_gm_accesses\": " + std::to_string(raw_gm) + ", \"raw_ub_accesses\": " +
+                         std::to_string(raw_ub) + ", \"pipe_cycles\": " + pipes + "}");
   result_set("status", json_str("ok"));
   result_set("message", json_str(""));
   write_result();
@@ -1421,7 +1448,10 @@ int run(const std::string& dir) {
 
 namespace npukb {
 
-BlockState& block() { return t_block != nullptr ? *t_block : g_host_state; }
+BlockState& block() {
+  const int b = g_running_block.load(std::memory_order_relaxed);
+  return b >= 0 ? npukb::rt::g_guard.blocks[b] : g_host_state;
+}
 
 std::uint64_t launch_tiling_key() { return g_tiling_key; }
 
@@ -1432,8 +1462,8 @@ std::uint64_t launch_tiling_key() { return g_tiling_key; }
   }
   int b = g_running_block.load();
   std::string loc = (file != nullptr && *file) ? std::string(file) + ":" + std::to_string(line) : "";
-  const int idx = b >= 0 && b < static_cast<int>(g_blocks.size()) ? g_blocks[b].state.block_idx : b;
-  const char* core = b >= 0 && b < static_cast<int>(g_blocks.size()) && g_blocks[b].state.core_type == CORE_AIC ? "AIC" : "AIV";
+  const int idx = b >= 0 && b < static_cast<int>(g_blocks.size()) ? g_blocks[b].state->block_idx : b;
+  const char* core = b >= 0 && b < static_cast<int>(g_blocks.size()) && g_blocks[b].state->core_type == CORE_AIC ? "AIC" : "AIV";
   result_set("violation", "{\"api\": " + json_str(api ? api : "") + ", \"message\": " + json_str(what) +
                               ", \"block\": " + std::to_string(idx) + ", \"core\": " + json_str(core) +
                               ", \"file\": " + json_str(file ? file : "") + ", \"line\": " + std::to_string(line) + "}");
@@ -1443,69 +1473,68 @@ std::uint64_t launch_tiling_key() { return g_tiling_key; }
   fail(kExitViolation, "violation", message);
 }
 
-// Bytes of a tensor an access may touch. A write: up to the end of the tensor's last 32-byte block
-// (DMA moves whole 32-byte blocks; expert kernels write a one-element output with a 32-byte
-// DataCopy). A read: up to the end of its 512-byte allocation granule (device allocators hand out
-// 512-byte multiples, so real kernels read a short bias or scale row as one 512-byte block). The
-// bytes past the tensor are the allocation's padding: poisoned here, never part of an output, so a
-// result that depends on them differs between the two poison seeds of a check. Anything further
-// out, or before the tensor's start, is a violation.
-std::size_t gm_limit(const Region& r, bool write) {
-  return write ? (r.size + 31) / 32 * 32 : (r.size + 511) / 512 * 512;
+// The GM ranges come from the guarded copy (guarded_state.h; same order as g_regions, which has the
+// names): a kernel that overwrites the launcher's heap cannot widen what it may touch. The limits of
+// an access (rt::gm_limit: reads to the 512-byte allocation granule, writes to the last 32-byte
+// block) are the same for the API checks and for raw pointer accesses.
+
+// Index of the GM range starting exactly at `start`, -1 when none.
+int range_starting_at(const void* start) {
+  const auto p = reinterpret_cast<std::uintptr_t>(start);
+  const rt::GmRange* first = rt::g_guard.gm;
+  const rt::GmRange* last = first + rt::g_guard.gm_count;
+  const rt::GmRange* it = std::lower_bound(first, last, p, [](const rt::GmRange& r, std::uintptr_t a) { return r.start < a; });
+  return it != last && it->start == p ? static_cast<int>(it - first) : -1;
 }
 
-const Region* region_starting_at(const void* start) {
-  const auto* p = static_cast<const std::uint8_t*>(start);
-  auto it = std::lower_bound(g_regions.begin(), g_regions.end(), p,
-                             [](const Region& r, const std::uint8_t* a) { return r.start < a; });
-  return it != g_regions.end() && it->start == p ? &*it : nullptr;
+const std::string& range_name(int i) {
+  static const std::string unnamed = "?";
+  return i >= 0 && i < static_cast<int>(g_regions.size()) ? g_regions[static_cast<std::size_t>(i)].name : unnamed;
 }
 
 const void* gm_home(const void* addr) {
-  const auto* p = static_cast<const std::uint8_t*>(addr);
-  auto it = std::upper_bound(g_regions.begin(), g_regions.end(), p,
-                             [](const std::uint8_t* a, const Region& r) { return a < r.start; });
-  if (it == g_regions.begin()) return nullptr;
-  const Region& r = *(it - 1);
-  return static_cast<std::size_t>(p - r.start) < std::max<std::size_t>(gm_limit(r, true), 1) ? r.start : nullptr;
+  const auto p = reinterpret_cast<std::uintptr_t>(addr);
+  const rt::GmRange* first = rt::g_guard.gm;
+  const rt::GmRange* last = first + rt::g_guard.gm_count;
+  const rt::GmRange* it = std::upper_bound(first, last, p, [](std::uintptr_t a, const rt::GmRange& r) { return a < r.start; });
+  if (it == first) return nullptr;
+  const rt::GmRange& r = *(it - 1);
+  return p - r.start < std::max<std::size_t>(rt::gm_limit(r.size, true), 1) ? reinterpret_cast<const void*>(r.start)
+                                                                           : nullptr;
 }
 
 void check_gm_home(const void* home, const void* addr, std::size_t bytes, bool write, const char* api, const char* file,
                    int line) {
-  const Region* r = home != nullptr ? region_starting_at(home) : nullptr;
-  if (r == nullptr) return check_gm(addr, bytes, write, api, file, line);
-  const auto* p = static_cast<const std::uint8_t*>(addr);
+  const int i = home != nullptr ? range_starting_at(home) : -1;
+  if (i < 0) return check_gm(addr, bytes, write, api, file, line);
+  const rt::GmRange& r = rt::g_guard.gm[i];
+  const auto p = reinterpret_cast<std::uintptr_t>(addr);
   const char* verb = write ? "write" : "read";
-  if (p < r->start) {
+  if (p < r.start) {
     violation(api, "GM " + std::string(verb) + " of " + std::to_string(bytes) + " bytes starts " +
-                       std::to_string(r->start - p) + " bytes before '" + r->name + "'", file, line);
+                       std::to_string(r.start - p) + " bytes before '" + range_name(i) + "'", file, line);
   }
-  const std::size_t off = static_cast<std::size_t>(p - r->start), limit = gm_limit(*r, write);
+  const std::size_t off = p - r.start, limit = rt::gm_limit(r.size, write);
   if (off <= limit && bytes <= limit - off) return;
   violation(api, "GM " + std::string(verb) + " of " + std::to_string(bytes) + " bytes at byte offset " +
-                     std::to_string(off) + " of '" + r->name + "' runs past its end (" + std::to_string(r->size) +
+                     std::to_string(off) + " of '" + range_name(i) + "' runs past its end (" + std::to_string(r.size) +
                      " bytes)", file, line);
 }
 
 void check_gm(const void* addr, std::size_t bytes, bool write, const char* api, const char* file, int line) {
-  const auto* p = static_cast<const std::uint8_t*>(addr);
-  auto it = std::upper_bound(g_regions.begin(), g_regions.end(), p,
-                             [](const std::uint8_t* a, const Region& r) { return a < r.start; });
+  const auto a = reinterpret_cast<std::uintptr_t>(addr);
+  int near = -1;
+  if (rt::find_gm_range(a, bytes, write, &near) >= 0) return;
   const char* verb = write ? "write" : "read";
-  if (it != g_regions.begin()) {
-    const Region& r = *(it - 1);
-    std::size_t off = static_cast<std::size_t>(p - r.start);
-    const std::size_t limit = gm_limit(r, write);
-    if (off <= limit && bytes <= limit - off) return;
-    if (off < r.size + 4096) {
+  if (near >= 0) {
+    const rt::GmRange& r = rt::g_guard.gm[near];
+    if (a >= r.start) {
       violation(api, "GM " + std::string(verb) + " of " + std::to_string(bytes) + " bytes at byte offset " +
-                         std::to_string(off) + " of '" + r.name + "' runs past its end (" + std::to_string(r.size) +
-                         " bytes)", file, line);
+                         std::to_string(a - r.start) + " of '" + range_name(near) + "' runs past its end (" +
+                         std::to_string(r.size) + " bytes)", file, line);
     }
-  }
-  if (it != g_regions.end() && it->start - p < 4096) {
     violation(api, "GM " + std::string(verb) + " of " + std::to_string(bytes) + " bytes starts " +
-                       std::to_string(it->start - p) + " bytes before '" + it->name + "'", file, line);
+                       std::to_string(r.start - a) + " bytes before '" + range_name(near) + "'", file, line);
   }
   violation(api, "GM " + std::string(verb) + " of " + std::to_string(bytes) +
                      " bytes at an address outside every tensor handed to the kernel", file, line);
@@ -1528,16 +1557,16 @@ namespace {
 // The blocks whose sets form one round of flag `mode` for setter `b`, and the blocks a round reaches.
 void flag_group(int mode, int b, std::vector<int>& members, std::vector<int>& receivers) {
   const int n = static_cast<int>(g_blocks.size());
-  const npukb::BlockState& me = g_blocks[b].state;
+  const npukb::BlockState& me = *g_blocks[b].state;
   members.clear();
   receivers.clear();
   if (mode == 0) {                       // every core of the setter's type
-    for (int k = 0; k < n; ++k) if (g_blocks[k].state.core_type == me.core_type) members.push_back(k);
+    for (int k = 0; k < n; ++k) if (g_blocks[k].state->core_type == me.core_type) members.push_back(k);
     receivers = members;
   } else if (mode == 1) {                // the vector cores of one AI core
     if (g_mixed) {
       for (int k = 0; k < n; ++k) {
-        const auto& st = g_blocks[k].state;
+        const auto& st = *g_blocks[k].state;
         if (st.core_type == npukb::CORE_AIV && st.core_idx == me.core_idx) members.push_back(k);
       }
     } else {                             // vector-only launch: blocks 2i and 2i+1 share an AI core
@@ -1547,7 +1576,7 @@ void flag_group(int mode, int b, std::vector<int>& members, std::vector<int>& re
   } else {                               // mode 2: cube core <-> its vector cores
     if (!g_mixed) return;
     for (int k = 0; k < n; ++k) {
-      const auto& st = g_blocks[k].state;
+      const auto& st = *g_blocks[k].state;
       if (st.core_idx != me.core_idx) continue;
       if (st.core_type == npukb::CORE_AIV) (me.core_type == npukb::CORE_AIC ? receivers : members).push_back(k);
       else if (me.core_type == npukb::CORE_AIV) receivers.push_back(k);
@@ -1621,9 +1650,9 @@ std::uint8_t* lazy_buffer(std::uint8_t** slot, std::size_t bytes) {
 BlockState* cube_partner() {
   int b = g_running_block.load();
   if (!g_mixed || b < 0) return nullptr;
-  const BlockState& me = g_blocks[b].state;
+  const BlockState& me = *g_blocks[b].state;
   if (me.core_type != CORE_AIV) return nullptr;
-  return &g_blocks[me.core_idx].state;   // AIC blocks come first: AIC i is g_blocks[i]
+  return g_blocks[me.core_idx].state;   // AIC blocks come first: AIC i is g_blocks[i]
 }
 
 std::uint8_t* sys_workspace() { return g_workspace; }

@@ -11,6 +11,11 @@
 #include <cstdint>
 #include <string>
 
+// Functions of the simulator's value types (bfloat16_t) act on memory as the caller does: they do not
+// mark simulator code (raw-access costing), so `z[i] = x[i] + y[i]` on raw bfloat16_t pointers costs
+// the kernel's scalar accesses like on built-in types.
+#define NPUKB_VALUE_FN __attribute__((no_instrument_function))
+
 namespace npukb {
 
 // Hardware figures of the simulated Ascend 910B (DESIGN.md section 3).
@@ -24,6 +29,7 @@ constexpr std::size_t kFixBufBytes = 4096;       // FB (TPosition::C2PIPE2GM), p
 constexpr int kVectorCores = 48;
 constexpr int kCubeCores = 24;
 constexpr double kClockGhz = 1.85;
+constexpr double kHbmGBs = 1600.0;           // aggregate HBM bandwidth (GB/s == bytes/ns)
 constexpr unsigned char kPoisonByte = 0xA5;   // fill of fresh UB/L1 and of output buffers
 
 // Pipes of the cost model (cycle clocks kept per block).
@@ -34,7 +40,14 @@ enum PipeId : int { PIPE_ID_S = 0, PIPE_ID_V, PIPE_ID_MTE2, PIPE_ID_MTE3, PIPE_I
 // cube cores (AIC) and 2 x blockDim AI vector cores (AIV); see docs/simulator.md.
 enum CoreType : int { CORE_AIC = 1, CORE_AIV = 2 };   // the values of AscendC::AIC / AscendC::AIV
 
-// Per-block state, one per running block (thread). Owned by the launcher.
+// Bytes reserved in every BlockState for the kernel-side API state (npukb::kern::KState: mask
+// register, clocks, UB readiness) and for the cube path's L1/L0 dataflow clocks (CubeCostState);
+// state.h and cube_cost.h check that they fit.
+constexpr std::size_t kApiStateBytes = 512 * 1024;
+constexpr std::size_t kCubeStateBytes = 32 * 1024;
+
+// Per-block state, one per running block (thread). Owned by the launcher, which keeps it in memory
+// the kernel cannot write (docs/security.md): its own instrumented stores there are a violation.
 struct BlockState {
   int block_idx = 0;              // GetBlockIdx(): AIV of a mixed kernel: core_idx * 2 + sub_block_idx
   int block_num = 1;              // GetBlockNum(): the launch's blockDim
@@ -55,10 +68,17 @@ struct BlockState {
   double finish_cycles = 0.0;               // estimated cycle at which the block finished
   std::uint64_t gm_read_bytes = 0;
   std::uint64_t gm_write_bytes = 0;
-  void* api_state = nullptr;      // reserved for the kernel-side headers (mask mode, atomic mode, ...)
-  void* cube_state = nullptr;     // reserved for the cube-path headers (L1/L0 dataflow clocks)
+  std::uint64_t raw_gm_accesses = 0;        // the kernel's own loads/stores through raw GM pointers
+  std::uint64_t raw_ub_accesses = 0;        // ... and through raw on-chip (UB/L1/L0/BT/FB) pointers
   double server_until = 0.0;      // AIC of a mixed launch: when the Matmul work its AIVs requested ends
+  void* api_state = nullptr;      // the kernel-side headers' state, placed in api_storage by state.h
+  void* cube_state = nullptr;     // the cube-path headers' state, placed in cube_storage by cube_cost.h
+  alignas(64) unsigned char api_storage[kApiStateBytes];
+  alignas(64) unsigned char cube_storage[kCubeStateBytes];
 };
+
+// Memory spaces of a raw access (see npukb_kernel_raw_access).
+enum RawSpace : int { RAW_GM = 0, RAW_UB = 1, RAW_ONCHIP = 2 };
 
 // The block running on this thread.
 BlockState& block();
@@ -114,3 +134,11 @@ std::uint8_t* sys_workspace();
 void kernel_log(const std::string& text);
 
 }  // namespace npukb
+
+// Raw-access costing (docs/cost-model.md): the kernel TU is compiled with memory-access
+// instrumentation; the runtime classifies every load/store the kernel's own code makes and hands
+// those into GM (space RAW_GM, offset 0) or on-chip memory (RAW_UB / RAW_ONCHIP, byte offset in
+// that buffer) to this function, which the kernel-side headers define (raw_access.h) so that the
+// access is costed like GetValue/SetValue on the same memory.
+extern "C" void npukb_kernel_raw_access(int space, std::uint64_t offset, std::uint64_t bytes, int write)
+    __attribute__((weak));

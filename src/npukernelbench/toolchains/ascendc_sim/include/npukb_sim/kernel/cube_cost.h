@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <new>
 
 #include "npukb_sim/kernel/state.h"
 #include "npukb_sim/kernel/types.h"
@@ -42,14 +43,19 @@ struct CubeCostState {
   double used[kL1Granules + kL0aGranules + kL0bGranules + kL0cGranules + kBtGranules + kFbGranules];
 };
 
+// Like KState (state.h), the cube clocks live inside the block's BlockState (launcher-owned memory the
+// kernel cannot write), never in thread-local storage.
+static_assert(sizeof(CubeCostState) <= kCubeStateBytes, "CubeCostState outgrew BlockState::cube_storage");
+static_assert(alignof(CubeCostState) <= 64, "CubeCostState needs more alignment than BlockState::cube_storage has");
+
 inline CubeCostState& cube_cost_state() {
-  thread_local CubeCostState st;
   BlockState& b = block();
-  if (b.cube_state != &st) {
-    std::memset(&st, 0, sizeof st);
-    b.cube_state = &st;
+  if (b.cube_state == nullptr) {
+    auto* st = new (b.cube_storage) CubeCostState();
+    std::memset(st, 0, sizeof *st);
+    b.cube_state = st;
   }
-  return st;
+  return *static_cast<CubeCostState*>(b.cube_state);
 }
 
 // First granule index of a buffer inside CubeCostState, and its granule count.

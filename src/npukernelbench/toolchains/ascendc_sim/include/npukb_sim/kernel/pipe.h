@@ -89,6 +89,17 @@ inline const char* hw_name(Hardware hw) {
 
 enum class BufState : std::uint8_t { Free, Allocated, Queued, Dequeued };
 
+// The pipe that fills a queue's buffers (it waits in AllocTensor until a reused buffer is free).
+inline npukb::PipeId producer_pipe(TPosition p) {
+  switch (p) {
+    case TPosition::VECIN: case TPosition::A1: case TPosition::B1: case TPosition::C1: return npukb::PIPE_ID_MTE2;
+    case TPosition::A2: case TPosition::B2: return npukb::PIPE_ID_MTE1;
+    case TPosition::CO1: return npukb::PIPE_ID_M;
+    case TPosition::CO2: return npukb::PIPE_ID_FIX;
+    default: return npukb::PIPE_ID_V;   // VECOUT, VECCALC
+  }
+}
+
 struct QueueBase {
   static constexpr int kMaxNum = kMaxBuffers;
   TPosition pos = TPosition::VECCALC;
@@ -117,7 +128,9 @@ struct QueueBase {
       if (st[i] == BufState::Free) {
         st[i] = BufState::Allocated;
         next_alloc = (i + 1) % num;
-        return loc_of(i);
+        sim::LocalLoc l = loc_of(i);
+        if (l.hw == Hardware::UB) npukb::kern::wait_buffer_free(producer_pipe(pos), l.addr, l.addr + len);
+        return l;
       }
     }
     npukb::violation("TQue::AllocTensor", "queue depth exceeded: all " + npukb::kern::num(num) +

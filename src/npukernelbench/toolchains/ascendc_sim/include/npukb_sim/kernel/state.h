@@ -48,16 +48,19 @@ struct KState {
   const void* live_pipe = nullptr;
 };
 
+// The block's API state lives inside its BlockState (launcher-owned memory the kernel cannot write),
+// never in thread-local storage: a kernel that finds the thread pointer finds no clocks there.
+static_assert(sizeof(KState) <= kApiStateBytes, "KState outgrew BlockState::api_storage: raise kApiStateBytes");
+static_assert(alignof(KState) <= 64, "KState needs more alignment than BlockState::api_storage has");
+
 inline KState& state() {
-  thread_local KState st;
   BlockState& b = block();
-  if (b.api_state != &st) {
-    st.~KState();
-    new (&st) KState();
-    st.blk = &b;
-    b.api_state = &st;
+  if (b.api_state == nullptr) {
+    KState* st = new (b.api_storage) KState();
+    st->blk = &b;
+    b.api_state = st;
   }
-  return st;
+  return *static_cast<KState*>(b.api_state);
 }
 
 // ---- cost model ----------------------------------------------------------------------------------
@@ -74,9 +77,13 @@ inline double dma_bandwidth(double bytes, bool to_gm) {
   return p32;
 }
 
+// The block's fair share of HBM: n blocks of a launch move data at once, so none gets more than 1/n of
+// the aggregate bandwidth (~20 busy cores saturate it; below that the per-core figures bind).
+inline double hbm_share(int block_num) { return kHbmGBs / static_cast<double>(block_num > 1 ? block_num : 1); }
+
 inline double dma_cycles(std::uint64_t bytes, std::uint32_t block_count, bool to_gm, bool gm_512_aligned) {
   if (bytes == 0) return cycles_from_ns(30.0);
-  double bw = dma_bandwidth(static_cast<double>(bytes), to_gm);
+  double bw = std::min(dma_bandwidth(static_cast<double>(bytes), to_gm), hbm_share(block().block_num));
   if (!gm_512_aligned) bw /= 1.4;
   double ns = static_cast<double>(bytes) / bw;
   if (bytes < 1024) ns = (1024.0 / bw) * (0.6 + 0.4 * static_cast<double>(bytes) / 1024.0);  // latency floor
@@ -125,6 +132,19 @@ inline double schedule(PipeId pipe, double cost, const Span* src, int nsrc, cons
   s.blk->pipe_cycles[pipe] += cost;
   publish(s);
   return end;
+}
+
+// AllocTensor of a UB queue buffer: on hardware the queue's producer pipe waits for the event the
+// buffer's FreeTensor set, i.e. until every instruction that used the buffer has finished. Here the
+// producer pipe's clock moves to the completion of the buffer's last reader or writer, so with one
+// buffer per queue copy-in, compute and copy-out of consecutive tiles serialise and with two they
+// overlap.
+inline void wait_buffer_free(PipeId producer, std::uint32_t begin, std::uint32_t end) {
+  KState& s = state();
+  double t = s.pipe[producer];
+  for (std::uint32_t b = begin / 32; b < (end + 31) / 32 && b < kUbBlocks; ++b) t = std::max(t, std::max(s.ub_ready[b], s.ub_used[b]));
+  s.pipe[producer] = t;
+  publish(s);
 }
 
 // Scalar access to UB bytes: stalls the issue clock until the data is ready (read) or free (write).

@@ -54,9 +54,10 @@ class LocalTensor {
     std::memcpy(ptr() + index, &v, sizeof(T));
   }
 
+  // The element is then read or written by the kernel's own code: a raw access, costed where it
+  // happens (raw_access.h), so the reference itself costs nothing.
   T& operator()(const std::uint32_t index) const {
     check_index("LocalTensor::operator()", index, "<kernel>", 0);
-    if (loc_.hw == Hardware::UB) npukb::kern::scalar_ub_access(loc_.addr + index * sizeof(T), true);
     return ptr()[index];
   }
 
@@ -85,7 +86,6 @@ class LocalTensor {
   // ---- simulator internals (not part of the AscendC API) ----
   T* ptr() const { return reinterpret_cast<T*>(loc_.base + loc_.addr); }
   const sim::LocalLoc& loc() const { return loc_; }
-  sim::LocalLoc& mutable_loc() { return loc_; }
   static LocalTensor make(const sim::LocalLoc& loc, std::uint32_t elems) {
     LocalTensor r;
     r.loc_ = loc;
@@ -154,9 +154,8 @@ class GlobalTensor {
     std::memcpy(addr_ + offset, &v, sizeof(T));
   }
 
-  T& operator()(const std::uint64_t offset) const {
+  T& operator()(const std::uint64_t offset) const {   // costed where the kernel uses it (raw access)
     check_access(addr_ + offset, sizeof(T), true, "GlobalTensor::operator()", "<kernel>", 0);
-    npukb::kern::scalar_gm_access(sizeof(T), false);
     return addr_[offset];
   }
 

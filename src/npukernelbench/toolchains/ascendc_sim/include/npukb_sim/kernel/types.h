@@ -5,6 +5,8 @@
 #include <cstring>
 #include <type_traits>
 
+#include "npukb_sim/runtime.h"
+
 // ---- half / bfloat16_t -------------------------------------------------------------------------
 // half is a built-in 16-bit float type on the device compiler; GCC 12 provides _Float16, which keeps
 // template deduction and arithmetic (promotion to float in mixed expressions) close to bisheng.
@@ -14,8 +16,8 @@ using float32_t = float;
 
 namespace npukb {
 namespace detail {
-inline std::uint32_t f32_bits(float f) { std::uint32_t u; std::memcpy(&u, &f, 4); return u; }
-inline float bits_f32(std::uint32_t u) { float f; std::memcpy(&f, &u, 4); return f; }
+NPUKB_VALUE_FN inline std::uint32_t f32_bits(float f) { std::uint32_t u; std::memcpy(&u, &f, 4); return u; }
+NPUKB_VALUE_FN inline float bits_f32(std::uint32_t u) { float f; std::memcpy(&f, &u, 4); return f; }
 }  // namespace detail
 
 // bfloat16: 1 sign, 8 exponent, 7 mantissa bits; conversion from float rounds to nearest even.
@@ -23,17 +25,17 @@ class bf16 {
  public:
   bf16() = default;
   template <typename U, typename = std::enable_if_t<std::is_arithmetic_v<U> || std::is_same_v<U, _Float16>>>
-  bf16(U v) : bits_(from_float(static_cast<float>(v))) {}  // NOLINT: implicit like the device type
-  operator float() const { return detail::bits_f32(static_cast<std::uint32_t>(bits_) << 16); }
-  static bf16 from_bits(std::uint16_t b) { bf16 r; r.bits_ = b; return r; }
-  std::uint16_t bits() const { return bits_; }
-  bf16& operator+=(float o) { *this = bf16(float(*this) + o); return *this; }
-  bf16& operator-=(float o) { *this = bf16(float(*this) - o); return *this; }
-  bf16& operator*=(float o) { *this = bf16(float(*this) * o); return *this; }
-  bf16& operator/=(float o) { *this = bf16(float(*this) / o); return *this; }
-  bf16 operator-() const { return from_bits(static_cast<std::uint16_t>(bits_ ^ 0x8000u)); }
+  NPUKB_VALUE_FN bf16(U v) : bits_(from_float(static_cast<float>(v))) {}  // NOLINT: implicit like the device type
+  NPUKB_VALUE_FN operator float() const { return detail::bits_f32(static_cast<std::uint32_t>(bits_) << 16); }
+  NPUKB_VALUE_FN static bf16 from_bits(std::uint16_t b) { bf16 r; r.bits_ = b; return r; }
+  NPUKB_VALUE_FN std::uint16_t bits() const { return bits_; }
+  NPUKB_VALUE_FN bf16& operator+=(float o) { *this = bf16(float(*this) + o); return *this; }
+  NPUKB_VALUE_FN bf16& operator-=(float o) { *this = bf16(float(*this) - o); return *this; }
+  NPUKB_VALUE_FN bf16& operator*=(float o) { *this = bf16(float(*this) * o); return *this; }
+  NPUKB_VALUE_FN bf16& operator/=(float o) { *this = bf16(float(*this) / o); return *this; }
+  NPUKB_VALUE_FN bf16 operator-() const { return from_bits(static_cast<std::uint16_t>(bits_ ^ 0x8000u)); }
 
-  static std::uint16_t from_float(float f) {
+  NPUKB_VALUE_FN static std::uint16_t from_float(float f) {
     std::uint32_t u = detail::f32_bits(f);
     if ((u & 0x7f800000u) == 0x7f800000u && (u & 0x007fffffu)) return static_cast<std::uint16_t>((u >> 16) | 0x40u);
     std::uint32_t lsb = (u >> 16) & 1u;

@@ -1,0 +1,35 @@
+// npukb_sim/kernel/raw_access.h -- the cost of the kernel's own loads and stores through raw
+// pointers (docs/cost-model.md, "Raw accesses"). Clean-room part of ascendc-sim.
+//
+// The build compiles the kernel TU with memory-access instrumentation (compiler.py); the runtime
+// (runtime/raw_access.cpp) classifies every access the kernel's own code makes and calls
+// npukb_kernel_raw_access for those into GM or on-chip memory. An access is costed as the scalar
+// unit's GetValue/SetValue on the same memory: one scalar access per 8 bytes (the widest scalar load),
+// UB accesses wait for the data (reads) or the buffer (writes) as GetValue/SetValue do.
+#pragma once
+#include <cstdint>
+
+#include "npukb_sim/kernel/state.h"
+
+// Weak: every TU that includes the kernel headers may define it; the linker keeps one. The simulator's
+// own code (this function included) runs exempt from raw-access costing.
+extern "C" __attribute__((weak)) void npukb_kernel_raw_access(int space, std::uint64_t offset, std::uint64_t bytes,
+                                                              int write) {
+  constexpr std::uint64_t kWord = 8;
+  const std::uint64_t words = bytes == 0 ? 1 : (bytes + kWord - 1) / kWord;
+  npukb::BlockState& b = npukb::block();
+  if (space == npukb::RAW_GM) {
+    b.raw_gm_accesses += words;
+    for (std::uint64_t w = 0; w < words; ++w) {
+      const std::uint64_t n = bytes > w * kWord ? (bytes - w * kWord < kWord ? bytes - w * kWord : kWord) : bytes;
+      npukb::kern::scalar_gm_access(n, write != 0);
+    }
+    return;
+  }
+  b.raw_ub_accesses += words;
+  for (std::uint64_t w = 0; w < words; ++w) {
+    // Only UB has readiness tracking; other on-chip buffers cost the plain scalar access.
+    const std::uint64_t at = space == npukb::RAW_UB ? offset + w * kWord : npukb::kUbBytes;
+    npukb::kern::scalar_ub_access(static_cast<std::uint32_t>(at), write != 0);
+  }
+}
