@@ -270,6 +270,9 @@ def _normalize(name: str) -> str:
 
 # ------------------------------------------------------------------------------------- the checks
 
+# What an include outside the project may name: a header file (``x.h``, ``x.hpp``, ``x.inc``) or an
+# extensionless standard header (``vector``); no spaces or other odd characters.
+_HEADER_FILE = re.compile(r"[A-Za-z0-9_+-]+|[A-Za-z0-9_.+-]+\.(h|hh|hpp|hxx|inc|inl|ipp|tcc)")
 _HEADER_NAME = re.compile(r'^\s*(<(?P<angle>[^>\n]*)>|"(?P<quote>[^"\n]*)")')
 _HAS_INCLUDE = re.compile(r'(__has_include(?:_next)?)\s*\(\s*(?:<([^>\n]*)>|"([^"\n]*)")')
 
@@ -299,6 +302,9 @@ def _check_include(name: str, angle: bool, path: str, line: int, files: Mapping[
         return None
     if angle and any(f == name or f.endswith("/" + name) for f in files):
         return None
+    if not _HEADER_FILE.fullmatch(parts[-1]):      # <platform/config.json>, <lib/a b.h>: not a header
+        shown = f"<{name}>" if angle else f'"{name}"'
+        return _finding("include-not-allowed", path, line, f"#include {shown}")
     if not (name.startswith("npukb") or preprocessed.system_header(name)):
         return None                     # found nowhere: the build fails with "no such file"
     shown = f"<{name}>" if angle else f'"{name}"'
