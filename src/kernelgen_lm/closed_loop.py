@@ -58,7 +58,7 @@ class LoopSettings:
                                                  # scores every pair: many near-copies only cost time)
     # DPO
     dpo_steps: int = 8
-    dpo_learning_rate: float = 1e-3
+    dpo_learning_rate: float = 1e-4             # 1e-3 separates the pairs too but unlearns the other tasks
     beta: float = 0.1
     threads: int = 1
     toolchain: str = "ascendc-sim"
