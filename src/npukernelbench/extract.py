@@ -107,8 +107,10 @@ def blocks(text: str) -> list[Block]:
     return found
 
 
-def extract_files(text: str, required: Iterable[str]) -> dict[str, str]:
-    """Source files of a completion. Raises :class:`ParseError` naming what is wrong."""
+def extract_files(text: str, required: Iterable[str], complete: bool = True) -> dict[str, str]:
+    """Source files of a completion. Raises :class:`ParseError` naming what is wrong. ``complete``
+    False accepts part of a project (a fix that restates only the files it changes; the caller
+    merges it into the project it fixes)."""
     required = tuple(required)
     if text is None or not text.strip():
         raise ParseError("empty completion")
@@ -140,7 +142,8 @@ def extract_files(text: str, required: Iterable[str]) -> dict[str, str]:
     for path, body in files.items():
         if not body.strip():
             raise ParseError(f"the code block for {path} is empty")
-    check_project(files, required)
+    if complete:
+        check_project(files, required)
     return files
 
 

@@ -181,3 +181,12 @@ def test_error_cot_from_python_on_a_run_directory(tmp_path):
     assert [s.source for s in result.samples] == ["api_debug"]
     assert result.samples[0].verified is Verified.PASSED and result.samples[0].task == spec.case_id
     assert "no matching function" in result.samples[0].messages[0]["content"]
+
+
+def test_a_fix_restating_only_the_kernel_file_is_merged_into_the_project() -> None:
+    from ascend_cot.stages.errors import _merged
+
+    original = {"op_host/x.cpp": "// host\n", "op_kernel/x.cpp": "// broken kernel\n"}
+    answer = "The kernel forgot a cast.\n\n=== op_kernel/x.cpp ===\n```cpp\n// fixed kernel\n```\n"
+    assert _merged(original, answer) == {"op_host/x.cpp": "// host\n", "op_kernel/x.cpp": "// fixed kernel\n"}
+    assert _merged(original, "no code at all") is None

@@ -128,7 +128,7 @@ def _merged(original: Mapping[str, str], answer: str) -> dict[str, str] | None:
         from npukernelbench.extract import ParseError, extract_files
 
         try:
-            files = extract_files(answer, ())
+            files = extract_files(answer, (), complete=False)     # a fix may restate only what it changes
         except ParseError:
             return None
     return {**dict(original), **files}
