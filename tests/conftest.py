@@ -64,12 +64,12 @@ def subprocess_env() -> dict[str, str]:
 class ServeProcess:
     """``python -m npukernelbench.serve`` on port 0; ``url`` is read from its 'listening on' line."""
 
-    def __init__(self, model: Path, *extra: str):
+    def __init__(self, model: Path, *extra: str, startup_timeout: float = 120):
         self.log = tempfile.TemporaryFile(mode="w+")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "npukernelbench.serve", "--model", str(model), "--port", "0", "--quiet", *extra],
             stdout=subprocess.PIPE, stderr=self.log, text=True, env=subprocess_env())
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + startup_timeout
         line = ""
         while time.monotonic() < deadline:
             line = self.proc.stdout.readline()
@@ -102,3 +102,15 @@ def served_model(tiny_model: Path):
     server = ServeProcess(tiny_model)
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def python_env() -> dict[str, str]:
+    """Environment of ``python -m npukernelbench...`` subprocesses (this checkout's src first)."""
+    return subprocess_env()
+
+
+@pytest.fixture(scope="session")
+def serve_process() -> type[ServeProcess]:
+    """``serve_process(model, *flags, startup_timeout=...)`` starts an ``npukb serve`` subprocess."""
+    return ServeProcess

@@ -123,7 +123,8 @@ def _run_passthrough(name: str, argv: Sequence[str]) -> int:
 
 register("evaluate", "generate completions and evaluate them (no pytest)", _evaluate_args, _evaluate)
 register("report", "rebuild summary.json/report.md of a run directory and print the table", _report_args, _report)
-_passthrough("serve", "serve a local model over an OpenAI-compatible HTTP API (transformers)", "npukernelbench.serve")
+_passthrough("serve", "serve a local model over an OpenAI-compatible HTTP API (transformers, or --engine vllm)",
+             "npukernelbench.serve")
 _passthrough("export-completions", "write a replay file from a run directory's completions", "npukernelbench.export")
 
 

