@@ -52,6 +52,8 @@ def main() -> None:
     parser.add_argument("--max-tokens", type=int, default=128)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--backend", action="append", choices=BACKENDS, help="repeatable (default: both)")
+    parser.add_argument("--dtype", default="float32", choices=("float32", "bfloat16", "auto"),
+                        help="weights dtype of both backends (default float32; vLLM's auto is bfloat16 on CPU)")
     args = parser.parse_args()
 
     import torch
@@ -65,7 +67,8 @@ def main() -> None:
     task = load_spec(REPO / "benchmark_cases/level1/math/add_custom", REPO / "benchmark_cases")
     messages = build_messages(task)
     lines = [f"torch {torch.__version__}, threads {torch.get_num_threads()}, CUDA {torch.cuda.is_available()}",
-             f"batch: {args.samples} samples x max {args.max_tokens} new tokens, {args.repeats} repeats"]
+             f"batch: {args.samples} samples x max {args.max_tokens} new tokens, {args.repeats} repeats, "
+             f"dtype {args.dtype}"]
     with tempfile.TemporaryDirectory() as tmp:
         model_dir = build_tiny_model(Path(tmp) / "tiny")
         hf = HFGenerator(str(model_dir), GeneratorOptions(progress=False))
@@ -79,9 +82,9 @@ def main() -> None:
                     continue
                 from npukernelbench.generators.vllm_engine import VLLMGenerator
 
-                generator = VLLMGenerator(str(model_dir), GeneratorOptions(progress=False))
+                generator = VLLMGenerator(str(model_dir), GeneratorOptions(progress=False, dtype=args.dtype))
             else:
-                generator = HFGenerator(str(model_dir), GeneratorOptions(progress=False))
+                generator = HFGenerator(str(model_dir), GeneratorOptions(progress=False, dtype=args.dtype))
             startup, rates, tokens = measure(generator, task, messages, args)
             where = ("CPU" if generator.on_cpu else "GPU") if backend == "vllm" else generator._device
             lines.append(f"{backend} ({where}): median {statistics.median(rates):.1f} tokens/s (min {min(rates):.1f}, "
