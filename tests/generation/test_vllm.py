@@ -34,9 +34,16 @@ pytestmark = [
 
 @pytest.fixture(scope="module")
 def engine(tiny_model):
+    import random
+
     from npukernelbench.generators.vllm_engine import VLLMGenerator
 
     gen = VLLMGenerator(str(tiny_model), GeneratorOptions(progress=False))
+    random.seed(1234)
+    expected = random.random()
+    random.seed(1234)
+    gen.load()
+    assert random.random() == expected          # the engine start left the caller's random state alone
     yield gen
     gen.close()
 

