@@ -66,20 +66,21 @@ def subprocess_env() -> dict[str, str]:
 class ServeProcess:
     """``python -m npukernelbench.serve`` on port 0; ``url`` is read from its 'listening on' line."""
 
-    def __init__(self, model: Path, *extra: str):
+    def __init__(self, model: Path, *extra: str, startup_timeout: float = 120):
         self.log = tempfile.TemporaryFile(mode="w+")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "npukernelbench.serve", "--model", str(model), "--port", "0", "--quiet", *extra],
             stdout=subprocess.PIPE, stderr=self.log, text=True, env=subprocess_env())
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + startup_timeout
         line = ""
         while time.monotonic() < deadline:
             line = self.proc.stdout.readline()
             if "listening on" in line or not line:
                 break
         if "listening on" not in line:
+            log = self.stderr()[-2000:]
             self.stop()
-            raise RuntimeError(f"npukb serve did not start: {line!r} {self.stderr()[-2000:]}")
+            raise RuntimeError(f"npukb serve did not start: {line!r} {log}")
         self.url = line.split("listening on ", 1)[1].split()[0]
 
     def stderr(self) -> str:
@@ -104,3 +105,15 @@ def served_model(tiny_model: Path):
     server = ServeProcess(tiny_model)
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def python_env() -> dict[str, str]:
+    """Environment of ``python -m npukernelbench...`` subprocesses (this checkout's src first)."""
+    return subprocess_env()
+
+
+@pytest.fixture(scope="session")
+def serve_process() -> type[ServeProcess]:
+    """``serve_process(model, *flags, startup_timeout=...)`` starts an ``npukb serve`` subprocess."""
+    return ServeProcess

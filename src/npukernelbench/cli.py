@@ -256,7 +256,8 @@ register("cache", "show (info) or empty (clear) the build cache", _cache_args, _
 register("report", "rebuild summary.json/report.md of a run directory and print the table", _report_args, _report)
 register("compare", "compare run directories in one Table-2-shaped table (terminal, markdown, CSV, HTML)",
          _compare_args, _compare)
-_passthrough("serve", "serve a local model over an OpenAI-compatible HTTP API (transformers)", "npukernelbench.serve")
+_passthrough("serve", "serve a local model over an OpenAI-compatible HTTP API (transformers, or --engine vllm)",
+             "npukernelbench.serve")
 _passthrough("export-completions", "write a replay file from a run directory's completions", "npukernelbench.export")
 
 

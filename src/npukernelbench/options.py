@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from npukernelbench.evaluate import EvalOptions
-    from npukernelbench.generators.base import GeneratorOptions, SamplingParams
+    from npukernelbench.generators.base import EngineOptions, GeneratorOptions, SamplingParams
 
 
 @dataclass(frozen=True)
@@ -48,6 +48,17 @@ OPTIONS: tuple[Opt, ...] = (
     Opt("--max-tokens", "npukb_max_tokens", "maximum new tokens per completion", type=int, default=8192),
     Opt("--seed", "npukb_seed", "sampling seed (also the mutants' seed)", type=int, default=0),
     Opt("--lora", "npukb_lora", "LoRA adapter directory applied to a local model", default=None),
+    Opt("--model-dtype", "npukb_model_dtype", "weights dtype of a local model (transformers, vLLM): auto, float32, "
+        "bfloat16, float16", default="auto", choices=("auto", "float32", "bfloat16", "float16")),
+    Opt("--gpu-memory-utilization", "npukb_gpu_memory_utilization", "vLLM: fraction of GPU memory the engine "
+        "reserves (on the CPU backend: of host memory; default vLLM's on GPU, unused on CPU)", type=float,
+        default=None),
+    Opt("--max-model-len", "npukb_max_model_len", "vLLM: context length, prompt + completion (default: the "
+        "model's)", type=int, default=None),
+    Opt("--tensor-parallel-size", "npukb_tensor_parallel_size", "vLLM: devices the model is split over", type=int,
+        default=1),
+    Opt("--kv-cache-gib", "npukb_kv_cache_gib", "vLLM: explicit KV-cache size in GiB (default 1 on CPU unless "
+        "--gpu-memory-utilization is given; on GPU vLLM sizes it)", type=float, default=None),
     Opt("--project-level", "npukb_project_level", "project-level prompt: add the static cases and the hardware "
         "description (SoC, core counts, UB size)", action="store_true", default=False),
 )
@@ -94,6 +105,8 @@ class RunOptions:
     seed: int = 0
     lora: str | None = None
     project_level: bool = False
+    model_dtype: str = "auto"
+    engine: EngineOptions = field(default_factory=lambda: _engine_options())
 
     def __post_init__(self) -> None:
         if self.samples < 1:
@@ -110,7 +123,11 @@ class RunOptions:
                    out=Path(get("npukb_out")), resume=bool(get("npukb_resume")), html=bool(get("npukb_html")),
                    temperature=get("npukb_temperature"), top_p=get("npukb_top_p"),
                    max_tokens=get("npukb_max_tokens"), seed=get("npukb_seed"), lora=get("npukb_lora"),
-                   project_level=bool(get("npukb_project_level")))
+                   project_level=bool(get("npukb_project_level")), model_dtype=get("npukb_model_dtype"),
+                   engine=_engine_options(gpu_memory_utilization=get("npukb_gpu_memory_utilization"),
+                                          max_model_len=get("npukb_max_model_len"),
+                                          tensor_parallel_size=get("npukb_tensor_parallel_size"),
+                                          kv_cache_gib=get("npukb_kv_cache_gib")))
 
     def sampling(self) -> SamplingParams:
         from npukernelbench.generators.base import SamplingParams
@@ -121,13 +138,20 @@ class RunOptions:
     def generator_options(self) -> GeneratorOptions:
         from npukernelbench.generators.base import GeneratorOptions
 
-        return GeneratorOptions(lora=self.lora, seed=self.seed)
+        return GeneratorOptions(lora=self.lora, seed=self.seed, dtype=self.model_dtype, engine=self.engine)
 
     def eval_options(self) -> EvalOptions:
         from npukernelbench.evaluate import EvalOptions
 
         return EvalOptions(shapes=self.shapes, shape_examples=self.shape_examples, shape_seed=self.shape_seed,
                            scratch_dir=self.out / "scratch")
+
+
+def _engine_options(**fields: Any) -> EngineOptions:
+    """EngineOptions from option values (generators.base is imported only when options are built)."""
+    from npukernelbench.generators.base import EngineOptions
+
+    return EngineOptions(**fields)
 
 
 def toolchain_class(name: str) -> type:

