@@ -22,8 +22,8 @@ class Hardware:
     """The target SoC as described to the model (public Ascend 910B figures, DESIGN.md section 3)."""
 
     soc: str = "Ascend910B"
-    vector_cores: int = 48
-    cube_cores: int = 24
+    vector_cores: int = 40
+    cube_cores: int = 20
     ub_bytes: int = 196_608
     l1_bytes: int = 524_288
     l0a_bytes: int = 65_536

@@ -24,7 +24,7 @@ static ge::graphStatus TilingFunc(gert::TilingContext* ctx) {
   int64_t mode = *ctx->GetAttrs()->GetInt(0);
   uint32_t* t = ctx->GetTilingData<uint32_t>();
   *t = static_cast<uint32_t>(mode);
-  ctx->SetBlockDim(mode == 1 ? 0 : mode == 2 ? 49 : 4);
+  ctx->SetBlockDim(mode == 1 ? 0 : mode == 2 ? 41 : 4);
   if (mode == 3) {
     HugeTiling huge;
     huge.SaveToBuffer(ctx->GetRawTilingData()->GetData(), ctx->GetRawTilingData()->GetCapacity());
@@ -105,7 +105,7 @@ def run(sim, build, mode: int, timeout_s: float = 30.0):
                                  attrs={"mode": ("int", mode)}, timeout_s=timeout_s))
 
 
-@pytest.mark.parametrize(("mode", "text"), [(1, "blockDim 0 outside 1..48"), (2, "blockDim 49 outside 1..48")])
+@pytest.mark.parametrize(("mode", "text"), [(1, "blockDim 0 outside 1..40"), (2, "blockDim 41 outside 1..40")])
 def test_block_dim_out_of_range(sim, err_build, mode, text):
     result = run(sim, err_build, mode)
     assert not result.ok and text in result.message

@@ -1251,9 +1251,9 @@ int run(const std::string& dir) {
   if (block_dim == 0 || block_dim > max_dim) {
     launch_error("blockDim " + std::to_string(block_dim) + " outside 1.." + std::to_string(max_dim) +
                  (block_dim == 0 ? std::string(" (TilingFunc must call context->SetBlockDim(n) with n >= 1)")
-                  : cube_cores ? " (a kernel that uses the cube unit launches blockDim AI cores: the Ascend 910B has "
-                                 "24 AI cube cores, each with 2 vector cores)"
-                               : std::string(" (the Ascend 910B has 48 vector cores)")));
+                  : cube_cores ? " (a kernel that uses the cube unit launches blockDim AI cores: the Ascend 910B3 has "
+                                 "20 AI cube cores, each with 2 vector cores)"
+                               : std::string(" (the Ascend 910B3 has 40 vector cores)")));
   }
   const bool needs_aic = cube_cores, needs_aiv = !cube_cores || g_kernel_type == K_MIX_AIC_1_1 ||
                                                  g_kernel_type == K_MIX_AIC_1_2;
