@@ -22,7 +22,8 @@ import json
 import re
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +59,34 @@ def evaluate_task(folder: str, seeds: int | None = None, rows: int | None = None
         record.update(status="harness_error", stage="collected", message=f"{type(exc).__name__}: {exc}")
     record["seconds"] = round(time.monotonic() - start, 1)
     return record
+
+
+def evaluate_all(folders: list[str], jobs: int, seeds: int | None, rows: int | None) -> list[dict[str, Any]]:
+    """Every task's record, printing one progress line per finished task to stderr. A worker process
+    that dies (a crash in task code the worker imported) breaks its pool: the unfinished tasks run
+    again in a fresh pool, and a task whose worker dies twice is recorded as a harness error."""
+    records: list[dict[str, Any]] = []
+    pending, deaths = list(folders), collections.Counter[str]()
+    while pending:
+        retry: list[str] = []
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = {pool.submit(evaluate_task, folder, seeds, rows): folder for folder in pending}
+            for future in as_completed(futures):
+                folder = futures[future]
+                try:
+                    record = future.result()
+                except BrokenProcessPool:
+                    deaths[folder] += 1
+                    if deaths[folder] < 2:
+                        retry.append(folder)
+                        continue
+                    record = {"task": folder, "collected": True, "answer": True, "status": "harness_error",
+                              "stage": "collected", "message": "the worker process evaluating this task died"}
+                records.append(record)
+                print(f"[{len(records)}/{len(folders)}] {record['task']}: {record.get('status', 'no answer')}",
+                      file=sys.stderr, flush=True)
+        pending = retry
+    return records
 
 
 def blocker(message: str) -> str:
@@ -101,8 +130,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"public_npukb: no task folders under {args.tasks}", file=sys.stderr)
         return 2
     start = time.monotonic()
-    with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        records = list(pool.map(evaluate_task, selected, [args.seeds] * len(selected), [args.rows] * len(selected)))
+    records = evaluate_all(selected, max(1, args.jobs), args.seeds, args.rows)
     records.sort(key=lambda r: r["task"])
     report(records, time.monotonic() - start)
     if args.json:

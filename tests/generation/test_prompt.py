@@ -64,10 +64,10 @@ def test_project_level_adds_cases_and_hardware(add_custom):
     user = build_messages(add_custom, PromptOptions(project_level=True))[1]["content"]
     assert user.index("## Test cases") < user.index("## Hardware")
     assert "case 2: inputs x: float16 [3, 777], y: float16 [3, 777]; outputs z: float16" in user
-    assert "48" in user and "24" in user and "196,608 bytes" in user and "Ascend910B" in user
-    hardware = replace(PromptOptions().target_hardware(), soc="Ascend910B3", vector_cores=40, cube_cores=20)
+    assert "40" in user and "20" in user and "196,608 bytes" in user and "Ascend910B" in user
+    hardware = replace(PromptOptions().target_hardware(), soc="Ascend910B2", vector_cores=48, cube_cores=24)
     other = build_messages(add_custom, PromptOptions(project_level=True, hardware=hardware))
-    assert "Ascend910B3" in other[1]["content"] and "(AIV): 40" in other[1]["content"]
+    assert "Ascend910B2" in other[1]["content"] and "(AIV): 48" in other[1]["content"]
 
 
 def test_deterministic_and_hash_sensitive(add_custom):

@@ -20,7 +20,7 @@ static ge::graphStatus TilingFunc(gert::TilingContext* ctx) {
   int64_t mode = *ctx->GetAttrs()->GetInt(0);
   uint32_t* t = ctx->GetTilingData<uint32_t>();
   t[0] = static_cast<uint32_t>(mode);
-  ctx->SetBlockDim(mode == 5 ? 25 : @CORES@);
+  ctx->SetBlockDim(mode == 5 ? 21 : @CORES@);
   size_t* ws = ctx->GetWorkspaceSizes(1);
   ws[0] = @ROWS@ * 32 * sizeof(float);
   return ge::GRAPH_SUCCESS;
@@ -165,7 +165,7 @@ def test_cube_instruction_on_a_vector_core_is_reported(sim, mix_build):
 
 def test_more_cube_cores_than_the_chip_has_is_refused(sim, mix_build):
     result, _ = _run(sim, mix_build, 5)
-    assert not result.ok and "blockDim 25 outside 1..24" in result.message
+    assert not result.ok and "blockDim 21 outside 1..20" in result.message
 
 
 def test_integer_division_by_zero_does_not_trap(sim, mix_build):

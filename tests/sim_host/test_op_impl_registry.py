@@ -132,7 +132,7 @@ def test_tiling_parse_runs_once_before_tiling_with_the_compile_info(sim, parse_b
     assert result.ok, result.message
     v = result.outputs["y"]
     assert list(v[:2]) == [1, 1]                   # one TilingParse, then one tiling call
-    assert list(v[2:7]) == [48, 196608, 131072, 1, 48]
+    assert list(v[2:7]) == [40, 196608, 131072, 1, 40]
     assert v[7] == 0                               # compile info is value-initialised
     assert v[8] == 1                               # GetCompileInfo() and GetCompileInfo<T>() agree
     assert list(v[9:11]) == [1, 1]
@@ -142,7 +142,7 @@ def test_platform_info_manager_describes_the_910b(sim, parse_build):
     result = sim.run(parse_build, _probe_launch())
     assert result.ok, result.message
     v = result.outputs["y"]
-    assert list(v[11:18]) == [0, 1, 48, 24, 24, -1, -2]
+    assert list(v[11:18]) == [0, 1, 40, 20, 20, -1, -2]
 
 
 def test_failing_tiling_parse_is_reported(sim, make_project):

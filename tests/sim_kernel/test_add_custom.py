@@ -27,10 +27,10 @@ void run_test() {
 
 
 def tiling(total: int, itemsize: int, bf16: bool) -> tuple[np.ndarray, int]:
-    """Python mirror of the solution's host TilingFunc (48 vector cores, UB 196608)."""
+    """Python mirror of the solution's host TilingFunc (40 vector cores, UB 196608)."""
     elems_per_block = 32 // itemsize
     total_blocks = (total + elems_per_block - 1) // elems_per_block
-    use_cores = max(1, min((total_blocks + 127) // 128, 48))
+    use_cores = max(1, min((total_blocks + 127) // 128, 40))
     per_elem = 3 * 2 * itemsize + (12 if bf16 else 0)
     tile = (196608 - 1024) // per_elem // 256 * 256
     tile = min(tile, 16384)

@@ -56,6 +56,9 @@ CASES = {
                           "TBuf::Get: requested 65 elements"),
     "getwithoffset_past_end": ("pipe.InitBuffer(b, 256); LocalTensor<float> t = b.GetWithOffset<float>(8, 256);",
                                "TBuf::GetWithOffset: offset 256 + 32 bytes exceeds the buffer of 256 bytes"),
+    # a zero-length buffer is legal (it occupies no UB) but nothing may be accessed through it
+    "zero_length_tbuf_access": ("pipe.InitBuffer(b, 0); LocalTensor<float> t = b.Get<float>(); Muls(t, t, 2.0f, 8);",
+                                "Muls: UB overflow"),
     "too_many_buffers": ("TQue<QuePosition::VECOUT, 1> o; pipe.InitBuffer(q, 40, 32); pipe.InitBuffer(o, 30, 32);",
                          "TPipe::InitBuffer: too many buffers"),
 }
@@ -93,3 +96,25 @@ def test_violation_is_reported(prog, name: str) -> None:
     assert line.startswith("VIOLATION: " + expected.split(":")[0]), line
     assert expected in line, line
     assert "(block 0, " in line and "prog.cpp:" in line, line  # the kernel source location is named
+
+
+ZERO = """
+static void body(void*) {
+  TPipe pipe;
+  TQue<QuePosition::VECIN, 1> q;
+  TBuf<TPosition::VECCALC> b;
+  TBuf<TPosition::VECCALC> c;
+  pipe.InitBuffer(q, 1, 0);                     // zero-length buffers, as real kernels size them from the tiling
+  pipe.InitBuffer(b, 0);
+  pipe.InitBuffer(c, 1024);
+  Duplicate(c.Get<float>(), 1.0f, 256);
+  std::printf("used %u\\n", pipe.used_bytes(Hardware::UB));
+}
+void run_test() { npukb_test::run_blocks(1, body, nullptr); }
+"""
+
+
+def test_zero_length_buffers_are_accepted(prog) -> None:
+    ran = prog.run(ZERO)
+    assert ran.returncode == 0, ran.stderr
+    assert "used 1024" in ran.stdout

@@ -24,7 +24,7 @@ static ge::graphStatus TilingFunc(gert::TilingContext* ctx) {
   int64_t mode = *ctx->GetAttrs()->GetInt(0);
   uint32_t* t = ctx->GetTilingData<uint32_t>();
   *t = static_cast<uint32_t>(mode);
-  ctx->SetBlockDim(mode == 1 ? 0 : mode == 2 ? 49 : 4);
+  ctx->SetBlockDim(mode == 1 ? 0 : mode == 2 ? 257 : mode == 12 || mode == 13 ? 48 : 4);
   if (mode == 3) {
     HugeTiling huge;
     huge.SaveToBuffer(ctx->GetRawTilingData()->GetData(), ctx->GetRawTilingData()->GetCapacity());
@@ -80,6 +80,10 @@ extern "C" __global__ __aicore__ void err_custom(GM_ADDR x, GM_ADDR y, GM_ADDR w
     CrossCoreWaitFlag(3);
   } else if (t.mode == 11 && idx == 0) {   // waits without using any CPU
     sleep(120);
+  } else if (t.mode == 13) {             // 48 blocks on 40 cores: the second wave never reaches the barrier
+    SyncAll();
+  } else if (t.mode == 12) {             // 48 logical blocks: each writes its index and the block count
+    reinterpret_cast<float*>(y)[512 + idx] = static_cast<float>(GetBlockNum());
   } else if (t.mode == 10) {             // every block meets the barrier twice: fine
     SyncAll();
     SyncAll();
@@ -105,7 +109,7 @@ def run(sim, build, mode: int, timeout_s: float = 30.0):
                                  attrs={"mode": ("int", mode)}, timeout_s=timeout_s))
 
 
-@pytest.mark.parametrize(("mode", "text"), [(1, "blockDim 0 outside 1..48"), (2, "blockDim 49 outside 1..48")])
+@pytest.mark.parametrize(("mode", "text"), [(1, "blockDim 0 outside 1..256"), (2, "blockDim 257 outside 1..256")])
 def test_block_dim_out_of_range(sim, err_build, mode, text):
     result = run(sim, err_build, mode)
     assert not result.ok and text in result.message
@@ -171,3 +175,19 @@ def test_sleeping_kernel_hits_the_wall_clock_limit(sim, err_build):
     assert not result.ok and result.timed_out, result.message
     assert "exceeded its 1.5 s limit" in result.message
     assert elapsed < 15, f"the 1.5 s limit took {elapsed:.1f} s to act"
+
+
+def test_more_blocks_than_vector_cores_run_in_waves(sim, err_build):
+    """blockDim is logical on the device: 48 blocks on the 910B3's 40 vector cores all run, each with its
+    own GetBlockIdx() and GetBlockNum() == 48."""
+    result = run(sim, err_build, 12)
+    assert result.ok, result.message
+    y = result.outputs["y"]
+    assert list(y[:48]) == list(range(48)) and set(y[512:560]) == {48.0}
+    assert result.details["block_dim"] == 48
+
+
+def test_sync_all_with_blocks_in_waves_is_reported(sim, err_build):
+    result = run(sim, err_build, 13)
+    assert not result.ok
+    assert "blockDim 48 exceeds the 40 vector cores" in result.message and "SyncAll" in result.message

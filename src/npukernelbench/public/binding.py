@@ -39,7 +39,7 @@ HELPER_DIR = Path(__file__).resolve().parent / "include"
 MODULE_NAME = "kernel_gen_ops"
 PCH_STUB = "npukb_torch_pch.h"
 COMPILE_LIMITS = Limits(cpu_s=300, memory_bytes=8 << 30, wall_s=300.0, file_bytes=2 << 30)
-FLAGS = ("-std=c++20", "-O0", "-g0", "-fPIC", "-w", "-DTORCH_API_INCLUDE_EXTENSION_H")
+FLAGS = ("-std=c++17", "-O0", "-g0", "-fPIC", "-w", "-DTORCH_API_INCLUDE_EXTENSION_H")
 
 
 class BindingError(RuntimeError):

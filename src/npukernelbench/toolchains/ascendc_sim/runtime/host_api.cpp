@@ -339,10 +339,10 @@ namespace {
 // The simulated Ascend 910B, as its platform configuration describes it (DESIGN.md section 3).
 std::map<std::string, std::map<std::string, std::string>> ascend910b_resources() {
   return {
-      {"version", {{"SoC_version", "Ascend910B1"}, {"Short_SoC_version", "Ascend910B"},
+      {"version", {{"SoC_version", "Ascend910B3"}, {"Short_SoC_version", "Ascend910B"},
                    {"AIC_version", "AIC-C-220"}, {"CCEC_AIC_version", "dav-c220-cube"},
                    {"CCEC_AIV_version", "dav-c220-vec"}}},
-      {"SoCInfo", {{"ai_core_cnt", "24"}, {"cube_core_cnt", "24"}, {"vector_core_cnt", "48"},
+      {"SoCInfo", {{"ai_core_cnt", "20"}, {"cube_core_cnt", "20"}, {"vector_core_cnt", "40"},
                    {"ai_cpu_cnt", "6"}, {"memory_type", ""}, {"memory_size", "68719476736"},
                    {"l2_type", "0"}, {"l2_size", "201326592"}, {"l2_page_num", "64"}}},
       {"AICoreSpec", {{"cube_freq", "1850"}, {"ub_size", "196608"}, {"l1_size", "524288"},
@@ -367,14 +367,14 @@ uint64_t to_u64(const std::string& text) {
 }
 }  // namespace
 
-PlatFormInfos::PlatFormInfos() : res_(ascend910b_resources()), core_num_(48) {}
+PlatFormInfos::PlatFormInfos() : res_(ascend910b_resources()), core_num_(40) {}
 PlatFormInfos::PlatFormInfos(const PlatFormInfos& other) = default;
 PlatFormInfos& PlatFormInfos::operator=(const PlatFormInfos& other) = default;
 PlatFormInfos::~PlatFormInfos() = default;
 
 bool PlatFormInfos::Init() {
   res_ = ascend910b_resources();
-  core_num_ = 48;
+  core_num_ = 40;
   return true;
 }
 bool PlatFormInfos::GetPlatformRes(const std::string& label, const std::string& key, std::string& value) {
@@ -440,9 +440,9 @@ OptionalInfos::OptionalInfos(const OptionalInfos& other) = default;
 OptionalInfos& OptionalInfos::operator=(const OptionalInfos& other) = default;
 OptionalInfos::~OptionalInfos() = default;
 bool OptionalInfos::Init() {
-  soc_version_ = "Ascend910B1";
+  soc_version_ = "Ascend910B3";
   core_type_ = "AiCore";
-  ai_core_num_ = 24;
+  ai_core_num_ = 20;
   l1_fusion_flag_ = "false";
   return true;
 }
@@ -478,7 +478,7 @@ uint32_t PlatformInfoManager::GetPlatformInfos(const std::string /*soc_version*/
 }
 uint32_t PlatformInfoManager::GetPlatformInfoWithOutSocVersion(PlatFormInfos& platform_infos,
                                                                OptionalInfos& optional_infos) {
-  return GetPlatformInfos("Ascend910B1", platform_infos, optional_infos);
+  return GetPlatformInfos("Ascend910B3", platform_infos, optional_infos);
 }
 uint32_t PlatformInfoManager::InitRuntimePlatformInfos(const std::string& /*soc_version*/) {
   return InitializePlatformInfo();

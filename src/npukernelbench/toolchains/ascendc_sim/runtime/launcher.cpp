@@ -64,6 +64,7 @@ constexpr std::size_t kLogLimit = 64 * 1024;            // kernel printf bytes k
 constexpr double kLaunchOverheadUs = 3.0;               // fixed kernel launch cost of the estimate
 constexpr double kHbmBytesPerUs = npukb::kHbmGBs * 1e3;  // 1.6 TB/s
 constexpr std::size_t kBlockStackBytes = 16u << 20;
+constexpr uint32_t kMaxLogicalBlocks = 256;   // logical blocks of a vector kernel (simulator limit)
 
 std::string g_out_dir = ".";
 std::string g_log;
@@ -247,6 +248,7 @@ std::uint8_t* g_workspace = nullptr;
 npukb::BlockState g_host_state;     // what block() returns outside kernel threads
 int g_kernel_type = K_AIV_ONLY;
 bool g_mixed = false;               // AIC and AIV blocks in one launch
+bool g_waves = false;               // more vector blocks than vector cores: they run in waves
 int g_aiv_per_core = 1;
 
 std::string where(const char* file, int line) { return std::string(file ? file : "?") + ":" + std::to_string(line); }
@@ -1260,14 +1262,18 @@ int run(const std::string& dir) {
     launch_error("kernel type " + std::to_string(g_kernel_type) + " (KERNEL_TYPE_AICORE/VECTORCORE/MIX_AICORE/"
                  "MIX_VECTOR_CORE) is not available on the Ascend 910B: use KERNEL_TYPE_AIV_ONLY, AIC_ONLY or MIX_AIC_1_2");
   }
-  const uint32_t max_dim = static_cast<uint32_t>(cube_cores ? npukb::kCubeCores : npukb::kVectorCores);
+  // A vector kernel's blockDim is logical, as on the device: blocks beyond the 40 vector cores run in
+  // later waves on cores that finished (kMaxLogicalBlocks is this simulator's limit: one thread each).
+  const uint32_t max_dim = static_cast<uint32_t>(cube_cores ? npukb::kCubeCores : kMaxLogicalBlocks);
   if (block_dim == 0 || block_dim > max_dim) {
     launch_error("blockDim " + std::to_string(block_dim) + " outside 1.." + std::to_string(max_dim) +
                  (block_dim == 0 ? std::string(" (TilingFunc must call context->SetBlockDim(n) with n >= 1)")
-                  : cube_cores ? " (a kernel that uses the cube unit launches blockDim AI cores: the Ascend 910B has "
-                                 "24 AI cube cores, each with 2 vector cores)"
-                               : std::string(" (the Ascend 910B has 48 vector cores)")));
+                  : cube_cores ? " (a kernel that uses the cube unit launches blockDim AI cores: the Ascend 910B3 has "
+                                 "20 AI cube cores, each with 2 vector cores)"
+                               : std::string(" (the simulator runs at most 256 logical blocks; the Ascend 910B3 "
+                                             "has 40 vector cores)")));
   }
+  g_waves = !cube_cores && block_dim > static_cast<uint32_t>(npukb::kVectorCores);
   const bool needs_aic = cube_cores, needs_aiv = !cube_cores || g_kernel_type == K_MIX_AIC_1_1 ||
                                                  g_kernel_type == K_MIX_AIC_1_2;
   if ((needs_aic && npukb_entry_aic == nullptr) || (needs_aiv && npukb_entry == nullptr)) {
@@ -1417,6 +1423,13 @@ int run(const std::string& dir) {
       slowest_block = static_cast<int>(b);
     }
   }
+  if (g_waves) {
+    // Block b runs on vector core b % cores, after the blocks of the earlier waves on that core.
+    std::vector<double> per_core(static_cast<std::size_t>(npukb::kVectorCores), 0.0);
+    for (std::size_t b = 0; b < g_blocks.size(); ++b)
+      per_core[b % per_core.size()] += g_blocks[b].state->finish_cycles;
+    slowest = *std::max_element(per_core.begin(), per_core.end());
+  }
   double core_us = slowest / (npukb::kClockGhz * 1e3);
   double hbm_us = static_cast<double>(gm_bytes) / kHbmBytesPerUs;
   double time_us = std::max(core_us, hbm_us) + kLaunchOverheadUs;
@@ -1541,6 +1554,12 @@ void check_gm(const void* addr, std::size_t bytes, bool write, const char* api, 
 }
 
 void sync_all(bool same_type_only, const char* file, int line) {
+  if (g_waves) {
+    violation("SyncAll", "blockDim " + std::to_string(g_blocks.size()) + " exceeds the " +
+                             std::to_string(npukb::kVectorCores) + " vector cores: the blocks of a later wave only "
+                             "start when a core is free, so a barrier over all blocks hangs on the device",
+              file, line);
+  }
   std::unique_lock<std::mutex> lk(g_sched_mutex);
   int b = g_running_block.load();
   if (b < 0) return;

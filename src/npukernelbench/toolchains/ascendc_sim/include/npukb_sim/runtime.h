@@ -26,8 +26,8 @@ constexpr std::size_t kL0bBytes = 65536;
 constexpr std::size_t kL0cBytes = 131072;
 constexpr std::size_t kBiasTableBytes = 1024;    // BT (TPosition::C2), per AI cube core
 constexpr std::size_t kFixBufBytes = 4096;       // FB (TPosition::C2PIPE2GM), per AI cube core (simulator choice)
-constexpr int kVectorCores = 48;
-constexpr int kCubeCores = 24;
+constexpr int kVectorCores = 40;   // Ascend 910B3 (the part the public expert answers were written for)
+constexpr int kCubeCores = 20;
 constexpr double kClockGhz = 1.85;
 constexpr double kHbmGBs = 1600.0;           // aggregate HBM bandwidth (GB/s == bytes/ns)
 constexpr unsigned char kPoisonByte = 0xA5;   // fill of fresh UB/L1 and of output buffers

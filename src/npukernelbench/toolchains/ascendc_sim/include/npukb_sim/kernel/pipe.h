@@ -291,10 +291,11 @@ class TBuf {
   // simulator internals
   sim::LocalLoc loc_{};
   std::uint32_t len_ = 0;
+  bool inited_ = false;     // InitBuffer ran (a zero-length buffer is legal)
 
  private:
   void require_init(const char* api, const char* file, int line) const {
-    if (len_ == 0) npukb::violation(api, "the TBuf was never initialised (call pipe.InitBuffer(buf, bytes) first)", file, line);
+    if (!inited_) npukb::violation(api, "the TBuf was never initialised (call pipe.InitBuffer(buf, bytes) first)", file, line);
   }
   void require_own(const char* api, const sim::LocalLoc& l, const char* file, int line) const {
     require_init(api, file, line);
@@ -319,7 +320,7 @@ class TPipe {
                   const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
     if (que.num != 0) npukb::violation("TPipe::InitBuffer", "the queue was already initialised", file, line);
     if (num == 0) npukb::violation("TPipe::InitBuffer", "num must be at least 1", file, line);
-    if (len == 0) npukb::violation("TPipe::InitBuffer", "len must be greater than 0 bytes", file, line);
+    // len 0 is accepted, as on the device: the buffers occupy no UB and any access to them is out of range.
     const std::uint32_t rlen = (len + 31u) / 32u * 32u;
     que.first = reserve(que.pos, static_cast<std::uint64_t>(rlen) * num, num, "TPipe::InitBuffer", file, line);
     que.num = num;
@@ -329,11 +330,12 @@ class TPipe {
 
   template <TPosition pos>
   bool InitBuffer(TBuf<pos>& buf, std::uint32_t len, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-    if (buf.len_ != 0) npukb::violation("TPipe::InitBuffer", "the TBuf was already initialised", file, line);
-    if (len == 0) npukb::violation("TPipe::InitBuffer", "len must be greater than 0 bytes", file, line);
+    if (buf.inited_) npukb::violation("TPipe::InitBuffer", "the TBuf was already initialised", file, line);
+    // len 0 is accepted, as on the device: the buffer occupies no UB and any access to it is out of range.
     const std::uint32_t rlen = (len + 31u) / 32u * 32u;
     buf.loc_ = reserve(pos, rlen, 1, "TPipe::InitBuffer", file, line);
     buf.len_ = rlen;
+    buf.inited_ = true;
     return true;
   }
 

@@ -73,8 +73,8 @@ class PlatformAscendC {
   void ReserveLocalMemory(int /*size*/) const {}
 
  private:
-  static constexpr uint32_t kAic = 24;
-  static constexpr uint32_t kAiv = 48;
+  static constexpr uint32_t kAic = 20;
+  static constexpr uint32_t kAiv = 40;
 };
 
 class PlatformAscendCManager {

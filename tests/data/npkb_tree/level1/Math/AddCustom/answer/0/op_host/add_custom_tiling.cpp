@@ -1,5 +1,6 @@
 #include <iostream>
 #include "add_custom_tiling.h"
+#include "register/op_def_registry.h"
 
 namespace optiling {
 ge::graphStatus AddCustomTiling(gert::TilingContext* context)
