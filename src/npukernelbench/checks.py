@@ -455,11 +455,22 @@ def _check_preprocessed(files: Mapping[str, str]) -> Finding | None:
                     todo.append(ident)
         return seen
 
+    def invocation(lines: list[str], first: int) -> str:
+        """The raw text of the statement starting on line ``first`` (1-based): the preprocessor
+        reports a macro invocation that spans lines, arguments included, on its first line."""
+        text, depth = "", 0
+        for raw in lines[first - 1:first - 1 + 64]:
+            text += raw + "\n"
+            depth += raw.count("(") - raw.count(")")
+            if depth <= 0:
+                break
+        return text
+
     def allowed(rule: str, tok: _Token, path: str) -> bool:
         if rule != "simulator-internals":
             return False
         lines = raw_lines.get(path, [])
-        raw = _identifiers(lines[tok.line - 1]) if 0 < tok.line <= len(lines) else set()
+        raw = _identifiers(invocation(lines, tok.line)) if 0 < tok.line <= len(lines) else set()
         return tok.text not in raw and bool(reachable(raw) & macros)
 
     for line in preprocessed.candidate_lines({p: files[p] for p in files if preprocessed.is_source(p)}):

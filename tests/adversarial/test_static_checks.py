@@ -281,3 +281,20 @@ def test_every_expert_solution_passes_the_checks() -> None:
     assert solutions, "no solutions found under benchmark_cases/"
     rejected = [f"{case}: {finding}" for case, files in solutions if (finding := check_sources(files))]
     assert rejected == []
+
+
+def test_toolchain_macro_in_an_argument_on_the_next_line_is_not_an_internal() -> None:
+    # The preprocessor reports the whole invocation (arguments on later lines included) on its first
+    # line: OP_LOGE_WITHOUT_REPORT, a toolchain macro, expands to the simulator's host logger.
+    host = ('#include "register/op_def_registry.h"\n#include "aclnn/opdev/op_log.h"\n'
+            "#define CHECK(cond, log_func, ret) if (cond) { log_func; ret; }\n"
+            "int f(const char* name, int* p) {\n"
+            "    CHECK(p == nullptr,\n"
+            '        OP_LOGE_WITHOUT_REPORT(name, "%s", "null"),\n'
+            "        return 1);\n"
+            "    return 0;\n"
+            "}\n")
+    assert check_sources({"op_host/x.cpp": host}) is None
+    spelled = host.replace('OP_LOGE_WITHOUT_REPORT(name, "%s", "null")', "::npukb_host_log::log(\"E\", name)")
+    finding = check_sources({"op_host/x.cpp": spelled})
+    assert finding is not None and finding.rule == "simulator-internals"
