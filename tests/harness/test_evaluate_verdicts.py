@@ -66,7 +66,7 @@ def test_speedup_against_the_expert_solution(vadd, gxx, cost, speedup, suspect) 
     result = run(vadd, gxx, kernel(ADD, cost))           # integer costs: 1431 / 357 = 4.008403 -> 4 digits
     assert result.status is Status.PASSED
     assert result.speedup == speedup and result.suspect is suspect
-    assert (result.message == "suspect speedup: flagged for audit") is suspect
+    assert (result.message == f"suspect: speedup {speedup}x is above the audit threshold 10x") is suspect
     assert 0 <= result.seconds < 600
 
 
@@ -78,8 +78,10 @@ def test_suspect_means_strictly_above_the_threshold(vadd, gxx) -> None:
 
 
 def test_zero_time_gives_no_speedup(vadd, gxx) -> None:
+    # a kernel time of zero is below every sanity floor: no speedup, and flagged with the floor's reason
     result = run(vadd, gxx, kernel(ADD, "0"))
-    assert result.status is Status.PASSED and result.speedup is None and not result.suspect
+    assert result.status is Status.PASSED and result.speedup is None and result.suspect
+    assert any("1.6 TB/s" in reason for reason in result.details["suspect_reasons"])
 
 
 def test_in_place_output_may_change_its_input_only(vadd, gxx) -> None:
