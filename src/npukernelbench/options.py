@@ -154,18 +154,6 @@ def _engine_options(**fields: Any) -> EngineOptions:
     return EngineOptions(**fields)
 
 
-def toolchain_class(name: str) -> type:
-    """The class of a registered toolchain name, an installed plug-in's name or ``module:Class``;
-    ValueError (one line) when there is none."""
-    from npukernelbench.registry import RegistryError
-    from npukernelbench.toolchains import TOOLCHAINS
-
-    try:
-        return TOOLCHAINS.load(name)
-    except ImportError as exc:
-        raise RegistryError(f"cannot load toolchain {name!r}: {exc}") from exc
-
-
 def load_toolchain(name: str):
     """A registered toolchain name, an installed plug-in's name, or ``module:Class``."""
     from npukernelbench.toolchains import get_toolchain

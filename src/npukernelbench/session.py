@@ -70,7 +70,7 @@ class RunState:
 
     def _check_toolchain_name(self) -> None:
         """An unknown ``--toolchain`` is a usage error, whatever the run selects."""
-        from npukernelbench.options import toolchain_class
+        from npukernelbench.toolchains import toolchain_class
 
         try:
             toolchain_class(self.options.toolchain)

@@ -12,10 +12,15 @@ TOOLCHAINS = Registry("toolchain", "npukernelbench.toolchains", {
 })
 
 
-def get_toolchain(name: str, **options: object) -> Toolchain:
-    """A toolchain instance: a registered name, an installed plug-in's name, or ``module:Class``."""
+def toolchain_class(name: str) -> type:
+    """The class of a registered name, an installed plug-in's name or ``module:Class``; RegistryError
+    (a ValueError, one line) when there is none or it cannot be imported."""
     try:
-        cls = TOOLCHAINS.load(name)
+        return TOOLCHAINS.load(name)
     except ImportError as exc:
         raise RegistryError(f"cannot load toolchain {name!r}: {exc}") from exc
-    return cls(**options)
+
+
+def get_toolchain(name: str, **options: object) -> Toolchain:
+    """A toolchain instance: a registered name, an installed plug-in's name, or ``module:Class``."""
+    return toolchain_class(name)(**options)
