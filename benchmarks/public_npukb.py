@@ -36,6 +36,7 @@ def evaluate_task(folder: str, seeds: int | None = None, rows: int | None = None
     from npukernelbench.cases import load_case
     from npukernelbench.evaluate import EvalOptions, evaluate
     from npukernelbench.generators.base import Completion
+    from npukernelbench.reference_runner import ReferenceError_
     from npukernelbench.spec import SpecError
     from npukernelbench.toolchains.ascendc_sim import AscendCSimToolchain
 
@@ -55,7 +56,9 @@ def evaluate_task(folder: str, seeds: int | None = None, rows: int | None = None
                           EvalOptions(shapes="static", speed=False, seeds=seeds))
         record.update(status=result.status.value, stage=result.stage.value if result.stage else "collected",
                       message=result.message)
-    except Exception as exc:               # noqa: BLE001 - a task's own bug (ReferenceError_) or ours: reported
+    except ReferenceError_ as exc:         # the task's own files (module.py, pybind.cpp) are at fault
+        record.update(status="task_error", stage="collected", message=str(exc))
+    except Exception as exc:               # noqa: BLE001 - our own bug: reported
         record.update(status="harness_error", stage="collected", message=f"{type(exc).__name__}: {exc}")
     record["seconds"] = round(time.monotonic() - start, 1)
     return record
@@ -165,7 +168,10 @@ def report(records: list[dict[str, Any]], seconds: float) -> None:
         for key, tasks in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):
             shown = ", ".join(t.split("/")[-1] for t in tasks[:6]) + (", ..." if len(tasks) > 6 else "")
             print(f"  {len(tasks):>3}  {key}\n       {shown}")
-    print(f"\nexpert answers: {passed} pass, {len(answers) - passed} do not")
+    broken = sum(1 for r in answers if r.get("status") == "task_error")
+    print(f"\nexpert answers: {passed} pass, {len(answers) - passed} do not"
+          + (f" ({broken} of them on tasks whose own files are at fault: task_error; "
+             f"{passed} of {len(answers) - broken} on the other tasks)" if broken else ""))
 
 
 if __name__ == "__main__":

@@ -36,13 +36,26 @@ exec "$@"
 @pytest.fixture(scope="module")
 def warm_cache(tmp_path_factory) -> Path:
     """A private cache seeded with the machine's runtime objects and precompiled headers, if any
-    (they do not depend on the confinement), so the runs below only build the case itself."""
+    (they do not depend on the confinement), so the runs below only build the case itself. Files are
+    hard-linked where the file system allows (the cache writes by rename, never in place): a copy of
+    every precompiled header per test would take over a gigabyte of disk each."""
     cache = tmp_path_factory.mktemp("wrapper-cache")
     for part in ("runtime", "pch"):
         if (default_root() / part).is_dir():
-            shutil.copytree(default_root() / part, cache / part, ignore=shutil.ignore_patterns("*.lock"),
-                            dirs_exist_ok=True)
+            _link_tree(default_root() / part, cache / part)
     return cache
+
+
+def _link_or_copy(src: str, dst: str) -> None:
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copy2(src, dst)
+
+
+def _link_tree(src: Path, dst: Path) -> None:
+    shutil.copytree(src, dst, ignore=shutil.ignore_patterns("*.lock"), copy_function=_link_or_copy,
+                    dirs_exist_ok=True)
 
 
 def _wrapper(tmp_path: Path, match: str, once: bool) -> dict[str, str]:
@@ -62,7 +75,7 @@ def _builds(cache: Path) -> list[str]:
 @pytest.mark.parametrize("match", ["op_kernel/add_custom.cpp", "/sim run"], ids=["build", "run"])
 def test_failing_wrapper_is_an_item_error_counted_nowhere(tmp_path, warm_cache, match) -> None:
     cache = tmp_path / "cache"
-    shutil.copytree(warm_cache, cache)
+    _link_tree(warm_cache, cache)
     copy_add_custom(tmp_path / "cases")
     before = _builds(cache)
     proc = pytest_run(tmp_path, "cases", "--npukb-out=out", NPUKB_CACHE_DIR=str(cache),
@@ -85,7 +98,7 @@ def test_failing_wrapper_is_an_item_error_counted_nowhere(tmp_path, warm_cache, 
 
 def test_transient_wrapper_failure_is_retried_and_counts(tmp_path, warm_cache) -> None:
     cache = tmp_path / "cache"
-    shutil.copytree(warm_cache, cache)
+    _link_tree(warm_cache, cache)
     copy_add_custom(tmp_path / "cases")
     proc = pytest_run(tmp_path, "cases", "--npukb-out=out", NPUKB_CACHE_DIR=str(cache),
                       **_wrapper(tmp_path, "op_kernel/add_custom.cpp", once=True))

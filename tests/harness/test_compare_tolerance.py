@@ -334,3 +334,13 @@ def test_same_bits_does_not_mix_lists_and_arrays() -> None:
     parts = [np.float32(1.0), np.float32(2.0)]
     assert not same_bits(parts, np.array([1.0, 2.0], np.float32))
     assert not same_bits(np.array([1.0, 2.0], np.float32), parts)
+
+
+def test_an_element_may_match_the_task_dtype_result_instead() -> None:
+    """The float32 value is 1.0; the same computation rounded step by step in float16 gave 1.01 (a
+    cancellation): a kernel giving 1.01 passes through ``also``; one giving 1.02 matches neither."""
+    expected, also = np.array([1.0, 2.0]), np.array([1.01, 2.0])
+    assert not compare_array("y", storage([1.01, 2.0], "float16"), expected, "float16", tol("float16")).ok
+    assert compare_array("y", storage([1.01, 2.0], "float16"), expected, "float16", tol("float16"), also=also).ok
+    bad = compare_array("y", storage([1.02, 2.0], "float16"), expected, "float16", tol("float16"), also=also)
+    assert not bad.ok and bad.index == (0,) and "expected 1" in bad.message

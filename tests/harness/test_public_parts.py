@@ -133,6 +133,37 @@ def test_an_output_that_is_an_input_is_in_place():
     assert bound.aliases == {"y": "x"} and "mode" not in bound.attrs
 
 
+INPLACE = OpSignature(
+    op="InplaceAdd",
+    inputs=(OpParam("x1", "input", "REQUIRED", ("float16",)), OpParam("x2", "input", "REQUIRED", ("float16",))),
+    outputs=(OpParam("x1", "output", "REQUIRED", ("float16",)), OpParam("rstd", "output", "REQUIRED", ("float32",))),
+    attrs=(OpAttr("eps", "float", False),),
+)
+
+
+def test_an_output_named_like_an_input_is_a_ref_parameter_passed_once():
+    x1, x2, rstd = t(4), t(4), t(1, dtype=torch.float32)
+    bound = op_call.bind(INPLACE, "aclnnInplaceAdd", [("tensor", x1), ("tensor", x2), ("float", 1e-6),
+                                                      ("tensor", rstd)])
+    assert bound.outputs["x1"] is x1 and bound.outputs["rstd"] is rstd and bound.aliases == {"x1": "x1"}
+    assert bound.dtypes == {"x1": "float16", "x2": "float16", "rstd": "float32"}
+    # passed again explicitly, it is the same in-place tensor
+    again = op_call.bind(INPLACE, "aclnnInplaceAdd", [("tensor", x1), ("tensor", x2), ("float", 1e-6),
+                                                      ("tensor", x1), ("tensor", rstd)])
+    assert again.aliases == {"x1": "x1"}
+    with pytest.raises(op_call.SignatureMismatch, match="takes 4 or 5"):
+        op_call.bind(INPLACE, "aclnnInplaceAdd", [("tensor", x1), ("tensor", x2), ("float", 1e-6)])
+
+
+def test_a_task_calling_another_operator_is_the_tasks_fault_unless_the_candidate_renamed_its_own():
+    runner = op_call.OpRunner(toolchain=None, signature=SIG, kernel="scale_add", files={})  # type: ignore[arg-type]
+    with pytest.raises(op_call.TaskCallsOtherOp, match="calls aclnnScale, not its own operator ScaleAdd"):
+        runner.call("aclnnScale", [])
+    renamed = op_call.OpRunner(toolchain=None, signature=SIG, kernel="scale", files={})  # type: ignore[arg-type]
+    with pytest.raises(op_call.SignatureMismatch, match="candidate's operator is ScaleAdd"):
+        renamed.call("aclnnScale", [])
+
+
 @pytest.mark.parametrize("args, problem", [
     ([("tensor", t(4)), ("tensor", t(4))], "passes 2 argument"),
     ([("tensor", None), ("tensor", None), ("scalar", 1.0, "float64"), ("none", None), ("none", None),
@@ -172,3 +203,10 @@ def test_a_project_has_free_host_file_names():
                       "=== op_host/aclnn_x.cpp ===\n```cpp\nint b;\n```\n", ("op_kernel/x.cpp",))
     with pytest.raises(ParseError, match="op_kernel/x.cpp is missing"):
         extract_files("=== op_host/x.cpp ===\n```cpp\nint a;\n```\n", ("op_kernel/x.cpp",))
+
+
+def test_outputs_may_differ_from_the_reference_only_in_unit_dimensions():
+    from npukernelbench.public.checker import _same_but_unit_dims
+
+    assert _same_but_unit_dims((1,), ()) and _same_but_unit_dims((4, 1, 3), (4, 3))
+    assert not _same_but_unit_dims((3, 4), (4, 3)) and not _same_but_unit_dims((2,), ())

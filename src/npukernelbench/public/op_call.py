@@ -57,6 +57,11 @@ class SignatureMismatch(CallError):
         self.category = category
 
 
+class TaskCallsOtherOp(Exception):
+    """The task's pybind.cpp calls an aclnn API other than its own operator's (LayerNormV4's calls the
+    built-in aclnnLayerNorm): a problem of the task, which no candidate can fix."""
+
+
 class KernelBuildFailed(CallError):
     def __init__(self, build: BuildResult):
         super().__init__(build.diagnostics)
@@ -185,11 +190,22 @@ def _attr_value(kind: str, value: Any, attr_type: str) -> Any:
 
 
 def bind(sig: OpSignature, api: str, args: Sequence[tuple[Any, ...]]) -> Bound:
-    """Map one EXEC_NPU_CMD call onto ``sig`` (raises SignatureMismatch)."""
+    """Map one EXEC_NPU_CMD call onto ``sig`` (raises SignatureMismatch).
+
+    An output named like an input is in place (InplaceAddRmsNorm's ``x1``): the aclnn API CANN
+    generates takes that tensor once, as the input (a "Ref" parameter), and the kernel's output
+    parameter gets the input's buffer. A call may also pass it again explicitly."""
     n_in, n_attr, n_out = len(sig.inputs), len(sig.attrs), len(sig.outputs)
-    if len(args) != n_in + n_attr + n_out:
+    in_names = {p.name for p in sig.inputs}
+    in_place = [p.name for p in sig.outputs if p.name in in_names]
+    if in_place and len(args) == n_in + n_attr + n_out - len(in_place):
+        out_decls = [p for p in sig.outputs if p.name not in in_names]
+    elif len(args) == n_in + n_attr + n_out:
+        out_decls, in_place = list(sig.outputs), []
+    else:
+        takes = f"{n_in + n_attr + n_out - len(in_place)}" + (f" or {n_in + n_attr + n_out}" if in_place else "")
         raise SignatureMismatch(f"{api}: {_describe_call(sig, args)} (the aclnn API generated for the OpDef takes "
-                                f"{n_in + n_attr + n_out})")
+                                f"{takes})")
     bound = Bound()
     for p, arg in zip(sig.inputs, args[:n_in], strict=True):
         kind, value = arg[0], arg[1]
@@ -238,7 +254,13 @@ def bind(sig: OpSignature, api: str, args: Sequence[tuple[Any, ...]]) -> Bound:
         except (TypeError, ValueError) as exc:
             raise SignatureMismatch(f"{api}: attribute '{a.name}' ({attr_type}): {exc}") from None
     ins = {name: t for name, t in bound.inputs.items() if t is not None}
-    for p, arg in zip(sig.outputs, args[n_in + n_attr:], strict=True):
+    for name in in_place:
+        if ins.get(name) is None:
+            raise SignatureMismatch(f"{api}: output '{name}' of OpDef {sig.op} works in place on input '{name}', "
+                                    "but the task passes no tensor for that input")
+        bound.outputs[name] = ins[name]
+        bound.aliases[name] = name
+    for p, arg in zip(out_decls, args[n_in + n_attr:], strict=True):
         kind, value = arg[0], arg[1]
         if kind not in _TENSOR_KINDS or value is None or (kind == "tensor_list" and any(v is None for v in value)):
             raise SignatureMismatch(f"{api}: output '{p.name}' of OpDef {sig.op} gets a {kind} "
@@ -346,8 +368,12 @@ class OpRunner:
     def call(self, api: str, args: list[tuple[Any, ...]]) -> None:
         sig = self.signature
         if normalized(api) != normalized(f"aclnn{sig.op}"):
-            raise SignatureMismatch(f"the task calls {api} but the candidate's operator is {sig.op} (its aclnn API "
-                                    f"is aclnn{sig.op})", ErrorCategory.SYNTAX_STRUCTURE)
+            if normalized(sig.op) != normalized(self.kernel):
+                raise SignatureMismatch(f"the task calls {api} but the candidate's operator is {sig.op} (its aclnn "
+                                        f"API is aclnn{sig.op})", ErrorCategory.SYNTAX_STRUCTURE)
+            # The candidate's operator is the one the task's kernel file names: the binding is at fault.
+            raise TaskCallsOtherOp(f"the task calls {api}, not its own operator {sig.op} (aclnn{sig.op}): the "
+                                   "binding does not exercise the candidate's kernel")
         b = bind(sig, api, args)
         lists = {n for n, v in {**b.inputs, **b.outputs}.items() if isinstance(v, list)}
         build = self.build(b.dtypes, lists)

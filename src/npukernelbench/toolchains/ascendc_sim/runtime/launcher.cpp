@@ -1298,8 +1298,10 @@ int run(const std::string& dir) {
 
   // GM buffers and kernel arguments
   g_phase = "GM setup";
-  std::map<std::string, ParamReq*> by_name;
-  for (auto& p : req.params) by_name[p.name] = &p;
+  std::map<std::string, ParamReq*> by_name;  // inputs, for aliases (an in-place output may share its input's name)
+  for (auto& p : req.params) {
+    if (p.role == "input") by_name[p.name] = &p;
+  }
   std::vector<std::uint8_t*> args;
   for (auto& p : req.params) {
     if (p.absent) {
