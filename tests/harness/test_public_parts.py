@@ -210,3 +210,13 @@ def test_outputs_may_differ_from_the_reference_only_in_unit_dimensions():
 
     assert _same_but_unit_dims((1,), ()) and _same_but_unit_dims((4, 1, 3), (4, 3))
     assert not _same_but_unit_dims((3, 4), (4, 3)) and not _same_but_unit_dims((2,), ())
+
+
+def test_fresh_binding_outputs_are_told_apart_from_initialised_ones():
+    with op_call.marked_uninitialised_memory():
+        fresh = [torch.empty(5, dtype=dt) for dt in (torch.float16, torch.bfloat16, torch.float32, torch.int32,
+                                                     torch.int64, torch.uint8, torch.bool)]
+        zeroed = torch.empty(5).zero_()
+    assert all(op_call.uninitialised(f) for f in fresh)
+    assert not op_call.uninitialised(zeroed) and not op_call.uninitialised(torch.full((3,), 7, dtype=torch.int32))
+    assert not torch.are_deterministic_algorithms_enabled()          # restored after the block

@@ -460,6 +460,45 @@ def test_overlapping_operands_give_the_hardware_result(prog) -> None:
     np.testing.assert_allclose(got[2][:128], 1 / (1 + np.exp(-x[:128])), rtol=1e-6)
 
 
+# ---- repeats that accumulate into one destination (mask form, zero repeat strides) ----------------
+ACCUMULATE = """
+static void body(void*) {
+  GlobalTensor<float> a, o;
+  a.SetGlobalBuffer((__gm__ float*)npukb_test::gm_input(0), 256);
+  o.SetGlobalBuffer((__gm__ float*)npukb_test::gm_output(0, 2 * 64 * 4), 2 * 64);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> bx, bw, bd;
+  LocalTensor<float> x = fbuf(pipe, bx, 256);
+  LocalTensor<float> w = fbuf(pipe, bw, 64);
+  LocalTensor<float> d = fbuf(pipe, bd, 64);
+  DataCopy(x, a, 256);
+  Duplicate(w, 0.0f, 64);
+  Duplicate(d, 0.0f, 64);
+  pipe_barrier(PIPE_V);
+  // w += x[64r .. 64r+63] for r = 0..3: every repeat reads what the previous one wrote (RmsNorm's idiom)
+  Add(w, x, w, 64, 4, BinaryRepeatParams(1, 1, 1, 0, 8, 0));
+  pipe_barrier(PIPE_V);
+  AscendCUtils::SetMask<float>(64);
+  vcadd((__ubuf__ float*)d.GetPhyAddr(), (__ubuf__ float*)w.GetPhyAddr(), 1, 0, 1, 0, false);
+  pipe_barrier(PIPE_V);
+  DataCopy(o, w, 64);
+  DataCopy(o[64], d, 64);
+}
+void run_test() { npukb_test::run_blocks(1, body, nullptr); }
+"""
+
+
+def test_repeats_accumulating_into_one_destination_see_each_others_results(prog) -> None:
+    x = np.arange(256, dtype=np.float32)
+    prog.inputs(x)
+    ran = prog.run(HEAD + ACCUMULATE)
+    assert ran.returncode == 0, ran.stderr
+    got = prog.output(0, np.float32)
+    want = x.reshape(4, 64).sum(axis=0)
+    np.testing.assert_array_equal(got[:64], want)       # element 0 of every repeat too
+    assert got[64] == want.sum()
+
+
 # ---- GM: reads into a tensor's 512-byte allocation granule, writes into its last 32-byte block ------
 GM_TAIL = """
 static void body(void*) {

@@ -191,3 +191,17 @@ def test_sync_all_with_blocks_in_waves_is_reported(sim, err_build):
     result = run(sim, err_build, 13)
     assert not result.ok
     assert "blockDim 48 exceeds the 40 vector cores" in result.message and "SyncAll" in result.message
+
+
+def test_an_output_initialised_before_the_launch_keeps_what_the_kernel_does_not_write(sim, err_build):
+    """Mode 10: the 4 blocks write y[0..3] only. An output whose buffer the binding zeroed (data given)
+    keeps its zeros elsewhere; a fresh one (no data) holds the poison there."""
+    x = np.zeros(1024, np.float32)
+    start = np.full(1024, 5.0, np.float32)
+    given = sim.run(err_build, Launch(inputs=(TensorArg("x", "float32", x),),
+                                      outputs=(TensorArg("y", "float32", start, shape=(1024,)),),
+                                      attrs={"mode": ("int", 10)}))
+    assert given.ok, given.message
+    assert given.outputs["y"][:4].tolist() == [0, 1, 2, 3] and (given.outputs["y"][4:] == 5.0).all()
+    fresh = run(sim, err_build, 10)
+    assert fresh.ok and not (fresh.outputs["y"][4:] == 5.0).any() and not (fresh.outputs["y"][4:] == 0).all()

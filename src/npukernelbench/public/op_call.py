@@ -88,10 +88,12 @@ def exec_npu_cmd(api: str, args: Sequence[tuple[Any, ...]]) -> None:
 
 @contextlib.contextmanager
 def bound(runner: OpRunner) -> Iterator[OpRunner]:
-    """Route ``EXEC_NPU_CMD`` calls to ``runner`` while the block runs."""
+    """Route ``EXEC_NPU_CMD`` calls to ``runner`` while the block runs (with torch's fresh memory
+    marked, see :func:`marked_uninitialised_memory`)."""
     token = _CURRENT.set(runner)
     try:
-        yield runner
+        with marked_uninitialised_memory():
+            yield runner
     finally:
         _CURRENT.reset(token)
 
@@ -144,6 +146,41 @@ def _same_tensor(a: Any, b: Any) -> bool:
         return True
     return (a is not None and b is not None and a.numel() > 0 and a.data_ptr() == b.data_ptr()
             and a.shape == b.shape and a.dtype == b.dtype)
+
+
+# -- output buffers ------------------------------------------------------------------------------------
+
+@contextlib.contextmanager
+def marked_uninitialised_memory() -> Iterator[None]:
+    """While the block runs, torch fills what ``empty`` allocates with a marker (NaN; the largest value
+    of an integer type; True), as its deterministic mode does: an output the task's binding allocated
+    with ``empty`` is then told apart from one it zeroed or filled before the launch (upstream's
+    kernels see that initialisation; fresh buffers get the simulator's poison instead)."""
+    import torch
+
+    was, warn = torch.are_deterministic_algorithms_enabled(), torch.is_deterministic_algorithms_warn_only_enabled()
+    filled = torch.utils.deterministic.fill_uninitialized_memory
+    torch.use_deterministic_algorithms(True, warn_only=True)
+    torch.utils.deterministic.fill_uninitialized_memory = True
+    try:
+        yield
+    finally:
+        torch.utils.deterministic.fill_uninitialized_memory = filled
+        torch.use_deterministic_algorithms(was, warn_only=warn)
+
+
+def uninitialised(tensor: Any) -> bool:
+    """Whether every element of ``tensor`` holds the marker of :func:`marked_uninitialised_memory`."""
+    import torch
+
+    if tensor.numel() == 0:
+        return True
+    t = tensor.detach()
+    if t.is_floating_point() or t.is_complex():
+        return bool(torch.isnan(t).all())
+    if t.dtype == torch.bool:
+        return bool(t.all())
+    return bool((t == torch.iinfo(t.dtype).max).all())
 
 
 # -- binding -------------------------------------------------------------------------------------------
@@ -393,7 +430,11 @@ class OpRunner:
         for p in sig.outputs:
             value = b.outputs[p.name]
             shape: Any = [tuple(t.shape) for t in value] if isinstance(value, list) else tuple(value.shape)
-            outs.append(TensorArg(p.name, b.dtypes[p.name], shape=shape, alias=b.aliases.get(p.name)))
+            alias = b.aliases.get(p.name)
+            init: Any = None
+            if alias is None and not any(uninitialised(t) for t in (value if isinstance(value, list) else [value])):
+                init = [to_storage(t) for t in value] if isinstance(value, list) else to_storage(value)
+            outs.append(TensorArg(p.name, b.dtypes[p.name], data=init, shape=shape, alias=alias))
         launch = Launch(inputs=tuple(ins), outputs=tuple(outs), attrs=b.attrs, timeout_s=self.timeout_s,
                         poison_seed=self.poison_seed)
         run = self.toolchain.run(build, launch)

@@ -52,9 +52,11 @@ class BuildResult:
 
 @dataclass(frozen=True)
 class TensorArg:
-    """An input (or, with ``data`` None, an output slot of ``shape``) handed to the kernel.
-    ``data`` is an array, a list of arrays for DYNAMIC tensor lists, or None for an absent
-    optional input. Outputs with ``alias`` reuse that input's buffer (in-place operators)."""
+    """An input (or an output slot of ``shape``) handed to the kernel. ``data`` is an array, a list of
+    arrays for DYNAMIC tensor lists, or None for an absent optional input. An output's ``data`` is what
+    its buffer holds before the launch (a binding that zeroes it, as CoalesceSparse's does); None: a
+    fresh buffer, filled with poison. Outputs with ``alias`` reuse that input's buffer (in-place
+    operators)."""
 
     name: str
     dtype: str

@@ -10,9 +10,10 @@
     attr <name> <float|int|bool|str|list_int|list_float|list_bool> <value>...   (str: hex of UTF-8)
     end
 
-Inputs travel as raw little-endian ``.bin`` files; the executable writes ``result.json`` and one
-``out_<param>_<i>.bin`` per output tensor and ``after_<param>_<i>.bin`` per input tensor (its final
-contents, for the inputs-unchanged check).
+Inputs travel as raw little-endian ``.bin`` files (``in_<param>_<i>.bin``; an output the binding
+initialised before the launch: ``init_<param>_<i>.bin``, else its buffer is poisoned); the executable
+writes ``result.json`` and one ``out_<param>_<i>.bin`` per output tensor and ``after_<param>_<i>.bin``
+per input tensor (its final contents, for the inputs-unchanged check).
 """
 
 from __future__ import annotations
@@ -88,9 +89,12 @@ def write_request(folder: Path, op: str, launch: Launch) -> None:
             arrays: Sequence[Any] = (arg.data if is_list else [arg.data]) if arg.data is not None else []
             for t_index, shape in enumerate(shapes):
                 file = "-"
-                if role == "input":
+                if arrays and arg.alias is None:     # an input, or an output the binding initialised
                     data = np.ascontiguousarray(np.asarray(arrays[t_index]), dtype=dt.numpy_storage)
-                    file = f"in_{p_index}_{t_index}.bin"
+                    if role == "output" and data.size != int(np.prod(shape, dtype=np.int64)):
+                        raise LaunchError(f"output {arg.name!r}: initial data of {data.size} elements for shape "
+                                          f"{list(shape)}")
+                    file = f"{'in' if role == 'input' else 'init'}_{p_index}_{t_index}.bin"
                     data.tofile(folder / file)
                 lines.append(" ".join(["tensor", str(len(shape)), *map(str, shape), file]))
     for name, (kind, value) in launch.attrs.items():

@@ -1320,7 +1320,8 @@ int run(const std::string& dir) {
           continue;
         }
         t.gm = gm_alloc(t.bytes, label);
-        if (p.role == "input") read_file_into(dir + "/" + t.file, t.gm, t.bytes);
+        // inputs, and outputs whose buffer the binding initialised (else they stay poisoned)
+        if (p.role == "input" || t.file != "-") read_file_into(dir + "/" + t.file, t.gm, t.bytes);
       }
       p.arg = p.ptype == "DYNAMIC" ? build_list_descriptor(p) : p.tensors.at(0).gm;
     }

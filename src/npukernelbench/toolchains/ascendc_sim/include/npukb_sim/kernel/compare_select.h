@@ -191,6 +191,7 @@ inline void select_run(const LocalTensor<T>& dst, const LocalTensor<U>& selMask,
   }
   RepeatWriter<T> out;
   pl.each([&](std::uint32_t r, std::uint32_t k) {
+    out.at(r);
     const T v = sel_bit(m, mode, r, k, pl.per_rep) ? ld<T>(oa.p + oa.off(r, k)) : src1_at(r, k);
     out.put(r, od.p + od.off(r, k), v);
   });

@@ -158,9 +158,14 @@ inline void st(std::uint8_t* p, T v) { std::memcpy(p, &v, sizeof(T)); }
 template <typename T>
 class RepeatWriter {
  public:
-  void put(std::uint32_t r, std::uint8_t* addr, T v) {
+  // Call before reading any source element of repeat `r`: the previous repeat's results are stored
+  // first, so a later repeat reads what an earlier one wrote (accumulating with a zero repeat stride).
+  void at(std::uint32_t r) {
     if (r != cur_) flush();
     cur_ = r;
+  }
+  void put(std::uint32_t r, std::uint8_t* addr, T v) {
+    at(r);
     addr_[n_] = addr;
     val_[n_] = v;
     ++n_;

@@ -47,6 +47,7 @@ inline void binary_mask(const char* api, const LocalTensor<T>& dst, const LocalT
   check_local(api, "src1", b, eb, true, file, line);
   RepeatWriter<T> out;
   pl.each([&](std::uint32_t r, std::uint32_t k) {
+    out.at(r);
     out.put(r, od.p + od.off(r, k), f(ld<T>(oa.p + oa.off(r, k)), ld<T>(ob.p + ob.off(r, k))));
   });
   out.flush();
@@ -83,7 +84,10 @@ inline void unary_mask(const char* api, const LocalTensor<D>& dst, const LocalTe
   check_local(api, "dst", dst, ed, true, file, line);
   check_local(api, "src", src, es, true, file, line);
   RepeatWriter<D> out;
-  pl.each([&](std::uint32_t r, std::uint32_t k) { out.put(r, od.p + od.off(r, k), f(ld<S>(os.p + os.off(r, k)))); });
+  pl.each([&](std::uint32_t r, std::uint32_t k) {
+    out.at(r);
+    out.put(r, od.p + od.off(r, k), f(ld<S>(os.p + os.off(r, k))));
+  });
   out.flush();
   const npukb::kern::Span sp = vspan(src, es), dp = vspan(dst, ed);
   vec_cost(cpr, pl.repeats, &sp, 1, &dp, 1);
@@ -344,6 +348,7 @@ inline void ternary_mask(const char* api, const LocalTensor<T>& dst, const Local
   check_local(api, "src1", b, eb, true, file, line);
   RepeatWriter<T> out;
   pl.each([&](std::uint32_t r, std::uint32_t k) {
+    out.at(r);
     std::uint8_t* pd = od.p + od.off(r, k);
     out.put(r, pd, f(ld<T>(pd), ld<T>(oa.p + oa.off(r, k)), ld<T>(ob.p + ob.off(r, k))));
   });
@@ -463,6 +468,7 @@ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U s
   sim::check_local("Axpy", "src", src, os.extent(pl), true, file, line);
   sim::RepeatWriter<T> out;
   pl.each([&](std::uint32_t r, std::uint32_t k) {
+    out.at(r);
     std::uint8_t* pd = od.p + od.off(r, k);
     out.put(r, pd, static_cast<T>(static_cast<float>(sim::ld<U>(os.p + os.off(r, k))) * s + static_cast<float>(sim::ld<T>(pd))));
   });
