@@ -43,7 +43,8 @@ def _selected(ns: argparse.Namespace, options: RunOptions) -> list[tuple[object,
         raise ValueError(f"no cases found under {', '.join(ns.paths)} (case folders hold case.toml, or the public "
                          "layout's api_desc.md and validation/)")
     selection = Selection(ns.keyword, ns.markexpr, options.shapes)
-    chosen = [(spec, i) for spec in specs for i in range(options.samples) if selection.selects(spec, i)]
+    chosen = [(spec, i) for spec in specs for i in range(options.samples) if selection.selects(spec, i)
+              and (options.shard is None or options.shard.holds(spec.case_id))]
     if not chosen:
         raise ValueError(f"-k {ns.keyword!r} / -m {ns.markexpr!r} select none of the {len(specs)} cases")
     return chosen
@@ -139,7 +140,10 @@ def _write_summary(run, model: str, toolchain: str, samples: int, failures: Sequ
 
 
 def _report_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("run_dir", type=Path, help="a run directory (with results.jsonl)")
+    p.add_argument("run_dirs", nargs="+", type=Path, metavar="RUN_DIR",
+                   help="a run directory (with results.jsonl); several: the shard directories of one run "
+                        "(--npukb-shard K/N), merged into --out")
+    p.add_argument("--out", type=Path, default=None, help="the merged run directory (needed with several RUN_DIRs)")
     p.add_argument("--html", nargs="?", const=True, default=None, metavar="PATH",
                    help="also write a self-contained HTML report (default RUN_DIR/report.html; needs the "
                         "'report' extra)")
@@ -148,7 +152,18 @@ def _report_args(p: argparse.ArgumentParser) -> None:
 def _report(ns: argparse.Namespace) -> int:
     from npukernelbench.store import RESULTS, RunDir
 
-    run = RunDir(ns.run_dir)
+    failures: list[dict] = []
+    if len(ns.run_dirs) > 1 or ns.out is not None:
+        from npukernelbench.shard_merge import merge_runs
+
+        if ns.out is None:
+            print("npukb report: several run directories are merged into one: name it with --out DIR",
+                  file=sys.stderr)
+            return 2
+        run, failures = merge_runs(ns.run_dirs, ns.out)
+        print(f"merged {len(ns.run_dirs)} run directories into {run.path}")
+    else:
+        run = RunDir(ns.run_dirs[0])
     if not (run.path / RESULTS).is_file():
         print(f"npukb: {run.path} holds no {RESULTS} (is it a run directory?)", file=sys.stderr)
         return 2
@@ -158,7 +173,7 @@ def _report(ns: argparse.Namespace) -> int:
         require_matplotlib()
     header = run.header()
     samples = int(header.get("samples_per_task") or max((r.sample for r in run.results()), default=0) + 1)
-    code = _write_summary(run, header.get("model", "?"), header.get("toolchain", "?"), samples)
+    code = _write_summary(run, header.get("model", "?"), header.get("toolchain", "?"), samples, failures=failures)
     if ns.html is not None:
         from npukernelbench.html_report import write_run_html
 

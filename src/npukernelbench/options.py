@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from npukernelbench.sharding import Shard
+
 if TYPE_CHECKING:
     from npukernelbench.evaluate import EvalOptions
     from npukernelbench.generators.base import EngineOptions, GeneratorOptions, SamplingParams
@@ -41,6 +43,9 @@ OPTIONS: tuple[Opt, ...] = (
         default="npukb-out"),
     Opt("--npukb-resume", "npukb_resume", "keep finished samples in the run directory and skip them",
         action="store_true", default=False),
+    Opt("--npukb-shard", "npukb_shard", "run only shard K of N (K/N, 1 <= K <= N; tasks split by a stable hash "
+        "of their id); merge the shards' run directories with 'npukb report --out DIR SHARD_DIR...'",
+        default=None),
     Opt("--npukb-html", "npukb_html", "also write a self-contained HTML report, RUN_DIR/report.html (needs the "
         "'report' extra: matplotlib)", action="store_true", default=False),
     Opt("--temperature", "npukb_temperature", "sampling temperature", type=float, default=0.8),
@@ -106,6 +111,7 @@ class RunOptions:
     lora: str | None = None
     project_level: bool = False
     model_dtype: str = "auto"
+    shard: Shard | None = None
     engine: EngineOptions = field(default_factory=lambda: _engine_options())
 
     def __post_init__(self) -> None:
@@ -124,6 +130,7 @@ class RunOptions:
                    temperature=get("npukb_temperature"), top_p=get("npukb_top_p"),
                    max_tokens=get("npukb_max_tokens"), seed=get("npukb_seed"), lora=get("npukb_lora"),
                    project_level=bool(get("npukb_project_level")), model_dtype=get("npukb_model_dtype"),
+                   shard=Shard.parse(get("npukb_shard")) if get("npukb_shard") else None,
                    engine=_engine_options(gpu_memory_utilization=get("npukb_gpu_memory_utilization"),
                                           max_model_len=get("npukb_max_model_len"),
                                           tensor_parallel_size=get("npukb_tensor_parallel_size"),

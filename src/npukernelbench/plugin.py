@@ -46,6 +46,24 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(state.recorder(), "npukernelbench-recorder")
 
 
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list) -> None:  # noqa: ARG001
+    """``--npukb-shard K/N``: the samples of the tasks of other shards are deselected (on every xdist
+    worker alike: the split depends on the task id only)."""
+    from npukernelbench.session import STATE
+
+    shard = config.stash[STATE].options.shard
+    if shard is None:
+        return
+    from npukernelbench.items import SampleItem
+
+    keep, drop = [], []
+    for item in items:
+        (drop if isinstance(item, SampleItem) and not shard.holds(item.spec.case_id) else keep).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Serial run: the benchmark begins with exactly the selected sample items."""
     from npukernelbench.session import STATE

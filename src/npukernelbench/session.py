@@ -187,7 +187,8 @@ class RunState:
         self.run.write_header({"model": self.options.model, "toolchain": self.options.toolchain,
                                "samples_per_task": self.options.samples, "shapes": self.options.shapes,
                                "shape_examples": self.options.shape_examples, "seed": self.options.seed,
-                               "confinement": self.confinement})
+                               "confinement": self.confinement,
+                               "shard": str(self.options.shard) if self.options.shard else None})
 
     def strict(self) -> bool:
         """pytest's ``--strict`` (or the ``strict`` ini option)."""

@@ -98,6 +98,21 @@ def test_endpoint_parsing():
         Endpoint.parse("h:8000")
 
 
+def test_round_robin_over_several_servers(scripted, add_custom):
+    a, b = scripted(lambda body, h: (200, choices(body))), scripted(lambda body, h: (200, choices(body)))
+    gen = OpenAIGenerator(f"{a.url},{b.url}", FAST)
+    assert gen.model_name == "scripted" and gen.name == f"{a.url},{b.url}#scripted"
+    batches = gen.generate([req(add_custom, n=2, seed=s, max_tokens=4) for s in range(6)])
+    assert [len(x) for x in batches] == [2] * 6 and [c.text for c in batches[3]] == ["seed3-0", "seed3-1"]
+    assert len(a.seen) == 3 and len(b.seen) == 3                 # one prompt per request, alternating
+    named = OpenAIGenerator(f"{a.url},{b.url}#scripted", FAST)
+    assert [e.model for e in named.endpoints] == ["scripted", "scripted"]
+    with pytest.raises(ValueError, match="different model names"):
+        OpenAIGenerator(f"{a.url}#x,{b.url}#y", FAST)
+    with pytest.raises(ValueError, match="named twice"):
+        OpenAIGenerator(f"{a.url},{a.url}/", FAST)
+
+
 def test_serve_end_to_end(served_model, tiny_model, add_custom):
     gen = OpenAIGenerator(served_model.url, FAST)
     assert gen.model_name == tiny_model.name and gen.name == f"{served_model.url}#{tiny_model.name}"

@@ -1,7 +1,10 @@
 """OpenAIGenerator: any OpenAI-compatible chat-completions server (vLLM's ``serve``, ``npukb serve``, ...).
 
 ``--model=http://HOST:PORT/v1`` or ``http://HOST:PORT/v1#MODEL_NAME``; without a model name the
-server's ``/v1/models`` must list exactly one model. Standard library only (urllib).
+server's ``/v1/models`` must list exactly one model. Several servers of one model, comma-separated
+(``http://A:8000/v1,http://B:8000/v1#NAME``; a name given once applies to every URL without one):
+prompts go to them round-robin, and all of them must serve the same model. Standard library only
+(urllib).
 
 - The ``n`` samples of a prompt are asked in one request (``n``); if the server returns fewer
   choices, the rest come from separate ``n=1`` requests seeded ``seed + index``.
@@ -77,7 +80,8 @@ class OpenAIGenerator:
     adapter under a model name instead)."""
 
     def __init__(self, model: str, options: Any = None):
-        self.endpoint = Endpoint.parse(model)
+        self.endpoints = _endpoints(model)
+        self.endpoint = self.endpoints[0]
         if option(options, "lora"):
             raise ValueError("a LoRA adapter cannot be applied through a server URL: serve it under a model "
                              "name (vllm serve BASE --enable-lora --lora-modules NAME=DIR) and pass "
@@ -92,10 +96,11 @@ class OpenAIGenerator:
         self._discover_lock = threading.Lock()
         self._count_lock = threading.Lock()
         self.requests_sent = 0
+        self._next_endpoint = 0
 
     @property
     def name(self) -> str:
-        return f"{self.endpoint.base_url}#{self.model_name}"
+        return f"{','.join(e.base_url for e in self.endpoints)}#{self.model_name}"
 
     @property
     def identity(self) -> str:
@@ -117,9 +122,11 @@ class OpenAIGenerator:
             headers["Authorization"] = f"Bearer {self.api_key}"
         return headers
 
-    def call(self, method: str, path: str, body: Mapping[str, Any] | None = None) -> Any:
-        """One JSON call with retries. Raises ServerError with the reason when it gives up."""
-        url = f"{self.endpoint.base_url}{path}"
+    def call(self, method: str, path: str, body: Mapping[str, Any] | None = None,
+             endpoint: Endpoint | None = None) -> Any:
+        """One JSON call with retries (to the first endpoint unless one is named). Raises ServerError with
+        the reason when it gives up."""
+        url = f"{(endpoint or self.endpoint).base_url}{path}"
         data = json.dumps(body).encode("utf-8") if body is not None else None
         last = ""
         for attempt in range(self.retry.max_retries + 1):
@@ -152,12 +159,27 @@ class OpenAIGenerator:
                           f"`npukb serve --model PATH` or `vllm serve PATH`, or fix --model.")
 
     def _discover_model(self) -> str:
-        listing = self.call("GET", "/models")
+        names = {e.base_url: e.model or self._listed_model(e) for e in self.endpoints}
+        if len(set(names.values())) > 1:
+            raise ServerError("the servers of --model serve different models ("
+                              + ", ".join(f"{url}: {name}" for url, name in names.items())
+                              + "); round-robin needs one model behind every URL")
+        return names[self.endpoint.base_url]
+
+    def _listed_model(self, endpoint: Endpoint) -> str:
+        listing = self.call("GET", "/models", endpoint=endpoint)
         ids = [m.get("id") for m in listing.get("data", []) if isinstance(m, Mapping)]
         if len(ids) != 1:
-            raise ServerError(f"{self.endpoint.base_url} serves {len(ids)} models ({', '.join(map(str, ids))}); "
-                              f"name one: --model={self.endpoint.base_url}#MODEL_NAME")
+            raise ServerError(f"{endpoint.base_url} serves {len(ids)} models ({', '.join(map(str, ids))}); "
+                              f"name one: --model={endpoint.base_url}#MODEL_NAME")
         return str(ids[0])
+
+    def _take_endpoint(self) -> Endpoint:
+        """The next server, round-robin."""
+        with self._count_lock:
+            endpoint = self.endpoints[self._next_endpoint % len(self.endpoints)]
+            self._next_endpoint += 1
+        return endpoint
 
     # -- generation ----------------------------------------------------------------------------
 
@@ -168,16 +190,18 @@ class OpenAIGenerator:
 
     def chat(self, messages: Sequence[Mapping[str, str]],
              sampling: SamplingParams) -> list[tuple[str, int | None, dict]]:
-        """``sampling.n`` (text, tokens, meta) for one prompt."""
-        answer = self.call("POST", "/chat/completions", self._body(messages, sampling, sampling.n, sampling.seed))
+        """``sampling.n`` (text, tokens, meta) for one prompt (all from one server)."""
+        endpoint = self._take_endpoint()
+        answer = self.call("POST", "/chat/completions", self._body(messages, sampling, sampling.n, sampling.seed),
+                           endpoint)
         samples = _choices(answer)
         index = len(samples)
         while len(samples) < sampling.n:
             extra = self.call("POST", "/chat/completions",
-                              self._body(messages, sampling, 1, sampling.seed + index))
+                              self._body(messages, sampling, 1, sampling.seed + index), endpoint)
             got = _choices(extra)
             if not got:
-                raise ServerError(f"{self.endpoint.base_url}: the server returned no choices for a request")
+                raise ServerError(f"{endpoint.base_url}: the server returned no choices for a request")
             samples.extend(got[:1])
             index += 1
         return samples[:sampling.n]
@@ -199,6 +223,24 @@ class OpenAIGenerator:
 
     def close(self) -> None:
         pass
+
+
+def _endpoints(spec: str) -> list[Endpoint]:
+    """The servers of a ``--model`` spec: ``URL[#NAME][,URL[#NAME]]...``; a name given to some URLs
+    only applies to the others too (it must be the same wherever given)."""
+    endpoints = [Endpoint.parse(part.strip()) for part in spec.split(",") if part.strip()]
+    if not endpoints:
+        raise ValueError(f"--model={spec!r}: no server URL")
+    names = {e.model for e in endpoints if e.model}
+    if len(names) > 1:
+        raise ValueError(f"--model={spec!r}: different model names ({', '.join(sorted(names))}); round-robin "
+                         "needs one model behind every URL")
+    if names:
+        name = names.pop()
+        endpoints = [Endpoint(base_url=e.base_url, model=name) for e in endpoints]
+    if len({e.base_url for e in endpoints}) != len(endpoints):
+        raise ValueError(f"--model={spec!r}: a server URL is named twice")
+    return endpoints
 
 
 def _choices(answer: Any) -> list[tuple[str, int | None, dict]]:
