@@ -16,6 +16,9 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Opt:
+    """One option. ``flag`` is its ``--npukb-*`` name, always registered; ``short`` (``--model``) is
+    registered too unless another pytest plugin already owns that name."""
+
     flag: str
     dest: str
     help: str
@@ -23,55 +26,72 @@ class Opt:
     default: Any = None
     action: str | None = None
     choices: tuple[str, ...] | None = None
+    short: str | None = None
+    metavar: str | None = None
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return (self.short, self.flag) if self.short else (self.flag,)
 
 
 OPTIONS: tuple[Opt, ...] = (
-    Opt("--model", "npukb_model", "model spec: reference (default), mutants, replay:PATH.jsonl, "
-        "http(s)://HOST:PORT/v1[#MODEL], or a local model directory", default="reference"),
-    Opt("--samples", "npukb_samples", "samples per task (pass@k uses k <= samples)", type=int, default=1),
-    Opt("--toolchain", "npukb_toolchain", "toolchain that builds and runs kernels (ascendc-sim, or module:Class)",
-        default="ascendc-sim"),
-    Opt("--shapes", "npukb_shapes", "which shapes each sample is checked on", default="both",
-        choices=("static", "dynamic", "both")),
-    Opt("--shape-examples", "npukb_shape_examples", "hypothesis-drawn dynamic shapes per sample", type=int,
-        default=10),
-    Opt("--shape-seed", "npukb_shape_seed", "seed of the dynamic-shape search (printed to replay a failure)",
-        type=int, default=0),
+    Opt("--npukb-model", "npukb_model", "model spec: reference (default), mutants, replay:PATH.jsonl, "
+        "http(s)://HOST:PORT/v1[#MODEL], or a local model directory", default="reference", short="--model",
+        metavar="SPEC"),
+    Opt("--npukb-samples", "npukb_samples", "samples per task (pass@k uses k <= samples)", type=int, default=1,
+        short="--samples", metavar="N"),
+    Opt("--npukb-toolchain", "npukb_toolchain", "toolchain that builds and runs kernels (ascendc-sim, or module:Class)",
+        default="ascendc-sim", short="--toolchain", metavar="NAME"),
+    Opt("--npukb-shapes", "npukb_shapes", "which shapes each sample is checked on", default="both",
+        choices=("static", "dynamic", "both"), short="--shapes"),
+    Opt("--npukb-shape-examples", "npukb_shape_examples", "hypothesis-drawn dynamic shapes per sample", type=int,
+        default=10, short="--shape-examples", metavar="N"),
+    Opt("--npukb-shape-seed", "npukb_shape_seed", "seed of the dynamic-shape search (printed to replay a failure)",
+        type=int, default=0, short="--shape-seed", metavar="N"),
     Opt("--npukb-cases", "npukb_cases", "extra case root or case folder (repeatable; either layout)",
-        action="append", default=None),
+        action="append", default=None, metavar="PATH"),
     Opt("--npukb-out", "npukb_out", "run directory (completions.jsonl, results.jsonl, summary.json, report.md)",
-        default="npukb-out"),
+        default="npukb-out", metavar="DIR"),
     Opt("--npukb-resume", "npukb_resume", "keep finished samples in the run directory and skip them",
         action="store_true", default=False),
     Opt("--npukb-shard", "npukb_shard", "run only shard K of N (K/N, 1 <= K <= N; tasks split by a stable hash "
         "of their id); merge the shards' run directories with 'npukb report --out DIR SHARD_DIR...'",
-        default=None),
+        default=None, metavar="K/N"),
     Opt("--npukb-html", "npukb_html", "also write a self-contained HTML report, RUN_DIR/report.html (needs the "
         "'report' extra: matplotlib)", action="store_true", default=False),
-    Opt("--temperature", "npukb_temperature", "sampling temperature", type=float, default=0.8),
-    Opt("--top-p", "npukb_top_p", "nucleus sampling top-p", type=float, default=0.95),
-    Opt("--max-tokens", "npukb_max_tokens", "maximum new tokens per completion", type=int, default=8192),
-    Opt("--seed", "npukb_seed", "sampling seed (also the mutants' seed)", type=int, default=0),
-    Opt("--lora", "npukb_lora", "LoRA adapter directory applied to a local model", default=None),
-    Opt("--model-dtype", "npukb_model_dtype", "weights dtype of a local model (transformers, vLLM): auto, float32, "
-        "bfloat16, float16", default="auto", choices=("auto", "float32", "bfloat16", "float16")),
-    Opt("--gpu-memory-utilization", "npukb_gpu_memory_utilization", "vLLM: fraction of GPU memory the engine "
+    Opt("--npukb-temperature", "npukb_temperature", "sampling temperature", type=float, default=0.8,
+        short="--temperature", metavar="T"),
+    Opt("--npukb-top-p", "npukb_top_p", "nucleus sampling top-p", type=float, default=0.95, short="--top-p",
+        metavar="P"),
+    Opt("--npukb-max-tokens", "npukb_max_tokens", "maximum new tokens per completion", type=int, default=8192,
+        short="--max-tokens", metavar="N"),
+    Opt("--npukb-seed", "npukb_seed", "sampling seed (also the mutants' seed)", type=int, default=0, short="--seed",
+        metavar="N"),
+    Opt("--npukb-lora", "npukb_lora", "LoRA adapter directory applied to a local model", default=None, short="--lora",
+        metavar="DIR"),
+    Opt("--npukb-model-dtype", "npukb_model_dtype",
+        "weights dtype of a local model (transformers, vLLM): auto, float32, "
+        "bfloat16, float16", default="auto", choices=("auto", "float32", "bfloat16", "float16"), short="--model-dtype"),
+    Opt("--npukb-gpu-memory-utilization", "npukb_gpu_memory_utilization", "vLLM: fraction of GPU memory the engine "
         "reserves (on the CPU backend: of host memory; default vLLM's on GPU, unused on CPU)", type=float,
-        default=None),
-    Opt("--max-model-len", "npukb_max_model_len", "vLLM: context length, prompt + completion (default: the "
-        "model's)", type=int, default=None),
-    Opt("--tensor-parallel-size", "npukb_tensor_parallel_size", "vLLM: devices the model is split over", type=int,
-        default=1),
-    Opt("--kv-cache-gib", "npukb_kv_cache_gib", "vLLM: explicit KV-cache size in GiB (default 1 on CPU unless "
-        "--gpu-memory-utilization is given; on GPU vLLM sizes it)", type=float, default=None),
-    Opt("--project-level", "npukb_project_level", "project-level prompt: add the static cases and the hardware "
-        "description (SoC, core counts, UB size)", action="store_true", default=False),
+        default=None, short="--gpu-memory-utilization", metavar="F"),
+    Opt("--npukb-max-model-len", "npukb_max_model_len", "vLLM: context length, prompt + completion (default: the "
+        "model's)", type=int, default=None, short="--max-model-len", metavar="N"),
+    Opt("--npukb-tensor-parallel-size", "npukb_tensor_parallel_size", "vLLM: devices the model is split over", type=int,
+        default=1, short="--tensor-parallel-size", metavar="N"),
+    Opt("--npukb-kv-cache-gib", "npukb_kv_cache_gib", "vLLM: explicit KV-cache size in GiB (default 1 on CPU unless "
+        "--gpu-memory-utilization is given; on GPU vLLM sizes it)", type=float, default=None, short="--kv-cache-gib",
+        metavar="GIB"),
+    Opt("--npukb-project-level", "npukb_project_level", "project-level prompt: add the static cases and the hardware "
+        "description (SoC, core counts, UB size)", action="store_true", default=False, short="--project-level"),
 )
 
 
 def _keywords(o: Opt) -> dict[str, Any]:
     """argparse keywords of one option (pytest's addoption takes the same)."""
     kw: dict[str, Any] = {"dest": o.dest, "help": o.help, "default": o.default}
+    if o.metavar and o.action != "store_true":
+        kw["metavar"] = o.metavar
     if o.action:
         kw["action"] = o.action
     else:
@@ -82,14 +102,43 @@ def _keywords(o: Opt) -> dict[str, Any]:
 
 
 def add_pytest_options(group: Any) -> None:
+    """Every option under its ``--npukb-*`` name, and under its short name where no other plugin
+    registered that name first (pytest refuses a name twice)."""
+    taken = _registered_names(group)
     for o in OPTIONS:
-        group.addoption(o.flag, **_keywords(o))
+        names = o.names if o.short not in taken else (o.flag,)
+        try:
+            group.addoption(*names, **_keywords(o))
+        except ValueError:
+            if o.short is None:
+                raise
+            group.addoption(o.flag, **_keywords(o))
+
+
+def _registered_names(group: Any) -> set[str]:
+    """Option names other plugins registered before this one (pytest checks conflicts only inside a
+    group; argparse would fail on them later, when the command line is parsed)."""
+    parser = getattr(group, "parser", None)
+    groups = [getattr(parser, "_anonymous", None), *getattr(parser, "_groups", [])]
+    return {name for g in groups if g is not None for opt in getattr(g, "options", []) for name in opt.names()}
 
 
 def add_argparse_options(parser: argparse.ArgumentParser, skip: tuple[str, ...] = ()) -> None:
     for o in OPTIONS:
-        if o.flag not in skip:
-            parser.add_argument(o.flag, **_keywords(o))
+        if o.flag not in skip and o.short not in skip:
+            parser.add_argument(*o.names, **_keywords(o))
+
+
+def options_markdown() -> str:
+    """The options table of the docs (README.md and docs/plugin.md carry it; a test keeps them equal:
+    regenerate with ``python -m npukernelbench.options``)."""
+    rows = ["| option | default | meaning |", "|---|---|---|"]
+    for o in OPTIONS:
+        value = "" if o.action == "store_true" else "=" + ("\\|".join(o.choices) if o.choices else o.metavar or "X")
+        name = f"`{o.names[0]}{value}`" + (f" (`{o.flag}`)" if o.short else "")
+        default = "off" if o.action == "store_true" else "-" if o.default is None else f"`{o.default}`"
+        rows.append(f"| {name} | {default} | {o.help.replace('|', chr(92) + '|')} |")
+    return "\n".join(rows) + "\n"
 
 
 @dataclass(frozen=True)
@@ -166,3 +215,7 @@ def load_toolchain(name: str):
     from npukernelbench.toolchains import get_toolchain
 
     return get_toolchain(name)
+
+
+if __name__ == "__main__":
+    print(options_markdown(), end="")
