@@ -25,7 +25,7 @@
 
 #include "kernel_operator.h"
 
-namespace l2a {
+namespace activation_kernels {
 using namespace AscendC;
 
 constexpr int32_t kBufferNum = 2;
@@ -245,6 +245,6 @@ __aicore__ inline void RunElementwise(GM_ADDR const* in, GM_ADDR const* out, con
     kernel.Process();
 }
 
-}  // namespace l2a
+}  // namespace activation_kernels
 
 #endif  // ACTIVATION_KERNEL_H

@@ -13,7 +13,7 @@
 //
 // A Problem provides
 //   using InT = ..., OutT = ...;                 input (half / bfloat16_t) and output element types
-//   uint32_t UnitCount(); void Unit(uint32_t i, l3::AttnUnit& u);
+//   uint32_t UnitCount(); void Unit(uint32_t i, cube_kernels::AttnUnit& u);
 //   uint32_t MaxKv(); uint32_t Dv(); float Scale();   workspace sizing and the score scale
 //   cube:   void Scores(CubeTile<InT>& t, const AttnUnit& u, const GlobalTensor<float>& s, uint32_t lds);
 //           void Values(CubeTile<InT>& t, const AttnUnit& u, const GlobalTensor<InT>& p, uint32_t ldp,
@@ -27,7 +27,7 @@
 #include "cube_pipeline.h"
 #include "cube_vector_mix.h"
 
-namespace l3 {
+namespace cube_kernels {
 
 struct AttnUnit {
   uint32_t m = 0;      // query rows (<= TILE_M)
@@ -204,4 +204,4 @@ __aicore__ inline uint64_t AttnWorkspaceBytes(uint32_t cores, uint32_t maxKv, ui
   return static_cast<uint64_t>(cores) * 2 * AttnSlot(maxKv, dv, inBytes).Bytes();
 }
 
-}  // namespace l3
+}  // namespace cube_kernels

@@ -11,7 +11,7 @@
 #pragma once
 #include "kernel_operator.h"
 
-namespace l3 {
+namespace cube_kernels {
 
 using namespace AscendC;
 
@@ -39,7 +39,7 @@ class CubeTile {
   static constexpr uint32_t K_L1 = 512 / sizeof(InT);         // K of one L1 chunk
   static constexpr uint32_t K_L0 = 128 / sizeof(InT);         // K of one L0 sub-chunk
   static constexpr uint32_t K_ALIGN = sizeof(InT) == 1 ? 32 : 16;   // L1 row padding along K
-  static_assert(sizeof(InT) == 1 || sizeof(InT) == 2, "l3::CubeTile supports half, bfloat16_t and int8_t");
+  static_assert(sizeof(InT) == 1 || sizeof(InT) == 2, "cube_kernels::CubeTile supports half, bfloat16_t and int8_t");
 
   __aicore__ inline void Init(TPipe* pipe) {
     pipe->InitBuffer(a1_, 2 * TILE_M * K_L1 * sizeof(InT));
@@ -240,4 +240,4 @@ class CubeTile {
   bool hasBias_ = false;
 };
 
-}  // namespace l3
+}  // namespace cube_kernels

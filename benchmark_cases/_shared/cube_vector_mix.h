@@ -7,17 +7,17 @@
 // A Problem provides
 //   using InT = ...;                                   cube input type (half, bfloat16_t, int8_t)
 //   uint32_t TileCount();                              tiles of the whole problem
-//   void Tile(uint32_t i, l3::TileDesc& d);            operands and shape of tile i
+//   void Tile(uint32_t i, cube_kernels::TileDesc& d);            operands and shape of tile i
 //   GlobalTensor<InT> a, b;                            the cube operands (offsets in TileDesc)
 //   void InitVector(TPipe* pipe);                      vector side: its UB buffers
-//   void Epilogue(const l3::TileDesc& d, const GlobalTensor<AccT>& acc, uint32_t row0, uint32_t rows);
+//   void Epilogue(const cube_kernels::TileDesc& d, const GlobalTensor<AccT>& acc, uint32_t row0, uint32_t rows);
 //                                                      vector side: rows [row0, row0 + rows) of the
 //                                                      tile, acc row-major with row stride d.n
 #pragma once
 #include "kernel_operator.h"
 #include "cube_pipeline.h"
 
-namespace l3 {
+namespace cube_kernels {
 
 struct TileDesc {
   uint64_t aOff = 0, bOff = 0;     // element offsets of the tile's operands in Problem::a / b
@@ -162,4 +162,4 @@ class DequantEpilogue {
   TBuf<TPosition::VECCALC> acc_, x_, out_, scaleIn_, scale_, ptsIn_, pts_;
 };
 
-}  // namespace l3
+}  // namespace cube_kernels

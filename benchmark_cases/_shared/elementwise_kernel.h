@@ -17,7 +17,7 @@
 
 #include "kernel_operator.h"
 
-namespace l1 {
+namespace elementwise_kernels {
 using namespace AscendC;
 
 constexpr int32_t kBufferNum = 2;
@@ -202,5 +202,5 @@ __aicore__ inline void Run(const Op& op, GM_ADDR const* in, GM_ADDR out, const T
     kernel.Init(in, out, t.totalLength, t.unitsPerCore, t.bigCoreNum, t.tileLength, t.calcBytes);
     kernel.Process();
 }
-}  // namespace l1
+}  // namespace elementwise_kernels
 #endif  // ELEMENTWISE_KERNEL_H

@@ -11,7 +11,7 @@
 
 #include "kernel_operator.h"
 
-namespace l1f {
+namespace fill_kernels {
 using namespace AscendC;
 
 constexpr int32_t kBufferNum = 2;
@@ -76,5 +76,5 @@ __aicore__ inline T ReadScalar(GM_ADDR addr)
     g.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(addr), 1);
     return g.GetValue(0);
 }
-}  // namespace l1f
+}  // namespace fill_kernels
 #endif  // FILL_KERNEL_H

@@ -7,7 +7,7 @@
 #include "register/op_def_registry.h"
 #include "tiling/platform/platform_ascendc.h"
 
-namespace l3tiling {
+namespace matmul_tiling {
 
 struct MatmulTiling {
   uint32_t m;
@@ -38,4 +38,4 @@ inline uint32_t Plan(MatmulTiling& t, uint32_t batch, uint32_t m, uint32_t n, ui
   return static_cast<uint32_t>(std::max<uint64_t>(1, std::min<uint64_t>(cores, tiles)));
 }
 
-}  // namespace l3tiling
+}  // namespace matmul_tiling

@@ -17,7 +17,7 @@
 
 #include "kernel_operator.h"
 
-namespace l2b2 {
+namespace norm_grad_kernels {
 using namespace AscendC;
 
 enum class GradPre : int {
@@ -323,6 +323,6 @@ private:
     uint32_t D = 0, S = 0, R = 1, myRows = 0, nIn = 1;
     float alpha = 1.0f, invD = 1.0f;
 };
-}  // namespace l2b2
+}  // namespace norm_grad_kernels
 
 #endif  // NORM_GRAD_KERNEL_H

@@ -20,7 +20,7 @@
 
 #include "kernel_operator.h"
 
-namespace l2b {
+namespace optimizer_kernels {
 using namespace AscendC;
 
 constexpr int32_t kOptimBuf = 2;
@@ -154,6 +154,6 @@ __aicore__ inline float PowStep(float base, int64_t e)
     }
     return result;
 }
-}  // namespace l2b
+}  // namespace optimizer_kernels
 
 #endif  // OPTIMIZER_KERNEL_H

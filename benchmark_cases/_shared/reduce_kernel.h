@@ -19,7 +19,7 @@
 
 #include "kernel_operator.h"
 
-namespace l1r {
+namespace reduce_kernels {
 using namespace AscendC;
 
 constexpr int32_t kBufferNum = 2;
@@ -233,5 +233,5 @@ struct ComplexArgOp {
     __aicore__ inline Partial Combine(const Partial& a, const Partial& b) const { return ArgCombine<IS_MAX>(a, b); }
     __aicore__ inline void Store(const LocalTensor<float>& out, const Partial& p) const { StoreIndex(out, p); }
 };
-}  // namespace l1r
+}  // namespace reduce_kernels
 #endif  // REDUCE_KERNEL_H

@@ -13,7 +13,7 @@
 
 #include "kernel_operator.h"
 
-namespace l2b {
+namespace row_gather_kernels {
 using namespace AscendC;
 
 struct GatherTiling {
@@ -121,6 +121,6 @@ private:
     bool lastBroadcast = false;
 };
 
-}  // namespace l2b
+}  // namespace row_gather_kernels
 
 #endif  // ROW_GATHER_KERNEL_H

@@ -15,7 +15,7 @@
 
 #include "kernel_operator.h"
 
-namespace l2b {
+namespace row_norm_kernels {
 using namespace AscendC;
 
 enum class Pre : int {
@@ -389,6 +389,6 @@ private:
     uint32_t D = 0, S = 0, S8 = 0, R = 1, myRows = 0, nIn = 1, nParams = 0;
     float eps = 0.0f, alpha = 1.0f, invD = 1.0f;
 };
-}  // namespace l2b
+}  // namespace row_norm_kernels
 
 #endif  // ROW_NORM_KERNEL_H

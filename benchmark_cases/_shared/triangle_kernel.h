@@ -10,7 +10,7 @@
 
 #include "kernel_operator.h"
 
-namespace l2a {
+namespace triangle_kernels {
 using namespace AscendC;
 
 constexpr int32_t kTriBufferNum = 2;
@@ -131,6 +131,6 @@ __aicore__ inline void RunTriangle(GM_ADDR x, GM_ADDR y, const TriShape& shape)
     kernel.Process();
 }
 
-}  // namespace l2a
+}  // namespace triangle_kernels
 
 #endif  // TRIANGLE_KERNEL_H

@@ -58,8 +58,9 @@ void run_test() { npukb_test::run_blocks(1, body, nullptr); }
 """
 
 
-def test_create_vec_index_past_the_buffer_is_a_violation(prog) -> None:
+def test_create_vec_index_past_the_buffer_is_a_warning(prog) -> None:
+    """Past its LocalTensor but inside UB: the device writes on (a warning names the line)."""
     ran = prog.run(OVERRUN)
-    assert ran.returncode == 3, (ran.returncode, ran.stderr)
+    assert ran.returncode == 0, (ran.returncode, ran.stderr)
     line = ran.stderr.strip().splitlines()[-1]
-    assert line.startswith("VIOLATION: CreateVecIndex: UB overflow"), line
+    assert line.startswith("WARNING: CreateVecIndex: UB overflow"), line

@@ -143,9 +143,7 @@ def test_gather_mask_semantics(prog) -> None:
 
 VIOLATIONS = {
     "repeat": ("GatherMask(d, s, (uint8_t)7, false, 0, {1, 256, 8, 0}, r);", "repeatTimes 256"),
-    "src0_overrun": ("GatherMask(d, s, (uint8_t)1, false, 0, {1, 3, 8, 0}, r);", "UB overflow: src0"),
     "pattern_overrun": ("GatherMask(d, s, pat, false, 0, {1, 2, 8, 1}, r);", "UB overflow: src1Pattern"),
-    "dst_overrun": ("GatherMask(small, s, (uint8_t)7, false, 0, {1, 1, 8, 0}, r);", "UB overflow: dst"),
     "bad_builtin": ("GatherMask(d, s, (uint8_t)8, false, 0, {1, 1, 8, 0}, r);", "built-in src1Pattern 8"),
     "counter_mask_zero": ("GatherMask(d, s, (uint8_t)7, true, 0, {1, 1, 8, 0}, r);", "mask 0"),
 }
@@ -172,3 +170,24 @@ void run_test() { npukb_test::run_blocks(1, body, nullptr); }
     line = ran.stderr.strip().splitlines()[-1]
     assert line.startswith("VIOLATION: GatherMask:"), line
     assert expected in line, line
+
+
+def test_gather_mask_overruns_inside_ub_are_warnings(prog) -> None:
+    """src0 read and dst written past their LocalTensors, inside UB: the device does it; a warning each."""
+    body = """
+static void body(void*) {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> bs, bd, bsm;
+  pipe.InitBuffer(bs, 128 * 4); pipe.InitBuffer(bd, 128 * 4); pipe.InitBuffer(bsm, 32);
+  LocalTensor<float> s = bs.Get<float>(), d = bd.Get<float>(), small = bsm.Get<float>();
+  Duplicate(s, 1.0f, 128);
+  uint64_t r = 0;
+  GatherMask(d, s, (uint8_t)1, false, 0, {1, 3, 8, 0}, r);
+  GatherMask(small, s, (uint8_t)7, false, 0, {1, 1, 8, 0}, r);
+}
+void run_test() { npukb_test::run_blocks(1, body, nullptr); }
+"""
+    ran = prog.run(body)
+    assert ran.returncode == 0, ran.stderr
+    warned = [ln for ln in ran.stderr.splitlines() if ln.startswith("WARNING: GatherMask: UB overflow")]
+    assert any("src0" in w for w in warned) and any("dst" in w for w in warned), ran.stderr

@@ -73,7 +73,7 @@ def test_apis_passed_as_function_pointer_template_arguments(prog) -> None:
 FNPTR_VIOLATION = """
 template <typename T> using ScalarOp = void (const LocalTensor<T>&, const LocalTensor<T>&, const T&, const int32_t&);
 template <typename T, ScalarOp<T>* op> struct Apply {
-  void run(const LocalTensor<T>& d, const LocalTensor<T>& s) { op(d, s, T(1), 4096); }
+  void run(const LocalTensor<T>& d, const LocalTensor<T>& s) { op(d, s, T(1), 65536); }   // past UB's end
 };
 static void body(void*) {
   TPipe pipe;

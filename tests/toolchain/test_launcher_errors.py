@@ -84,6 +84,12 @@ extern "C" __global__ __aicore__ void err_custom(GM_ADDR x, GM_ADDR y, GM_ADDR w
     SyncAll();
   } else if (t.mode == 12) {             // 48 logical blocks: each writes its index and the block count
     reinterpret_cast<float*>(y)[512 + idx] = static_cast<float>(GetBlockNum());
+  } else if (t.mode == 14 && idx == 0) {  // runs past its 256-byte buffer, inside UB: a warning
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 256);
+    LocalTensor<float> l = buf.Get<float>();
+    Duplicate(l, 1.0f, 128);  // OVERRUN-LINE
   } else if (t.mode == 10) {             // every block meets the barrier twice: fine
     SyncAll();
     SyncAll();
@@ -205,3 +211,12 @@ def test_an_output_initialised_before_the_launch_keeps_what_the_kernel_does_not_
     assert given.outputs["y"][:4].tolist() == [0, 1, 2, 3] and (given.outputs["y"][4:] == 5.0).all()
     fresh = run(sim, err_build, 10)
     assert fresh.ok and not (fresh.outputs["y"][4:] == 5.0).any() and not (fresh.outputs["y"][4:] == 0).all()
+
+
+def test_an_overrun_inside_ub_runs_on_with_a_kernel_warning(sim, err_build):
+    result = run(sim, err_build, 14)
+    assert result.ok, result.message
+    (warning,) = result.details["kernel_warnings"]
+    line = next(i for i, ln in enumerate(KERNEL.splitlines(), 1) if "OVERRUN-LINE" in ln)
+    assert warning.startswith("Duplicate: UB overflow: dst access of 512 bytes") and f":{line})" in warning
+    assert run(sim, err_build, 10).details["kernel_warnings"] == []

@@ -37,6 +37,11 @@ void violation(const char* api, const std::string& what, const char* file, int l
   std::exit(3);
 }
 
+void warning(const char* api, const std::string& what, const char* file, int line) {
+  std::fprintf(stderr, "WARNING: %s: %s (block %d, %s:%d)\n", api, what.c_str(), g_current ? g_current->block_idx : -1, file, line);
+  std::fflush(stderr);
+}
+
 // Writes may run on to the end of a tensor's last 32-byte block, reads to the end of its 512-byte
 // allocation granule, as in the launcher.
 static std::size_t gm_limit(std::size_t size, bool write) {

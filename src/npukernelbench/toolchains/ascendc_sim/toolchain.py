@@ -130,7 +130,8 @@ class AscendCSimToolchain:
             raise InfrastructureError(f"ascendc-sim run: the simulator rejected the harness's request: "
                                       f"{result.get('message') or outcome.stderr[-500:]}")
         details = {k: result[k] for k in ("block_dim", "tiling_key", "workspace_bytes", "tiling_bytes", "tiling_hex",
-                                          "cost", "violation", "status", "kernel_type", "cores", "host_warnings")
+                                          "cost", "violation", "status", "kernel_type", "cores", "host_warnings",
+                                          "kernel_warnings")
                    if k in result}
         if "tiling_hex" in result:
             fields = tiling_fields.decode_run(exe.parent, op, result)

@@ -117,11 +117,24 @@ void result_set(const std::string& key, const std::string& raw_json) {
   g_result.emplace_back(key, raw_json);
 }
 
+// Kernel warnings (npukb::warning): one per source location, at most kMaxWarnings.
+constexpr std::size_t kMaxWarnings = 20;
+std::mutex g_warn_mutex;
+std::vector<std::string> g_warnings;
+std::vector<std::string> g_warned_at;
+
 void write_result() {
   std::string text = "{";
   bool first = true;
   for (auto& kv : g_result) {
     text += (first ? "" : ",\n ") + json_str(kv.first) + ": " + kv.second;
+    first = false;
+  }
+  {
+    std::lock_guard<std::mutex> lk(g_warn_mutex);
+    std::string list = "[";
+    for (const auto& w : g_warnings) list += (list.size() > 1 ? ", " : "") + json_str(w);
+    text += std::string(first ? "" : ",\n ") + "\"kernel_warnings\": " + list + "]";
     first = false;
   }
   {
@@ -1470,6 +1483,21 @@ BlockState& block() {
 }
 
 std::uint64_t launch_tiling_key() { return g_tiling_key; }
+
+void warning(const char* api, const std::string& what, const char* file, int line) {
+  const int b = g_running_block.load();
+  const int idx = b >= 0 && b < static_cast<int>(g_blocks.size()) ? g_blocks[b].state->block_idx : b;
+  const std::string loc = (file != nullptr && *file) ? std::string(file) + ":" + std::to_string(line) : "";
+  std::lock_guard<std::mutex> lk(g_warn_mutex);
+  const std::string key = loc.empty() ? std::string(api ? api : "") + what : loc;
+  for (const auto& seen : g_warned_at) {
+    if (seen == key) return;
+  }
+  if (g_warnings.size() >= kMaxWarnings) return;
+  g_warned_at.push_back(key);
+  g_warnings.push_back(std::string(api ? api : "") + ": " + what + " (block " + std::to_string(idx) +
+                       (loc.empty() ? "" : ", " + loc) + ")");
+}
 
 [[noreturn]] void violation(const char* api, const std::string& what, const char* file, int line) {
   static std::atomic<bool> once{false};

@@ -2,11 +2,11 @@
 using namespace AscendC;
 
 // Compare (bit mask over whole 256-byte repeats) -> 0/1 bytes (elementwise_kernel.h: CompareOp).
-using LessEqualOp = l1::CompareOp<CMPMODE::LE>;
+using LessEqualOp = elementwise_kernels::CompareOp<CMPMODE::LE>;
 
 extern "C" __global__ __aicore__ void less_equal(GM_ADDR x1, GM_ADDR x2, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
     GET_TILING_DATA(t, tiling);
     GM_ADDR in[2] = {x1, x2};
-    l1::Run<DTYPE_X1, uint8_t, 2>(LessEqualOp{}, in, y, t);
+    elementwise_kernels::Run<DTYPE_X1, uint8_t, 2>(LessEqualOp{}, in, y, t);
 }

@@ -4,7 +4,7 @@ using namespace AscendC;
 // x - x is 0 for finite x and NaN for NaN/Inf; NaN == NaN is false.
 struct IsFiniteOp {
     template <typename T>
-    __aicore__ inline void operator()(const LocalTensor<uint8_t>& y, const LocalTensor<T>* x, const l1::Ctx& c) const
+    __aicore__ inline void operator()(const LocalTensor<uint8_t>& y, const LocalTensor<T>* x, const elementwise_kernels::Ctx& c) const
     {
         const uint32_t p = std::is_same_v<T, bfloat16_t> ? 1 : 0;
         LocalTensor<uint8_t> mask = c.Plane<uint8_t>(p);
@@ -17,7 +17,7 @@ struct IsFiniteOp {
             Sub(x[0], x[0], x[0], c.nAligned);
             Compare(mask, x[0], x[0], CMPMODE::EQ, c.nAligned);
         }
-        l1::MaskToBool(y, mask, c, p + 1);
+        elementwise_kernels::MaskToBool(y, mask, c, p + 1);
     }
 };
 
@@ -25,5 +25,5 @@ extern "C" __global__ __aicore__ void is_finite(GM_ADDR x, GM_ADDR y, GM_ADDR wo
 {
     GET_TILING_DATA(t, tiling);
     GM_ADDR in[1] = {x};
-    l1::Run<DTYPE_X, uint8_t, 1>(IsFiniteOp{}, in, y, t);
+    elementwise_kernels::Run<DTYPE_X, uint8_t, 1>(IsFiniteOp{}, in, y, t);
 }

@@ -4,7 +4,7 @@ using namespace AscendC;
 // |x| == +inf in float32 (widening is exact and keeps Inf/NaN).
 struct IsInfOp {
     template <typename T>
-    __aicore__ inline void operator()(const LocalTensor<uint8_t>& y, const LocalTensor<T>* x, const l1::Ctx& c) const
+    __aicore__ inline void operator()(const LocalTensor<uint8_t>& y, const LocalTensor<T>* x, const elementwise_kernels::Ctx& c) const
     {
         LocalTensor<float> f = c.Plane<float>(0);
         if constexpr (std::is_same_v<T, float>) {
@@ -17,7 +17,7 @@ struct IsInfOp {
         Duplicate(inf, __builtin_huge_valf(), c.nAligned);
         LocalTensor<uint8_t> mask = c.Plane<uint8_t>(2);
         Compare(mask, f, inf, CMPMODE::EQ, c.nAligned);
-        l1::MaskToBool(y, mask, c, 3);
+        elementwise_kernels::MaskToBool(y, mask, c, 3);
     }
 };
 
@@ -25,5 +25,5 @@ extern "C" __global__ __aicore__ void is_inf(GM_ADDR x, GM_ADDR y, GM_ADDR works
 {
     GET_TILING_DATA(t, tiling);
     GM_ADDR in[1] = {x};
-    l1::Run<DTYPE_X, uint8_t, 1>(IsInfOp{}, in, y, t);
+    elementwise_kernels::Run<DTYPE_X, uint8_t, 1>(IsInfOp{}, in, y, t);
 }

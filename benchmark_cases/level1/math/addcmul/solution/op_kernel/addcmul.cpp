@@ -5,16 +5,16 @@ using namespace AscendC;
 struct AddcmulOp {
     float value;
     template <typename T>
-    __aicore__ inline void operator()(const LocalTensor<T>& y, const LocalTensor<T>* x, const l1::Ctx& c) const
+    __aicore__ inline void operator()(const LocalTensor<T>& y, const LocalTensor<T>* x, const elementwise_kernels::Ctx& c) const
     {
-        LocalTensor<float> a = l1::ToFloat(x[0], c, 0);
-        LocalTensor<float> b = l1::ToFloat(x[1], c, 1);
-        LocalTensor<float> d = l1::ToFloat(x[2], c, 2);
-        LocalTensor<float> r = l1::FloatOut(y, c, 0);
+        LocalTensor<float> a = elementwise_kernels::ToFloat(x[0], c, 0);
+        LocalTensor<float> b = elementwise_kernels::ToFloat(x[1], c, 1);
+        LocalTensor<float> d = elementwise_kernels::ToFloat(x[2], c, 2);
+        LocalTensor<float> r = elementwise_kernels::FloatOut(y, c, 0);
         Mul(b, b, d, c.n);
         Muls(b, b, value, c.n);
         Add(r, a, b, c.n);
-        l1::StoreFloat(y, r, c);
+        elementwise_kernels::StoreFloat(y, r, c);
     }
 };
 
@@ -22,5 +22,5 @@ extern "C" __global__ __aicore__ void addcmul(GM_ADDR input, GM_ADDR tensor1, GM
 {
     GET_TILING_DATA(t, tiling);
     GM_ADDR in[3] = {input, tensor1, tensor2};
-    l1::Run<DTYPE_INPUT, DTYPE_Y, 3>(AddcmulOp{t.scalar0}, in, y, t);
+    elementwise_kernels::Run<DTYPE_INPUT, DTYPE_Y, 3>(AddcmulOp{t.scalar0}, in, y, t);
 }

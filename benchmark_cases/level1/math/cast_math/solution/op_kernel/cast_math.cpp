@@ -17,7 +17,7 @@ __aicore__ constexpr RoundMode CastMode()
 
 struct CastOp {
     template <typename TO, typename TI>
-    __aicore__ inline void operator()(const LocalTensor<TO>& y, const LocalTensor<TI>* x, const l1::Ctx& c) const
+    __aicore__ inline void operator()(const LocalTensor<TO>& y, const LocalTensor<TI>* x, const elementwise_kernels::Ctx& c) const
     {
         Cast(y, x[0], CastMode<TI, TO>(), c.n);
     }
@@ -27,5 +27,5 @@ extern "C" __global__ __aicore__ void cast_math(GM_ADDR x, GM_ADDR y, GM_ADDR wo
 {
     GET_TILING_DATA(t, tiling);
     GM_ADDR in[1] = {x};
-    l1::Run<DTYPE_X, DTYPE_Y, 1>(CastOp{}, in, y, t);
+    elementwise_kernels::Run<DTYPE_X, DTYPE_Y, 1>(CastOp{}, in, y, t);
 }

@@ -4,7 +4,7 @@ using namespace AscendC;
 // Bit-exact copy of interleaved (re, im) float32 pairs: GM -> UB -> UB -> GM.
 struct CopyOp {
     template <typename T>
-    __aicore__ inline void operator()(const LocalTensor<T>& y, const LocalTensor<T>* x, const l1::Ctx& c) const
+    __aicore__ inline void operator()(const LocalTensor<T>& y, const LocalTensor<T>* x, const elementwise_kernels::Ctx& c) const
     {
         DataCopy(y, x[0], c.nAligned);
     }
@@ -14,5 +14,5 @@ extern "C" __global__ __aicore__ void ccopy(GM_ADDR x, GM_ADDR y, GM_ADDR worksp
 {
     GET_TILING_DATA(t, tiling);
     GM_ADDR in[1] = {x};
-    l1::Run<float, float, 1>(CopyOp{}, in, y, t);
+    elementwise_kernels::Run<float, float, 1>(CopyOp{}, in, y, t);
 }

@@ -4,15 +4,15 @@ using namespace AscendC;
 // Tensor bounds: y = min(max(x, lo), hi) elementwise.
 struct ClipTensorOp {
     template <typename T>
-    __aicore__ inline void operator()(const LocalTensor<T>& y, const LocalTensor<T>* x, const l1::Ctx& c) const
+    __aicore__ inline void operator()(const LocalTensor<T>& y, const LocalTensor<T>* x, const elementwise_kernels::Ctx& c) const
     {
         if constexpr (std::is_same_v<T, bfloat16_t>) {
-            LocalTensor<float> v = l1::ToFloat(x[0], c, 0);
-            LocalTensor<float> lo = l1::ToFloat(x[1], c, 1);
-            LocalTensor<float> hi = l1::ToFloat(x[2], c, 2);
+            LocalTensor<float> v = elementwise_kernels::ToFloat(x[0], c, 0);
+            LocalTensor<float> lo = elementwise_kernels::ToFloat(x[1], c, 1);
+            LocalTensor<float> hi = elementwise_kernels::ToFloat(x[2], c, 2);
             Max(v, v, lo, c.n);
             Min(v, v, hi, c.n);
-            l1::StoreFloat(y, v, c);
+            elementwise_kernels::StoreFloat(y, v, c);
         } else {
             Max(y, x[0], x[1], c.n);
             Min(y, y, x[2], c.n);
@@ -26,13 +26,13 @@ struct ClipScalarOp {
     S lo;
     S hi;
     template <typename T>
-    __aicore__ inline void operator()(const LocalTensor<T>& y, const LocalTensor<T>* x, const l1::Ctx& c) const
+    __aicore__ inline void operator()(const LocalTensor<T>& y, const LocalTensor<T>* x, const elementwise_kernels::Ctx& c) const
     {
         if constexpr (std::is_same_v<T, bfloat16_t>) {
-            LocalTensor<float> v = l1::ToFloat(x[0], c, 0);
+            LocalTensor<float> v = elementwise_kernels::ToFloat(x[0], c, 0);
             Maxs(v, v, lo, c.n);
             Mins(v, v, hi, c.n);
-            l1::StoreFloat(y, v, c);
+            elementwise_kernels::StoreFloat(y, v, c);
         } else {
             Maxs(y, x[0], lo, c.n);
             Mins(y, y, hi, c.n);
@@ -50,7 +50,7 @@ __aicore__ inline void ClipScalar(GM_ADDR x, GM_ADDR clipMin, GM_ADDR clipMax, G
     bound.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(clipMax), 1);
     const S hi = static_cast<S>(bound.GetValue(0));
     GM_ADDR in[1] = {x};
-    l1::Run<T, T, 1>(ClipScalarOp<S>{lo, hi}, in, y, t);
+    elementwise_kernels::Run<T, T, 1>(ClipScalarOp<S>{lo, hi}, in, y, t);
 }
 
 extern "C" __global__ __aicore__ void clip_by_value(GM_ADDR x, GM_ADDR clip_min, GM_ADDR clip_max, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
@@ -61,5 +61,5 @@ extern "C" __global__ __aicore__ void clip_by_value(GM_ADDR x, GM_ADDR clip_min,
         return;
     }
     GM_ADDR in[3] = {x, clip_min, clip_max};
-    l1::Run<DTYPE_X, DTYPE_Y, 3>(ClipTensorOp{}, in, y, t);
+    elementwise_kernels::Run<DTYPE_X, DTYPE_Y, 3>(ClipTensorOp{}, in, y, t);
 }

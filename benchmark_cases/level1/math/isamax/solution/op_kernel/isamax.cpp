@@ -2,10 +2,10 @@
 using namespace AscendC;
 
 // |x| per tile, first extreme by index-returning ReduceMax/ReduceMin (reduce_kernel.h: RealArgOp).
-using IsamaxOp = l1r::RealArgOp<true>;
+using IsamaxOp = reduce_kernels::RealArgOp<true>;
 
 extern "C" __global__ __aicore__ void isamax(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
     GET_TILING_DATA(t, tiling);
-    l1r::Run<float>(IsamaxOp{}, x, y, workspace, t);
+    reduce_kernels::Run<float>(IsamaxOp{}, x, y, workspace, t);
 }

@@ -5,19 +5,19 @@ using namespace AscendC;
 struct RsqrtOp {
     float scalar;
     template <typename T>
-    __aicore__ inline void operator()(const LocalTensor<T>& y, const LocalTensor<T>* x, const l1::Ctx& c) const
+    __aicore__ inline void operator()(const LocalTensor<T>& y, const LocalTensor<T>* x, const elementwise_kernels::Ctx& c) const
     {
         // float32 planes: narrow dtypes use plane 0 for the widened input and result.
         const uint32_t p = std::is_same_v<T, float> ? 0 : 1;
-        LocalTensor<float> f = l1::ToFloat(x[0], c, 0);
-        LocalTensor<float> r = l1::FloatOut(y, c, 0);
+        LocalTensor<float> f = elementwise_kernels::ToFloat(x[0], c, 0);
+        LocalTensor<float> r = elementwise_kernels::FloatOut(y, c, 0);
         // 1 / sqrt(x): exact-rounded Sqrt then a float32 Div by ones (the Rsqrt/Reciprocal
         // instructions are approximations).
         LocalTensor<float> ones = c.Plane<float>(p);
         Sqrt(r, f, c.n);
         Duplicate(ones, 1.0f, c.n);
         Div(r, ones, r, c.n);
-        l1::StoreFloat(y, r, c);
+        elementwise_kernels::StoreFloat(y, r, c);
     }
 };
 
@@ -25,5 +25,5 @@ extern "C" __global__ __aicore__ void rsqrt(GM_ADDR x, GM_ADDR y, GM_ADDR worksp
 {
     GET_TILING_DATA(t, tiling);
     GM_ADDR in[1] = {x};
-    l1::Run<DTYPE_X, DTYPE_Y, 1>(RsqrtOp{t.scalar0}, in, y, t);
+    elementwise_kernels::Run<DTYPE_X, DTYPE_Y, 1>(RsqrtOp{t.scalar0}, in, y, t);
 }

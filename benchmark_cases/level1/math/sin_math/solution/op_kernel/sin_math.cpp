@@ -5,16 +5,16 @@ using namespace AscendC;
 struct SinOp {
     float scalar;
     template <typename T>
-    __aicore__ inline void operator()(const LocalTensor<T>& y, const LocalTensor<T>* x, const l1::Ctx& c) const
+    __aicore__ inline void operator()(const LocalTensor<T>& y, const LocalTensor<T>* x, const elementwise_kernels::Ctx& c) const
     {
         // float32 planes: narrow dtypes use plane 0 for the widened input and result.
         const uint32_t p = std::is_same_v<T, float> ? 0 : 1;
-        LocalTensor<float> f = l1::ToFloat(x[0], c, 0);
-        LocalTensor<float> r = l1::FloatOut(y, c, 0);
+        LocalTensor<float> f = elementwise_kernels::ToFloat(x[0], c, 0);
+        LocalTensor<float> r = elementwise_kernels::FloatOut(y, c, 0);
         // The Sin library routine needs a temporary buffer: two float32 planes.
         LocalTensor<uint8_t> tmp = c.Plane<uint8_t>(p);
         Sin(r, f, tmp, c.n);
-        l1::StoreFloat(y, r, c);
+        elementwise_kernels::StoreFloat(y, r, c);
     }
 };
 
@@ -22,5 +22,5 @@ extern "C" __global__ __aicore__ void sin_math(GM_ADDR x, GM_ADDR y, GM_ADDR wor
 {
     GET_TILING_DATA(t, tiling);
     GM_ADDR in[1] = {x};
-    l1::Run<DTYPE_X, DTYPE_Y, 1>(SinOp{t.scalar0}, in, y, t);
+    elementwise_kernels::Run<DTYPE_X, DTYPE_Y, 1>(SinOp{t.scalar0}, in, y, t);
 }

@@ -24,7 +24,7 @@ struct SpenceOp {
     }
 
     template <typename T>
-    __aicore__ inline void operator()(const LocalTensor<T>& y, const LocalTensor<T>* x, const l1::Ctx& c) const
+    __aicore__ inline void operator()(const LocalTensor<T>& y, const LocalTensor<T>* x, const elementwise_kernels::Ctx& c) const
     {
         const uint32_t n = c.nAligned;
         LocalTensor<float> f = c.Plane<float>(0);
@@ -85,9 +85,9 @@ struct SpenceOp {
         Muls(t, t, -0.5f, n);
         Sub(t, t, p, n);
         Or(mB.ReinterpretCast<uint16_t>(), mInv.ReinterpretCast<uint16_t>(), mHigh.ReinterpretCast<uint16_t>(), n / 16);
-        LocalTensor<float> r = l1::FloatOut(y, c, 0);
+        LocalTensor<float> r = elementwise_kernels::FloatOut(y, c, 0);
         Select(r, mB, t, p, SELMODE::VSEL_TENSOR_TENSOR_MODE, n);
-        l1::StoreFloat(y, r, c);
+        elementwise_kernels::StoreFloat(y, r, c);
     }
 };
 
@@ -95,5 +95,5 @@ extern "C" __global__ __aicore__ void spence(GM_ADDR x, GM_ADDR y, GM_ADDR works
 {
     GET_TILING_DATA(t, tiling);
     GM_ADDR in[1] = {x};
-    l1::Run<DTYPE_X, DTYPE_Y, 1>(SpenceOp{}, in, y, t);
+    elementwise_kernels::Run<DTYPE_X, DTYPE_Y, 1>(SpenceOp{}, in, y, t);
 }

@@ -4,13 +4,13 @@ using namespace AscendC;
 // x + y; tails of any byte length are moved by DataCopyPad in the base.
 struct AddOp {
     template <typename T>
-    __aicore__ inline void operator()(const LocalTensor<T>& z, const LocalTensor<T>* x, const l1::Ctx& c) const
+    __aicore__ inline void operator()(const LocalTensor<T>& z, const LocalTensor<T>* x, const elementwise_kernels::Ctx& c) const
     {
         if constexpr (std::is_same_v<T, bfloat16_t>) {
-            LocalTensor<float> a = l1::ToFloat(x[0], c, 0);
-            LocalTensor<float> b = l1::ToFloat(x[1], c, 1);
+            LocalTensor<float> a = elementwise_kernels::ToFloat(x[0], c, 0);
+            LocalTensor<float> b = elementwise_kernels::ToFloat(x[1], c, 1);
             Add(a, a, b, c.n);
-            l1::StoreFloat(z, a, c);
+            elementwise_kernels::StoreFloat(z, a, c);
         } else {
             Add(z, x[0], x[1], c.n);
         }
@@ -21,5 +21,5 @@ extern "C" __global__ __aicore__ void unalign_add(GM_ADDR x, GM_ADDR y, GM_ADDR 
 {
     GET_TILING_DATA(t, tiling);
     GM_ADDR in[2] = {x, y};
-    l1::Run<DTYPE_X, DTYPE_Z, 2>(AddOp{}, in, z, t);
+    elementwise_kernels::Run<DTYPE_X, DTYPE_Z, 2>(AddOp{}, in, z, t);
 }

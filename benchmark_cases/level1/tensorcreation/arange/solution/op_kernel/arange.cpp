@@ -45,9 +45,9 @@ template <typename T>
 __aicore__ inline typename ArangeGen<T>::C ReadAsCompute(GM_ADDR addr)
 {
     if constexpr (std::is_same_v<T, int32_t> || std::is_same_v<T, float>) {
-        return l1f::ReadScalar<T>(addr);
+        return fill_kernels::ReadScalar<T>(addr);
     } else {
-        return static_cast<float>(l1f::ReadScalar<T>(addr));
+        return static_cast<float>(fill_kernels::ReadScalar<T>(addr));
     }
 }
 
@@ -58,7 +58,7 @@ extern "C" __global__ __aicore__ void arange(GM_ADDR start, GM_ADDR step, GM_ADD
     using T = DTYPE_START;
     using C = typename ArangeGen<T>::C;
     ArangeGen<T> gen{ReadAsCompute<T>(start), ReadAsCompute<T>(step)};
-    l1f::Writer<T, ArangeGen<T>> writer(gen);
+    fill_kernels::Writer<T, ArangeGen<T>> writer(gen);
     writer.Init(out, t.totalLength, t.unitsPerCore, t.bigCoreNum, t.tileLength);
     TBuf<QuePosition::VECCALC> scratch;
     writer.Pipe().InitBuffer(scratch, t.tileLength * sizeof(float) * 2);

@@ -2,7 +2,7 @@
 using namespace AscendC;
 
 template <typename T>
-__aicore__ constexpr l1f::Bits<T> OneBits()
+__aicore__ constexpr fill_kernels::Bits<T> OneBits()
 {
     if constexpr (std::is_same_v<T, half>) {
         return 0x3C00;
@@ -23,8 +23,8 @@ struct EyeGen {
     uint32_t cols;
     __aicore__ inline void operator()(const LocalTensor<T>& y, uint64_t first, uint32_t n, uint32_t) const
     {
-        LocalTensor<l1f::Bits<T>> b = y.template ReinterpretCast<l1f::Bits<T>>();
-        Duplicate(b, static_cast<l1f::Bits<T>>(0), n);
+        LocalTensor<fill_kernels::Bits<T>> b = y.template ReinterpretCast<fill_kernels::Bits<T>>();
+        Duplicate(b, static_cast<fill_kernels::Bits<T>>(0), n);
         PipeBarrier<PIPE_ALL>();  // vector writes land before the scalar writes
         const uint64_t last = first + n - 1;
         for (uint64_t row = first / cols; row <= last / cols; ++row) {
@@ -42,7 +42,7 @@ extern "C" __global__ __aicore__ void eye(GM_ADDR x, GM_ADDR y, GM_ADDR workspac
 {
     GET_TILING_DATA(t, tiling);
     EyeGen<DTYPE_X> gen{t.rows, t.cols};
-    l1f::Writer<DTYPE_X, EyeGen<DTYPE_X>> writer(gen);
+    fill_kernels::Writer<DTYPE_X, EyeGen<DTYPE_X>> writer(gen);
     writer.Init(y, t.totalLength, t.unitsPerCore, t.bigCoreNum, t.tileLength);
     writer.Process();
 }

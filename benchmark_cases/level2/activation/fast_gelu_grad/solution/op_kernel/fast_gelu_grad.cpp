@@ -33,9 +33,9 @@ struct FastGeluGradOp {
 extern "C" __global__ __aicore__ void fast_gelu_grad(GM_ADDR dy, GM_ADDR x, GM_ADDR z, GM_ADDR workspace, GM_ADDR tiling)
 {
     GET_TILING_DATA(t, tiling);
-    const l2a::EltShape shape{t.rows, t.cols, t.rowCores, t.colCores, t.tileElems, t.colTile};
+    const activation_kernels::EltShape shape{t.rows, t.cols, t.rowCores, t.colCores, t.tileElems, t.colTile};
     GM_ADDR inArgs[] = {dy, x};
     GM_ADDR outArgs[] = {z};
     FastGeluGradOp op{};
-    l2a::RunElementwise<DTYPE_DY, FastGeluGradOp>(inArgs, outArgs, shape, op);
+    activation_kernels::RunElementwise<DTYPE_DY, FastGeluGradOp>(inArgs, outArgs, shape, op);
 }

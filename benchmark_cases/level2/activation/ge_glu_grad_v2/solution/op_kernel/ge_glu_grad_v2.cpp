@@ -100,9 +100,9 @@ struct GeGluGradV2Op {
 extern "C" __global__ __aicore__ void ge_glu_grad_v2(GM_ADDR dy, GM_ADDR x, GM_ADDR gelu, GM_ADDR dx, GM_ADDR workspace, GM_ADDR tiling)
 {
     GET_TILING_DATA(t, tiling);
-    const l2a::EltShape shape{t.rows, t.cols, t.rowCores, t.colCores, t.tileElems, t.colTile};
+    const activation_kernels::EltShape shape{t.rows, t.cols, t.rowCores, t.colCores, t.tileElems, t.colTile};
     GM_ADDR inArgs[] = {dy, x, gelu};
     GM_ADDR outArgs[] = {dx};
     GeGluGradV2Op op{t.attr0, t.attr1};
-    l2a::RunElementwise<DTYPE_DY, GeGluGradV2Op>(inArgs, outArgs, shape, op);
+    activation_kernels::RunElementwise<DTYPE_DY, GeGluGradV2Op>(inArgs, outArgs, shape, op);
 }

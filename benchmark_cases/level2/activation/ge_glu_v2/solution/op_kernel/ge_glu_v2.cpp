@@ -72,9 +72,9 @@ struct GeGluV2Op {
 extern "C" __global__ __aicore__ void ge_glu_v2(GM_ADDR x, GM_ADDR y, GM_ADDR gelu, GM_ADDR workspace, GM_ADDR tiling)
 {
     GET_TILING_DATA(t, tiling);
-    const l2a::EltShape shape{t.rows, t.cols, t.rowCores, t.colCores, t.tileElems, t.colTile};
+    const activation_kernels::EltShape shape{t.rows, t.cols, t.rowCores, t.colCores, t.tileElems, t.colTile};
     GM_ADDR inArgs[] = {x};
     GM_ADDR outArgs[] = {y, gelu};
     GeGluV2Op op{t.attr0, t.attr1};
-    l2a::RunElementwise<DTYPE_X, GeGluV2Op>(inArgs, outArgs, shape, op);
+    activation_kernels::RunElementwise<DTYPE_X, GeGluV2Op>(inArgs, outArgs, shape, op);
 }

@@ -33,9 +33,9 @@ struct MulSigmoidOp {
 extern "C" __global__ __aicore__ void mul_sigmoid(GM_ADDR x1, GM_ADDR x2, GM_ADDR out, GM_ADDR workspace, GM_ADDR tiling)
 {
     GET_TILING_DATA(t, tiling);
-    const l2a::EltShape shape{t.rows, t.cols, t.rowCores, t.colCores, t.tileElems, t.colTile};
+    const activation_kernels::EltShape shape{t.rows, t.cols, t.rowCores, t.colCores, t.tileElems, t.colTile};
     GM_ADDR inArgs[] = {x1, x2};
     GM_ADDR outArgs[] = {out};
     MulSigmoidOp op{t.attr0, t.attr1, t.attr2};
-    l2a::RunElementwise<DTYPE_X1, MulSigmoidOp>(inArgs, outArgs, shape, op);
+    activation_kernels::RunElementwise<DTYPE_X1, MulSigmoidOp>(inArgs, outArgs, shape, op);
 }

@@ -22,9 +22,9 @@ struct SwiGluOp {
 extern "C" __global__ __aicore__ void swi_glu(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
     GET_TILING_DATA(t, tiling);
-    const l2a::EltShape shape{t.rows, t.cols, t.rowCores, t.colCores, t.tileElems, t.colTile};
+    const activation_kernels::EltShape shape{t.rows, t.cols, t.rowCores, t.colCores, t.tileElems, t.colTile};
     GM_ADDR inArgs[] = {x};
     GM_ADDR outArgs[] = {y};
     SwiGluOp op{};
-    l2a::RunElementwise<DTYPE_X, SwiGluOp>(inArgs, outArgs, shape, op);
+    activation_kernels::RunElementwise<DTYPE_X, SwiGluOp>(inArgs, outArgs, shape, op);
 }

@@ -24,9 +24,9 @@ struct CrossOp {
 extern "C" __global__ __aicore__ void cross(GM_ADDR x1, GM_ADDR x2, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
     GET_TILING_DATA(t, tiling);
-    const l2a::EltShape shape{t.rows, t.cols, t.rowCores, t.colCores, t.tileElems, t.colTile};
+    const activation_kernels::EltShape shape{t.rows, t.cols, t.rowCores, t.colCores, t.tileElems, t.colTile};
     GM_ADDR inArgs[] = {x1, x2};
     GM_ADDR outArgs[] = {y};
     CrossOp op{};
-    l2a::RunElementwise<DTYPE_X1, CrossOp>(inArgs, outArgs, shape, op);
+    activation_kernels::RunElementwise<DTYPE_X1, CrossOp>(inArgs, outArgs, shape, op);
 }

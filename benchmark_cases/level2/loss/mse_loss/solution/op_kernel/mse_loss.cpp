@@ -23,9 +23,9 @@ public:
     __aicore__ inline MseReduce() {}
 
     __aicore__ inline void Init(GM_ADDR predict, GM_ADDR label, GM_ADDR y, GM_ADDR workspace,
-                                const l2a::EltShape& s, float scale)
+                                const activation_kernels::EltShape& s, float scale)
     {
-        constexpr uint32_t epb = l2a::kBlockBytes / sizeof(T);
+        constexpr uint32_t epb = activation_kernels::kBlockBytes / sizeof(T);
         tileElems_ = s.tileElems;
         scale_ = scale;
         const uint32_t idx = GetBlockIdx();
@@ -40,8 +40,8 @@ public:
         lGm_.SetGlobalBuffer((__gm__ T*)label + start, count_);
         yGm_.SetGlobalBuffer((__gm__ T*)y, 1);
         wsGm_.SetGlobalBuffer((__gm__ float*)GetUserWorkspace(workspace), GetBlockNum() * kSlot);
-        pipe_.InitBuffer(inP_, l2a::kBufferNum, tileElems_ * sizeof(T));
-        pipe_.InitBuffer(inL_, l2a::kBufferNum, tileElems_ * sizeof(T));
+        pipe_.InitBuffer(inP_, activation_kernels::kBufferNum, tileElems_ * sizeof(T));
+        pipe_.InitBuffer(inL_, activation_kernels::kBufferNum, tileElems_ * sizeof(T));
         pipe_.InitBuffer(outQ_, 1, 2 * kSlot * sizeof(float));
         pipe_.InitBuffer(calc_, (CAST ? 5 : 3) * tileElems_ * sizeof(float));
     }
@@ -74,7 +74,7 @@ public:
 
 private:
     static constexpr bool CAST = !std::is_same_v<T, float>;
-    static constexpr uint32_t kSlot = l2a::kBlockBytes / sizeof(float);
+    static constexpr uint32_t kSlot = activation_kernels::kBlockBytes / sizeof(float);
 
     __aicore__ inline void CopyIn(uint32_t tile, uint32_t n)
     {
@@ -138,7 +138,7 @@ private:
     }
 
     TPipe pipe_;
-    TQue<QuePosition::VECIN, l2a::kBufferNum> inP_, inL_;
+    TQue<QuePosition::VECIN, activation_kernels::kBufferNum> inP_, inL_;
     TQue<QuePosition::VECOUT, 1> outQ_;
     TBuf<QuePosition::VECCALC> calc_;
     GlobalTensor<T> pGm_, lGm_, yGm_;
@@ -152,11 +152,11 @@ extern "C" __global__ __aicore__ void mse_loss(GM_ADDR predict, GM_ADDR label, G
                                                GM_ADDR tiling)
 {
     GET_TILING_DATA(t, tiling);
-    const l2a::EltShape shape{t.rows, t.cols, t.rowCores, t.colCores, t.tileElems, t.colTile};
+    const activation_kernels::EltShape shape{t.rows, t.cols, t.rowCores, t.colCores, t.tileElems, t.colTile};
     if (TILING_KEY_IS(0)) {
         GM_ADDR in[] = {predict, label};
         GM_ADDR out[] = {y};
-        l2a::RunElementwise<DTYPE_PREDICT, SquaredDiffOp>(in, out, shape, SquaredDiffOp{});
+        activation_kernels::RunElementwise<DTYPE_PREDICT, SquaredDiffOp>(in, out, shape, SquaredDiffOp{});
     } else if (TILING_KEY_IS(1)) {
         MseReduce<DTYPE_PREDICT> op;
         op.Init(predict, label, y, workspace, shape, t.attr0);

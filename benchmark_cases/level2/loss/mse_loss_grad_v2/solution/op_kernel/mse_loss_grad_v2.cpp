@@ -19,9 +19,9 @@ struct MseLossGradOp {
 extern "C" __global__ __aicore__ void mse_loss_grad_v2(GM_ADDR predict, GM_ADDR label, GM_ADDR dout, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
     GET_TILING_DATA(t, tiling);
-    const l2a::EltShape shape{t.rows, t.cols, t.rowCores, t.colCores, t.tileElems, t.colTile};
+    const activation_kernels::EltShape shape{t.rows, t.cols, t.rowCores, t.colCores, t.tileElems, t.colTile};
     GM_ADDR inArgs[] = {predict, label, dout};
     GM_ADDR outArgs[] = {y};
     MseLossGradOp op{t.attr0};
-    l2a::RunElementwise<DTYPE_PREDICT, MseLossGradOp>(inArgs, outArgs, shape, op);
+    activation_kernels::RunElementwise<DTYPE_PREDICT, MseLossGradOp>(inArgs, outArgs, shape, op);
 }

@@ -4,7 +4,7 @@
 extern "C" __global__ __aicore__ void add_layer_norm_grad(GM_ADDR dy, GM_ADDR x1, GM_ADDR x2, GM_ADDR rstd, GM_ADDR mean, GM_ADDR gamma, GM_ADDR dsum, GM_ADDR dx, GM_ADDR dgamma, GM_ADDR dbeta, GM_ADDR workspace, GM_ADDR tiling)
 {
     GET_TILING_DATA(tilingData, tiling);
-    l2b2::NormGradArgs args;
+    norm_grad_kernels::NormGradArgs args;
     args.dy = dy;
     args.in0 = x1;
     args.in1 = x2;
@@ -15,7 +15,7 @@ extern "C" __global__ __aicore__ void add_layer_norm_grad(GM_ADDR dy, GM_ADDR x1
     args.dx = dx;
     args.dgamma = dgamma;
     args.dbeta = dbeta;
-    l2b2::NormGrad<DTYPE_DY, l2b2::GradPre::ADD, l2b2::GradNorm::LAYER> op;
+    norm_grad_kernels::NormGrad<DTYPE_DY, norm_grad_kernels::GradPre::ADD, norm_grad_kernels::GradNorm::LAYER> op;
     op.Init(args, tilingData);
     op.Process();
 }

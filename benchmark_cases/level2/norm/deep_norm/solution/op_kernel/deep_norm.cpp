@@ -4,7 +4,7 @@
 extern "C" __global__ __aicore__ void deep_norm(GM_ADDR x, GM_ADDR gx, GM_ADDR beta, GM_ADDR gamma, GM_ADDR mean, GM_ADDR rstd, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
     GET_TILING_DATA(tilingData, tiling);
-    l2b::RowNormArgs args;
+    row_norm_kernels::RowNormArgs args;
     args.in0 = x;
     args.in1 = gx;
     args.gamma = gamma;
@@ -12,7 +12,7 @@ extern "C" __global__ __aicore__ void deep_norm(GM_ADDR x, GM_ADDR gx, GM_ADDR b
     args.y = y;
     args.mean = mean;
     args.rstd = rstd;
-    l2b::RowNorm<DTYPE_X, l2b::Pre::SCALE_ADD, l2b::Norm::LAYER> op;
+    row_norm_kernels::RowNorm<DTYPE_X, row_norm_kernels::Pre::SCALE_ADD, row_norm_kernels::Norm::LAYER> op;
     op.Init(args, tilingData);
     op.Process();
 }

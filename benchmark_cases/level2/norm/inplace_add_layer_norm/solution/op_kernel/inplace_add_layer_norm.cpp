@@ -4,7 +4,7 @@
 extern "C" __global__ __aicore__ void inplace_add_layer_norm(GM_ADDR x1, GM_ADDR x2, GM_ADDR gamma, GM_ADDR beta, GM_ADDR y, GM_ADDR mean, GM_ADDR rstd, GM_ADDR x, GM_ADDR workspace, GM_ADDR tiling)
 {
     GET_TILING_DATA(tilingData, tiling);
-    l2b::RowNormArgs args;
+    row_norm_kernels::RowNormArgs args;
     args.in0 = x1;
     args.in1 = x2;
     args.gamma = gamma;
@@ -13,7 +13,7 @@ extern "C" __global__ __aicore__ void inplace_add_layer_norm(GM_ADDR x1, GM_ADDR
     args.mean = mean;
     args.rstd = rstd;
     args.xsum = x;
-    l2b::RowNorm<DTYPE_X1, l2b::Pre::ADD, l2b::Norm::LAYER> op;
+    row_norm_kernels::RowNorm<DTYPE_X1, row_norm_kernels::Pre::ADD, row_norm_kernels::Norm::LAYER> op;
     op.Init(args, tilingData);
     op.Process();
 }

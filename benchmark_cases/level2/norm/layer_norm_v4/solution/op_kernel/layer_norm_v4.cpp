@@ -5,14 +5,14 @@ extern "C" __global__ __aicore__ void layer_norm_v4(GM_ADDR x, GM_ADDR gamma, GM
                                                     GM_ADDR rstd, GM_ADDR workspace, GM_ADDR tiling)
 {
     GET_TILING_DATA(tilingData, tiling);
-    l2b::RowNormArgs args;
+    row_norm_kernels::RowNormArgs args;
     args.in0 = x;
     args.gamma = gamma;  // optional inputs: nullptr when absent
     args.beta = beta;
     args.y = y;
     args.mean = mean;
     args.rstd = rstd;
-    l2b::RowNorm<DTYPE_X, l2b::Pre::X, l2b::Norm::LAYER> op;
+    row_norm_kernels::RowNorm<DTYPE_X, row_norm_kernels::Pre::X, row_norm_kernels::Norm::LAYER> op;
     op.Init(args, tilingData);
     op.Process();
 }

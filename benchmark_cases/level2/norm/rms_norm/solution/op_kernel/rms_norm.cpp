@@ -5,12 +5,12 @@ extern "C" __global__ __aicore__ void rms_norm(GM_ADDR x, GM_ADDR gamma, GM_ADDR
                                                GM_ADDR tiling)
 {
     GET_TILING_DATA(tilingData, tiling);
-    l2b::RowNormArgs args;
+    row_norm_kernels::RowNormArgs args;
     args.in0 = x;
     args.gamma = gamma;
     args.y = y;
     args.rstd = rstd;
-    l2b::RowNorm<DTYPE_X, l2b::Pre::X, l2b::Norm::RMS> op;
+    row_norm_kernels::RowNorm<DTYPE_X, row_norm_kernels::Pre::X, row_norm_kernels::Norm::RMS> op;
     op.Init(args, tilingData);
     op.Process();
 }

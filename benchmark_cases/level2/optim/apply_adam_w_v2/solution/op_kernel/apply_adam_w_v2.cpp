@@ -53,11 +53,11 @@ __aicore__ inline void RunAdamW(GM_ADDR const* in, GM_ADDR const* out, const TD&
     op.beta2 = t.beta2;
     op.eps = t.eps;
     op.decay = 1.0f - t.lr * t.weightDecay;
-    op.stepSize = t.lr / (1.0f - l2b::PowStep(t.beta1, step));
-    op.invBc2 = 1.0f / (1.0f - l2b::PowStep(t.beta2, step));
+    op.stepSize = t.lr / (1.0f - optimizer_kernels::PowStep(t.beta1, step));
+    op.invBc2 = 1.0f / (1.0f - optimizer_kernels::PowStep(t.beta2, step));
     op.maximize = t.flag1 != 0;
-    l2b::OptimUpdate<DTYPE_VAR, AdamWOp<AMSGRAD>> kernel;
-    kernel.Init(in, out, l2b::OptimRange{t.totalLength, t.bigCoreNum, t.blocksPerCore, t.tileLength});
+    optimizer_kernels::OptimUpdate<DTYPE_VAR, AdamWOp<AMSGRAD>> kernel;
+    kernel.Init(in, out, optimizer_kernels::OptimRange{t.totalLength, t.bigCoreNum, t.blocksPerCore, t.tileLength});
     kernel.Process(op);
 }
 

@@ -64,11 +64,11 @@ extern "C" __global__ __aicore__ void apply_fused_ema_adam(GM_ADDR grad, GM_ADDR
     op.eps = t.eps;
     op.weightDecay = t.weightDecay;
     op.mode = t.flag0;
-    op.invC1 = t.flag1 != 0 ? 1.0f / (1.0f - l2b::PowStep(t.beta1, k)) : 1.0f;
-    op.invC2 = t.flag1 != 0 ? 1.0f / (1.0f - l2b::PowStep(t.beta2, k)) : 1.0f;
+    op.invC1 = t.flag1 != 0 ? 1.0f / (1.0f - optimizer_kernels::PowStep(t.beta1, k)) : 1.0f;
+    op.invC2 = t.flag1 != 0 ? 1.0f / (1.0f - optimizer_kernels::PowStep(t.beta2, k)) : 1.0f;
     GM_ADDR in[] = {var, m, v, s, grad};
     GM_ADDR out[] = {var_out, m_out, v_out, s_out};
-    l2b::OptimUpdate<DTYPE_VAR, FusedEmaAdamOp> kernel;
-    kernel.Init(in, out, l2b::OptimRange{t.totalLength, t.bigCoreNum, t.blocksPerCore, t.tileLength});
+    optimizer_kernels::OptimUpdate<DTYPE_VAR, FusedEmaAdamOp> kernel;
+    kernel.Init(in, out, optimizer_kernels::OptimRange{t.totalLength, t.bigCoreNum, t.blocksPerCore, t.tileLength});
     kernel.Process(op);
 }

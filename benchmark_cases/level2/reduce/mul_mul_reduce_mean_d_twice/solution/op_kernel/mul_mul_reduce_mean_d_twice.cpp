@@ -8,14 +8,14 @@ extern "C" __global__ __aicore__ void mul_mul_reduce_mean_d_twice(GM_ADDR x1, GM
                                                                   GM_ADDR tiling)
 {
     GET_TILING_DATA(tilingData, tiling);
-    l2b::RowNormArgs args;
+    row_norm_kernels::RowNormArgs args;
     args.in0 = x1;
     args.in1 = x2;
     args.in2 = x3;
     args.gamma = gamma;
     args.beta = beta;
     args.y = y;
-    l2b::RowNorm<DTYPE_X1, l2b::Pre::MUL3, l2b::Norm::LAYER> op;
+    row_norm_kernels::RowNorm<DTYPE_X1, row_norm_kernels::Pre::MUL3, row_norm_kernels::Norm::LAYER> op;
     op.Init(args, tilingData);
     op.Process();
 }

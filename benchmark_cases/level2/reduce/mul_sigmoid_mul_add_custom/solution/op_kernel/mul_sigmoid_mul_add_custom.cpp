@@ -24,8 +24,8 @@ extern "C" __global__ __aicore__ void mul_sigmoid_mul_add_custom(GM_ADDR x, GM_A
                                                                  GM_ADDR workspace, GM_ADDR tiling)
 {
     GET_TILING_DATA(t, tiling);
-    const l2a::EltShape shape{t.rows, t.cols, t.rowCores, t.colCores, t.tileElems, t.colTile};
+    const activation_kernels::EltShape shape{t.rows, t.cols, t.rowCores, t.colCores, t.tileElems, t.colTile};
     GM_ADDR in[] = {x, a, b, c};
     GM_ADDR out[] = {y};
-    l2a::RunElementwise<DTYPE_X, MulSigmoidMulAddOp>(in, out, shape, MulSigmoidMulAddOp{});
+    activation_kernels::RunElementwise<DTYPE_X, MulSigmoidMulAddOp>(in, out, shape, MulSigmoidMulAddOp{});
 }

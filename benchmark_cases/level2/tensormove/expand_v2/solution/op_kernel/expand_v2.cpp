@@ -28,8 +28,8 @@ extern "C" __global__ __aicore__ void expand_v2(GM_ADDR x, GM_ADDR y, GM_ADDR wo
         source.outDims[i] = t.outDims[i];
         source.xStrides[i] = t.xStrides[i];
     }
-    l2b::GatherTiling g{t.width, t.lastBroadcast != 0, t.bigCoreNum, t.rowsPerCore, t.rowsPerTile, t.colTile};
-    l2b::RowGather<DTYPE_X, ExpandSource> op;
+    row_gather_kernels::GatherTiling g{t.width, t.lastBroadcast != 0, t.bigCoreNum, t.rowsPerCore, t.rowsPerTile, t.colTile};
+    row_gather_kernels::RowGather<DTYPE_X, ExpandSource> op;
     op.Init(x, y, source, g);
     op.Process();
 }

@@ -29,8 +29,8 @@ extern "C" __global__ __aicore__ void reverse_sequence(GM_ADDR x, GM_ADDR seq_le
     source.seq = t.seq;
     source.width = t.width;
     source.batchMajor = t.batchMajor != 0;
-    l2b::GatherTiling g{t.width, false, t.bigCoreNum, t.rowsPerCore, t.rowsPerTile, t.colTile};
-    l2b::RowGather<DTYPE_X, ReverseSource> op;
+    row_gather_kernels::GatherTiling g{t.width, false, t.bigCoreNum, t.rowsPerCore, t.rowsPerTile, t.colTile};
+    row_gather_kernels::RowGather<DTYPE_X, ReverseSource> op;
     op.Init(x, y, source, g);
     op.Process();
 }

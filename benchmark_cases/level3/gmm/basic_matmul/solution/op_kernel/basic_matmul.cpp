@@ -1,5 +1,5 @@
 // BasicMatmul on the cube unit: every AI cube core takes output tiles round-robin and runs the
-// l3::CubeTile pipeline (ND2NZ into L1, LoadData into L0A/L0B, Mmad into L0C, Fixpipe to GM).
+// cube_kernels::CubeTile pipeline (ND2NZ into L1, LoadData into L0A/L0B, Mmad into L0C, Fixpipe to GM).
 #include "kernel_operator.h"
 #include "cube_pipeline.h"
 
@@ -17,7 +17,7 @@ extern "C" __global__ __aicore__ void basic_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR
     gb.SetGlobalBuffer((__gm__ DTYPE_B*)b, static_cast<uint64_t>(t.k) * t.n);
     gc.SetGlobalBuffer((__gm__ DTYPE_C*)c, static_cast<uint64_t>(t.m) * t.n);
     AscendC::TPipe pipe;
-    l3::CubeTile<DTYPE_A> tile;
+    cube_kernels::CubeTile<DTYPE_A> tile;
     tile.Init(&pipe);
     for (uint32_t i = AscendC::GetBlockIdx(); i < t.tilesM * t.tilesN; i += AscendC::GetBlockNum()) {
         const uint32_t m0 = (i / t.tilesN) * t.tileM, n0 = (i % t.tilesN) * t.tileN;

@@ -23,17 +23,17 @@ extern "C" __global__ __aicore__ void grouped_matmul_slice_k(GM_ADDR a, GM_ADDR 
     gc.SetGlobalBuffer((__gm__ DTYPE_C*)c, static_cast<uint64_t>(t.groups) * t.m * t.n);
     ends.SetGlobalBuffer((__gm__ int64_t*)groupList, t.groups);
     TPipe pipe;
-    l3::CubeTile<DTYPE_A> tile;
+    cube_kernels::CubeTile<DTYPE_A> tile;
     tile.Init(&pipe);
-    const uint32_t tilesM = l3::CeilDiv(t.m, l3::TILE_M), tilesN = l3::CeilDiv(t.n, l3::TILE_N);
+    const uint32_t tilesM = cube_kernels::CeilDiv(t.m, cube_kernels::TILE_M), tilesN = cube_kernels::CeilDiv(t.n, cube_kernels::TILE_N);
     const uint32_t perGroup = tilesM * tilesN;
     for (uint32_t i = GetBlockIdx(); i < t.groups * perGroup; i += GetBlockNum()) {
         const uint32_t g = i / perGroup, tileIdx = i % perGroup;
         const uint32_t start = g == 0 ? 0 : static_cast<uint32_t>(ends.GetValue(g - 1));
         const uint32_t end = static_cast<uint32_t>(ends.GetValue(g));
-        const uint32_t m0 = (tileIdx / tilesN) * l3::TILE_M, n0 = (tileIdx % tilesN) * l3::TILE_N;
-        const uint32_t m = t.m - m0 < l3::TILE_M ? t.m - m0 : l3::TILE_M;
-        const uint32_t n = t.n - n0 < l3::TILE_N ? t.n - n0 : l3::TILE_N;
+        const uint32_t m0 = (tileIdx / tilesN) * cube_kernels::TILE_M, n0 = (tileIdx % tilesN) * cube_kernels::TILE_N;
+        const uint32_t m = t.m - m0 < cube_kernels::TILE_M ? t.m - m0 : cube_kernels::TILE_M;
+        const uint32_t n = t.n - n0 < cube_kernels::TILE_N ? t.n - n0 : cube_kernels::TILE_N;
         if (end > start) {
             tile.Compute(ga[static_cast<uint64_t>(start) * t.m + m0], t.m, true, gb[static_cast<uint64_t>(start) * t.n + n0],
                          t.n, false, m, n, end - start);

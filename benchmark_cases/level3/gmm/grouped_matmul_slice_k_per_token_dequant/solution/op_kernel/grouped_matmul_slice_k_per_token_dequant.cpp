@@ -25,20 +25,20 @@ public:
         pts_.SetGlobalBuffer((__gm__ bfloat16_t*)pts, static_cast<uint64_t>(t.groups) * t.m);
         out_.SetGlobalBuffer((__gm__ bfloat16_t*)outAddr, static_cast<uint64_t>(t.groups) * t.m * t.n);
         ends_.SetGlobalBuffer((__gm__ int64_t*)groupList, t.groups);
-        tilesM_ = l3::CeilDiv(t.m, l3::TILE_M);
-        tilesN_ = l3::CeilDiv(t.n, l3::TILE_N);
+        tilesM_ = cube_kernels::CeilDiv(t.m, cube_kernels::TILE_M);
+        tilesN_ = cube_kernels::CeilDiv(t.n, cube_kernels::TILE_N);
     }
     __aicore__ inline uint32_t TileCount() const { return t_.groups * tilesM_ * tilesN_; }
-    __aicore__ inline void Tile(uint32_t i, l3::TileDesc& d) const
+    __aicore__ inline void Tile(uint32_t i, cube_kernels::TileDesc& d) const
     {
         d.g = i / (tilesM_ * tilesN_);
         const uint32_t j = i % (tilesM_ * tilesN_);
         const uint32_t start = d.g == 0 ? 0 : static_cast<uint32_t>(ends_.GetValue(d.g - 1));
         const uint32_t end = static_cast<uint32_t>(ends_.GetValue(d.g));
-        d.m0 = (j / tilesN_) * l3::TILE_M;
-        d.n0 = (j % tilesN_) * l3::TILE_N;
-        d.m = t_.m - d.m0 < l3::TILE_M ? t_.m - d.m0 : l3::TILE_M;
-        d.n = t_.n - d.n0 < l3::TILE_N ? t_.n - d.n0 : l3::TILE_N;
+        d.m0 = (j / tilesN_) * cube_kernels::TILE_M;
+        d.n0 = (j % tilesN_) * cube_kernels::TILE_N;
+        d.m = t_.m - d.m0 < cube_kernels::TILE_M ? t_.m - d.m0 : cube_kernels::TILE_M;
+        d.n = t_.n - d.n0 < cube_kernels::TILE_N ? t_.n - d.n0 : cube_kernels::TILE_N;
         d.k = end > start ? end - start : 0;
         d.aOff = static_cast<uint64_t>(start) * t_.m + d.m0;
         d.lda = t_.m;
@@ -47,7 +47,7 @@ public:
         d.ldb = t_.n;
     }
     __aicore__ inline void InitVector(TPipe* pipe) { epilogue_.Init(pipe); }
-    __aicore__ inline void Epilogue(const l3::TileDesc& d, const GlobalTensor<int32_t>& acc, uint32_t row0, uint32_t rows)
+    __aicore__ inline void Epilogue(const cube_kernels::TileDesc& d, const GlobalTensor<int32_t>& acc, uint32_t row0, uint32_t rows)
     {
         epilogue_.Run(d.n, acc, row0, rows, scale_[static_cast<uint64_t>(d.g) * t_.n + d.n0],
                       pts_[static_cast<uint64_t>(d.g) * t_.m + d.m0],
@@ -61,7 +61,7 @@ private:
     GlobalTensor<bfloat16_t> scale_, pts_, out_;
     GlobalTensor<int64_t> ends_;
     uint32_t tilesM_ = 0, tilesN_ = 0;
-    l3::DequantEpilogue<bfloat16_t, bfloat16_t> epilogue_;
+    cube_kernels::DequantEpilogue<bfloat16_t, bfloat16_t> epilogue_;
 };
 
 extern "C" __global__ __aicore__ void grouped_matmul_slice_k_per_token_dequant(GM_ADDR a, GM_ADDR b, GM_ADDR scale,
@@ -71,5 +71,5 @@ extern "C" __global__ __aicore__ void grouped_matmul_slice_k_per_token_dequant(G
     KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
     GET_TILING_DATA_WITH_STRUCT(GroupedTiling, t, tiling);
     Problem problem(t, a, b, scale, perTokenScale, groupList, out);
-    l3::RunMix(problem, GetUserWorkspace(workspace));
+    cube_kernels::RunMix(problem, GetUserWorkspace(workspace));
 }

@@ -1,5 +1,5 @@
 // MatmulAdd as a mixed kernel: the cube core of every AI core computes A @ B tiles into a float
-// workspace slot (l3::RunMix); its two vector cores add C to half of the tile's rows each and round.
+// workspace slot (cube_kernels::RunMix); its two vector cores add C to half of the tile's rows each and round.
 #include "kernel_operator.h"
 #include "cube_vector_mix.h"
 
@@ -22,7 +22,7 @@ public:
         out_.SetGlobalBuffer((__gm__ T*)outAddr, static_cast<uint64_t>(t.m) * t.n);
     }
     __aicore__ inline uint32_t TileCount() const { return t_.tilesM * t_.tilesN; }
-    __aicore__ inline void Tile(uint32_t i, l3::TileDesc& d) const
+    __aicore__ inline void Tile(uint32_t i, cube_kernels::TileDesc& d) const
     {
         d.m0 = (i / t_.tilesN) * t_.tileM;
         d.n0 = (i % t_.tilesN) * t_.tileN;
@@ -36,28 +36,28 @@ public:
     }
     __aicore__ inline void InitVector(AscendC::TPipe* pipe)
     {
-        pipe->InitBuffer(acc_, ROWS * l3::TILE_N * sizeof(float));
-        pipe->InitBuffer(addend_, ROWS * l3::TILE_N * sizeof(float));
-        pipe->InitBuffer(io_, ROWS * l3::TILE_N * sizeof(T));
+        pipe->InitBuffer(acc_, ROWS * cube_kernels::TILE_N * sizeof(float));
+        pipe->InitBuffer(addend_, ROWS * cube_kernels::TILE_N * sizeof(float));
+        pipe->InitBuffer(io_, ROWS * cube_kernels::TILE_N * sizeof(T));
     }
-    __aicore__ inline void Epilogue(const l3::TileDesc& d, const AscendC::GlobalTensor<float>& acc, uint32_t row0,
+    __aicore__ inline void Epilogue(const cube_kernels::TileDesc& d, const AscendC::GlobalTensor<float>& acc, uint32_t row0,
                                     uint32_t rows)
     {
-        const uint32_t nPad = l3::AlignUp(d.n, 16);
+        const uint32_t nPad = cube_kernels::AlignUp(d.n, 16);
         AscendC::LocalTensor<float> x = acc_.Get<float>(), y = addend_.Get<float>();
         AscendC::LocalTensor<T> io = io_.Get<T>();
         for (uint32_t r = 0; r < rows; r += ROWS) {
             const uint32_t cnt = rows - r < ROWS ? rows - r : ROWS;
             const uint64_t g = static_cast<uint64_t>(d.m0 + row0 + r) * t_.n + d.n0;
-            l3::LoadRows(x, acc[static_cast<uint64_t>(row0 + r) * d.n], cnt, d.n, d.n, nPad);
-            l3::LoadRows(io, c_[g], cnt, d.n, t_.n, nPad);
-            l3::LoadsDone();
+            cube_kernels::LoadRows(x, acc[static_cast<uint64_t>(row0 + r) * d.n], cnt, d.n, d.n, nPad);
+            cube_kernels::LoadRows(io, c_[g], cnt, d.n, t_.n, nPad);
+            cube_kernels::LoadsDone();
             AscendC::Cast(y, io, AscendC::RoundMode::CAST_NONE, cnt * nPad);
             AscendC::Add(x, x, y, cnt * nPad);
             AscendC::Cast(io, x, AscendC::RoundMode::CAST_RINT, cnt * nPad);
-            l3::ComputeDone();
-            l3::StoreRows(out_[g], io, cnt, d.n, t_.n, nPad);
-            l3::StoresDone();
+            cube_kernels::ComputeDone();
+            cube_kernels::StoreRows(out_[g], io, cnt, d.n, t_.n, nPad);
+            cube_kernels::StoresDone();
         }
     }
 
@@ -75,5 +75,5 @@ extern "C" __global__ __aicore__ void matmul_add(GM_ADDR a, GM_ADDR b, GM_ADDR c
     KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
     GET_TILING_DATA_WITH_STRUCT(MatmulTiling, t, tiling);
     MatmulAddProblem<DTYPE_A> problem(t, a, b, c, out);
-    l3::RunMix(problem, AscendC::GetUserWorkspace(workspace));
+    cube_kernels::RunMix(problem, AscendC::GetUserWorkspace(workspace));
 }

@@ -1,5 +1,5 @@
 // MatmulBias on the cube unit: the bias row of every output tile goes GM -> L1 -> bias table and
-// seeds the tile's accumulation (Mmad with a bias operand); the rest is the l3::CubeTile pipeline.
+// seeds the tile's accumulation (Mmad with a bias operand); the rest is the cube_kernels::CubeTile pipeline.
 #include "kernel_operator.h"
 #include "cube_pipeline.h"
 
@@ -19,7 +19,7 @@ extern "C" __global__ __aicore__ void matmul_bias(GM_ADDR a, GM_ADDR b, GM_ADDR 
     gbias.SetGlobalBuffer((__gm__ DTYPE_BIAS*)bias, t.n);
     gc.SetGlobalBuffer((__gm__ DTYPE_C*)c, static_cast<uint64_t>(t.m) * t.n);
     AscendC::TPipe pipe;
-    l3::CubeTile<DTYPE_A> tile;
+    cube_kernels::CubeTile<DTYPE_A> tile;
     tile.Init(&pipe);
     for (uint32_t i = AscendC::GetBlockIdx(); i < t.tilesM * t.tilesN; i += AscendC::GetBlockNum()) {
         const uint32_t m0 = (i / t.tilesN) * t.tileM, n0 = (i % t.tilesN) * t.tileN;

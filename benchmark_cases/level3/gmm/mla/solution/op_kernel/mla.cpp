@@ -1,7 +1,7 @@
 // Mla (multi-head latent attention, decode) as a mixed kernel. All heads of a sequence attend to the
 // same compressed cache, so the query rows (token, head) of a sequence form the M dimension of both
 // products: S = Q_nope C^T + Q_rope R^T (C, R: the sequence's cache pages, gathered through the block
-// table page by page), out = softmax(S / sqrt(Dn + Dr)) C. l3::AttentionMix runs the products on the
+// table page by page), out = softmax(S / sqrt(Dn + Dr)) C. cube_kernels::AttentionMix runs the products on the
 // cube core (P C accumulated over the pages in L0C) and the softmax on the vector cores.
 #include "kernel_operator.h"
 #include "attention_pipeline.h"
@@ -39,29 +39,29 @@ public:
     }
 
     __aicore__ inline uint32_t UnitCount() const { return t_.firstUnit[t_.batch]; }
-    __aicore__ inline void Unit(uint32_t i, l3::AttnUnit& u) const
+    __aicore__ inline void Unit(uint32_t i, cube_kernels::AttnUnit& u) const
     {
         uint32_t b = 0;
         while (t_.firstUnit[b + 1] <= i) ++b;
         const uint32_t rows = t_.qLen[b] * t_.heads;
         u.a = b;
-        u.c = (i - t_.firstUnit[b]) * l3::TILE_M;          // first row of the sequence's (token, head) rows
-        u.m = rows - u.c < l3::TILE_M ? rows - u.c : l3::TILE_M;
+        u.c = (i - t_.firstUnit[b]) * cube_kernels::TILE_M;          // first row of the sequence's (token, head) rows
+        u.m = rows - u.c < cube_kernels::TILE_M ? rows - u.c : cube_kernels::TILE_M;
         u.kv = t_.kvLen[b];
     }
     __aicore__ inline uint32_t MaxKv() const { return t_.maxKv; }
     __aicore__ inline uint32_t Dv() const { return t_.dn; }
     __aicore__ inline float Scale() const { return t_.scale; }
 
-    __aicore__ inline void Scores(l3::CubeTile<T>& tile, const l3::AttnUnit& u, const GlobalTensor<float>& s,
+    __aicore__ inline void Scores(cube_kernels::CubeTile<T>& tile, const cube_kernels::AttnUnit& u, const GlobalTensor<float>& s,
                                   uint32_t lds)
     {
         const uint64_t row = static_cast<uint64_t>(t_.qStart[u.a]) * t_.heads + u.c;
         for (uint32_t p = 0; p * t_.blockSize < u.kv; ++p) {
             const uint64_t page = static_cast<uint64_t>(tables_.GetValue(static_cast<uint64_t>(u.a) * t_.maxBlocks + p));
             const uint32_t len = u.kv - p * t_.blockSize < t_.blockSize ? u.kv - p * t_.blockSize : t_.blockSize;
-            for (uint32_t n0 = 0; n0 < len; n0 += l3::TILE_N) {
-                const uint32_t n = len - n0 < l3::TILE_N ? len - n0 : l3::TILE_N;
+            for (uint32_t n0 = 0; n0 < len; n0 += cube_kernels::TILE_N) {
+                const uint32_t n = len - n0 < cube_kernels::TILE_N ? len - n0 : cube_kernels::TILE_N;
                 const uint64_t tok = page * t_.blockSize + n0;
                 tile.Compute(qn_[row * t_.dn], t_.dn, false, kvn_[tok * t_.dn], t_.dn, true, u.m, n, t_.dn);
                 tile.Compute(qr_[row * t_.dr], t_.dr, false, kvr_[tok * t_.dr], t_.dr, true, u.m, n, t_.dr, true);
@@ -70,11 +70,11 @@ public:
         }
     }
 
-    __aicore__ inline void Values(l3::CubeTile<T>& tile, const l3::AttnUnit& u, const GlobalTensor<T>& p, uint32_t ldp,
+    __aicore__ inline void Values(cube_kernels::CubeTile<T>& tile, const cube_kernels::AttnUnit& u, const GlobalTensor<T>& p, uint32_t ldp,
                                   const GlobalTensor<float>& o, uint32_t ldo)
     {
-        for (uint32_t d0 = 0; d0 < t_.dn; d0 += l3::TILE_N) {
-            const uint32_t n = t_.dn - d0 < l3::TILE_N ? t_.dn - d0 : l3::TILE_N;
+        for (uint32_t d0 = 0; d0 < t_.dn; d0 += cube_kernels::TILE_N) {
+            const uint32_t n = t_.dn - d0 < cube_kernels::TILE_N ? t_.dn - d0 : cube_kernels::TILE_N;
             for (uint32_t pg = 0; pg * t_.blockSize < u.kv; ++pg) {
                 const uint64_t page =
                     static_cast<uint64_t>(tables_.GetValue(static_cast<uint64_t>(u.a) * t_.maxBlocks + pg));
@@ -86,13 +86,13 @@ public:
         }
     }
 
-    __aicore__ inline void StoreOut(const l3::AttnUnit& u, uint32_t row, uint32_t rows, const LocalTensor<T>& out,
+    __aicore__ inline void StoreOut(const cube_kernels::AttnUnit& u, uint32_t row, uint32_t rows, const LocalTensor<T>& out,
                                     uint32_t ldUb)
     {
         const uint64_t r = static_cast<uint64_t>(t_.qStart[u.a]) * t_.heads + u.c + row;
-        l3::StoreRows(out_[r * t_.dn], out, rows, t_.dn, t_.dn, ldUb);
+        cube_kernels::StoreRows(out_[r * t_.dn], out, rows, t_.dn, t_.dn, ldUb);
     }
-    __aicore__ inline void StoreStats(const l3::AttnUnit&, uint32_t, uint32_t, const LocalTensor<float>&,
+    __aicore__ inline void StoreStats(const cube_kernels::AttnUnit&, uint32_t, uint32_t, const LocalTensor<float>&,
                                       const LocalTensor<float>&)
     {
     }
@@ -110,6 +110,6 @@ extern "C" __global__ __aicore__ void mla(GM_ADDR queryNope, GM_ADDR queryRope, 
     KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
     GET_TILING_DATA_WITH_STRUCT(MlaTiling, t, tiling);
     MlaProblem<DTYPE_QUERY_NOPE> problem(t, queryNope, queryRope, kvNopeCache, kvRopeCache, blockTables, out);
-    l3::AttentionMix<MlaProblem<DTYPE_QUERY_NOPE>> mix;
+    cube_kernels::AttentionMix<MlaProblem<DTYPE_QUERY_NOPE>> mix;
     mix.Run(problem, GetUserWorkspace(workspace));
 }

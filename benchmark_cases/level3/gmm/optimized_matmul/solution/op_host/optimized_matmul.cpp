@@ -6,8 +6,8 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
 {
     const gert::Shape& a = context->GetInputShape(0)->GetStorageShape();
     const gert::Shape& b = context->GetInputShape(1)->GetStorageShape();
-    auto* t = context->GetTilingData<l3tiling::MatmulTiling>();
-    const uint32_t cores = l3tiling::Plan(*t, 1, a.GetDim(0), b.GetDim(1), a.GetDim(1));
+    auto* t = context->GetTilingData<matmul_tiling::MatmulTiling>();
+    const uint32_t cores = matmul_tiling::Plan(*t, 1, a.GetDim(0), b.GetDim(1), a.GetDim(1));
     context->SetBlockDim(cores);
     return ge::GRAPH_SUCCESS;
 }

@@ -1,4 +1,4 @@
-// OptimizedMatmul: the l3::CubeTile pipeline (K streamed through L1 in ping-pong chunks, L0 ping-pong,
+// OptimizedMatmul: the cube_kernels::CubeTile pipeline (K streamed through L1 in ping-pong chunks, L0 ping-pong,
 // one Fixpipe per tile) with a swizzled tile order: tiles are visited in bands of SWIZZLE tile rows,
 // column by column inside a band, so that the cores working at the same time read a few B columns
 // and A rows and hit L2.
@@ -29,7 +29,7 @@ extern "C" __global__ __aicore__ void optimized_matmul(GM_ADDR a, GM_ADDR b, GM_
     gb.SetGlobalBuffer((__gm__ half*)b, static_cast<uint64_t>(t.k) * t.n);
     gc.SetGlobalBuffer((__gm__ half*)c, static_cast<uint64_t>(t.m) * t.n);
     AscendC::TPipe pipe;
-    l3::CubeTile<half> tile;
+    cube_kernels::CubeTile<half> tile;
     tile.Init(&pipe);
     for (uint32_t i = AscendC::GetBlockIdx(); i < t.tilesM * t.tilesN; i += AscendC::GetBlockNum()) {
         uint32_t tm, tn;

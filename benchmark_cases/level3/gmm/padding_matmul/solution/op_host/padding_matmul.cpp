@@ -6,14 +6,14 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
 {
     const gert::Shape& a = context->GetInputShape(0)->GetStorageShape();
     const gert::Shape& b = context->GetInputShape(1)->GetStorageShape();
-    auto* t = context->GetTilingData<l3tiling::MatmulTiling>();
+    auto* t = context->GetTilingData<matmul_tiling::MatmulTiling>();
     const uint32_t m = a.GetDim(0), k = a.GetDim(1), n = b.GetDim(1);
-    const uint32_t cores = l3tiling::Plan(*t, 1, m, n, k);
+    const uint32_t cores = matmul_tiling::Plan(*t, 1, m, n, k);
     context->SetBlockDim(cores);
     // Workspace: A with rows of align16(K) halves, B with rows of align16(N) halves.
     auto platform = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());
     size_t* ws = context->GetWorkspaceSizes(1);
-    ws[0] = (static_cast<size_t>(m) * l3tiling::Align16(k) + static_cast<size_t>(k) * l3tiling::Align16(n)) * 2 +
+    ws[0] = (static_cast<size_t>(m) * matmul_tiling::Align16(k) + static_cast<size_t>(k) * matmul_tiling::Align16(n)) * 2 +
             platform.GetLibApiWorkSpaceSize();
     return ge::GRAPH_SUCCESS;
 }

@@ -1,5 +1,5 @@
 // QuantMatmul as a mixed kernel: cube cores multiply int8 tiles into int32 workspace slots
-// (l3::RunMix), vector cores dequantise each tile's rows with the column and token scales.
+// (cube_kernels::RunMix), vector cores dequantise each tile's rows with the column and token scales.
 #include "kernel_operator.h"
 #include "cube_vector_mix.h"
 
@@ -24,7 +24,7 @@ public:
         out_.SetGlobalBuffer((__gm__ half*)outAddr, static_cast<uint64_t>(t.m) * t.n);
     }
     __aicore__ inline uint32_t TileCount() const { return t_.tilesM * t_.tilesN; }
-    __aicore__ inline void Tile(uint32_t i, l3::TileDesc& d) const
+    __aicore__ inline void Tile(uint32_t i, cube_kernels::TileDesc& d) const
     {
         d.m0 = (i / t_.tilesN) * t_.tileM;
         d.n0 = (i % t_.tilesN) * t_.tileN;
@@ -37,7 +37,7 @@ public:
         d.ldb = t_.n;
     }
     __aicore__ inline void InitVector(TPipe* pipe) { epilogue_.Init(pipe); }
-    __aicore__ inline void Epilogue(const l3::TileDesc& d, const GlobalTensor<int32_t>& acc, uint32_t row0, uint32_t rows)
+    __aicore__ inline void Epilogue(const cube_kernels::TileDesc& d, const GlobalTensor<int32_t>& acc, uint32_t row0, uint32_t rows)
     {
         epilogue_.Run(d.n, acc, row0, rows, scale_[d.n0], pts_[d.m0], out_[static_cast<uint64_t>(d.m0) * t_.n + d.n0], t_.n);
     }
@@ -47,7 +47,7 @@ public:
 private:
     MatmulTiling t_;
     GlobalTensor<half> scale_, pts_, out_;
-    l3::DequantEpilogue<half, half> epilogue_;
+    cube_kernels::DequantEpilogue<half, half> epilogue_;
 };
 
 extern "C" __global__ __aicore__ void quant_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR scale, GM_ADDR perTokenScale, GM_ADDR out,
@@ -56,5 +56,5 @@ extern "C" __global__ __aicore__ void quant_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR
     KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
     GET_TILING_DATA_WITH_STRUCT(MatmulTiling, t, tiling);
     QuantProblem problem(t, a, b, scale, perTokenScale, out);
-    l3::RunMix(problem, GetUserWorkspace(workspace));
+    cube_kernels::RunMix(problem, GetUserWorkspace(workspace));
 }

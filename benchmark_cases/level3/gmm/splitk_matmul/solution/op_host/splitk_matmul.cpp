@@ -5,7 +5,7 @@
 
 namespace optiling {
 struct SplitkTiling {
-    l3tiling::MatmulTiling mm;
+    matmul_tiling::MatmulTiling mm;
     uint32_t splits;    // K ranges per output tile
     uint32_t kSplit;    // K elements per range (a multiple of 256)
 };
@@ -16,7 +16,7 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
     const gert::Shape& b = context->GetInputShape(1)->GetStorageShape();
     auto* t = context->GetTilingData<SplitkTiling>();
     const uint32_t m = a.GetDim(0), k = a.GetDim(1), n = b.GetDim(1);
-    l3tiling::Plan(t->mm, 1, m, n, k);
+    matmul_tiling::Plan(t->mm, 1, m, n, k);
     const uint32_t cores = platform_ascendc::PlatformAscendCManager::GetInstance()->GetCoreNumAic();
     const uint32_t tiles = t->mm.tilesM * t->mm.tilesN;
     // Enough K ranges to give every core work, none shorter than one L1 chunk (256).

@@ -52,7 +52,7 @@ extern "C" __global__ __aicore__ void splitk_matmul(GM_ADDR a, GM_ADDR b, GM_ADD
     }
     SyncAll<false>();
     if ASCEND_IS_AIC {
-        l3::CubeTile<half> tile;
+        cube_kernels::CubeTile<half> tile;
         tile.Init(&pipe);
         const uint32_t items = t.tilesM * t.tilesN * st.splits;
         for (uint32_t i = GetBlockIdx(); i < items; i += GetBlockNum()) {

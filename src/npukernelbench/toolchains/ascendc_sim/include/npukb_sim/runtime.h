@@ -88,6 +88,11 @@ BlockState& block();
 [[noreturn]] void violation(const char* api, const std::string& what, const char* file = __builtin_FILE(),
                             int line = __builtin_LINE());
 
+// Something the hardware does without complaint but a careful kernel avoids (an access that runs past
+// its LocalTensor into other unified-buffer bytes): recorded once per source location in result.json's
+// kernel_warnings, and the run goes on with the hardware's result.
+void warning(const char* api, const std::string& what, const char* file = __builtin_FILE(), int line = __builtin_LINE());
+
 // Check that [addr, addr + bytes) lies inside one GM tensor handed to the kernel (inputs, outputs,
 // workspace, tiling). Calls violation() otherwise.
 void check_gm(const void* addr, std::size_t bytes, bool write, const char* api, const char* file, int line);

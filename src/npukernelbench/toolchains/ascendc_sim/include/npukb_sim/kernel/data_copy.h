@@ -30,10 +30,19 @@ inline void check_local(const char* api, const char* what, const LocalTensor<T>&
                      npukb::kern::num(l.addr) + ", which is not 32-byte aligned", file, line);
   }
   const std::uint64_t tensor_bytes = static_cast<std::uint64_t>(t.GetSize()) * sizeof(T);
-  if (end_bytes > tensor_bytes || l.addr + end_bytes > l.region_bytes) {
-    npukb::violation(api, std::string(hw_name(l.hw)) + " overflow: " + what + " access of " +
-                     npukb::kern::num(static_cast<long long>(end_bytes)) + " bytes from offset " + npukb::kern::num(l.addr) +
-                     " exceeds the LocalTensor (" + npukb::kern::num(static_cast<long long>(tensor_bytes)) + " bytes)", file, line);
+  const std::string access = std::string(what) + " access of " + npukb::kern::num(static_cast<long long>(end_bytes)) +
+                             " bytes from offset " + npukb::kern::num(l.addr);
+  const std::string tensor = "the LocalTensor (" + npukb::kern::num(static_cast<long long>(tensor_bytes)) + " bytes)";
+  if (l.addr + end_bytes > l.region_bytes || (end_bytes > tensor_bytes && l.hw != Hardware::UB)) {
+    npukb::violation(api, std::string(hw_name(l.hw)) + " overflow: " + access + " exceeds " + tensor +
+                     (l.addr + end_bytes > l.region_bytes ? " and the " + npukb::kern::num(l.region_bytes) + "-byte " +
+                      hw_name(l.hw) : ""), file, line);
+  }
+  if (end_bytes > tensor_bytes) {
+    // The unified buffer is one memory and the hardware checks no tensor bounds: the access touches
+    // whatever lies beyond (other buffers, or bytes no buffer owns), as it would on the device.
+    npukb::warning(api, "UB overflow: " + access + " runs past " + tensor + " into other UB bytes (the device allows it; whatever "
+                   "lies there is read or overwritten)", file, line);
   }
 }
 

@@ -98,8 +98,12 @@ class LocalTensor {
   void check_index(const char* api, std::uint32_t index, const char* file, int line) const {
     if (loc_.base == nullptr) npukb::violation(api, "the LocalTensor was never allocated (AllocTensor/Get missing)", file, line);
     if (index >= size_) {
-      npukb::violation(api, "index " + npukb::kern::num(index) + " is outside the LocalTensor of " +
-                                npukb::kern::num(size_) + " elements", file, line);
+      const std::string what = "index " + npukb::kern::num(index) + " is outside the LocalTensor of " +
+                               npukb::kern::num(size_) + " elements";
+      const std::uint64_t end = static_cast<std::uint64_t>(loc_.addr) + (static_cast<std::uint64_t>(index) + 1) * sizeof(T);
+      if (loc_.hw != Hardware::UB || end > loc_.region_bytes) npukb::violation(api, what, file, line);
+      // inside UB: the device reads or writes those bytes (whatever buffer they belong to)
+      npukb::warning(api, what + " (inside UB: the device accesses the bytes there)", file, line);
     }
   }
   sim::LocalLoc loc_{};
