@@ -127,7 +127,7 @@ OP_ADD(AddCustom);
 | name | dtype | shape | layout |
 |---|---|---|---|
 | x | float16, bfloat16, float32 | any (N elements) | ND |
-Ascend910B: 48 vector cores, 24 cube cores, unified buffer 196608 bytes per vector core.
+Ascend910B3: 40 vector cores, 20 cube cores, unified buffer 196608 bytes per vector core.
 === op_host/add_custom.cpp ===
 ```cpp
 ```

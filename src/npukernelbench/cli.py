@@ -119,23 +119,14 @@ def _evaluate(ns: argparse.Namespace) -> int:
 
 def _write_summary(run, model: str, toolchain: str, samples: int, failures: Sequence[dict] = (),
                    missing: Sequence[tuple[str, int]] = (), confinement: str | None = None) -> int:
-    """summary.json + report.md of a run directory, and the table on stdout."""
-    from npukernelbench.metrics import label_agreement, summarize
-    from npukernelbench.report import markdown, terminal_lines
+    """summary.json + report.md of a run directory, and the table on stdout (the plugin's own end of a
+    run: run_summary)."""
+    from npukernelbench.run_summary import build_summary, write_summary
 
-    results = run.results()
-    kind = next((r.speed_kind for r in results if r.speed_kind), None)
-    summary = summarize(results, model, toolchain, samples, kind, infrastructure_failures=failures, missing=missing)
-    summary["confinement"] = confinement or run.header().get("confinement")
-    extra = []
-    agreement = label_agreement(results)
-    if agreement:
-        summary["mutant_label_agreement"] = agreement
-        extra.append(f"mutant label agreement (build errors): {agreement['agree']}/{agreement['labelled']} = "
-                     f"{100 * agreement['rate']:.1f}%")
-    run.write_summary(summary)
-    run.write_report(markdown(summary, results, extra))
-    print("\n".join(terminal_lines(summary, extra)))
+    done = build_summary(run.results(), model, toolchain, samples, confinement or run.header().get("confinement"),
+                         failures=failures, missing=missing)
+    write_summary(run, done)
+    print("\n".join(done.terminal_lines()))
     return 0
 
 

@@ -232,33 +232,21 @@ class RunState:
 
     def finish(self) -> list[str]:
         """Summary of this run (plus resumed results): summary.json, report.md, terminal lines."""
-        from npukernelbench.metrics import label_agreement, summarize
-        from npukernelbench.report import markdown, terminal_lines
+        from npukernelbench.run_summary import build_summary, write_summary
 
         merged = {(r.task, r.sample): r for r in self.prior}
         merged.update({(r.task, r.sample): r for r in self.results})
-        results = sorted(merged.values(), key=lambda r: (r.task, r.sample))
-        kind = next((r.speed_kind for r in results if r.speed_kind), None)
-        summary = summarize(results, self.options.model, self.options.toolchain, self.options.samples, kind,
-                            infrastructure_failures=self.infrastructure_failures,
-                            missing=self.missing_completions)
-        summary["confinement"] = self.confinement or self.run.header().get("confinement")
-        extra = []
-        agreement = label_agreement(results)
-        if agreement is not None:
-            summary["mutant_label_agreement"] = agreement
-            extra.append(f"mutant label agreement (build errors): {agreement['agree']}/{agreement['labelled']} = "
-                         f"{100 * agreement['rate']:.1f}%")
+        done = build_summary(list(merged.values()), self.options.model, self.options.toolchain, self.options.samples,
+                             self.confinement or self.run.header().get("confinement"),
+                             failures=self.infrastructure_failures, missing=self.missing_completions)
         try:
-            self.run.path.mkdir(parents=True, exist_ok=True)
-            self.run.write_summary(summary)
-            self.run.write_report(markdown(summary, results, extra))
-            extra.append(f"results: {self.run.path}")
+            write_summary(self.run, done)
+            done.extra.append(f"results: {self.run.path}")
         except OSError as exc:
-            extra.append(f"could not write the summary to {self.run.path}: {exc}")
+            done.extra.append(f"could not write the summary to {self.run.path}: {exc}")
         if self.options.html:
-            extra.append(self._write_html())
-        return terminal_lines(summary, extra)
+            done.extra.append(self._write_html())
+        return done.terminal_lines()
 
     def _write_html(self) -> str:
         """--npukb-html: RUN_DIR/report.html; the terminal line that points at it (or says why not)."""

@@ -336,7 +336,7 @@ Range<Shape>* InferShapeRangeContext::GetOutputShapeRange(size_t index) {
 namespace fe {
 
 namespace {
-// The simulated Ascend 910B, as its platform configuration describes it (DESIGN.md section 3).
+// The simulated Ascend 910B, as its platform configuration describes it (docs/cost-model.md, "Hardware figures").
 std::map<std::string, std::map<std::string, std::string>> ascend910b_resources() {
   return {
       {"version", {{"SoC_version", "Ascend910B3"}, {"Short_SoC_version", "Ascend910B"},

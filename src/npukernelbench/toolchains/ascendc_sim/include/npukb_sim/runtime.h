@@ -18,7 +18,7 @@
 
 namespace npukb {
 
-// Hardware figures of the simulated Ascend 910B (DESIGN.md section 3).
+// Hardware figures of the simulated Ascend 910B (docs/cost-model.md, "Hardware figures").
 constexpr std::size_t kUbBytes = 196608;
 constexpr std::size_t kL1Bytes = 524288;
 constexpr std::size_t kL0aBytes = 65536;

@@ -67,7 +67,7 @@ inline KState& state() {
 inline double cycles_from_ns(double ns) { return ns * kClockGhz; }
 
 // Effective bandwidth (GB/s == bytes/ns) of one DMA transfer of `bytes`, interpolated in log2(size)
-// between the DESIGN.md points. GM->UB: 7 @1KiB, 68 @16KiB, 78 @32KiB+. UB->GM: 10 @1KiB, 95 @16KiB, 110 @32KiB+.
+// between the points of docs/cost-model.md. GM->UB: 7 @1KiB, 68 @16KiB, 78 @32KiB+. UB->GM: 10 @1KiB, 95 @16KiB, 110 @32KiB+.
 inline double dma_bandwidth(double bytes, bool to_gm) {
   const double p1 = to_gm ? 10.0 : 7.0, p16 = to_gm ? 95.0 : 68.0, p32 = to_gm ? 110.0 : 78.0;
   if (bytes <= 1024.0) return p1;

@@ -1,6 +1,6 @@
 // tiling/platform/platform_ascendc.h -- platform_ascendc::PlatformAscendC as seen by tiling code.
 // Part of the ascendc-sim clean-room simulator: the platform is always an Ascend 910B
-// (24 AI Cube + 48 AI Vector cores, UB 196,608 bytes per vector core; DESIGN.md section 3).
+// (20 AI Cube + 40 AI Vector cores, UB 196,608 bytes per vector core; docs/cost-model.md).
 #pragma once
 #include <cstdint>
 

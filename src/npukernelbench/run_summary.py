@@ -1,0 +1,51 @@
+"""The end of a run, shared by the pytest plugin (``RunState.finish``) and the ``npukb`` commands:
+results -> summary.json (metrics.summarize, the confinement level, the mutants' label agreement) and
+report.md, and the lines the terminal prints."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from npukernelbench.result import SampleResult
+from npukernelbench.store import RunDir
+
+
+@dataclass
+class RunSummary:
+    summary: dict[str, Any]
+    results: list[SampleResult]
+    extra: list[str] = field(default_factory=list)      # lines printed under the table
+
+    def terminal_lines(self) -> list[str]:
+        from npukernelbench.report import terminal_lines
+
+        return terminal_lines(self.summary, self.extra)
+
+
+def build_summary(results: Sequence[SampleResult], model: str, toolchain: str, samples: int,
+                  confinement: str | None, failures: Sequence[dict[str, Any]] = (),
+                  missing: Sequence[tuple[str, int]] = ()) -> RunSummary:
+    from npukernelbench.metrics import label_agreement, summarize
+
+    ordered = sorted(results, key=lambda r: (r.task, r.sample))
+    kind = next((r.speed_kind for r in ordered if r.speed_kind), None)
+    summary = summarize(ordered, model, toolchain, samples, kind, infrastructure_failures=failures, missing=missing)
+    summary["confinement"] = confinement
+    out = RunSummary(summary, ordered)
+    agreement = label_agreement(ordered)
+    if agreement is not None:
+        summary["mutant_label_agreement"] = agreement
+        out.extra.append(f"mutant label agreement (build errors): {agreement['agree']}/{agreement['labelled']} = "
+                         f"{100 * agreement['rate']:.1f}%")
+    return out
+
+
+def write_summary(run: RunDir, done: RunSummary) -> None:
+    """summary.json and report.md into the run directory (raises OSError)."""
+    from npukernelbench.report import markdown
+
+    run.path.mkdir(parents=True, exist_ok=True)
+    run.write_summary(done.summary)
+    run.write_report(markdown(done.summary, done.results, done.extra))
