@@ -56,7 +56,6 @@ def merge_runs(shard_dirs: Sequence[Path], out: Path) -> tuple[RunDir, list[dict
     header["shards"] = [h.get("shard") for h in headers]
     merged.write_header(header)
     merged.write_completions(completions[key] for key in sorted(completions))
-    with (merged.path / RESULTS).open("w", encoding="utf-8") as fh:
-        for result in sorted(results, key=lambda x: (x.task, x.sample)):
-            fh.write(json.dumps(result.to_json(), sort_keys=True) + "\n")
+    for result in sorted(results, key=lambda x: (x.task, x.sample)):
+        merged.append_result(result)
     return merged, failures
