@@ -74,6 +74,11 @@ KERNELS = {
   DataCopy(gy, t, n);
 }
 """,
+    # a namespace-scope object with a dynamic initialiser (the compiler wraps such initialisers in
+    # init-order hooks): the kernel links and runs, and the initialiser's own stores are not counted
+    "global_init": """  for (uint32_t i = 0; i < n; ++i) py[i] = px[i] * g_scale.value;
+}
+""",
     # reads one element past the end of x
     "past_end": "  for (uint32_t i = 0; i < n; ++i) py[i] = px[i + 1];\n}\n",
     # a mixed launch (one cube core, two vector cores): the cube core copies with raw pointers. Its code
@@ -90,8 +95,16 @@ PARAMS = {"float32": [("x", "input", "REQUIRED", "float32"), ("y", "output", "RE
           "bfloat16": [("x", "input", "REQUIRED", "bfloat16"), ("y", "output", "REQUIRED", "bfloat16")]}
 
 
+GLOBAL_INIT = """
+struct Scale { float value; };
+static volatile int g_two = 2;
+static Scale g_scale{static_cast<float>(g_two)};   // reads a volatile: initialised at load time
+"""
+
+
 def probe(sim, make_project, kernel: str, dtype: str = "float32", n: int = 64):
-    proj = make_project("RawProbe", "raw_probe", HOST, HEAD + KERNELS[kernel], PARAMS[dtype])
+    source = (GLOBAL_INIT if kernel == "global_init" else "") + HEAD + KERNELS[kernel]
+    proj = make_project("RawProbe", "raw_probe", HOST, source, PARAMS[dtype])
     build = sim.build(proj)
     assert build.ok, build.diagnostics
     storage = np.float32 if dtype == "float32" else np.uint16
@@ -113,6 +126,13 @@ def test_raw_gm_accesses_are_counted_and_costed(sim, make_project, kernel: str, 
     assert cost["raw_ub_accesses"] == 0, cost
     assert cost["pipe_cycles"]["S"] == pytest.approx(200.0 * (1 + accesses)), cost   # as GetValue/SetValue on GM
     assert cost["gm_read_bytes"] == 4 + 4 * 64 and cost["gm_write_bytes"] == 4 * 64, cost
+
+
+def test_a_kernel_file_with_a_dynamically_initialised_global_links_and_runs(sim, make_project) -> None:
+    x, result = probe(sim, make_project, "global_init")
+    assert result.ok, result.message
+    np.testing.assert_array_equal(result.outputs["y"], x * 2)
+    assert result.details["cost"]["raw_gm_accesses"] == 1 + 2 * 64, result.details["cost"]
 
 
 def test_the_cube_pass_is_costed_like_the_vector_pass(sim, make_project) -> None:
