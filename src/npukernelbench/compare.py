@@ -54,10 +54,10 @@ def compare_array(name: str, got: np.ndarray, expected: np.ndarray, dtype_name: 
         return Verdict(False, f"output '{name}': shape {list(got.shape)} but {list(expected.shape)} expected", name)
     if expected.ndim == 0:                                # scalar outputs (a loss): compare as 1 element
         got, expected = got.reshape(1), expected.reshape(1)
-    values = to_values(got, dtype_name)
     if got.size == 0:
         return Verdict(True)
     if tolerance is None or not dt.is_float:             # exact comparison (or a declared integer tolerance)
+        values = to_values(got, dtype_name)
         g = values.astype(np.int64) if dt.kind == "bool" else values
         e = expected.astype(g.dtype) if dt.kind != "bool" else expected.astype(np.int64)
         bad = g != e
@@ -73,40 +73,69 @@ def compare_array(name: str, got: np.ndarray, expected: np.ndarray, dtype_name: 
                               f"{dtype_name}); first at index {list(idx)}: got {_fmt(g[idx])}, expected "
                               f"{_fmt(e[idx])}; max abs error {_fmt(diff.max())}",
                        name, idx, float(diff.max()), 0.0, int(bad.sum()))
-    if dt.kind == "complex":
-        g = np.asarray(values, dtype=np.complex128)
-        e = np.asarray(expected, dtype=np.complex128)
-    else:
-        g = np.asarray(values, dtype=np.float64)
-        e = np.asarray(expected, dtype=np.float64)
-    g_nan, e_nan = np.isnan(g), np.isnan(e)
-    with np.errstate(invalid="ignore", over="ignore"):
-        diff = np.abs(g - e)
-        tol = tolerance.atol + tolerance.rtol * np.abs(e)
-        close = diff <= tol
-        if also is not None and dt.kind != "complex":
-            a = np.asarray(also, dtype=np.float64).reshape(e.shape)
-            close = close | (np.abs(g - a) <= tolerance.atol + tolerance.rtol * np.abs(a))
-    e_inf = np.isinf(e)
-    close = np.where(e_inf, g == e, close)                  # infinities must match exactly
-    if nan_policy == "forbid":
-        close = close & ~g_nan
-    else:
-        close = np.where(e_nan, g_nan, close & ~g_nan)      # NaN exactly where the reference has NaN
-    bad = ~close
-    finite = ~(g_nan | e_nan | np.isinf(g) | e_inf)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        max_abs = float(diff[finite].max()) if finite.any() else 0.0
-        rel = diff[finite] / np.maximum(np.abs(e[finite]), np.finfo(np.float64).tiny)
-        max_rel = float(rel.max()) if rel.size else 0.0
-    if not bad.any():
-        return Verdict(True, max_abs=max_abs, max_rel=max_rel)
-    idx = tuple(int(i) for i in np.argwhere(bad)[0])
-    count = int(bad.sum())
-    return Verdict(False, f"output '{name}': {count} of {bad.size} elements outside rtol={tolerance.rtol:g}, "
-                          f"atol={tolerance.atol:g} ({dtype_name}); max abs error {max_abs:.4g}, max rel error "
-                          f"{max_rel:.4g}; first mismatch at index {list(idx)}: got {_fmt(g[idx])}, expected "
-                          f"{_fmt(e[idx])}", name, idx, max_abs, max_rel, count)
+    alt = None if also is None or dt.kind == "complex" else np.asarray(also).reshape(expected.shape).reshape(-1)
+    tally = _FloatTally()
+    flat_got, flat_expected = got.reshape(-1), expected.reshape(-1)
+    for begin in range(0, got.size, _CHUNK):
+        part = slice(begin, begin + _CHUNK)
+        tally.add(begin, to_values(flat_got[part], dtype_name), flat_expected[part],
+                  None if alt is None else alt[part], dt.kind == "complex", tolerance, nan_policy)
+    if tally.bad == 0:
+        return Verdict(True, max_abs=tally.max_abs, max_rel=tally.max_rel)
+    idx = tuple(int(i) for i in np.unravel_index(tally.first, got.shape))
+    return Verdict(False, f"output '{name}': {tally.bad} of {got.size} elements outside rtol={tolerance.rtol:g}, "
+                          f"atol={tolerance.atol:g} ({dtype_name}); max abs error {tally.max_abs:.4g}, max rel "
+                          f"error {tally.max_rel:.4g}; first mismatch at index {list(idx)}: got "
+                          f"{_fmt(tally.first_got)}, expected {_fmt(tally.first_expected)}",
+                   name, idx, tally.max_abs, tally.max_rel, tally.bad)
+
+
+# Floating outputs are compared this many elements at a time, so that the float64 temporaries stay
+# small next to the output itself (public tasks have outputs of half a billion elements).
+_CHUNK = 1 << 22
+
+
+@dataclass
+class _FloatTally:
+    """The running result of a chunked floating-point comparison."""
+
+    bad: int = 0
+    first: int = -1
+    first_got: Any = None
+    first_expected: Any = None
+    max_abs: float = 0.0
+    max_rel: float = 0.0
+
+    def add(self, begin: int, values: np.ndarray, expected: np.ndarray, also: np.ndarray | None, complex_: bool,
+            tolerance: Tolerance, nan_policy: str) -> None:
+        wide = np.complex128 if complex_ else np.float64
+        g = np.asarray(values, dtype=wide)
+        e = np.asarray(expected, dtype=wide)
+        g_nan, e_nan = np.isnan(g), np.isnan(e)
+        with np.errstate(invalid="ignore", over="ignore"):
+            diff = np.abs(g - e)
+            close = diff <= tolerance.atol + tolerance.rtol * np.abs(e)
+            if also is not None:
+                a = np.asarray(also, dtype=np.float64)
+                close = close | (np.abs(g - a) <= tolerance.atol + tolerance.rtol * np.abs(a))
+        e_inf = np.isinf(e)
+        close = np.where(e_inf, g == e, close)                  # infinities must match exactly
+        if nan_policy == "forbid":
+            close = close & ~g_nan
+        else:
+            close = np.where(e_nan, g_nan, close & ~g_nan)      # NaN exactly where the reference has NaN
+        bad = ~close
+        finite = ~(g_nan | e_nan | np.isinf(g) | e_inf)
+        if finite.any():
+            with np.errstate(invalid="ignore", divide="ignore"):
+                self.max_abs = max(self.max_abs, float(diff[finite].max()))
+                rel = diff[finite] / np.maximum(np.abs(e[finite]), np.finfo(np.float64).tiny)
+                self.max_rel = max(self.max_rel, float(rel.max()))
+        count = int(bad.sum())
+        if count and self.first < 0:
+            at = int(np.argmax(bad))
+            self.first, self.first_got, self.first_expected = begin + at, g[at], e[at]
+        self.bad += count
 
 
 def _integer_within(name: str, g: np.ndarray, e: np.ndarray, bad: np.ndarray, dtype_name: str,

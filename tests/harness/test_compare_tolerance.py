@@ -344,3 +344,26 @@ def test_an_element_may_match_the_task_dtype_result_instead() -> None:
     assert compare_array("y", storage([1.01, 2.0], "float16"), expected, "float16", tol("float16"), also=also).ok
     bad = compare_array("y", storage([1.02, 2.0], "float16"), expected, "float16", tol("float16"), also=also)
     assert not bad.ok and bad.index == (0,) and "expected 1" in bad.message
+
+
+def test_large_outputs_are_compared_chunk_by_chunk_with_the_same_verdict() -> None:
+    # more than one comparison chunk: counts, the first mismatch's index and value, and the worst
+    # errors are those of the whole array, whichever chunk they fall in
+    import npukernelbench.compare as compare
+
+    n = 3 * compare._CHUNK + 16
+    expected = np.linspace(1.0, 2.0, n, dtype=np.float32).reshape(n // 4, 4)
+    got = expected.copy()
+    assert compare_array("y", got, expected, "float32", tol("float32")).ok
+    flat = got.reshape(-1)
+    flat[compare._CHUNK + 7] += 0.5            # the first mismatch, in the second chunk
+    flat[3 * compare._CHUNK + 2] = -9.0        # the worst, in the last (short) chunk
+    verdict = compare_array("y", got, expected, "float32", tol("float32"))
+    assert not verdict.ok and verdict.mismatches == 2, verdict
+    first = compare._CHUNK + 7
+    assert verdict.index == (first // 4, first % 4), verdict
+    assert f"got {float(flat[first]):.6g}" in verdict.message, verdict.message
+    assert verdict.max_abs == pytest.approx(9.0 + float(expected.reshape(-1)[3 * compare._CHUNK + 2]))
+    # the task-dtype reference is consulted chunk by chunk too
+    also = got.astype(np.float64)
+    assert compare_array("y", got, expected, "float32", tol("float32"), also=also).ok

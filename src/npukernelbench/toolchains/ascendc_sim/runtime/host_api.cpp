@@ -143,9 +143,40 @@ std::size_t& NpukbTilingOverflowBytes() {
 }
 
 TilingDef::TilingDef() = default;
-TilingDef::TilingDef(const TilingDef& other) = default;
-TilingDef& TilingDef::operator=(const TilingDef& other) = default;
+// A copy owns its bytes, even when the original writes into a buffer given by SetDataPtr.
+TilingDef::TilingDef(const TilingDef& other)
+    : class_name_(other.class_name_),
+      data_(other.NpukbData(), other.NpukbData() + other.data_.size()),
+      fields_(other.fields_),
+      size_(other.size_),
+      align_(other.align_) {}
+TilingDef& TilingDef::operator=(const TilingDef& other) {
+  if (this != &other) {
+    std::vector<std::uint8_t> bytes(other.NpukbData(), other.NpukbData() + other.data_.size());
+    if (external_ != nullptr && bytes.size() == data_.size()) {
+      std::memcpy(external_, bytes.data(), bytes.size());   // still writes where SetDataPtr pointed it
+    } else {
+      data_ = std::move(bytes);
+      external_ = nullptr;
+    }
+    class_name_ = other.class_name_;
+    fields_ = other.fields_;
+    size_ = other.size_;
+    align_ = other.align_;
+  }
+  return *this;
+}
 TilingDef::~TilingDef() = default;
+
+void TilingDef::SetDataPtr(void* dataPtr) {
+  external_ = static_cast<std::uint8_t*>(dataPtr);
+  for (const NpukbField& f : fields_) {
+    if (f.kind == 2) {
+      TilingDef* nested = reinterpret_cast<TilingDef*>(reinterpret_cast<char*>(this) + f.nested_at);
+      nested->SetDataPtr(external_ == nullptr ? nullptr : external_ + f.offset);
+    }
+  }
+}
 
 void TilingDef::SaveToBuffer(void* pdata, std::size_t capacity) const {
   std::vector<std::uint8_t> bytes = NpukbBytes();
@@ -158,7 +189,7 @@ void TilingDef::SaveToBuffer(void* pdata, std::size_t capacity) const {
 
 std::vector<std::uint8_t> TilingDef::NpukbBytes() const {
   std::vector<std::uint8_t> bytes(GetDataSize(), 0);
-  std::memcpy(bytes.data(), data_.data(), data_.size() < bytes.size() ? data_.size() : bytes.size());
+  std::memcpy(bytes.data(), NpukbData(), data_.size() < bytes.size() ? data_.size() : bytes.size());
   for (const NpukbField& f : fields_) {
     if (f.kind == 2) {
       std::vector<std::uint8_t> inner = NpukbNested(f)->NpukbBytes();

@@ -44,6 +44,10 @@ class TilingDef {
   const char* GetTilingClassName() const { return class_name_.c_str(); }
 
   void SaveToBuffer(void* pdata, std::size_t capacity) const;
+  // From now on the fields live at dataPtr (usually the raw tiling buffer): setters write there,
+  // getters read there, nested tiling structs move along at their offsets. Values set before are not
+  // carried over (the buffer's own bytes are what the fields hold).
+  void SetDataPtr(void* dataPtr);
 
   // The serialized bytes (own scalars and arrays plus every nested struct at its offset).
   std::vector<std::uint8_t> NpukbBytes() const;
@@ -61,16 +65,20 @@ class TilingDef {
  protected:
   void NpukbSetClassName(const char* name);
   void NpukbWrite(std::size_t offset, const void* src, std::size_t bytes) {
-    std::memcpy(data_.data() + offset, src, bytes);
+    std::memcpy(NpukbData() + offset, src, bytes);
   }
   void NpukbRead(std::size_t offset, void* dst, std::size_t bytes) const {
-    std::memcpy(dst, data_.data() + offset, bytes);
+    std::memcpy(dst, NpukbData() + offset, bytes);
   }
-  void* NpukbAt(std::size_t offset) { return data_.data() + offset; }
+  void* NpukbAt(std::size_t offset) { return NpukbData() + offset; }
 
  private:
+  std::uint8_t* NpukbData() { return external_ != nullptr ? external_ : data_.data(); }
+  const std::uint8_t* NpukbData() const { return external_ != nullptr ? external_ : data_.data(); }
+
   std::string class_name_;
   std::vector<std::uint8_t> data_;
+  std::uint8_t* external_ = nullptr;   // set by SetDataPtr
   std::vector<NpukbField> fields_;
   std::size_t size_ = 0;
   std::size_t align_ = 1;
