@@ -77,3 +77,25 @@ def test_speed_is_estimated_against_the_expert_answer(specs, sim):
                       EvalOptions(shapes="static", seeds=1, determinism=False))
     assert result.status is Status.PASSED, result.message
     assert result.speed_kind == "estimated" and result.speedup == pytest.approx(1.0, rel=0.05)
+
+
+def _task_whose_model_upcasts(tmp_path: Path):
+    """AddCustom with a Model that returns float32 for its float16 row (as a scipy reference does),
+    while the binding still allocates a float16 output."""
+    root = tmp_path / "tree"
+    shutil.copytree(DATA / "level1" / "Math" / "AddCustom", root / "level1" / "Math" / "AddCustom")
+    module = root / "level1" / "Math" / "AddCustom" / "validation" / "module.py"
+    module.write_text(module.read_text().replace("        return x + y\n", "        return (x + y).float()\n"))
+    return {s.case_id: s for s in discover([root])}["level1/Math/AddCustom"]
+
+
+def test_an_output_dtype_the_binding_chose_is_compared_element_by_element(tmp_path, sim):
+    spec = _task_whose_model_upcasts(tmp_path)
+    result = run(spec, sim)
+    assert result.status is Status.PASSED, result.message
+    files = dict(spec.solution)
+    kernel = "op_kernel/add_custom.cpp"
+    assert "Add(" in files[kernel]
+    files[kernel] = files[kernel].replace("Add(", "Sub(", 1)                     # a wrong kernel still fails
+    result = run(spec, sim, files)
+    assert result.status is Status.WRONG and "outside rtol" in result.message, result.message
