@@ -185,4 +185,11 @@ def same_bits(a: Any, b: Any) -> bool:
         return isinstance(a, list) and isinstance(b, list) and len(a) == len(b) and \
             all(same_bits(x, y) for x, y in zip(a, b, strict=True))
     a, b = np.asarray(a), np.asarray(b)
-    return a.shape == b.shape and a.dtype == b.dtype and a.tobytes() == b.tobytes()
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    if a.dtype.hasobject:
+        return a.tobytes() == b.tobytes()
+    bits = a.dtype.itemsize if a.dtype.itemsize in (1, 2, 4, 8) else 1
+    flat_a = np.ascontiguousarray(a).reshape(-1).view(f"u{bits}")
+    flat_b = np.ascontiguousarray(b).reshape(-1).view(f"u{bits}")
+    return all(np.array_equal(flat_a[i:i + _CHUNK], flat_b[i:i + _CHUNK]) for i in range(0, flat_a.size, _CHUNK))

@@ -66,25 +66,26 @@ class SampleItem(pytest.Item):
         from npukernelbench.reference_runner import ReferenceError_
 
         state = self.config.stash[STATE]
-        if state.already_finished(self.spec.case_id, self.sample):
+        worker = state.worker
+        if worker.already_finished(self.spec.case_id, self.sample):
             pytest.skip(f"already finished in {state.options.out} (--npukb-resume)")
-        reason = state.toolchain_unavailable()
+        reason = state.toolchain.unavailable_reason()
         where = f"{self.spec.case_id} sample {self.sample}"
         if not reason and self.spec.layout == "npukernelbench":
             from npukernelbench.toolchains.base import HostDescriber
 
-            if not isinstance(state.toolchain(), HostDescriber):
+            if not isinstance(state.toolchain.get(), HostDescriber):
                 pytest.skip(f"toolchain {state.options.toolchain!r} cannot describe host code, which the public "
                             "NPUKernelBench layout needs to bind the operator (use ascendc-sim)")
         error = None
         try:
             if reason:
                 raise InfrastructureError(f"toolchain {state.options.toolchain!r} cannot run here: {reason}")
-            completion = state.completion(self.spec, self.sample)
+            completion = worker.completion(self.spec, self.sample)
             missing = completion.meta.get("missing")
             if not missing:
-                self.result = evaluate(self.spec, completion, state.toolchain(), state.options.eval_options(),
-                                       state.baseline)
+                self.result = evaluate(self.spec, completion, state.toolchain.get(), state.options.eval_options(),
+                                       worker.baseline)
         except InfrastructureError as exc:
             self.user_properties.append((INFRA_KEY, json.dumps({"task": self.spec.case_id, "sample": self.sample,
                                                                 "cause": exc.cause})))

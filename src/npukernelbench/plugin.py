@@ -42,8 +42,8 @@ def pytest_configure(config: pytest.Config) -> None:
     for root in state.extra_roots():             # --npukb-cases roots are collected like PATH arguments
         if root not in config.args:
             config.args.append(root)
-    if not state.is_worker:
-        config.pluginmanager.register(state.recorder(), "npukernelbench-recorder")
+    if state.controller is not None:
+        config.pluginmanager.register(state.controller.recorder(), "npukernelbench-recorder")
 
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list) -> None:  # noqa: ARG001
@@ -68,9 +68,9 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     """Serial run: the benchmark begins with exactly the selected sample items."""
     from npukernelbench.session import STATE
 
-    state = session.config.stash[STATE]
-    if not state.is_worker:
-        state.begin_from_items(session.items)
+    controller = session.config.stash[STATE].controller
+    if controller is not None:
+        controller.begin_from_items(session.items)
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -79,9 +79,9 @@ def pytest_xdist_node_collection_finished(node, ids) -> None:  # noqa: ARG001
     any item is scheduled."""
     from npukernelbench.session import STATE
 
-    state = node.config.stash[STATE] if hasattr(node, "config") else None
-    if state is not None and not state.is_worker:
-        state.begin_from_node_ids(ids)
+    controller = node.config.stash[STATE].controller if hasattr(node, "config") else None
+    if controller is not None:
+        controller.begin_from_node_ids(ids)
 
 
 def pytest_collect_directory(path: Path, parent: pytest.Collector):
@@ -97,10 +97,10 @@ def pytest_collect_directory(path: Path, parent: pytest.Collector):
 def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:  # noqa: ARG001
     from npukernelbench.session import STATE
 
-    state = config.stash[STATE]
-    if state.is_worker or not state.ran_samples():
+    controller = config.stash[STATE].controller
+    if controller is None or not controller.ran_samples():
         return
-    lines = state.finish()
+    lines = controller.finish()
     terminalreporter.write_sep("=", "NPUKernelBench")
     for line in lines:
         terminalreporter.write_line(line)

@@ -1,4 +1,4 @@
-"""The end of a run, shared by the pytest plugin (``RunState.finish``) and the ``npukb`` commands:
+"""The end of a run, shared by the pytest plugin (``RunController.finish``) and the ``npukb`` commands:
 results -> summary.json (metrics.summarize, the confinement level, the mutants' label agreement) and
 report.md, and the lines the terminal prints."""
 

@@ -1,31 +1,48 @@
-"""Per-run state of the pytest plugin (stored on ``config.stash``): options, run directory,
-completions, the toolchain, and the controller's collected results.
+"""Per-run state of the pytest plugin (stored on ``config.stash``), in two roles:
 
-A benchmark run begins only once pytest knows which sample items it will run (after ``-k``, ``-m``,
-``--lf``, explicit node ids and deselection): :meth:`RunState.begin` is called with exactly those
-samples (serial: ``pytest_collection_finish``; pytest-xdist: the controller, from the node ids of the
-first worker's collection, before any item is scheduled). Until then nothing is written: a run
-without sample items (the project's own tests, ``--co``) never creates or touches the run
-directory, and the summary is printed and written only when sample items ran.
+- :class:`RunController` (the serial process, or pytest-xdist's controller): checks the options,
+  begins the run (toolchain set-up, generation, run header), records every result the workers report,
+  and writes the summary at the end;
+- :class:`SampleWorker` (the serial process, or each xdist worker): what evaluating one sample item
+  needs: the toolchain, the baseline cache, the completions, and whether ``--npukb-resume`` skips it.
+
+:class:`RunState` holds the options, the run directory and the two roles (no controller on an xdist
+worker; the serial process has both). A benchmark run begins only once pytest knows which sample items
+it will run (after ``-k``, ``-m``, ``--lf``, explicit node ids and deselection):
+:meth:`RunController.begin` is called with exactly those samples (serial: ``pytest_collection_finish``;
+pytest-xdist: the controller, from the node ids of the first worker's collection, before any item is
+scheduled). Until then nothing is written: a run without sample items (the project's own tests,
+``--co``) never creates or touches the run directory, and the summary is printed and written only when
+sample items ran.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from npukernelbench.options import RunOptions
 from npukernelbench.store import RunDir
 
+if TYPE_CHECKING:                            # typing only: loading the plugin stays light
+    from npukernelbench.evaluate import BaselineCache
+    from npukernelbench.generators.base import Completion
+    from npukernelbench.result import SampleResult
+    from npukernelbench.spec import TaskSpec
+    from npukernelbench.toolchains.base import Toolchain
+
 INFRA_KEY = "npukb_infrastructure"
+Say = Callable[[str], None]
 
 
 class RunState:
+    """Options, run directory and the roles of this process."""
+
     def __init__(self, config: pytest.Config):
         self.config = config
         try:
@@ -41,24 +58,117 @@ class RunState:
             out = Path(config.invocation_params.dir) / out
         self.run = RunDir(out)
         self.is_worker = hasattr(config, "workerinput")
-        self.results: list[Any] = []
+        self.toolchain = LoadedToolchain(self.options.toolchain)
+        self.worker = SampleWorker(self.options, self.run, self.toolchain)
+        self.controller = None if self.is_worker else RunController(config, self.options, self.run, self.toolchain,
+                                                                    self.worker)
+
+    def extra_roots(self) -> list[str]:
+        """``--npukb-cases`` roots as collection arguments."""
+        base = Path(self.config.invocation_params.dir)
+        return [str(Path(r) if Path(r).is_absolute() else base / r) for r in self.options.cases]
+
+
+class LoadedToolchain:
+    """The run's toolchain, loaded on first use (once per process)."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self._toolchain: Toolchain | None = None
+        self._reason: str | None = None
+        self._checked = False
+
+    def unavailable_reason(self) -> str | None:
+        """Why the toolchain cannot run here (None: it can)."""
+        if not self._checked:
+            self._checked = True
+            from npukernelbench.options import load_toolchain
+
+            try:
+                self._toolchain = load_toolchain(self.name)
+                self._reason = self._toolchain.unavailable_reason()
+            except (ImportError, ValueError, OSError, AttributeError, TypeError) as exc:
+                self._reason = str(exc)
+        return self._reason
+
+    def get(self) -> Toolchain | None:
+        self.unavailable_reason()
+        return self._toolchain
+
+
+class SampleWorker:
+    """What evaluating a sample item needs, in the process that runs it."""
+
+    def __init__(self, options: RunOptions, run: RunDir, toolchain: LoadedToolchain):
+        self.options = options
+        self.run = run
+        self.toolchain = toolchain
+        self._baseline: BaselineCache | None = None
+        self._completions: dict[tuple[str, int], Completion] | None = None
+        self._finished: set[tuple[str, int]] | None = None
+
+    @property
+    def baseline(self) -> BaselineCache:
+        """Expert-solution costs of this process, shared by its samples."""
+        if self._baseline is None:
+            from npukernelbench.evaluate import BaselineCache
+
+            self._baseline = BaselineCache()
+        return self._baseline
+
+    def use_completions(self, completions: dict[tuple[str, int], Completion]) -> None:
+        """The completions the controller just generated (serial runs: no need to read them back)."""
+        self._completions = completions
+
+    def use_finished(self, results: Sequence[SampleResult]) -> None:
+        """The results an earlier run already recorded (serial runs with ``--npukb-resume``)."""
+        self._finished = {(r.task, r.sample) for r in results}
+
+    def already_finished(self, task: str, sample: int) -> bool:
+        if not self.options.resume:
+            return False
+        if self._finished is None:
+            self.use_finished(self.run.results())
+        assert self._finished is not None
+        return (task, sample) in self._finished
+
+    def completion(self, spec: TaskSpec, sample: int) -> Completion:
+        from npukernelbench.generation import LOCAL_BACKENDS, generate_for
+        from npukernelbench.generators import resolve
+
+        if self._completions is None:
+            self._completions = self.run.completions()
+        key = (spec.case_id, sample)
+        if key not in self._completions:
+            if resolve(self.options.model)[0] not in LOCAL_BACKENDS:
+                raise RuntimeError(f"no completion for {spec.case_id} sample {sample} in {self.run.path}: the run's "
+                                   "generation step did not cover this case")
+            self._completions.update(generate_for([spec], self.options))
+        return self._completions[key]
+
+
+class RunController:
+    """Begins the run, records the results the workers report, and writes the summary."""
+
+    def __init__(self, config: pytest.Config, options: RunOptions, run: RunDir, toolchain: LoadedToolchain,
+                 worker: SampleWorker):
+        self.config = config
+        self.options = options
+        self.run = run
+        self.toolchain = toolchain
+        self.worker = worker                 # this process's own worker (it runs the items of a serial run)
+        self.results: list[SampleResult] = []
         self.infrastructure_failures: list[dict[str, Any]] = []
-        self._toolchain: Any = None
-        self._toolchain_reason: str | None = None
-        self._toolchain_checked = False
-        self._completions: dict | None = None
-        self._finished: set | None = None
-        self.baseline: Any = None
+        self.prior: list[SampleResult] = []
         self.active = False
         self.begun = False
-        self.prior: list[Any] = []
         self.confinement: str | None = None
         self.missing_completions: list[tuple[str, int]] = []
-        if not self.is_worker:
-            self._check_model()
-            self._check_toolchain_name()
-            self._check_case_roots()
+        self._check_model()
+        self._check_toolchain_name()
+        self._check_case_roots()
 
+    # -- options that need no collection ------------------------------------------------------------
     def _check_model(self) -> None:
         """Reject an unknown model spec before collection (cheap: nothing is imported or loaded)."""
         from npukernelbench.generators import ModelSpecError, resolve
@@ -88,12 +198,7 @@ class RunState:
                     "holds no case folder (case.toml or the public layout)"
                 raise pytest.UsageError(f"--npukb-cases={root}: {path} {what}")
 
-    def extra_roots(self) -> list[str]:
-        """``--npukb-cases`` roots as collection arguments."""
-        base = Path(self.config.invocation_params.dir)
-        return [str(Path(r) if Path(r).is_absolute() else base / r) for r in self.options.cases]
-
-    # -- controller: beginning the run -----------------------------------------------------------
+    # -- beginning the run ----------------------------------------------------------------------
     def begin_from_items(self, items: Iterable[Any]) -> None:
         """Serial run (or a controller that collected): the selected sample items."""
         from npukernelbench.items import SampleItem
@@ -117,7 +222,7 @@ class RunState:
             self.begin([])
             return
         base = Path(self.config.invocation_params.dir)
-        specs: dict[str, Any] = {}
+        specs: dict[str, TaskSpec] = {}
         for arg in self.config.args:
             path = Path(str(arg).split("::")[0])
             path = path if path.is_absolute() else base / path
@@ -130,7 +235,7 @@ class RunState:
                     specs.setdefault(spec.case_id, spec)
         self.begin([(specs[cid], s) for cid in sorted(specs) for s in sorted(wanted[cid])])
 
-    def begin(self, samples: Sequence[tuple[Any, int]]) -> None:
+    def begin(self, samples: Sequence[tuple[TaskSpec, int]]) -> None:
         """Prepare the run for exactly ``samples`` ((spec, sample index) pairs): check the toolchain,
         set it up once, generate the missing completions, write the run header."""
         if self.begun:
@@ -141,7 +246,7 @@ class RunState:
         specs = list({s.case_id: s for s, _ in samples}.values())
         self.active = True
         terminal = self.config.pluginmanager.get_plugin("terminalreporter")
-        say = terminal.write_line if terminal is not None else (lambda line: None)
+        say: Say = terminal.write_line if terminal is not None else (lambda line: None)
         try:
             self._prepare(specs, say)
         except pytest.UsageError:
@@ -151,12 +256,11 @@ class RunState:
             self.active = False
             raise pytest.UsageError(_usage_message(exc, self.run.path)) from None
 
-    def _prepare(self, specs: list[Any], say: Any) -> None:
+    def _prepare(self, specs: list[TaskSpec], say: Say) -> None:
         from npukernelbench.confinement import confinement_level
         from npukernelbench.generation import ensure_completions
-        from npukernelbench.infrastructure import InfrastructureError
 
-        reason = self.toolchain_unavailable()
+        reason = self.toolchain.unavailable_reason()
         if reason:
             raise pytest.UsageError(f"npukernelbench: toolchain {self.options.toolchain!r} cannot run here: {reason}")
         self.confinement = confinement_level()
@@ -164,31 +268,38 @@ class RunState:
         say(f"npukernelbench: model={o.model} toolchain={o.toolchain} samples={o.samples} shapes={o.shapes} "
             f"tasks={len(specs)} out={self.run.path}")
         say(f"npukernelbench: confinement of candidate builds and runs: {self.confinement}")
-        prepare = getattr(self._toolchain, "prepare", None)
-        if callable(prepare):
-            start = time.monotonic()
-            try:
-                if prepare(specs, say):
-                    say(f"npukernelbench: toolchain set up in {time.monotonic() - start:.0f} s")
-            except InfrastructureError as exc:
-                raise pytest.UsageError(f"npukernelbench: setting up toolchain {o.toolchain!r} failed: "
-                                        f"{exc.cause}") from None
+        self._set_up_toolchain(specs, say)
         self.run.create(fresh=False)             # writable? (earlier results stay until generation worked)
         if self.options.resume:
             self.prior = self.run.results()
-        self._completions = ensure_completions(specs, self.options, self.run, strict=self.strict())
-        self.missing_completions = sorted(key for key, c in self._completions.items() if c.meta.get("missing"))
+            self.worker.use_finished(self.prior)
+        completions = ensure_completions(specs, self.options, self.run, strict=self.strict())
+        self.worker.use_completions(completions)
+        self.missing_completions = sorted(key for key, c in completions.items() if c.meta.get("missing"))
         if self.missing_completions:
             say(f"npukernelbench: warning: {len(self.missing_completions)} sample(s) have no completion (missing "
                 "from the replay file, or no expert answer) and are left out of the run (see the skips; --strict "
                 "makes this an error)")
         if not self.options.resume:
             self.run.start_fresh()
-        self.run.write_header({"model": self.options.model, "toolchain": self.options.toolchain,
-                               "samples_per_task": self.options.samples, "shapes": self.options.shapes,
-                               "shape_examples": self.options.shape_examples, "seed": self.options.seed,
-                               "confinement": self.confinement,
-                               "shard": str(self.options.shard) if self.options.shard else None})
+        self.run.write_header({"model": o.model, "toolchain": o.toolchain, "samples_per_task": o.samples,
+                               "shapes": o.shapes, "shape_examples": o.shape_examples, "seed": o.seed,
+                               "confinement": self.confinement, "shard": str(o.shard) if o.shard else None})
+
+    def _set_up_toolchain(self, specs: list[TaskSpec], say: Say) -> None:
+        """The toolchain's one-time set-up for these tasks (e.g. precompiled headers), if it has one."""
+        from npukernelbench.infrastructure import InfrastructureError
+
+        prepare = getattr(self.toolchain.get(), "prepare", None)
+        if not callable(prepare):
+            return
+        start = time.monotonic()
+        try:
+            if prepare(specs, say):
+                say(f"npukernelbench: toolchain set up in {time.monotonic() - start:.0f} s")
+        except InfrastructureError as exc:
+            raise pytest.UsageError(f"npukernelbench: setting up toolchain {self.options.toolchain!r} failed: "
+                                    f"{exc.cause}") from None
 
     def strict(self) -> bool:
         """pytest's ``--strict`` (or the ``strict`` ini option)."""
@@ -197,7 +308,7 @@ class RunState:
         except (ValueError, KeyError):
             return bool(getattr(self.config.option, "strict", False))
 
-    # -- controller: results -----------------------------------------------------------------------
+    # -- results ------------------------------------------------------------------------------------
     def record(self, report: pytest.TestReport) -> None:
         from npukernelbench.result import SampleResult
 
@@ -216,13 +327,13 @@ class RunState:
                 self.run.append_result(result)
 
     def recorder(self) -> Any:
-        state = self
+        controller = self
 
         class Recorder:
             """Receives every report in the controller (from xdist workers too) and records results."""
 
             def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-                state.record(report)
+                controller.record(report)
 
         return Recorder()
 
@@ -256,47 +367,6 @@ class RunState:
             return f"html report: {write_run_html(self.run.path)}"
         except (ValueError, RuntimeError, OSError) as exc:
             return f"could not write the HTML report: {exc}"
-
-    # -- workers and serial --------------------------------------------------------------------
-    def toolchain_unavailable(self) -> str | None:
-        if not self._toolchain_checked:
-            self._toolchain_checked = True
-            from npukernelbench.evaluate import BaselineCache
-            from npukernelbench.options import load_toolchain
-
-            self.baseline = BaselineCache()
-            try:
-                self._toolchain = load_toolchain(self.options.toolchain)
-                self._toolchain_reason = self._toolchain.unavailable_reason()
-            except (ImportError, ValueError, OSError, AttributeError, TypeError) as exc:
-                self._toolchain_reason = str(exc)
-        return self._toolchain_reason
-
-    def toolchain(self) -> Any:
-        self.toolchain_unavailable()
-        return self._toolchain
-
-    def already_finished(self, task: str, sample: int) -> bool:
-        if not self.options.resume:
-            return False
-        if self._finished is None:
-            self._finished = {(r.task, r.sample) for r in (self.prior or self.run.results())}
-        return (task, sample) in self._finished
-
-    def completion(self, spec: Any, sample: int) -> Any:
-        from npukernelbench.generation import LOCAL_BACKENDS, generate_for
-        from npukernelbench.generators import resolve
-
-        if self._completions is None:
-            self._completions = self.run.completions()
-        key = (spec.case_id, sample)
-        if key not in self._completions:
-            if resolve(self.options.model)[0] not in LOCAL_BACKENDS:
-                raise RuntimeError(f"no completion for {spec.case_id} sample {sample} in {self.run.path}: the run's "
-                                   "generation step did not cover this case")
-            self._completions.update(generate_for([spec], self.options))
-        return self._completions[key]
-
 
 def _usage_message(exc: BaseException, run_path: Path) -> str:
     """One line for a bad model spec, replay file, run directory or damaged results file."""

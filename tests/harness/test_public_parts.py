@@ -52,6 +52,19 @@ def test_check_precision_fails_only_where_both_errors_exceed():
     assert ok == 0
 
 
+def test_check_precision_sees_every_chunk_of_a_large_output():
+    from npukernelbench.public import precision
+
+    n = 2 * precision._CHUNK + 3
+    ref = torch.linspace(1.0, 2.0, n).half().reshape(-1, 1)
+    new = ref.float()
+    ok, abs_diff, rel_diff = check_precision(ref, new, 0.01, 0.01)
+    assert ok == 1 and abs_diff.shape == (n,) and rel_diff.dtype == torch.float32
+    new.view(-1)[precision._CHUNK + 5] += 0.5                 # only in the second chunk
+    ok, abs_diff, _ = check_precision(ref, new, 0.01, 0.01)
+    assert ok == 0 and float(abs_diff[precision._CHUNK + 5]) == pytest.approx(0.5, abs=1e-3)
+
+
 @pytest.mark.parametrize("value, verdict", [
     ((1, torch.zeros(1), torch.zeros(1)), True), ((0, torch.zeros(1), torch.zeros(1)), False),
     ((False, 0.1, 0.2), False), (True, True), (0, False), (torch.tensor([True, False]), False),

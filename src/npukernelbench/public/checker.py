@@ -30,6 +30,7 @@ from npukernelbench.evaluate import BaselineCache, BuildFailed, CaseOutcome, Eva
 from npukernelbench.infrastructure import InfrastructureError
 from npukernelbench.public import op_call
 from npukernelbench.public.binding import BindingError
+from npukernelbench.public.large_case_lock import large_case_turn
 from npukernelbench.public.precision import VerdictError, verdict_of
 from npukernelbench.public.task import Inputs, PublicTask, public_task, upcast
 from npukernelbench.reference_runner import ReferenceError_
@@ -206,10 +207,11 @@ class ModelChecker:
                 # Upstream hands the check Model's outputs in the task's dtype; the float32 computation
                 # is the more exact reference: passing against either passes.
                 ok = verdict_of(hook(case.row, values, _upcast_out(out)))
-                native = upcast(structure)
-                if not ok and not _same_outputs(native, values):
+                native = None if ok else upcast(structure)    # only when needed: outputs can be gigabytes
+                if native is not None and not _same_outputs(native, values):
                     with contextlib.suppress(Exception):       # the first verdict stands if this one fails
                         ok = verdict_of(hook(case.row, native, _upcast_out(out)))
+                del native
             except VerdictError as exc:
                 raise ReferenceError_(f"{self.spec.folder}/validation/prepare_inputs.py: {exc}") from exc
             except Exception as exc:
@@ -249,35 +251,52 @@ class ModelChecker:
         self.describe()
         for s in range(seeds):
             seed = case.seed * 1000 + s
-            where = f"on {case.describe()} (input seed {seed})"
             inputs = self.task.make_inputs(case.row, seed)
-            structure = self.task.reference(case.row, inputs)
-            values = self._values(case, inputs, structure)
-            try:
-                out, runner = self._run_candidate(inputs, poison_seed=seed)
-            except op_call.CallError as exc:
-                return self._call_outcome(exc, case, where)
-            compared = self._compare(case, structure, values, out, where)
-            if isinstance(compared, CaseOutcome):
-                return compared
-            worst_abs, worst_rel = max(worst_abs, compared[0]), max(worst_rel, compared[1])
+            with large_case_turn(_tensor_bytes(inputs.args) + _tensor_bytes(inputs.init), self._cache_root()):
+                checked = self._check_seed(case, seed, inputs, first=s == 0)
+            del inputs                             # before the next seed's inputs: rows can be gigabytes
+            if isinstance(checked, CaseOutcome):
+                return checked
+            worst_abs, worst_rel = max(worst_abs, checked[0]), max(worst_rel, checked[1])
             if s == 0:
-                if self.options.determinism:
-                    try:
-                        again, _ = self._run_candidate(inputs, poison_seed=seed + 7919)
-                    except op_call.CallError as exc:
-                        return self._call_outcome(exc, case, where)
-                    if not _same_outputs(out, again):
-                        return CaseOutcome(Status.WRONG, f"nondeterministic: a second run on the same inputs with "
-                                                         f"other poison in fresh buffers gave different bits {where} "
-                                                         "(uninitialised reads or races)", case=case)
-                cost = _launch_cost(runner)
-                base = self._baseline_time(case, seed, inputs, cost) if cost is not None else None
+                cost, base = checked[2], checked[3]
         self.shapes_checked += 1
         return CaseOutcome(Status.PASSED, time_us=cost.time_us if cost else None,
                            baseline_us=base.time_us if base else None, case=case, max_abs=worst_abs,
                            max_rel=worst_rel, kernel_us=cost.kernel_us if cost else None,
                            baseline_kernel_us=base.kernel_us if base else None)
+
+    def _check_seed(self, case: ShapeCase, seed: int, inputs: Inputs, first: bool
+                    ) -> CaseOutcome | tuple[float, float, RunCost | None, RunCost | None]:
+        """One seed of a row: reference, candidate, comparison (and on the first seed the determinism
+        re-run and the costs). A failure's outcome, or (max abs, max rel, cost, baseline cost)."""
+        where = f"on {case.describe()} (input seed {seed})"
+        structure = self.task.reference(case.row, inputs)
+        values = self._values(case, inputs, structure)
+        try:
+            out, runner = self._run_candidate(inputs, poison_seed=seed)
+        except op_call.CallError as exc:
+            return self._call_outcome(exc, case, where)
+        compared = self._compare(case, structure, values, out, where)
+        if isinstance(compared, CaseOutcome):
+            return compared
+        del structure, values
+        cost = base = None
+        if first:
+            if self.options.determinism:
+                try:
+                    again, _ = self._run_candidate(inputs, poison_seed=seed + 7919)
+                except op_call.CallError as exc:
+                    return self._call_outcome(exc, case, where)
+                if not _same_outputs(out, again):
+                    return CaseOutcome(Status.WRONG, f"nondeterministic: a second run on the same inputs with "
+                                                     f"other poison in fresh buffers gave different bits {where} "
+                                                     "(uninitialised reads or races)", case=case)
+                del again
+            del out
+            cost = _launch_cost(runner)
+            base = self._baseline_time(case, seed, inputs, cost) if cost is not None else None
+        return compared[0], compared[1], cost, base
 
     def _baseline_time(self, case: ShapeCase, seed: int, inputs: Inputs, own: RunCost | None) -> RunCost | None:
         """The expert answer's time on the same row and seed (through the same toolchain; cached)."""
@@ -323,6 +342,19 @@ class ModelChecker:
         if outcomes and all(o.status is Status.PASSED for o in outcomes):
             self._reach(Stage.MATCHED)
         return outcomes
+
+
+def _tensor_bytes(value: Any) -> int:
+    """Bytes held by the tensors inside ``value`` (tuples, lists, dicts)."""
+    import torch
+
+    if isinstance(value, torch.Tensor):
+        return value.numel() * value.element_size()
+    if isinstance(value, tuple | list):
+        return sum(_tensor_bytes(v) for v in value)
+    if isinstance(value, dict):
+        return sum(_tensor_bytes(v) for v in value.values())
+    return 0
 
 
 def _same_kind(a: Any, b: Any) -> bool:

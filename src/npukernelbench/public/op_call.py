@@ -22,7 +22,7 @@ import contextlib
 import contextvars
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -124,13 +124,15 @@ def torch_dtype_name(tensor: Any) -> str:
 
 
 def to_storage(tensor: Any) -> np.ndarray:
-    """A tensor's raw values as the storage array the toolchains exchange (bfloat16 as uint16 bits)."""
+    """A tensor's raw values as the storage array the toolchains exchange (bfloat16 as uint16 bits).
+    No copy where the tensor is contiguous: the array shares its memory and is only read (written
+    to a launch file, compared), which keeps half-billion-element tasks within the worker's memory."""
     import torch
 
     t = tensor.detach().cpu().contiguous()
     if t.dtype == torch.bfloat16:
-        return t.view(torch.int16).numpy().view(np.uint16).copy()
-    return t.numpy().copy()
+        return t.view(torch.int16).numpy().view(np.uint16)
+    return t.numpy()
 
 
 def from_storage(array: np.ndarray, dtype_name: str) -> Any:
@@ -438,9 +440,11 @@ class OpRunner:
         launch = Launch(inputs=tuple(ins), outputs=tuple(outs), attrs=b.attrs, timeout_s=self.timeout_s,
                         poison_seed=self.poison_seed)
         run = self.toolchain.run(build, launch)
-        self.runs.append(run)
         if not run.ok:
+            self.runs.append(run)
             raise KernelRunFailed(run)
+        # kept for its time and details; the arrays (as large as the tensors) are handed back below
+        self.runs.append(replace(run, outputs={}, inputs_after={}))
         aliased = set(b.aliases.values())
         for p in sig.inputs:
             if p.name in aliased or sent[p.name] is None or p.name not in run.inputs_after:
