@@ -1115,18 +1115,70 @@ std::vector<std::string> infer_warnings(ops::InferShapeKernelFunc shape_fn, ops:
   return warnings;
 }
 
-int run(const std::string& dir) {
+// ---------------------------------------------------------------------------------------------
+// Run: `<exe> run <dir>` as a sequence of steps over one Launch. A step that finds a problem ends
+// the process (request_error / launch_error write result.json and exit), so every step may rely on
+// the earlier ones having succeeded.
+
+struct Launch {
+  // Members in the order the steps fill them; all live until run() returns (the kernel reads args,
+  // the host functions' io points into host_data and their contexts to platform and compile_info).
+  std::string dir;
+  Request req;
+  std::unique_ptr<ops::OpDef> def;
+  gert::NpukbIoTable io;
+  std::vector<std::vector<std::uint8_t>> host_data;   // data of the ValueDepend inputs
+  const gert::NpukbOpImpl* impl = nullptr;            // what IMPL_OP_* registered for the op, if anything
+  ops::InferShapeKernelFunc infer_shape_fn = nullptr;
+  ops::InferDataTypeKernelFunc infer_dtype_fn = nullptr;
+  ops::TilingKernelFunc tiling_fn = nullptr;
+  fe::PlatFormInfos platform;
+  std::unique_ptr<void, void (*)(void*)> compile_info{nullptr, [](void*) {}};
+  std::vector<std::uint8_t> tiling_buf;
+  std::size_t tiling_bytes = 0;                       // what TilingFunc wrote into tiling_buf
+  uint32_t block_dim = 0;
+  std::size_t workspace_bytes = 0;
+  bool needs_aic = false, needs_aiv = false;          // the passes (cube, vector) the kernel type runs
+  std::vector<std::uint8_t*> args;                    // the kernel's arguments (g_args)
+  uint32_t n_aic = 0, n_aiv = 0;                      // blocks per core type
+
+  explicit Launch(const std::string& run_dir) : dir(run_dir) {}
+
+  void parse_request();
+  void check_opdef();
+  void describe_tensors();
+  void load_value_depend_inputs();
+  void describe_attrs();
+  void find_host_functions();
+  void check_inference();
+  void run_tiling_parse();
+  void run_tiling();
+  void choose_cores();
+  void record_tiling();
+  void allocate_memory();
+  void set_up_blocks();
+  void schedule_blocks();
+  void write_outputs();
+  void estimate_cost();
+  void finish();
+};
+
+// Reads <dir>/request.txt, seeds the poison and checks that this build has a kernel; hands on req.
+void Launch::parse_request() {
   g_out_dir = dir;
   g_page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
   result_set("status", json_str("request_error"));
   g_phase = "request parsing";
-  Request req = read_request(dir + "/request.txt");
+  req = read_request(dir + "/request.txt");
   set_poison_seed(req.poison_seed);
   if (npukb_entry == nullptr && npukb_entry_aic == nullptr) {
     request_error("this executable has no kernel entry (describe build)");
   }
+}
 
-  // OpDef
+// Instantiates the OpDef registered for the op type and checks the request's parameters against it;
+// hands on def.
+void Launch::check_opdef() {
   g_phase = "OpDef construction";
   auto& ops_reg = ops::NpukbOpRegistry();
   auto it = ops_reg.find(req.op);
@@ -1136,11 +1188,13 @@ int run(const std::string& dir) {
     launch_error("no OpDef registered for op type '" + req.op + "': the host code must define class " + req.op +
                  " : public OpDef and call OP_ADD(" + req.op + ")" + (known.empty() ? "" : " (registered: " + known + ")"));
   }
-  std::unique_ptr<ops::OpDef> def(it->second(req.op.c_str()));
+  def.reset(it->second(req.op.c_str()));
   check_params(*def, req.params);
+}
 
-  // Tiling context
-  gert::NpukbIoTable io;
+// Gives io one tensor (shape, dtype, size; no data) per present input and output instance and sets
+// each tensor's byte size in req; hands on io and the sizes.
+void Launch::describe_tensors() {
   io.node_name = req.op;
   io.node_type = req.op;
   for (auto& p : req.params) {
@@ -1160,26 +1214,32 @@ int run(const std::string& dir) {
       all.back().NpukbSet(shape, p.ge, nullptr, t.bytes);
     }
   }
-  // Input data on the host (GetInputTensor(i)->GetData<T>()): as in CANN, only for inputs the OpDef
-  // declares ValueDepend; every other input has its shape and dtype only (GetData() is nullptr).
-  std::vector<std::vector<std::uint8_t>> host_data;
-  {
-    std::size_t inst = 0, ir = 0;
-    const auto& declared_inputs = def->NpukbInputs();
-    for (auto& p : req.params) {
-      if (p.role != "input") continue;
-      const bool value_depend = ir < declared_inputs.size() && declared_inputs[ir].NpukbValueDepend() != ops::IGNORE;
-      ++ir;
-      if (p.absent) continue;
-      for (auto& t : p.tensors) {
-        gert::Tensor& tensor = io.inputs[inst++];
-        if (!value_depend) continue;
-        host_data.emplace_back(t.bytes);
-        read_file_into(dir + "/" + t.file, host_data.back().data(), t.bytes);
-        tensor.NpukbSet(tensor.GetShape(), p.ge, host_data.back().data(), t.bytes);
-      }
+}
+
+// Input data on the host (GetInputTensor(i)->GetData<T>()): as in CANN, only for inputs the OpDef
+// declares ValueDepend; every other input has its shape and dtype only (GetData() is nullptr). Reads
+// those inputs into host_data and points their io tensors at it; hands on io with that data.
+void Launch::load_value_depend_inputs() {
+  std::size_t inst = 0, ir = 0;
+  const auto& declared_inputs = def->NpukbInputs();
+  for (auto& p : req.params) {
+    if (p.role != "input") continue;
+    const bool value_depend = ir < declared_inputs.size() && declared_inputs[ir].NpukbValueDepend() != ops::IGNORE;
+    ++ir;
+    if (p.absent) continue;
+    for (auto& t : p.tensors) {
+      gert::Tensor& tensor = io.inputs[inst++];
+      if (!value_depend) continue;
+      host_data.emplace_back(t.bytes);
+      read_file_into(dir + "/" + t.file, host_data.back().data(), t.bytes);
+      tensor.NpukbSet(tensor.GetShape(), p.ge, host_data.back().data(), t.bytes);
     }
   }
+}
+
+// Gives io every attribute the OpDef declares (the task's value, else the default) and refuses one the
+// OpDef does not declare; hands on io complete.
+void Launch::describe_attrs() {
   for (const auto& decl : def->NpukbAttrs()) {
     const AttrReq* given = nullptr;
     for (const auto& a : req.attrs) {
@@ -1195,54 +1255,64 @@ int run(const std::string& dir) {
                    " declares no such attribute: add this->Attr(\"" + a.name + "\")");
     }
   }
-  // Op implementation functions: the OpDef's own, else those registered with IMPL_OP_*.
-  const gert::NpukbOpImpl* impl = nullptr;
+}
+
+// Op implementation functions: the OpDef's own, else those registered with IMPL_OP_*. Refuses an op
+// without a TilingFunc; hands on impl, infer_shape_fn, infer_dtype_fn and tiling_fn.
+void Launch::find_host_functions() {
   {
     auto& impls = gert::NpukbOpImplRegistry();
     auto found = impls.find(req.op);
     if (found != impls.end()) impl = &found->second;
   }
-  ops::InferShapeKernelFunc infer_shape_fn = def->NpukbInferShape();
+  infer_shape_fn = def->NpukbInferShape();
   if (infer_shape_fn == nullptr && impl != nullptr) infer_shape_fn = impl->infer_shape;
-  ops::InferDataTypeKernelFunc infer_dtype_fn = def->NpukbInferDataType();
+  infer_dtype_fn = def->NpukbInferDataType();
   if (infer_dtype_fn == nullptr && impl != nullptr) infer_dtype_fn = impl->infer_datatype;
-  ops::TilingKernelFunc tiling_fn = def->NpukbAICore().NpukbTiling();
+  tiling_fn = def->NpukbAICore().NpukbTiling();
   if (tiling_fn == nullptr && impl != nullptr) tiling_fn = impl->tiling;
   if (tiling_fn == nullptr) {
     launch_error("op " + req.op + " registers no tiling function: call this->AICore().SetTiling(TilingFunc) in the "
                  "OpDef or IMPL_OP_OPTILING(" + req.op + ").Tiling(TilingFunc)");
   }
+}
+
+// Runs InferShape / InferDataType against the task's outputs (infer_warnings) and records what they
+// get wrong as host_warnings in the result; hands on nothing.
+void Launch::check_inference() {
   g_phase = "checking InferShape / InferDataType";
-  {
-    std::string json = "[";
-    for (const auto& w : infer_warnings(infer_shape_fn, infer_dtype_fn, io, req)) {
-      json += (json.size() > 1 ? ", " : "") + json_str(w);
-    }
-    result_set("host_warnings", json + "]");
+  std::string json = "[";
+  for (const auto& w : infer_warnings(infer_shape_fn, infer_dtype_fn, io, req)) {
+    json += (json.size() > 1 ? ", " : "") + json_str(w);
   }
+  result_set("host_warnings", json + "]");
+}
 
-  fe::PlatFormInfos platform;
-  // TilingParse (TilingPrepare) runs once before tiling, with a fresh compile-info object.
-  std::unique_ptr<void, void (*)(void*)> compile_info(nullptr, [](void*) {});
-  if (impl != nullptr && impl->tiling_parse != nullptr) {
-    g_phase = "the host TilingParse function";
-    compile_info = std::unique_ptr<void, void (*)(void*)>(impl->create_compile_info(), impl->delete_compile_info);
-    gert::TilingParseContext parse_ctx(&io, "{}", compile_info.get(), &platform);
-    ge::graphStatus parsed;
-    try {
-      parsed = impl->tiling_parse(&parse_ctx);
-    } catch (const std::exception& e) {
-      launch_error(std::string("TilingParse threw an exception: ") + e.what());
-    } catch (...) {
-      launch_error("TilingParse threw an exception");
-    }
-    if (parsed != ge::GRAPH_SUCCESS) {
-      launch_error("TilingParse (IMPL_OP_OPTILING(" + req.op + ").TilingParse<...>) returned failure (status " +
-                   std::to_string(parsed) + ")");
-    }
+// TilingParse (TilingPrepare) runs once before tiling, with a fresh compile-info object; hands on
+// compile_info (empty when the op registers no TilingParse).
+void Launch::run_tiling_parse() {
+  if (impl == nullptr || impl->tiling_parse == nullptr) return;
+  g_phase = "the host TilingParse function";
+  compile_info = std::unique_ptr<void, void (*)(void*)>(impl->create_compile_info(), impl->delete_compile_info);
+  gert::TilingParseContext parse_ctx(&io, "{}", compile_info.get(), &platform);
+  ge::graphStatus parsed;
+  try {
+    parsed = impl->tiling_parse(&parse_ctx);
+  } catch (const std::exception& e) {
+    launch_error(std::string("TilingParse threw an exception: ") + e.what());
+  } catch (...) {
+    launch_error("TilingParse threw an exception");
   }
+  if (parsed != ge::GRAPH_SUCCESS) {
+    launch_error("TilingParse (IMPL_OP_OPTILING(" + req.op + ").TilingParse<...>) returned failure (status " +
+                 std::to_string(parsed) + ")");
+  }
+}
 
-  std::vector<std::uint8_t> tiling_buf(kTilingCapacity, 0);
+// Runs TilingFunc into the raw tiling buffer and refuses a failure or an overflow; hands on
+// tiling_buf, tiling_bytes, block_dim, workspace_bytes and g_tiling_key.
+void Launch::run_tiling() {
+  tiling_buf.assign(kTilingCapacity, 0);
   gert::TilingData raw(tiling_buf.data(), tiling_buf.size());
   gert::TilingContext ctx(&io, &raw, &platform, compile_info.get());
   g_phase = "the host TilingFunc (input data reaches it only for inputs the OpDef declares ValueDepend; "
@@ -1266,8 +1336,15 @@ int run(const std::string& dir) {
     launch_error("tiling data size " + std::to_string(raw.GetDataSize()) + " exceeds the raw tiling buffer capacity " +
                  std::to_string(raw.GetCapacity()) + " bytes");
   }
-  uint32_t block_dim = ctx.GetBlockDim();
+  tiling_bytes = raw.GetDataSize();
+  block_dim = ctx.GetBlockDim();
   g_tiling_key = ctx.GetTilingKey();
+  for (auto w : ctx.NpukbWorkspace()) workspace_bytes += w;
+}
+
+// Derives the kernel type from the tiling key and checks it, and blockDim, against the 910B and this
+// build; hands on g_kernel_type, g_waves, needs_aic and needs_aiv.
+void Launch::choose_cores() {
   g_kernel_type = npukb_kernel_type != nullptr ? npukb_kernel_type(g_tiling_key) : K_AIV_ONLY;
   const bool cube_cores = g_kernel_type == K_AIC_ONLY || g_kernel_type == K_MIX_AIC_1_0 ||
                           g_kernel_type == K_MIX_AIC_1_1 || g_kernel_type == K_MIX_AIC_1_2;
@@ -1287,35 +1364,39 @@ int run(const std::string& dir) {
                                              "has 40 vector cores)")));
   }
   g_waves = !cube_cores && block_dim > static_cast<uint32_t>(npukb::kVectorCores);
-  const bool needs_aic = cube_cores, needs_aiv = !cube_cores || g_kernel_type == K_MIX_AIC_1_1 ||
-                                                 g_kernel_type == K_MIX_AIC_1_2;
+  needs_aic = cube_cores;
+  needs_aiv = !cube_cores || g_kernel_type == K_MIX_AIC_1_1 || g_kernel_type == K_MIX_AIC_1_2;
   if ((needs_aic && npukb_entry_aic == nullptr) || (needs_aiv && npukb_entry == nullptr)) {
     request_error("the build lacks the " + std::string(needs_aic && npukb_entry_aic == nullptr ? "cube (AIC)" : "vector (AIV)") +
                   " pass that kernel type " + std::to_string(g_kernel_type) + " needs (a simulator build error)");
   }
-  std::size_t workspace_bytes = 0;
-  for (auto w : ctx.NpukbWorkspace()) workspace_bytes += w;
+}
+
+// Records the accepted tiling (blockDim, key, workspace, the tiling bytes and their first 4 KiB in hex)
+// in the result; hands on nothing.
+void Launch::record_tiling() {
   result_set("block_dim", std::to_string(block_dim));
   result_set("tiling_key", std::to_string(g_tiling_key));
   result_set("workspace_bytes", std::to_string(workspace_bytes));
-  result_set("tiling_bytes", std::to_string(raw.GetDataSize()));
-  {
-    std::string hex;
-    static const char* digits = "0123456789abcdef";
-    for (std::size_t i = 0; i < std::min<std::size_t>(raw.GetDataSize(), 4096); ++i) {
-      hex += digits[tiling_buf[i] >> 4];
-      hex += digits[tiling_buf[i] & 15];
-    }
-    result_set("tiling_hex", json_str(hex));
+  result_set("tiling_bytes", std::to_string(tiling_bytes));
+  std::string hex;
+  static const char* digits = "0123456789abcdef";
+  for (std::size_t i = 0; i < std::min<std::size_t>(tiling_bytes, 4096); ++i) {
+    hex += digits[tiling_buf[i] >> 4];
+    hex += digits[tiling_buf[i] & 15];
   }
+  result_set("tiling_hex", json_str(hex));
+}
 
-  // GM buffers and kernel arguments
+// Builds the GM buffers (inputs read in, aliased outputs sharing their input's buffer, the others,
+// the workspace too, poisoned; the tiling bytes copied) and the kernel arguments; hands on args
+// (g_args, each param's gm pointers) and the sorted GM regions.
+void Launch::allocate_memory() {
   g_phase = "GM setup";
   std::map<std::string, ParamReq*> by_name;  // inputs, for aliases (an in-place output may share its input's name)
   for (auto& p : req.params) {
     if (p.role == "input") by_name[p.name] = &p;
   }
-  std::vector<std::uint8_t*> args;
   for (auto& p : req.params) {
     if (p.absent) {
       p.arg = nullptr;
@@ -1341,20 +1422,23 @@ int run(const std::string& dir) {
     args.push_back(p.arg);
   }
   g_workspace = gm_alloc(workspace_bytes, "workspace");
-  std::uint8_t* tiling_gm = gm_alloc(raw.GetDataSize(), "tiling");
-  std::memcpy(tiling_gm, tiling_buf.data(), raw.GetDataSize());
+  std::uint8_t* tiling_gm = gm_alloc(tiling_bytes, "tiling");
+  std::memcpy(tiling_gm, tiling_buf.data(), tiling_bytes);
   args.push_back(g_workspace);
   args.push_back(tiling_gm);
   g_args = args.data();
   sort_regions();
+}
 
-  // Blocks
+// Blocks: the AIC blocks first, then the AIV blocks (AIV i belongs to AI core i / aiv_per_core). Sets
+// up each block's guarded state and the guarded GM ranges and records the cores in the result; hands
+// on g_blocks, n_aic and n_aiv.
+void Launch::set_up_blocks() {
   g_phase = "the kernel launch";
   result_set("status", json_str("running"));
-  // Blocks: the AIC blocks first, then the AIV blocks (AIV i belongs to AI core i / aiv_per_core).
   g_aiv_per_core = g_kernel_type == K_MIX_AIC_1_2 ? 2 : 1;
-  const uint32_t n_aic = needs_aic ? block_dim : 0;
-  const uint32_t n_aiv = needs_aiv ? block_dim * (needs_aic ? g_aiv_per_core : 1) : 0;
+  n_aic = needs_aic ? block_dim : 0;
+  n_aiv = needs_aiv ? block_dim * (needs_aic ? g_aiv_per_core : 1) : 0;
   g_mixed = n_aic > 0 && n_aiv > 0;
   g_blocks.resize(n_aic + n_aiv);
   npukb::rt::create_private_state(static_cast<int>(n_aic + n_aiv), static_cast<int>(g_regions.size()));
@@ -1384,6 +1468,11 @@ int run(const std::string& dir) {
   }
   result_set("kernel_type", std::to_string(g_kernel_type));
   result_set("cores", "{\"aic\": " + std::to_string(n_aic) + ", \"aiv\": " + std::to_string(n_aiv) + "}");
+}
+
+// Runs every block as a thread under the cooperative scheduler and waits until all have finished;
+// hands on the blocks' final state (cycles, GM traffic) and the kernel's writes in GM.
+void Launch::schedule_blocks() {
   pthread_attr_t attr;
   pthread_attr_init(&attr);
   pthread_attr_setstacksize(&attr, kBlockStackBytes);
@@ -1403,9 +1492,12 @@ int run(const std::string& dir) {
     g_sched_cv.wait(lk, [] { return g_current == -2; });
   }
   for (auto& s : g_blocks) pthread_join(s.thread, nullptr);
-  g_phase = "writing the results";
+}
 
-  // Outputs and final inputs
+// Writes every output, and every input as the kernel left it, to a .bin file and lists the files in
+// the result; hands on nothing.
+void Launch::write_outputs() {
+  g_phase = "writing the results";
   std::string outputs = "[", inputs_after = "[";
   for (std::size_t i = 0; i < req.params.size(); ++i) {
     auto& p = req.params[i];
@@ -1422,8 +1514,11 @@ int run(const std::string& dir) {
   }
   result_set("outputs", outputs + "]");
   result_set("inputs_after", inputs_after + "]");
+}
 
-  // Cost estimate
+// Cost estimate: the slowest block (or vector core, when blocks run in waves) against the GM traffic
+// at HBM bandwidth, plus the launch overhead; records time_us and the cost breakdown in the result.
+void Launch::estimate_cost() {
   double slowest = 0.0;
   int slowest_block = 0;
   std::uint64_t gm_bytes = 0, gm_read = 0, gm_write = 0, raw_gm = 0, raw_ub = 0;
@@ -1464,9 +1559,34 @@ int run(const std::string& dir) {
                          std::to_string(gm_read) + ", \"gm_write_bytes\": " + std::to_string(gm_write) +
                          ", \"raw_gm_accesses\": " + std::to_string(raw_gm) + ", \"raw_ub_accesses\": " +
                          std::to_string(raw_ub) + ", \"pipe_cycles\": " + pipes + "}");
+}
+
+// Marks the run ok and writes result.json; the last step.
+void Launch::finish() {
   result_set("status", json_str("ok"));
   result_set("message", json_str(""));
   write_result();
+}
+
+int run(const std::string& dir) {
+  Launch launch(dir);
+  launch.parse_request();
+  launch.check_opdef();
+  launch.describe_tensors();
+  launch.load_value_depend_inputs();
+  launch.describe_attrs();
+  launch.find_host_functions();
+  launch.check_inference();
+  launch.run_tiling_parse();
+  launch.run_tiling();
+  launch.choose_cores();
+  launch.record_tiling();
+  launch.allocate_memory();
+  launch.set_up_blocks();
+  launch.schedule_blocks();
+  launch.write_outputs();
+  launch.estimate_cost();
+  launch.finish();
   return 0;
 }
 
