@@ -4,7 +4,9 @@ Our layout (``TaskSpec.reference.kind == "function"``): ``reference.py`` importe
 ``reference(*inputs, **attrs)`` returns a tensor or a tuple of tensors (one per output). Optional
 hooks: ``make_inputs(case, seed)`` returning ``{name: array or tensor}`` and ``check(got, expected,
 case) -> bool``. ``torch_npu`` and friends are shimmed when absent (``npukernelbench.public.shims``).
-The public NPUKernelBench layout runs its ``Model`` through ``npukernelbench.public`` instead.
+The public NPUKernelBench layout loads its ``Model`` through ``npukernelbench.public``; both kinds of
+reference are called through :func:`call_reference` (no autograd graph, ``npu`` mapped to the CPU, any
+exception a :class:`ReferenceError_` naming the file, the callable and the case).
 
 Half and bfloat16 inputs are upcast to float32 before the reference runs, so the expected values
 are computed in float32 (float32/float64 inputs stay as they are).
@@ -12,7 +14,7 @@ are computed in float32 (float32/float64 inputs stay as they are).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -21,6 +23,20 @@ from npukernelbench.inputs import InputValue, case_seed, from_values, make_input
 from npukernelbench.module_loader import ReferenceError_, load_module
 from npukernelbench.shapes import ShapeCase
 from npukernelbench.spec import TaskSpec
+
+
+def call_reference(fn: Callable[..., Any], args: Sequence[Any], kwargs: Mapping[str, Any], what: str,
+                   on: str) -> Any:
+    """Run a task's torch reference (``what``: file and callable, for the message; ``on``: the case)."""
+    import torch
+
+    from npukernelbench.public import shims
+
+    try:
+        with torch.no_grad(), shims.npu_on_cpu():
+            return fn(*args, **kwargs)
+    except Exception as exc:
+        raise ReferenceError_(f"{what} raised {type(exc).__name__}: {exc} on {on}") from exc
 
 
 def _torch_dtype_name(tensor: Any) -> str:
@@ -137,17 +153,10 @@ class FunctionReference(Reference):
         return {d.name: case.types.get(d.dtype, d.dtype) for d in self.spec.inputs + self.spec.outputs}
 
     def expected(self, case: ShapeCase, inputs: Mapping[str, InputValue]) -> dict[str, Any]:
-        import torch
-
         dts = self.dtypes(case, inputs)
         args = [to_torch(inputs[d.name], dts[d.name]) for d in self.spec.inputs]
-        attrs = {k: v for k, v in case.attrs.items()}
-        try:
-            with torch.no_grad():
-                result = self.module.reference(*args, **attrs)
-        except Exception as exc:
-            raise ReferenceError_(f"{self.spec.reference.path}: reference() raised {type(exc).__name__}: {exc} "
-                                  f"on {case.describe()}") from exc
+        result = call_reference(self.module.reference, args, dict(case.attrs),
+                                f"{self.spec.reference.path}: reference()", case.describe())
         return _as_outputs(result, self.spec)
 
     def custom_check(self, case, got, expected, dtypes):

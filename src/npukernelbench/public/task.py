@@ -20,6 +20,7 @@ from typing import Any
 from npukernelbench.module_loader import ReferenceError_, load_module
 from npukernelbench.public import binding, shims
 from npukernelbench.public.rows import Row, read_rows
+from npukernelbench.reference_runner import call_reference
 
 
 @dataclass(frozen=True)
@@ -96,15 +97,13 @@ class PublicTask:
 
     def reference(self, row: Row, inputs: Inputs, values: bool = False) -> Any:
         """``Model(*init)(*args)`` on copies; with ``values`` on float32 copies of half/bf16 tensors."""
-        import torch
-
         copy = upcast if values else clone
-        try:
-            with torch.no_grad(), shims.npu_on_cpu():
-                return self.module.Model(*copy(inputs.init))(*copy(inputs.args))
-        except Exception as exc:
-            raise ReferenceError_(f"{self.folder}/validation/module.py: Model raised {type(exc).__name__}: {exc} on "
-                                  f"case {row.label()}") from exc
+
+        def model(init: Any, args: Any) -> Any:
+            return self.module.Model(*init)(*args)
+
+        return call_reference(model, (copy(inputs.init), copy(inputs.args)), {},
+                              f"{self.folder}/validation/module.py: Model", f"case {row.label()}")
 
     def binding(self, cache_root: Path) -> types.ModuleType:
         """The compiled ``kernel_gen_ops`` of this task (raises binding.BindingError)."""
