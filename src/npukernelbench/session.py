@@ -317,6 +317,11 @@ class RunController:
                 if key == INFRA_KEY:
                     self.infrastructure_failures.append(json.loads(value))
             return
+        if report.failed and report.when not in ("setup", "call", "teardown"):
+            crashed = _crashed_sample(report)       # pytest-xdist: the worker died under this item
+            if crashed is not None:
+                self.infrastructure_failures.append(crashed)
+            return
         if report.when != "call":
             return
         for key, value in report.user_properties:
@@ -367,6 +372,20 @@ class RunController:
             return f"html report: {write_run_html(self.run.path)}"
         except (ValueError, RuntimeError, OSError) as exc:
             return f"could not write the HTML report: {exc}"
+
+def _crashed_sample(report: pytest.TestReport) -> dict[str, Any] | None:
+    """The sample of a report pytest-xdist makes for an item whose worker died (killed by the OOM
+    killer, a signal, ``os._exit``): our machinery failed, so it is an infrastructure failure, never
+    the candidate's; a resumed run evaluates it again."""
+    name = report.nodeid.rsplit("::", 1)[-1]
+    case_id, _, sample = name[:-1].rpartition("[s") if name.endswith("]") else ("", "", "")
+    if not case_id or not sample.isdigit():
+        return None
+    text = str(report.longrepr or "").strip().splitlines()
+    cause = text[0] if text else "the pytest worker died"
+    return {"task": case_id, "sample": int(sample),
+            "cause": f"{cause} (the worker process died: out of memory, a signal or an exit; see dmesg)"}
+
 
 def _usage_message(exc: BaseException, run_path: Path) -> str:
     """One line for a bad model spec, replay file, run directory or damaged results file."""

@@ -101,3 +101,29 @@ def test_samples_summary(tree, samples):
     row = next(ln for ln in res.outlines if ln.startswith("level1 ")).split()
     assert row[1:5] == (["1", "1", "100.0", "100.0"] if samples == 1 else ["1", "10", "100.0", "100.0"])
     assert row[4:7] == (["100.0", "1.00x", "0.0"] if samples == 1 else ["100.0", "30.0", "100.0"])
+
+
+def test_a_worker_that_dies_is_an_infrastructure_failure(tree):
+    # one sample's xdist worker dies (as under the OOM killer): the sample is reported as our failure,
+    # not the kernel's, the run exits non-zero and a resumed run evaluates it
+    (tree.path / "conftest.py").write_text(
+        "import os\n"
+        "def pytest_runtest_setup(item):\n"
+        "    if os.environ.get('PYTEST_XDIST_WORKER') and item.name.endswith('[s0]') and 'vscale' in item.name \\\n"
+        "            and not os.path.exists('resumed'):\n"
+        "        os._exit(9)\n")
+    args = ["-p", "npukernelbench.plugin", "-p", "xdist.plugin", "-n", "2", "cases", TOOL, "--shapes=static",
+            "--npukb-out=out"]
+    res = tree.runpytest_subprocess(*args)
+    assert res.ret != 0
+    data = summary(tree)
+    failures = data["infrastructure_failures"]
+    assert [(f["task"], f["sample"]) for f in failures] == [("level2/norm/vscale", 0)], failures
+    assert "crashed" in failures[0]["cause"] and "worker process died" in failures[0]["cause"]
+    tasks = {json.loads(line)["task"] for line in (tree.path / "out" / "results.jsonl").read_text().splitlines()}
+    assert tasks == {"level1/math/vadd"}
+    res.stdout.fnmatch_lines(["*infrastructure failures*"])
+    (tree.path / "resumed").write_text("")
+    again = tree.runpytest_subprocess(*args, "--npukb-resume")
+    again.assert_outcomes(passed=1, skipped=1)
+    assert summary(tree)["infrastructure_failures"] == []
