@@ -53,6 +53,9 @@ CASES = {
     "ub_one_byte_over": ("TBuf<TPosition::VECCALC> c; pipe.InitBuffer(b, 196608 - 31); pipe.InitBuffer(c, 1);",
                          "TPipe::InitBuffer: UB overflow"),
     "l1_overflow": ("TQue<TPosition::A1, 1> a; pipe.InitBuffer(a, 2, 600 * 1024);", "TPipe::InitBuffer: L1 overflow"),
+    # an uninitialised TBuf hands out an empty tensor (device-like) but is no buffer to free
+    "tbuf_uninitialised_free": ("LocalTensor<float> t = b.Get<float>(); b.FreeTensor(t);",
+                                "TBuf::FreeTensor: the TBuf was never initialised"),
     "tbuf_get_too_many": ("pipe.InitBuffer(b, 256); LocalTensor<float> t = b.Get<float>(65);",
                           "TBuf::Get: requested 65 elements"),
     "getwithoffset_past_end": ("pipe.InitBuffer(b, 256); LocalTensor<float> t = b.GetWithOffset<float>(8, 256);",
@@ -150,3 +153,28 @@ def test_an_overrun_inside_ub_is_a_warning_with_the_devices_result(prog) -> None
     warnings = [ln for ln in ran.stderr.splitlines() if ln.startswith("WARNING: Duplicate: UB overflow")]
     assert all("runs past the LocalTensor" in w and "prog.cpp:" in w for w in warnings)
     assert len({w.rsplit(":", 1)[-1] for w in warnings}) == 2           # both lines named
+
+
+UNSET_TBUF = """
+static void body(void*) {
+  GlobalTensor<float> o;
+  o.SetGlobalBuffer((__gm__ float*)npukb_test::gm_output(0, 64 * 4), 64);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a, unset;
+  pipe.InitBuffer(a, 256);
+  LocalTensor<float> ta = a.Get<float>();
+  LocalTensor<float> t = unset.Get<float>();    // taken on a path that does not need it (TanhMath's float path)
+  Duplicate(ta, 2.0f, 64);
+  DataCopy(o, ta, 64);
+  if (t.GetSize() != 0) Duplicate(ta, 0.0f, 64);
+}
+void run_test() { npukb_test::run_blocks(1, body, nullptr); }
+"""
+
+
+def test_get_on_a_tbuf_never_initialised_is_an_empty_tensor_and_a_warning(prog) -> None:
+    ran = prog.run(UNSET_TBUF)
+    assert ran.returncode == 0, ran.stderr
+    assert (prog.output(0, np.float32) == 2.0).all()
+    assert any(ln.startswith("WARNING: TBuf::Get: the TBuf was never initialised") and "prog.cpp:" in ln
+               for ln in ran.stderr.splitlines()), ran.stderr

@@ -237,12 +237,12 @@ class TBuf {
  public:
   template <typename T>
   LocalTensor<T> Get(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-    require_init("TBuf::Get", file, line);
+    if (!inited_) return LocalTensor<T>::make(uninitialised_loc("TBuf::Get", file, line), 0);
     return LocalTensor<T>::make(loc_, len_ / static_cast<std::uint32_t>(sizeof(T)));
   }
   template <typename T>
   LocalTensor<T> Get(std::uint32_t len, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-    require_init("TBuf::Get", file, line);
+    if (!inited_) return LocalTensor<T>::make(uninitialised_loc("TBuf::Get", file, line), 0);
     if (static_cast<std::uint64_t>(len) * sizeof(T) > len_) {
       npukb::violation("TBuf::Get", "requested " + npukb::kern::num(len) + " elements (" +
                        npukb::kern::num(static_cast<long long>(len * sizeof(T))) + " bytes) but the buffer has " +
@@ -253,7 +253,7 @@ class TBuf {
   template <typename T>
   LocalTensor<T> GetWithOffset(std::uint32_t size, std::uint32_t bufOffset, const char* file = __builtin_FILE(),
                                int line = __builtin_LINE()) {
-    require_init("TBuf::GetWithOffset", file, line);
+    if (!inited_) return LocalTensor<T>::make(uninitialised_loc("TBuf::GetWithOffset", file, line), 0);
     if (bufOffset % 32 != 0) {
       npukb::violation("TBuf::GetWithOffset", "unaligned UB address: bufOffset " + npukb::kern::num(bufOffset) +
                        " is not a multiple of 32 bytes", file, line);
@@ -296,6 +296,19 @@ class TBuf {
  private:
   void require_init(const char* api, const char* file, int line) const {
     if (!inited_) npukb::violation(api, "the TBuf was never initialised (call pipe.InitBuffer(buf, bytes) first)", file, line);
+  }
+  // Get on a TBuf that InitBuffer never sized: the device hands out a tensor at the buffer's unset
+  // address (the start of the hardware buffer) with no elements. Harmless while unused (a kernel that
+  // takes the tensor on a path that does not need it); any access runs past it and is judged as such
+  // (inside UB: other buffers' bytes, with a warning; elsewhere a violation).
+  sim::LocalLoc uninitialised_loc(const char* api, const char* file, int line) const {
+    npukb::warning(api, "the TBuf was never initialised (pipe.InitBuffer(buf, bytes)): a tensor of 0 elements at "
+                        "the start of its buffer", file, line);
+    sim::LocalLoc l;
+    sim::hw_region(sim::hardware_of(pos), l.base, l.region_bytes);
+    l.hw = sim::hardware_of(pos);
+    l.pos = pos;
+    return l;
   }
   void require_own(const char* api, const sim::LocalLoc& l, const char* file, int line) const {
     require_init(api, file, line);
