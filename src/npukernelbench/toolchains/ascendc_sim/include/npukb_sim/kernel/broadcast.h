@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "npukb_sim/kernel/vec_ops.h"
+#include "npukb_sim/kernel/vec_elementwise_common.h"
 
 namespace AscendC {
 namespace sim {

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "npukb_sim/kernel/vec_ops.h"
+#include "npukb_sim/kernel/vec_elementwise_common.h"
 
 namespace AscendC {
 namespace sim {

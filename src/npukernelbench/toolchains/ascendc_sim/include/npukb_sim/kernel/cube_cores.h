@@ -8,7 +8,7 @@
 #pragma once
 
 #include "npukb_sim/kernel/cube_types.h"
-#include "npukb_sim/kernel/misc.h"
+#include "npukb_sim/kernel/vec_mask.h"
 
 #define ASCEND_IS_AIC (g_coreType == AscendC::AIC)
 #define ASCEND_IS_AIV (g_coreType == AscendC::AIV)

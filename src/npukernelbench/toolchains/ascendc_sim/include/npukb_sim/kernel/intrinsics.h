@@ -11,9 +11,12 @@
 #include <cstdint>
 
 #include "npukb_sim/kernel/cube_cores.h"  // set_mask_norm / set_mask_count
-#include "npukb_sim/kernel/misc.h"
 #include "npukb_sim/kernel/reduce.h"
+#include "npukb_sim/kernel/sync.h"
 #include "npukb_sim/kernel/trans_data.h"
+#include "npukb_sim/kernel/vec_elementwise_common.h"
+#include "npukb_sim/kernel/vec_mask.h"
+#include "npukb_sim/kernel/vec_transpose.h"
 
 // Address registers of the vector unit (set_va_reg_sb / scatter_vnchwconv_*).
 enum ub_addr8_t : std::uint8_t { VA0 = 0, VA1, VA2, VA3, VA4, VA5, VA6, VA7 };

@@ -1,10 +1,10 @@
 // npukb_sim/kernel/reduce.h -- ReduceSum/Max/Min, WholeReduceSum/Max/Min, BlockReduceSum/Max/Min,
-// plus the data-rearranging vector APIs Brcb, Gather and Transpose. Clean-room part of ascendc-sim.
+// PairReduceSum and the row-wise Sum / Mean. Clean-room part of ascendc-sim.
 #pragma once
 #include <cstdint>
 #include <vector>
 
-#include "npukb_sim/kernel/vec_ops.h"
+#include "npukb_sim/kernel/vec_elementwise_common.h"
 
 namespace AscendC {
 namespace sim {
@@ -369,66 +369,6 @@ inline void Mean(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Mea
   static_assert(sim::red_types<T>, "Mean: unsupported data type (half, float)");
   static_assert(std::is_same_v<accType, T> || std::is_same_v<accType, float>, "Mean: accType must be T or float");
   sim::row_reduce("Mean", dst, src, meanParams.outter, meanParams.inner, meanParams.n, true, file, line);
-}
-
-// ---- Brcb: each source element fills one 32-byte block --------------------------------------------
-template <typename T>
-inline void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src0, sim::RepeatArg repeatTimes, const BrcbRepeatParams& p,
-                 NPUKB_LOC_PARAMS) {
-  static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Brcb: supports 16-bit and 32-bit data types");
-  sim::check_repeat("Brcb", repeatTimes.value, file, line);
-  const std::uint32_t reps = static_cast<std::uint32_t>(repeatTimes.value);
-  if (reps == 0) return;
-  const std::uint32_t epb = 32 / sizeof(T);
-  const std::uint64_t ed = (static_cast<std::uint64_t>(reps - 1) * p.dstRepStride + 7ull * p.dstBlkStride + 1) * 32;
-  sim::check_local("Brcb", "dst", dst, ed, true, file, line);
-  sim::check_local("Brcb", "src0", src0, static_cast<std::uint64_t>(reps) * 8 * sizeof(T), true, file, line);
-  for (std::uint32_t r = 0; r < reps; ++r) {
-    for (std::uint32_t b = 0; b < 8; ++b) {
-      const T v = src0.ptr()[r * 8 + b];
-      T* o = dst.ptr() + (static_cast<std::uint64_t>(r) * p.dstRepStride + static_cast<std::uint64_t>(b) * p.dstBlkStride) * epb;
-      for (std::uint32_t e = 0; e < epb; ++e) o[e] = v;
-    }
-  }
-  const npukb::kern::Span sp = sim::vspan(src0, reps * 8 * sizeof(T)), dp = sim::vspan(dst, ed);
-  sim::vec_cost(kCostSimple, reps, &sp, 1, &dp, 1);
-}
-
-// ---- Gather: dst[i] = *(src + srcBaseAddr + srcOffset[i]) (offsets in bytes) ----------------------
-template <typename T>
-inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<std::uint32_t>& srcOffset,
-                   const std::uint32_t srcBaseAddr, const std::uint32_t count, NPUKB_LOC_PARAMS) {
-  static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Gather: supports 16-bit and 32-bit data types");
-  if (count == 0) return;
-  sim::check_local("Gather", "dst", dst, static_cast<std::uint64_t>(count) * sizeof(T), true, file, line);
-  sim::check_local("Gather", "srcOffset", srcOffset, static_cast<std::uint64_t>(count) * 4, true, file, line);
-  const std::uint64_t sbytes = static_cast<std::uint64_t>(src.GetSize()) * sizeof(T);
-  const std::uint8_t* s = reinterpret_cast<const std::uint8_t*>(src.ptr());
-  for (std::uint32_t i = 0; i < count; ++i) {
-    const std::uint64_t o = static_cast<std::uint64_t>(srcBaseAddr) + srcOffset.ptr()[i];
-    if (o % sizeof(T) != 0 || o + sizeof(T) > sbytes) {
-      npukb::violation("Gather", "srcOffset[" + npukb::kern::num(i) + "] = " + npukb::kern::num(static_cast<long long>(o)) +
-                       " bytes is unaligned or outside the src tensor (" + npukb::kern::num(static_cast<long long>(sbytes)) + " bytes)", file, line);
-    }
-    dst.ptr()[i] = sim::ld<T>(s + o);
-  }
-  sim::count_plan(count, 256 / sizeof(T));
-  const npukb::kern::Span sp[2] = {sim::vspan(src, sbytes), sim::vspan(srcOffset, count * 4ull)};
-  const npukb::kern::Span dp = sim::vspan(dst, count * sizeof(T));
-  sim::vec_cost(kCostSimple * 4, static_cast<std::uint32_t>((count * sizeof(T) + 255) / 256), sp, 2, &dp, 1);
-}
-
-// ---- Transpose: one 16x16 matrix of 2-byte elements ---------------------------------------------
-template <typename T>
-inline void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src, NPUKB_LOC_PARAMS) {
-  static_assert(sim::one_of<T, half, std::int16_t, std::uint16_t>, "Transpose (16x16): supports half, int16_t, uint16_t");
-  sim::check_local("Transpose", "dst", dst, 512, true, file, line);
-  sim::check_local("Transpose", "src", src, 512, true, file, line);
-  T tmp[256];
-  for (int i = 0; i < 16; ++i) for (int j = 0; j < 16; ++j) tmp[j * 16 + i] = src.ptr()[i * 16 + j];
-  std::memcpy(dst.ptr(), tmp, sizeof(tmp));
-  const npukb::kern::Span sp = sim::vspan(src, 512), dp = sim::vspan(dst, 512);
-  sim::vec_cost(kCostSimple, 2, &sp, 1, &dp, 1);
 }
 
 }  // namespace AscendC

@@ -9,7 +9,7 @@
 #pragma once
 #include <cstdint>
 
-#include "npukb_sim/kernel/vec_ops.h"
+#include "npukb_sim/kernel/vec_elementwise_common.h"
 
 namespace AscendC {
 

@@ -1,11 +1,12 @@
-// npukb_sim/kernel/math.h -- high-level math/activation APIs (Sigmoid, Tanh, Sin, Cos, Erf, Log, Power,
+// npukb_sim/kernel/lib_math.h -- high-level math/activation APIs (Sigmoid, Tanh, Sin, Cos, Erf, Log, Power,
 // Gelu, FasterGelu, Silu, Round, Sign, Trunc, Frac, Floor, Ceil, ...). Each computes in float and rounds
 // to the element type; the cost model charges a multi-instruction sequence. Clean-room part of ascendc-sim.
 #pragma once
 #include <cstdint>
 #include <vector>
 
-#include "npukb_sim/kernel/vec_ops.h"
+#include "npukb_sim/kernel/vec_elementwise_common.h"
+#include "npukb_sim/kernel/vec_unary.h"  // the basic Exp next to the high-level one
 
 namespace AscendC {
 namespace sim {
@@ -98,7 +99,7 @@ NPUKB_HL_UNARY(Ceil, sim::kCostSig, __builtin_ceilf(x))
 NPUKB_HL_UNARY(Silu, sim::kCostSig, x / (1.0f + __builtin_expf(-x)))
 
 // The high-level Exp of lib/math (a Taylor expansion of taylorExpandLevel terms on the fractional part
-// on hardware; here exp in float, rounded once), next to the basic Exp<T>(dst, src, count) of vec_ops.h:
+// on hardware; here exp in float, rounded once), next to the basic Exp<T>(dst, src, count) of vec_unary.h:
 // taylorExpandLevel has no default, so Exp<T>(...) keeps selecting the basic instruction.
 template <typename T, std::uint8_t taylorExpandLevel, bool isReuseSource = false>
 inline void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<std::uint8_t>& sharedTmpBuffer,

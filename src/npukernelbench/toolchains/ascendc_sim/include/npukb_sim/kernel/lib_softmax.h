@@ -1,4 +1,4 @@
-// npukb_sim/kernel/softmax.h -- SoftMax over the last axis of an [m, k] ND tensor:
+// npukb_sim/kernel/lib_softmax.h -- SoftMax over the last axis of an [m, k] ND tensor:
 // max = rowmax(src), dst = exp(src - max) / rowsum(exp(src - max)); the optional sum / max outputs hold
 // each row's value repeated over one 32-byte block ([m, 32 / sizeof] elements). The shape comes from
 // SoftMaxShapeInfo {srcM, srcK, oriSrcM, oriSrcK} (srcK: the row stride, a whole number of 32-byte
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "kernel_tiling/kernel_tiling.h"
-#include "npukb_sim/kernel/vec_ops.h"
+#include "npukb_sim/kernel/vec_elementwise_common.h"
 
 namespace AscendC {
 

@@ -1,39 +1,13 @@
-// npukb_sim/kernel/misc.h -- mask register API, pipe synchronisation, core/block queries, workspace,
-// printf/ASSERT, cycle counter. Clean-room part of ascendc-sim.
+// npukb_sim/kernel/sync.h -- synchronisation control: SetFlag / WaitFlag, PipeBarrier, SyncAll,
+// CrossCoreSetFlag / CrossCoreWaitFlag and the legacy pipe_barrier built-in. Clean-room part of
+// ascendc-sim.
 #pragma once
-#include <cstdarg>
+#include <algorithm>
 #include <cstdint>
-#include <cstdio>
 
-#include "npukb_sim/kernel/vec_ops.h"
+#include "npukb_sim/kernel/vec_elementwise_common.h"
 
 namespace AscendC {
-
-// ---- vector mask register ----------------------------------------------------------------------
-inline void SetMaskCount() { npukb::kern::state().counter_mode = true; }
-inline void SetMaskNorm() { npukb::kern::state().counter_mode = false; }
-inline void ResetMask() {
-  npukb::kern::KState& s = npukb::kern::state();
-  s.mask[0] = s.mask[1] = ~0ull;
-}
-template <typename T, MaskMode mode = MaskMode::NORMAL>
-inline void SetVectorMask(const std::uint64_t maskHigh, const std::uint64_t maskLow) {
-  npukb::kern::KState& s = npukb::kern::state();
-  s.mask[0] = maskLow;
-  s.mask[1] = maskHigh;
-}
-template <typename T, MaskMode mode = MaskMode::NORMAL>
-inline void SetVectorMask(std::int32_t len) {
-  npukb::kern::KState& s = npukb::kern::state();
-  if (mode == MaskMode::COUNTER || s.counter_mode) {
-    s.mask[0] = static_cast<std::uint64_t>(len);
-    s.mask[1] = 0;
-  } else {
-    const std::uint64_t n = static_cast<std::uint64_t>(len < 0 ? 0 : len);
-    s.mask[0] = sim::mask_low_bits(n);
-    s.mask[1] = n > 64 ? sim::mask_low_bits(n - 64) : 0;
-  }
-}
 
 // ---- pipe synchronisation (cost model only; the simulator executes in program order) -------------
 namespace sim {
@@ -162,79 +136,7 @@ inline void CrossCoreWaitFlag(std::uint16_t flagId, NPUKB_LOC_PARAMS) {
   npukb::kern::publish(s);
 }
 
-// ---- cores, workspace ---------------------------------------------------------------------------
-inline std::int64_t GetBlockIdx() { return npukb::block().block_idx; }
-inline std::int64_t GetBlockNum() { return npukb::block().block_num; }
-inline std::int64_t GetSubBlockIdx() { return npukb::block().sub_block_idx; }
-inline std::int64_t GetSubBlockNum() { return npukb::block().sub_block_num; }
-inline std::int64_t GetTaskRation() { return npukb::block().sub_block_num; }
-inline __gm__ std::uint8_t* GetUserWorkspace(__gm__ std::uint8_t* workspace) { return workspace; }
-inline __gm__ std::uint8_t* GetSysWorkSpacePtr() { return npukb::sys_workspace(); }
-inline void SetSysWorkspace(__gm__ std::uint8_t*) {}
-inline std::int64_t GetSystemCycle() {
-  npukb::kern::KState& s = npukb::kern::state();
-  return static_cast<std::int64_t>(s.issue);
-}
-inline void InitSocState() {}
-
-enum class CacheLine : std::uint8_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
-enum class DcciDst : std::uint8_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
-template <typename T, CacheLine entireType, DcciDst dcciDst = DcciDst::CACHELINE_OUT>
-inline void DataCacheCleanAndInvalid(const GlobalTensor<T>&) {}
-template <typename T, CacheLine entireType>
-inline void DataCacheCleanAndInvalid(const GlobalTensor<T>&) {}
-
-template <typename T, typename U>
-struct IsSameType { static constexpr bool value = false; };
-template <typename T>
-struct IsSameType<T, T> { static constexpr bool value = true; };
-
-constexpr std::int32_t BLOCK_CUBE = 16;
-
-// Round `value` up to a multiple of `align` (0 when align is 0). The two operands may differ in type, as
-// in real kernels (AlignUp(uint64_t, int32_t)); a kernel's own AlignUp(T, T) template is more specialised
-// and wins overload resolution.
-template <typename T, typename U>
-inline T AlignUp(T value, U align) {
-  return align == 0 ? T(0) : static_cast<T>((value + static_cast<T>(align) - 1) / static_cast<T>(align) * static_cast<T>(align));
-}
-
-// ---- printf / DumpTensor ------------------------------------------------------------------------
-inline void DumpTensorText(const std::string& s) { npukb::kern::state(); npukb::kernel_log(s); }
-template <typename T>
-inline void DumpTensor(const LocalTensor<T>& t, std::uint32_t desc, std::uint32_t dumpSize) {
-  std::string s = "DumpTensor desc=" + std::to_string(desc) + ":";
-  for (std::uint32_t i = 0; i < dumpSize && i < t.GetSize(); ++i) s += " " + std::to_string(static_cast<double>(static_cast<float>(t.ptr()[i])));
-  DumpTensorText(s);
-}
-template <typename T>
-inline void DumpTensor(const GlobalTensor<T>& t, std::uint32_t desc, std::uint32_t dumpSize) {
-  std::string s = "DumpTensor desc=" + std::to_string(desc) + ":";
-  for (std::uint32_t i = 0; i < dumpSize; ++i) s += " " + std::to_string(static_cast<double>(static_cast<float>(t.GetPhyAddr()[i])));
-  DumpTensorText(s);
-}
-
 }  // namespace AscendC
-
-// printf in kernels (AscendC::printf / PRINTF) goes to the launcher's log.
-inline int npukb_kernel_printf(const char* fmt, ...) {
-  char buf[1024];
-  va_list ap;
-  va_start(ap, fmt);
-  const int n = std::vsnprintf(buf, sizeof(buf), fmt, ap);
-  va_end(ap);
-  npukb::kernel_log(buf);
-  return n;
-}
-namespace AscendC { using ::npukb_kernel_printf; }
-namespace std { using ::npukb_kernel_printf; }  // kernels may write std::printf
-#define printf npukb_kernel_printf
-#define PRINTF npukb_kernel_printf
-
-#ifndef TRACE_START
-#define TRACE_START(id)
-#define TRACE_STOP(id)
-#endif
 
 // Legacy device built-ins.
 inline void pipe_barrier(pipe_t p) { AscendC::sim::barrier(AscendC::sim::pipe_of(p), p == PIPE_ALL); }
