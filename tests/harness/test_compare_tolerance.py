@@ -367,3 +367,19 @@ def test_large_outputs_are_compared_chunk_by_chunk_with_the_same_verdict() -> No
     # the task-dtype reference is consulted chunk by chunk too
     also = got.astype(np.float64)
     assert compare_array("y", got, expected, "float32", tol("float32"), also=also).ok
+
+
+def test_an_overflow_the_task_dtype_makes_itself_passes_through_the_task_dtype_reference() -> None:
+    # 1/x in float16 for a tiny x: the float32 reference is 131072, float16 (and so Model run in the
+    # task's dtype) gives inf; a kernel giving inf matches the task-dtype result exactly
+    got = storage([np.inf, 2.0], "float16")
+    expected = np.array([131072.0, 2.0])
+    assert compare_array("y", got, expected, "float16", tol("float16"), also=np.array([np.inf, 2.0])).ok
+    # without that reference, or when the task-dtype result is finite, inf stays wrong
+    assert not compare_array("y", got, expected, "float16", tol("float16")).ok
+    assert not compare_array("y", got, expected, "float16", tol("float16"), also=np.array([65504.0, 2.0])).ok
+    assert not compare_array("y", storage([-np.inf, 2.0], "float16"), expected, "float16", tol("float16"),
+                             also=np.array([np.inf, 2.0])).ok
+    # an infinite task-dtype result gives no licence to a finite output (its tolerance is infinite)
+    assert not compare_array("y", storage([5.0, 2.0], "float16"), expected, "float16", tol("float16"),
+                             also=np.array([np.inf, 2.0])).ok
