@@ -99,3 +99,63 @@ def test_an_output_dtype_the_binding_chose_is_compared_element_by_element(tmp_pa
     files[kernel] = files[kernel].replace("Add(", "Sub(", 1)                     # a wrong kernel still fails
     result = run(spec, sim, files)
     assert result.status is Status.WRONG and "outside rtol" in result.message, result.message
+
+
+IN_PLACE_HOST = r"""
+#include "register/op_def_registry.h"
+namespace optiling {
+static ge::graphStatus TilingFunc(gert::TilingContext* ctx) {
+  ctx->SetBlockDim(1);
+  ctx->GetWorkspaceSizes(1)[0] = 0;
+  return ge::GRAPH_SUCCESS;
+}
+}  // namespace optiling
+namespace ops {
+class DoubleInPlace : public OpDef {
+ public:
+  explicit DoubleInPlace(const char* name) : OpDef(name) {
+    this->Input("x").ParamType(DYNAMIC).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+    this->AICore().SetTiling(optiling::TilingFunc);
+    this->AICore().AddConfig("ascend910b");
+  }
+};
+OP_ADD(DoubleInPlace);
+}  // namespace ops
+"""
+
+IN_PLACE_KERNEL = r"""
+#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void double_in_place(GM_ADDR x, GM_ADDR workspace, GM_ADDR tiling) {
+  ListTensorDesc list(reinterpret_cast<__gm__ void*>(x));
+  for (uint32_t t = 0; t < list.GetSize(); ++t) {
+    uint64_t dims[8];
+    TensorDesc<float> desc;
+    desc.SetShapeAddr(dims);
+    list.GetDesc(desc, t);
+    uint64_t n = 1;
+    for (uint32_t d = 0; d < desc.GetDim(); ++d) n *= desc.GetShape(d);
+    GlobalTensor<float> g;
+    g.SetGlobalBuffer(list.GetDataPtr<float>(t), n);
+    for (uint64_t i = 0; i < n; ++i) g.SetValue(i, g.GetValue(i) * 2.0f);
+  }
+}
+"""
+
+
+def test_an_operator_without_outputs_updates_its_input_list_in_place(sim):
+    # ForeachNonFiniteCheckAndUnscale's shape: EXEC_NPU_CMD passes only inputs, the kernel updates the
+    # tensors of a list in place, and the binding returns those tensors
+    import torch
+
+    from npukernelbench.public import op_call
+    from npukernelbench.toolchains.base import KernelProject
+
+    files = {"op_host/double_in_place.cpp": IN_PLACE_HOST, "op_kernel/double_in_place.cpp": IN_PLACE_KERNEL}
+    described = sim.describe(KernelProject(op="DoubleInPlace", kernel="double_in_place", files=files, params=()))
+    assert described.ok, described.diagnostics
+    runner = op_call.OpRunner(toolchain=sim, signature=op_call.pick_signature(described.signatures, "double_in_place"),
+                              kernel="double_in_place", files=files)
+    a, b = torch.arange(5, dtype=torch.float32), torch.full((2, 3), 3.0)
+    runner.call("aclnnDoubleInPlace", [("tensor_list", [a, b])])
+    assert torch.equal(a, torch.arange(5, dtype=torch.float32) * 2) and torch.equal(b, torch.full((2, 3), 6.0))

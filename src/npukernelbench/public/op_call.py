@@ -450,11 +450,14 @@ class OpRunner:
             if p.name in aliased or sent[p.name] is None or p.name not in run.inputs_after:
                 continue
             if not same_bits(run.inputs_after[p.name], sent[p.name]):
-                if not sig.outputs and not isinstance(b.inputs.get(p.name), list):
-                    # An operator without outputs works in place (the binding returns the input it
-                    # updated, as GroupGemm's does): hand the kernel's result back to the tensor.
-                    tensor = b.inputs[p.name]
-                    tensor.copy_(from_storage(run.inputs_after[p.name], b.dtypes[p.name]).reshape(tensor.shape))
+                if not sig.outputs:
+                    # An operator without outputs works in place (the binding returns the inputs it
+                    # updated, as GroupGemm's and ForeachNonFiniteCheckAndUnscale's do): hand the
+                    # kernel's results back to the tensors (each tensor of a list).
+                    value, after = b.inputs[p.name], run.inputs_after[p.name]
+                    pairs = zip(value, after, strict=True) if isinstance(value, list) else [(value, after)]
+                    for tensor, array in pairs:
+                        tensor.copy_(from_storage(array, b.dtypes[p.name]).reshape(tensor.shape))
                     continue
                 raise InputModified(f"input '{p.name}' was modified by the kernel; inputs must be left unchanged "
                                     "(only an output the task passes as the same tensor may share its buffer)")
