@@ -159,3 +159,22 @@ def test_an_operator_without_outputs_updates_its_input_list_in_place(sim):
     a, b = torch.arange(5, dtype=torch.float32), torch.full((2, 3), 3.0)
     runner.call("aclnnDoubleInPlace", [("tensor_list", [a, b])])
     assert torch.equal(a, torch.arange(5, dtype=torch.float32) * 2) and torch.equal(b, torch.full((2, 3), 6.0))
+
+
+def test_a_floating_output_gets_no_finer_tolerance_than_the_tasks_floating_inputs(specs, sim):
+    # DeepNormGrad: a float32 gradient summed from float16 inputs is held to float16's tolerance;
+    # integer outputs stay exact
+    import torch
+
+    from npukernelbench.public.checker import ModelChecker, _floating_dtypes
+
+    spec = specs["level1/Math/AddCustom"]
+    checker = ModelChecker(spec, sim, spec.solution)
+    f16, f32 = spec.tolerance_for("float16"), spec.tolerance_for("float32")
+    assert f16.rtol > f32.rtol
+    assert checker._looser_tolerance("float32") == f32
+    assert checker._looser_tolerance("float32", "float32", "float16", "float32") == f16
+    assert checker._looser_tolerance("int32", "int64") is None
+    args = (torch.zeros(2, dtype=torch.float16), [torch.zeros(1), torch.zeros(1, dtype=torch.int32)],
+            {"k": torch.zeros(1, dtype=torch.bfloat16)}, 3.0)
+    assert _floating_dtypes(args) == ("float16", "float32", "bfloat16")
