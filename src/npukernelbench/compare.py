@@ -6,6 +6,11 @@ for floating outputs, exact equality for integer and bool outputs (unless the ta
 tolerance: every element within ``atol``, at most a ``mismatch`` share different). NaN/Inf policy: an infinity in
 the reference must be matched exactly (same sign); with ``nan_policy = "match"`` NaN is expected
 exactly where the reference has NaN; with ``"forbid"`` any NaN in the output fails.
+
+``ErrorLimits`` (the public layout's tasks without a precision check of their own): an element also
+passes when its absolute error is within ``max_abs`` or its relative error ``|out - ref| / (|ref| + 1e-7)``
+within ``max_rel``, the fixed limits upstream NPUKernelBench judges such tasks by. The infinity and NaN
+rules above still decide at infinite and NaN elements.
 """
 
 from __future__ import annotations
@@ -32,6 +37,22 @@ class Verdict:
     mismatches: int = 0
 
 
+@dataclass(frozen=True)
+class ErrorLimits:
+    """Fixed error limits in the manner of upstream's ``check_precision``: an element fails only when its
+    absolute error exceeds ``max_abs`` *and* its relative error exceeds ``max_rel``."""
+
+    max_abs: float
+    max_rel: float
+
+    def admit(self, diff: np.ndarray, ref: np.ndarray) -> np.ndarray:
+        """Elements whose error ``diff`` against ``ref`` is within the limits (NaN errors are not)."""
+        return (diff <= self.max_abs) | (diff <= self.max_rel * (np.abs(ref) + 1e-7))
+
+    def describe(self) -> str:
+        return f"abs {self.max_abs:g} or rel {self.max_rel:g}"
+
+
 def _fmt(v: Any) -> str:
     if isinstance(v, float | np.floating):
         return f"{float(v):.6g}"
@@ -39,10 +60,12 @@ def _fmt(v: Any) -> str:
 
 
 def compare_array(name: str, got: np.ndarray, expected: np.ndarray, dtype_name: str,
-                  tolerance: Tolerance | None, nan_policy: str = "match", also: np.ndarray | None = None) -> Verdict:
+                  tolerance: Tolerance | None, nan_policy: str = "match", also: np.ndarray | None = None,
+                  limits: ErrorLimits | None = None) -> Verdict:
     """One output array (storage type) against its expected values. ``also`` (floating outputs only):
     a second expected array of the same shape, the same computation carried out in the output's own
-    dtype; an element within tolerance of either passes (errors and figures are against ``expected``)."""
+    dtype; an element within tolerance of either passes (errors and figures are against ``expected``).
+    ``limits`` (floating outputs only): an element within them of either expected array passes too."""
     dt = lookup_dtype(dtype_name)
     if not isinstance(got, np.ndarray):
         return Verdict(False, f"output '{name}': expected an array, got {type(got).__name__}", name)
@@ -79,12 +102,13 @@ def compare_array(name: str, got: np.ndarray, expected: np.ndarray, dtype_name: 
     for begin in range(0, got.size, _CHUNK):
         part = slice(begin, begin + _CHUNK)
         tally.add(begin, to_values(flat_got[part], dtype_name), flat_expected[part],
-                  None if alt is None else alt[part], dt.kind == "complex", tolerance, nan_policy)
+                  None if alt is None else alt[part], dt.kind == "complex", tolerance, nan_policy, limits)
     if tally.bad == 0:
         return Verdict(True, max_abs=tally.max_abs, max_rel=tally.max_rel)
     idx = tuple(int(i) for i in np.unravel_index(tally.first, got.shape))
+    beyond = f" and the limits ({limits.describe()})" if limits is not None else ""
     return Verdict(False, f"output '{name}': {tally.bad} of {got.size} elements outside rtol={tolerance.rtol:g}, "
-                          f"atol={tolerance.atol:g} ({dtype_name}); max abs error {tally.max_abs:.4g}, max rel "
+                          f"atol={tolerance.atol:g} ({dtype_name}){beyond}; max abs error {tally.max_abs:.4g}, max rel "
                           f"error {tally.max_rel:.4g}; first mismatch at index {list(idx)}: got "
                           f"{_fmt(tally.first_got)}, expected {_fmt(tally.first_expected)}",
                    name, idx, tally.max_abs, tally.max_rel, tally.bad)
@@ -107,7 +131,7 @@ class _FloatTally:
     max_rel: float = 0.0
 
     def add(self, begin: int, values: np.ndarray, expected: np.ndarray, also: np.ndarray | None, complex_: bool,
-            tolerance: Tolerance, nan_policy: str) -> None:
+            tolerance: Tolerance, nan_policy: str, limits: ErrorLimits | None = None) -> None:
         wide = np.complex128 if complex_ else np.float64
         g = np.asarray(values, dtype=wide)
         e = np.asarray(expected, dtype=wide)
@@ -115,11 +139,16 @@ class _FloatTally:
         with np.errstate(invalid="ignore", over="ignore"):
             diff = np.abs(g - e)
             close = diff <= tolerance.atol + tolerance.rtol * np.abs(e)
+            if limits is not None:
+                close |= limits.admit(diff, e)
             if also is not None:
                 a = np.asarray(also, dtype=np.float64)
                 # within tolerance of the task-dtype result; where that result is infinite (an overflow
                 # float16 itself makes) only the same infinity passes (the tolerance there is infinite)
-                near = np.abs(g - a) <= tolerance.atol + tolerance.rtol * np.abs(a)
+                off = np.abs(g - a)
+                near = off <= tolerance.atol + tolerance.rtol * np.abs(a)
+                if limits is not None:
+                    near |= limits.admit(off, a)
                 close = close | np.where(np.isinf(a), g == a, near)
         e_inf = np.isinf(e)
         close = np.where(e_inf, g == e, close)                  # infinities must match exactly

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from npukernelbench.compare import compare_array, compare_outputs, same_bits
+from npukernelbench.compare import ErrorLimits, compare_array, compare_outputs, same_bits
 from npukernelbench.inputs import from_values, to_values
 from npukernelbench.spec import DEFAULT_TOLERANCE, ParamDecl, SpecError, TaskSpec, Tolerance, load_spec
 
@@ -383,3 +383,40 @@ def test_an_overflow_the_task_dtype_makes_itself_passes_through_the_task_dtype_r
     # an infinite task-dtype result gives no licence to a finite output (its tolerance is infinite)
     assert not compare_array("y", storage([5.0, 2.0], "float16"), expected, "float16", tol("float16"),
                              also=np.array([np.inf, 2.0])).ok
+
+
+UPSTREAM = ErrorLimits(max_abs=1e-3, max_rel=1e-3)
+
+
+def test_fixed_limits_fail_an_element_only_when_both_errors_exceed_them() -> None:
+    # float32's tolerance (1.3e-6 rtol, 1e-5 atol) rejects a reduction-order error of 6e-5 on a value of
+    # 0.16; upstream's limits admit it (abs within 1e-3), and admit 0.01 off a value of 100 (rel 1e-4)
+    expected = np.array([0.16, 100.0, 1.0])
+    got = storage([0.16 + 6e-5, 100.01, 1.0], "float32")
+    assert not compare_array("y", got, expected, "float32", tol("float32")).ok
+    assert compare_array("y", got, expected, "float32", tol("float32"), limits=UPSTREAM).ok
+    # both errors beyond them: 0.002 off a value of 1.0 (abs 2e-3, rel 2e-3) fails, and says why
+    bad = compare_array("y", storage([0.16, 100.0, 1.002], "float32"), expected, "float32", tol("float32"),
+                        limits=UPSTREAM)
+    assert not bad.ok and bad.index == (2,) and "limits (abs 0.001 or rel 0.001)" in bad.message, bad.message
+    # the relative error is taken against the reference, as upstream's check_precision does
+    assert not compare_array("y", storage([0.0, 0.0, 0.0015], "float32"), np.zeros(3), "float32", tol("float32"),
+                             limits=UPSTREAM).ok
+
+
+def test_fixed_limits_apply_to_the_task_dtype_result_but_not_to_nan_or_infinity() -> None:
+    expected, also = np.array([1.0, 2.0]), np.array([1.01, 2.0])
+    near_also = storage([1.0105, 2.0], "float32")            # 5e-4 from the task-dtype result, 1e-2 from expected
+    assert not compare_array("y", near_also, expected, "float32", tol("float32"), also=also).ok
+    assert compare_array("y", near_also, expected, "float32", tol("float32"), also=also, limits=UPSTREAM).ok
+    # a NaN or a wrong infinity is not "within" any limit
+    for value in (np.nan, np.inf, -np.inf):
+        assert not compare_array("y", storage([value, 2.0], "float32"), expected, "float32", tol("float32"),
+                                 also=also, limits=UPSTREAM).ok
+    # an infinite reference is matched only by the same infinity
+    assert not compare_array("y", storage([65504.0, 2.0], "float16"), np.array([np.inf, 2.0]), "float16",
+                             tol("float16"), limits=UPSTREAM).ok
+    assert not compare_array("y", storage([5.0, 2.0], "float16"), expected, "float16", tol("float16"),
+                             also=np.array([np.inf, 2.0]), limits=UPSTREAM).ok
+    # integer outputs stay exact
+    assert not compare_array("y", np.array([1, 2], np.int32), np.array([1, 3]), "int32", None, limits=UPSTREAM).ok

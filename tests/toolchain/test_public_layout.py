@@ -178,3 +178,21 @@ def test_a_floating_output_gets_no_finer_tolerance_than_the_tasks_floating_input
     args = (torch.zeros(2, dtype=torch.float16), [torch.zeros(1), torch.zeros(1, dtype=torch.int32)],
             {"k": torch.zeros(1, dtype=torch.bfloat16)}, 3.0)
     assert _floating_dtypes(args) == ("float16", "float32", "bfloat16")
+
+
+@pytest.mark.parametrize(("offset", "passes"), [("0.0005", True), ("0.01", False)])
+def test_a_task_without_its_own_check_is_judged_by_upstreams_fixed_limits(specs, sim, offset, passes):
+    # AddCustom defines no custom_check_precision: upstream then fails an element only when its absolute
+    # and its relative error both exceed 1e-3. A kernel 5e-4 off everywhere passes (float32's own
+    # tolerance, 1e-5 + 1.3e-6 |ref|, would fail it); one 1e-2 off fails.
+    spec = specs["level1/Math/AddCustom"]
+    files = dict(spec.solution)
+    kernel = "op_kernel/add_custom.cpp"
+    files[kernel] = files[kernel].replace("Add(zl, xl, yl, count);",
+                                          f"Add(zl, xl, yl, count);\n            Adds(zl, zl, (T){offset}, count);")
+    result = run(spec, sim, files)
+    if passes:
+        assert result.status is Status.PASSED, result.message
+    else:
+        assert result.status is Status.WRONG, result.message
+        assert "limits (abs 0.001 or rel 0.001)" in result.message, result.message
