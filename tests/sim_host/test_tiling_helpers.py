@@ -1,5 +1,5 @@
 """Host helpers real op_host code builds on: tiling templates (TilingBaseClass + TilingRegistry), the
-SoftMax and Mean host tiling of the AscendC library (a nested SoftMaxTiling struct reaching the
+SoftMax, SoftmaxFlashV2 and Mean host tiling of the AscendC library (a nested SoftMaxTiling struct reaching the
 kernel), ge::Shape, and the CANN logging / error-report macros."""
 
 from __future__ import annotations
@@ -27,6 +27,9 @@ BEGIN_TILING_DATA_DEF(LibTiling)
   TILING_DATA_FIELD_DEF(uint32_t, softmaxMax);
   TILING_DATA_FIELD_DEF(uint32_t, plainSplitM);
   TILING_DATA_FIELD_DEF_STRUCT(SoftMaxTiling, sm);
+  TILING_DATA_FIELD_DEF(uint32_t, flashMin);
+  TILING_DATA_FIELD_DEF(uint32_t, flashMax);
+  TILING_DATA_FIELD_DEF_STRUCT(SoftMaxTiling, flash);
 END_TILING_DATA_DEF;
 REGISTER_TILING_DATA_CLASS(LibCustom, LibTiling)
 }  // namespace optiling
@@ -87,6 +90,11 @@ class LibTilingTemplate : public TilingBaseClass {
     AscendC::tiling::SoftMaxTiling plain{};
     AscendC::SoftMaxTilingFunc(rows, 2, 3 * minSize, plain);
     td_.set_plainSplitM(plain.splitM);
+    ge::Shape scores({6, 64});
+    uint32_t flashMin = AscendC::GetSoftMaxFlashV2MinTmpSize(scores, 4, 4, true);
+    td_.set_flashMin(flashMin);
+    td_.set_flashMax(AscendC::GetSoftMaxFlashV2MaxTmpSize(scores, 4, 4, true, true));
+    AscendC::SoftMaxFlashV2TilingFunc(scores, 4, 4, 4 * flashMin, td_.flash, true, true);
     uint32_t meanMax = 0, meanMin = 0;
     AscendC::GetMeanMaxMinTmpSize(40, 2, 4, false, meanMax, meanMin);
     td_.set_meanMin(meanMin);
@@ -150,6 +158,21 @@ extern "C" __global__ __aicore__ void lib_custom(GM_ADDR x, GM_ADDR y, GM_ADDR w
                                sm.splitK, sm.splitSize, sm.reduceM, sm.reduceK, sm.reduceSize, sm.rangeM, sm.tailM,
                                sm.tailSplitSize, sm.tailReduceSize};
   for (int i = 0; i < 16; ++i) out[8 + i] = fields[i];
+  out[24] = td.flashMin;
+  out[25] = td.flashMax;
+  const SoftMaxTiling& f = td.flash;
+  const uint32_t flash[16] = {f.srcM, f.srcK, f.srcSize, f.outMaxM, f.outMaxK, f.outMaxSize, f.splitM, f.splitK,
+                              f.splitSize, f.reduceM, f.reduceK, f.reduceSize, f.rangeM, f.tailM, f.tailSplitSize,
+                              f.tailReduceSize};
+  for (int i = 0; i < 16; ++i) out[26 + i] = flash[i];
+  // the kernel-side tiling of a shape known at run time (work buffer in fp32 elements) is the host's
+  SoftMaxTiling k = AscendC::SoftMaxFlashV2TilingFuncImpl(6, 64, 4, 4, td.flashMin, true, true);
+  const uint32_t twin[16] = {k.srcM, k.srcK, k.srcSize, k.outMaxM, k.outMaxK, k.outMaxSize, k.splitM, k.splitK,
+                             k.splitSize, k.reduceM, k.reduceK, k.reduceSize, k.rangeM, k.tailM, k.tailSplitSize,
+                             k.tailReduceSize};
+  int64_t same = 1;
+  for (int i = 0; i < 16; ++i) same = same && twin[i] == flash[i];
+  out[42] = same;
 }
 """
 
@@ -162,7 +185,7 @@ def observed(sim, make_project):
     build = sim.build(proj)
     assert build.ok, build.diagnostics
     result = sim.run(build, Launch(inputs=(TensorArg("x", "float16", np.zeros((3, 5, 2), np.float16)),),
-                                   outputs=(TensorArg("y", "int64", shape=(24,)),), attrs={}))
+                                   outputs=(TensorArg("y", "int64", shape=(43,)),), attrs={}))
     assert result.ok, result.message
     return result
 
@@ -187,6 +210,15 @@ def test_softmax_host_tiling_reaches_the_kernel(observed):
     assert list(v[4:7]) == [row, 7 * row, 3]
     # [7, 40] rows, half max/sum (16 per block), room for 2 rows per pass: 3 passes + 1 tail row.
     assert list(v[8:24]) == [7, 40, 280, 7, 16, 112, 2, 40, 80, 2, 8, 16, 3, 1, 40, 8]
+
+
+def test_softmax_flash_v2_host_tiling_and_its_kernel_side_twin(observed):
+    v = observed.outputs["y"]
+    row = (64 + 8 + 2 * 8) * 4                  # a float row + one reduction block + the incoming max and sum
+    assert list(v[24:26]) == [row, 6 * row]
+    # [6, 64] float scores, float max/sum (8 per block), room for 4 rows per pass: 1 pass + 2 tail rows.
+    assert list(v[26:42]) == [6, 64, 384, 6, 8, 48, 4, 64, 256, 4, 8, 32, 1, 2, 128, 16]
+    assert v[42] == 1
 
 
 LOG_PROGRAM = r"""

@@ -1,8 +1,9 @@
 """Kernel APIs and device built-ins that real (expert) AscendC kernels use, each checked against numpy:
 function-pointer template arguments, pipe-pair flags, vcadd with the accumulate register, the
-reduce-register getters, PairReduceSum, Copy, TransDataTo5HD and the VA-register form, vtranspose,
-vor, vector_dup, copy_ubuf_to_ubuf, BroadCast, FusedMulAdd / MulAddDst, SetDeqScale, InitGlobalMemory,
-Sum / Mean, the block_idx built-in, integer Compare masks. Kernels written for these tests."""
+reduce-register getters, PairReduceSum, Copy, SoftmaxFlashV2 with ShapeInfo, TransDataTo5HD and the
+VA-register form, vtranspose, vor, vector_dup, copy_ubuf_to_ubuf, BroadCast, FusedMulAdd / MulAddDst,
+SetDeqScale, InitGlobalMemory, Sum / Mean, the block_idx built-in, integer Compare masks. Kernels written
+for these tests."""
 
 from __future__ import annotations
 
@@ -569,6 +570,59 @@ def test_softmax_rows_with_sum_and_max_outputs(prog) -> None:
     np.testing.assert_array_equal(got[0].reshape(4, 16)[:, 10:], x.reshape(4, 16)[:, 10:])  # padding untouched
     np.testing.assert_allclose(got[1][:32].reshape(4, 8), np.repeat(e.sum(axis=1, keepdims=True), 8, axis=1), rtol=1e-5)
     np.testing.assert_array_equal(got[2][:32].reshape(4, 8), np.repeat(mx, 8, axis=1))
+
+
+# ---- SoftmaxFlashV2: FlashAttention-2's running softmax over two key blocks ------------------------
+FLASH_V2 = """
+static_assert(IsSameType<Conditional<true, float, int>::type, float>::value, "Conditional picks A");
+static_assert(IsSameType<Conditional<false, float, int>::type, int>::value, "Conditional picks B");
+static void body(void*) {
+  GlobalTensor<float> a, o;
+  a.SetGlobalBuffer((__gm__ float*)npukb_test::gm_input(0), 128);
+  o.SetGlobalBuffer((__gm__ float*)npukb_test::gm_output(0, 5 * 64 * 4), 5 * 64);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> b1, b2, bs, bm, be, bt;
+  LocalTensor<float> x1 = fbuf(pipe, b1, 64), x2 = fbuf(pipe, b2, 64), s = fbuf(pipe, bs, 32),
+                     m = fbuf(pipe, bm, 32), e = fbuf(pipe, be, 32);
+  pipe.InitBuffer(bt, 4096);
+  LocalTensor<uint8_t> tmp = bt.Get<uint8_t>();
+  DataCopy(x1, a, 64); DataCopy(x2, a[64], 64);
+  Duplicate(s, -1.0f, 32); Duplicate(m, -1.0f, 32); Duplicate(e, -1.0f, 32);
+  uint32_t shape[] = {4, 16}, valid[] = {4, 12};
+  x1.SetShapeInfo(ShapeInfo(2, shape, DataFormat::ND));             // the first key block: 16 valid columns
+  x2.SetShapeInfo(ShapeInfo(2, shape, 2, valid, DataFormat::ND));   // the second: 12 of 16
+  SoftMaxTiling t1 = SoftMaxFlashV2TilingFuncImpl(4, 16, 4, 4, tmp.GetSize() / 4, false, true);
+  SoftmaxFlashV2<float, false, true, true>(x1, s, m, x1, e, s, m, tmp, t1);       // in place, no update
+  DataCopy(o[0], x1, 64);
+  SoftMaxTiling t2 = SoftMaxFlashV2TilingFuncImpl(4, 16, 4, 4, tmp.GetSize() / 4, true, false);
+  SoftmaxFlashV2<float, true>(x2, s, m, x2, e, s, m, tmp, t2);    // the running sum and max in place
+  DataCopy(o[64], x2, 64); DataCopy(o[128], s, 32); DataCopy(o[160], m, 32); DataCopy(o[192], e, 32);
+}
+void run_test() { npukb_test::run_blocks(1, body, nullptr); }
+"""
+
+
+def test_softmax_flash_v2_folds_a_second_key_block_into_the_running_max_and_sum(prog) -> None:
+    rng = np.random.default_rng(5)
+    x = (3 * rng.standard_normal(128)).astype(np.float32)
+    prog.inputs(x)
+    ran = prog.run(HEAD + FLASH_V2)
+    assert ran.returncode == 0, ran.stderr
+    got = prog.output(0, np.float32)
+    first, second = x[:64].reshape(4, 16), x[64:].reshape(4, 16)[:, :12]
+    max1 = first.max(axis=1, keepdims=True)
+    np.testing.assert_allclose(got[:64].reshape(4, 16), np.exp(first - max1), rtol=1e-5)
+    whole = np.concatenate([first, second], axis=1)
+    final = whole.max(axis=1, keepdims=True)
+    out2 = got[64:128].reshape(4, 16)
+    np.testing.assert_allclose(out2[:, :12], np.exp(second - final), rtol=1e-5)
+    np.testing.assert_array_equal(out2[:, 12:], x[64:].reshape(4, 16)[:, 12:])      # padding untouched
+    # the running sum is the whole row's (both blocks, each against the final max)
+    np.testing.assert_allclose(got[128:160].reshape(4, 8), np.repeat(np.exp(whole - final).sum(axis=1, keepdims=True),
+                                                                      8, axis=1), rtol=1e-5)
+    np.testing.assert_array_equal(got[160:192].reshape(4, 8), np.repeat(final, 8, axis=1))
+    # expMax rescales what the first block contributed (the previous output)
+    np.testing.assert_allclose(got[192:224].reshape(4, 8), np.repeat(np.exp(max1 - final), 8, axis=1), rtol=1e-6)
 
 
 # ---- SelectWithBytesMask -----------------------------------------------------------------------

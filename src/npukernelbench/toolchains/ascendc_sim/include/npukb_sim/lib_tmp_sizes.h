@@ -28,6 +28,12 @@ constexpr uint32_t SoftMaxMaxTmpBytes(uint32_t m, uint32_t k, uint32_t data_type
   return m * SoftMaxRowWorkElems(k, data_type_size) * kFloatBytes;
 }
 
+// SoftmaxFlashV2 over rows of k elements: SoftMax's work per row, plus (isUpdate) two fp32 blocks
+// for the incoming max and sum.
+constexpr uint32_t SoftMaxFlashV2MinTmpBytes(uint32_t k, uint32_t data_type_size, bool is_update) {
+  return (SoftMaxRowWorkElems(k, data_type_size) + (is_update ? 2 * kReduceBlockElems : 0)) * kFloatBytes;
+}
+
 // Mean over rows of n elements accumulated in acc_type_size bytes: one accumulation row, plus the
 // converted row when the source type differs from the accumulation type.
 constexpr uint32_t MeanTmpBytes(uint32_t n, uint32_t src_type_size, uint32_t acc_type_size) {

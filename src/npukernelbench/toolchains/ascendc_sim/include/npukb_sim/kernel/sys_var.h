@@ -1,6 +1,6 @@
 // npukb_sim/kernel/sys_var.h -- system variables and small kernel utilities: GetBlockIdx / GetBlockNum /
 // GetSubBlockIdx / GetSubBlockNum, workspace pointers, the cycle counter (GetSystemCycle),
-// DataCacheCleanAndInvalid (a no-op), IsSameType, BLOCK_CUBE, AlignUp. Clean-room part of ascendc-sim.
+// DataCacheCleanAndInvalid (a no-op), IsSameType, Conditional, BLOCK_CUBE, AlignUp. Clean-room part of ascendc-sim.
 #pragma once
 #include <cstdint>
 
@@ -33,6 +33,12 @@ template <typename T, typename U>
 struct IsSameType { static constexpr bool value = false; };
 template <typename T>
 struct IsSameType<T, T> { static constexpr bool value = true; };
+
+// Conditional<cond, A, B>::type: A when cond holds, else B.
+template <bool cond, typename A, typename B>
+struct Conditional { using type = A; };
+template <typename A, typename B>
+struct Conditional<false, A, B> { using type = B; };
 
 constexpr std::int32_t BLOCK_CUBE = 16;
 

@@ -77,6 +77,8 @@ class LocalTensor {
   TPosition GetPosition() const { return loc_.pos; }
   void SetUserTag(std::int32_t tag) { tag_ = tag; }
   std::int32_t GetUserTag() const { return tag_; }
+  void SetShapeInfo(const ShapeInfo& shapeInfo) { shape_info_ = shapeInfo; }
+  ShapeInfo GetShapeInfo() const { return shape_info_; }
   template <typename T1>
   void SetAddrWithOffset(LocalTensor<T1>& src, std::uint32_t offset) {
     loc_ = src.loc_;
@@ -109,6 +111,7 @@ class LocalTensor {
   sim::LocalLoc loc_{};
   std::uint32_t size_ = 0;
   std::int32_t tag_ = 0;
+  ShapeInfo shape_info_{};
 };
 
 template <typename T>

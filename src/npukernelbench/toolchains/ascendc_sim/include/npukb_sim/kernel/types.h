@@ -84,6 +84,29 @@ enum class AtomicDtype : std::uint8_t { ATOMIC_NONE = 0, ATOMIC_F32, ATOMIC_F16,
 enum class AtomicOp : std::uint8_t { ATOMIC_SUM = 0, ATOMIC_MAX, ATOMIC_MIN };
 enum class BlockMode : std::uint8_t { BLOCK_MODE_NORMAL = 0, BLOCK_MODE_MATRIX, BLOCK_MODE_VECTOR, BLOCK_MODE_SMALL_CHANNEL, BLOCK_MODE_DEPTHWISE };
 enum class DataFormat : std::uint8_t { ND = 0, NZ, NCHW, NC1HWC0, NHWC };
+// The shape a LocalTensor carries (SetShapeInfo / GetShapeInfo): the library APIs that take no
+// explicit shape (SoftMax family) read the rows from it. shape: the laid-out (padded) dims;
+// originalShape: the valid ones.
+constexpr std::uint32_t K_MAX_SHAPE_DIM = 8;
+struct ShapeInfo {
+  ShapeInfo() = default;
+  ShapeInfo(const std::uint8_t inputShapeDim, const std::uint32_t inputShape[], const std::uint8_t inputOriginalShapeDim,
+            const std::uint32_t inputOriginalShape[], const DataFormat inputFormat)
+      : shapeDim(inputShapeDim), originalShapeDim(inputOriginalShapeDim), dataFormat(inputFormat) {
+    for (std::uint32_t i = 0; i < shapeDim && i < K_MAX_SHAPE_DIM; ++i) shape[i] = inputShape[i];
+    for (std::uint32_t i = 0; i < originalShapeDim && i < K_MAX_SHAPE_DIM; ++i) originalShape[i] = inputOriginalShape[i];
+  }
+  ShapeInfo(const std::uint8_t inputShapeDim, const std::uint32_t inputShape[], const DataFormat inputFormat)
+      : ShapeInfo(inputShapeDim, inputShape, inputShapeDim, inputShape, inputFormat) {}
+  ShapeInfo(const std::uint8_t inputShapeDim, const std::uint32_t inputShape[])
+      : ShapeInfo(inputShapeDim, inputShape, inputShapeDim, inputShape, DataFormat::ND) {}
+  std::uint8_t shapeDim = 0;
+  std::uint8_t originalShapeDim = 0;
+  std::uint32_t shape[K_MAX_SHAPE_DIM] = {};
+  std::uint32_t originalShape[K_MAX_SHAPE_DIM] = {};
+  DataFormat dataFormat = DataFormat::ND;
+};
+
 enum class TransposeType : std::uint8_t { TRANSPOSE_TYPE_NONE, TRANSPOSE_NZ2ND_0213, TRANSPOSE_NZ2NZ_0213, TRANSPOSE_NZ2NZ_012_WITH_N, TRANSPOSE_NZ2ND_012_WITH_N, TRANSPOSE_NZ2ND_012_WITHOUT_N, TRANSPOSE_NZ2NZ_012_WITHOUT_N, TRANSPOSE_ND2ND_ONLY };
 
 using TEventID = std::int8_t;
