@@ -625,6 +625,47 @@ def test_softmax_flash_v2_folds_a_second_key_block_into_the_running_max_and_sum(
     np.testing.assert_allclose(got[192:224].reshape(4, 8), np.repeat(np.exp(max1 - final), 8, axis=1), rtol=1e-6)
 
 
+FLASH_V2_HALF = """
+static void body(void*) {
+  GlobalTensor<half> a, o;
+  GlobalTensor<float> f;
+  a.SetGlobalBuffer((__gm__ half*)npukb_test::gm_input(0), 64);
+  o.SetGlobalBuffer((__gm__ half*)npukb_test::gm_output(0, 96 * 2), 96);
+  f.SetGlobalBuffer((__gm__ float*)npukb_test::gm_output(1, 32 * 4), 32);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> bx, bs, bm, be;
+  pipe.InitBuffer(bx, 64 * 2); pipe.InitBuffer(be, 32 * 2);
+  LocalTensor<half> x = bx.Get<half>(), e = be.Get<half>();
+  LocalTensor<float> s = fbuf(pipe, bs, 16), m = fbuf(pipe, bm, 16);
+  DataCopy(x, a, 64);
+  SoftMaxTiling tiling{};
+  SoftMaxShapeInfo rows{2, 16, 2, 16};
+  SoftmaxFlashV2<half>(x, s, m, x, e, s, m, tiling, rows);                  // the first block: x[0:32]
+  DataCopy(o[0], x, 32);
+  SoftmaxFlashV2<half, true>(x[32], s, m, x[32], e, s, m, tiling, rows);    // the second: x[32:64]
+  DataCopy(o[32], x[32], 32); DataCopy(o[64], e, 32); DataCopy(f[0], s, 16); DataCopy(f[16], m, 16);
+}
+void run_test() { npukb_test::run_blocks(1, body, nullptr); }
+"""
+
+
+def test_softmax_flash_v2_on_half_scores_keeps_a_float_sum_and_max(prog) -> None:
+    x = np.linspace(-3, 3, 64).astype(np.float16)
+    prog.inputs(x)
+    ran = prog.run(HEAD + FLASH_V2_HALF)
+    assert ran.returncode == 0, ran.stderr
+    got, sums = prog.output(0, np.float16).astype(np.float32), prog.output(1, np.float32)
+    first, second = x[:32].astype(np.float32).reshape(2, 16), x[32:].astype(np.float32).reshape(2, 16)
+    max1 = first.max(axis=1, keepdims=True)
+    final = np.maximum(max1, second.max(axis=1, keepdims=True))
+    np.testing.assert_allclose(got[:32].reshape(2, 16), np.exp(first - max1), rtol=1e-3)
+    np.testing.assert_allclose(got[32:64].reshape(2, 16), np.exp(second - final), rtol=1e-3)
+    np.testing.assert_allclose(got[64:96].reshape(2, 16), np.repeat(np.exp(max1 - final), 16, axis=1), rtol=1e-3)
+    total = np.exp(first - final).sum(axis=1, keepdims=True) + np.exp(second - final).sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(sums[:16].reshape(2, 8), np.repeat(total, 8, axis=1), rtol=1e-5)
+    np.testing.assert_array_equal(sums[16:].reshape(2, 8), np.repeat(final, 8, axis=1))
+
+
 # ---- SelectWithBytesMask -----------------------------------------------------------------------
 BYTES_MASK = """
 static void body(void*) {

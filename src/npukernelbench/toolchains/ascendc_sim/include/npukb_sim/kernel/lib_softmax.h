@@ -14,6 +14,7 @@
 // of ascendc-sim.
 #pragma once
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "kernel_tiling/kernel_tiling.h"
@@ -233,54 +234,33 @@ inline SoftMaxTiling SoftMaxFlashV2TilingFuncImpl(const std::uint32_t srcM, cons
   return tiling;
 }
 
-#define NPUKB_SOFTMAX_FLASH_V2_TEMPLATE \
-  template <typename T, bool isUpdate = false, bool isReuseSource = false, bool isBasicBlock = false, \
-            bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
-
-NPUKB_SOFTMAX_FLASH_V2_TEMPLATE
-inline void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, const LocalTensor<T>& expSumTensor,
-                           const LocalTensor<T>& maxTensor, const LocalTensor<T>& srcTensor,
-                           const LocalTensor<T>& expMaxTensor, const LocalTensor<T>& inExpSumTensor,
-                           const LocalTensor<T>& inMaxTensor, const SoftMaxTiling& tiling,
+// S, the max / sum element type, is deduced: T itself, or float for a half source.
+template <typename T, bool isUpdate = false, bool isReuseSource = false, bool isBasicBlock = false,
+          bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG, typename S = T>
+inline void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, const LocalTensor<S>& expSumTensor,
+                           const LocalTensor<S>& maxTensor, const LocalTensor<T>& srcTensor,
+                           const LocalTensor<T>& expMaxTensor, const LocalTensor<S>& inExpSumTensor,
+                           const LocalTensor<S>& inMaxTensor, const SoftMaxTiling& tiling,
                            const SoftMaxShapeInfo& softmaxShapeInfo = {}, NPUKB_LOC_PARAMS) {
   static_assert(sim::softmax_types<T>, "SoftmaxFlashV2: unsupported data type (half, float)");
+  static_assert(std::is_same_v<S, T> || (std::is_same_v<T, half> && std::is_same_v<S, float>),
+                "SoftmaxFlashV2: the sum / max tensors are of the source's type, or float for a half source");
   static_assert(!isDataFormatNZ, "SoftmaxFlashV2: the NZ data format is not simulated");
   sim::softmax_flash_v2_run(isUpdate, dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inExpSumTensor,
                             inMaxTensor, tiling, softmaxShapeInfo, file, line);
 }
-NPUKB_SOFTMAX_FLASH_V2_TEMPLATE
-inline void SoftmaxFlashV2(const LocalTensor<half>& dstTensor, const LocalTensor<float>& expSumTensor,
-                           const LocalTensor<float>& maxTensor, const LocalTensor<half>& srcTensor,
-                           const LocalTensor<half>& expMaxTensor, const LocalTensor<float>& inExpSumTensor,
-                           const LocalTensor<float>& inMaxTensor, const SoftMaxTiling& tiling,
-                           const SoftMaxShapeInfo& softmaxShapeInfo = {}, NPUKB_LOC_PARAMS) {
-  static_assert(!isDataFormatNZ, "SoftmaxFlashV2: the NZ data format is not simulated");
-  sim::softmax_flash_v2_run(isUpdate, dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inExpSumTensor,
-                            inMaxTensor, tiling, softmaxShapeInfo, file, line);
-}
-NPUKB_SOFTMAX_FLASH_V2_TEMPLATE
-inline void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, const LocalTensor<T>& expSumTensor,
-                           const LocalTensor<T>& maxTensor, const LocalTensor<T>& srcTensor,
-                           const LocalTensor<T>& expMaxTensor, const LocalTensor<T>& inExpSumTensor,
-                           const LocalTensor<T>& inMaxTensor, const LocalTensor<std::uint8_t>& sharedTmpBuffer,
+// With a caller-provided work buffer (the simulator needs none).
+template <typename T, bool isUpdate = false, bool isReuseSource = false, bool isBasicBlock = false,
+          bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG, typename S = T>
+inline void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, const LocalTensor<S>& expSumTensor,
+                           const LocalTensor<S>& maxTensor, const LocalTensor<T>& srcTensor,
+                           const LocalTensor<T>& expMaxTensor, const LocalTensor<S>& inExpSumTensor,
+                           const LocalTensor<S>& inMaxTensor, const LocalTensor<std::uint8_t>& sharedTmpBuffer,
                            const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}, NPUKB_LOC_PARAMS) {
-  static_assert(sim::softmax_types<T>, "SoftmaxFlashV2: unsupported data type (half, float)");
-  static_assert(!isDataFormatNZ, "SoftmaxFlashV2: the NZ data format is not simulated");
   (void)sharedTmpBuffer;
-  sim::softmax_flash_v2_run(isUpdate, dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inExpSumTensor,
-                            inMaxTensor, tiling, softmaxShapeInfo, file, line);
+  SoftmaxFlashV2<T, isUpdate, isReuseSource, isBasicBlock, isDataFormatNZ, config, S>(
+      dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inExpSumTensor, inMaxTensor, tiling, softmaxShapeInfo,
+      file, line);
 }
-NPUKB_SOFTMAX_FLASH_V2_TEMPLATE
-inline void SoftmaxFlashV2(const LocalTensor<half>& dstTensor, const LocalTensor<float>& expSumTensor,
-                           const LocalTensor<float>& maxTensor, const LocalTensor<half>& srcTensor,
-                           const LocalTensor<half>& expMaxTensor, const LocalTensor<float>& inExpSumTensor,
-                           const LocalTensor<float>& inMaxTensor, const LocalTensor<std::uint8_t>& sharedTmpBuffer,
-                           const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}, NPUKB_LOC_PARAMS) {
-  static_assert(!isDataFormatNZ, "SoftmaxFlashV2: the NZ data format is not simulated");
-  (void)sharedTmpBuffer;
-  sim::softmax_flash_v2_run(isUpdate, dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inExpSumTensor,
-                            inMaxTensor, tiling, softmaxShapeInfo, file, line);
-}
-#undef NPUKB_SOFTMAX_FLASH_V2_TEMPLATE
 
 }  // namespace AscendC
