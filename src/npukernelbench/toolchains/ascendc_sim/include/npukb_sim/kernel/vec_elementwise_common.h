@@ -34,10 +34,12 @@ inline void binary_count(const char* api, const LocalTensor<T>& dst, const Local
   vec_cost(cpr, static_cast<std::uint32_t>((bytes + 255) / 256), sp, 2, &dp, 1);
 }
 
-template <typename T, typename F>
-inline void binary_mask(const char* api, const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b,
-                        bool isSetMask, const std::uint64_t* bits, std::uint64_t cont, long long repeat,
-                        const BinaryRepeatParams& p, double cpr, F f, const char* file, int line) {
+// The mask / repeat form of an elementwise instruction over two sources; kReadsDst: it also reads the
+// destination (the ternary FusedMulAdd / MulAddDst / Axpy family: f(dst, src0, src1)).
+template <bool kReadsDst, typename T, typename F>
+inline void elementwise_mask(const char* api, const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b,
+                             bool isSetMask, const std::uint64_t* bits, std::uint64_t cont, long long repeat,
+                             const BinaryRepeatParams& p, double cpr, F f, const char* file, int line) {
   const Plan pl = make_plan(api, isSetMask, bits, cont, repeat, 256 / sizeof(T), file, line);
   if (pl.empty()) return;
   const Opnd od = opnd(dst, p.dstBlkStride, p.dstRepStride), oa = opnd(a, p.src0BlkStride, p.src0RepStride),
@@ -49,12 +51,24 @@ inline void binary_mask(const char* api, const LocalTensor<T>& dst, const LocalT
   RepeatWriter<T> out;
   pl.each([&](std::uint32_t r, std::uint32_t k) {
     out.at(r);
-    out.put(r, od.p + od.off(r, k), f(ld<T>(oa.p + oa.off(r, k)), ld<T>(ob.p + ob.off(r, k))));
+    std::uint8_t* pd = od.p + od.off(r, k);
+    if constexpr (kReadsDst) {
+      out.put(r, pd, f(ld<T>(pd), ld<T>(oa.p + oa.off(r, k)), ld<T>(ob.p + ob.off(r, k))));
+    } else {
+      out.put(r, pd, f(ld<T>(oa.p + oa.off(r, k)), ld<T>(ob.p + ob.off(r, k))));
+    }
   });
   out.flush();
-  const npukb::kern::Span sp[2] = {vspan(a, ea), vspan(b, eb)};
+  const npukb::kern::Span sp[3] = {vspan(a, ea), vspan(b, eb), vspan(dst, ed)};
   const npukb::kern::Span dp = vspan(dst, ed);
-  vec_cost(cpr, pl.repeats, sp, 2, &dp, 1);
+  vec_cost(cpr, pl.repeats, sp, kReadsDst ? 3 : 2, &dp, 1);
+}
+
+template <typename T, typename F>
+inline void binary_mask(const char* api, const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b,
+                        bool isSetMask, const std::uint64_t* bits, std::uint64_t cont, long long repeat,
+                        const BinaryRepeatParams& p, double cpr, F f, const char* file, int line) {
+  elementwise_mask<false>(api, dst, a, b, isSetMask, bits, cont, repeat, p, cpr, f, file, line);
 }
 
 template <typename D, typename S, typename F>

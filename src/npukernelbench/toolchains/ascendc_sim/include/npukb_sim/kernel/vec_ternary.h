@@ -33,24 +33,7 @@ template <typename T, typename F>
 inline void ternary_mask(const char* api, const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b,
                          bool isSetMask, const std::uint64_t* bits, std::uint64_t cont, long long repeat,
                          const BinaryRepeatParams& p, F f, const char* file, int line) {
-  const Plan pl = make_plan(api, isSetMask, bits, cont, repeat, 256 / sizeof(T), file, line);
-  if (pl.empty()) return;
-  const Opnd od = opnd(dst, p.dstBlkStride, p.dstRepStride), oa = opnd(a, p.src0BlkStride, p.src0RepStride),
-             ob = opnd(b, p.src1BlkStride, p.src1RepStride);
-  const std::uint64_t ed = od.extent(pl), ea = oa.extent(pl), eb = ob.extent(pl);
-  check_local(api, "dst", dst, ed, true, file, line);
-  check_local(api, "src0", a, ea, true, file, line);
-  check_local(api, "src1", b, eb, true, file, line);
-  RepeatWriter<T> out;
-  pl.each([&](std::uint32_t r, std::uint32_t k) {
-    out.at(r);
-    std::uint8_t* pd = od.p + od.off(r, k);
-    out.put(r, pd, f(ld<T>(pd), ld<T>(oa.p + oa.off(r, k)), ld<T>(ob.p + ob.off(r, k))));
-  });
-  out.flush();
-  const npukb::kern::Span sp[3] = {vspan(a, ea), vspan(b, eb), vspan(dst, ed)};
-  const npukb::kern::Span dp = vspan(dst, ed);
-  vec_cost(kCostSimple * 2, pl.repeats, sp, 3, &dp, 1);
+  elementwise_mask<true>(api, dst, a, b, isSetMask, bits, cont, repeat, p, kCostSimple * 2, f, file, line);
 }
 }  // namespace sim
 
