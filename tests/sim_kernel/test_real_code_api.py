@@ -8,6 +8,7 @@ for these tests."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 HEAD = """
 static LocalTensor<float> fbuf(TPipe& pipe, TBuf<TPosition::VECCALC>& b, int n) {
@@ -289,6 +290,7 @@ void run_test() { npukb_test::run_blocks(1, body, nullptr); }
 """
 
 
+@pytest.mark.api("TransDataTo5HD")
 def test_trans_data_to_5hd_32_bit(prog) -> None:
     x = np.arange(128, dtype=np.float32)
     prog.inputs(x)
@@ -374,6 +376,7 @@ void run_test() { npukb_test::run_blocks(1, body, nullptr); }
 """
 
 
+@pytest.mark.api("SetDeqScale")
 def test_set_deq_scale_scales_int32_to_half_casts(prog) -> None:
     x = np.arange(-32, 32, dtype=np.int32) * 3
     prog.inputs(x)
@@ -556,6 +559,7 @@ void run_test() { npukb_test::run_blocks(1, body, nullptr); }
 """
 
 
+@pytest.mark.api("SoftMax")
 def test_softmax_rows_with_sum_and_max_outputs(prog) -> None:
     rng = np.random.default_rng(11)
     x = rng.standard_normal(64).astype(np.float32)
@@ -602,6 +606,7 @@ void run_test() { npukb_test::run_blocks(1, body, nullptr); }
 """
 
 
+@pytest.mark.api("SoftmaxFlashV2")
 def test_softmax_flash_v2_folds_a_second_key_block_into_the_running_max_and_sum(prog) -> None:
     rng = np.random.default_rng(5)
     x = (3 * rng.standard_normal(128)).astype(np.float32)
@@ -649,6 +654,7 @@ void run_test() { npukb_test::run_blocks(1, body, nullptr); }
 """
 
 
+@pytest.mark.api("SoftmaxFlashV2")
 def test_softmax_flash_v2_on_half_scores_keeps_a_float_sum_and_max(prog) -> None:
     x = np.linspace(-3, 3, 64).astype(np.float16)
     prog.inputs(x)
@@ -690,6 +696,7 @@ void run_test() { npukb_test::run_blocks(1, body, nullptr); }
 """
 
 
+@pytest.mark.api("比较与选择/Select")
 def test_select_with_bytes_mask(prog) -> None:
     rng = np.random.default_rng(13)
     x = rng.standard_normal(32).astype(np.float32)
