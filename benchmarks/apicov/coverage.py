@@ -77,11 +77,20 @@ def page_fixtures(page: doc_tree.ApiPage, side: str) -> tuple[ClassFixture, ...]
     return ()
 
 
+_DTYPE_LINE = re.compile(r"数据类型|Atlas A[23]")
+
+
 def candidate_types(text: str) -> tuple[str, ...]:
+    """Types for template type parameters: those the page's prose names on its data-type lines (outside
+    code blocks; ``bool`` only as a last resort), then the usual ones."""
+    prose = re.sub(r"```.*?```", " ", prototypes.keep_target_regions(text), flags=re.S)
     seen: list[str] = []
-    for m in DTYPE_WORD.finditer(prototypes.keep_target_regions(text)):
-        if m.group(1) not in seen:
-            seen.append(m.group(1))
+    for line in prose.splitlines():
+        if not _DTYPE_LINE.search(line):
+            continue
+        for m in DTYPE_WORD.finditer(line):
+            if m.group(1) not in seen and m.group(1) != "bool":
+                seen.append(m.group(1))
     return tuple(seen[:4]) + tuple(t for t in TYPE_CANDIDATES if t not in seen[:4])
 
 

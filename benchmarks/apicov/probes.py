@@ -117,8 +117,9 @@ def _compile(tc: Toolchain, side: str, snippets: list[str]) -> tuple[dict[int, s
     text = head
     ranges: list[tuple[int, int]] = []
     line = head.count("\n") + 1
-    for code in snippets:
-        body = code.rstrip("\n") + "\n"
+    for k, code in enumerate(snippets):
+        # one namespace per snippet: the checks of one overload share a tag
+        body = code.replace("namespace npukb_p", f"namespace npukb_s{k}_p").rstrip("\n") + "\n"
         n = body.count("\n")
         ranges.append((line, line + n - 1))
         text += body

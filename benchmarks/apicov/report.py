@@ -41,15 +41,30 @@ def totals(m: Measurement) -> Counter:
     return t
 
 
+_DEFINED = re.compile(
+    r"::\s*([A-Za-z_]\w*)\s*\(|"                                     # X::Name( -- an out-of-class member
+    r"\b(?:void|bool|auto|float|double|int|unsigned|u?int\d+_t|size_t|[A-Z]\w*(?:<[^<>;]*>)?)\s*[*&]*\s+"
+    r"([A-Za-z_]\w*)\s*\(")                                             # Type Name( -- a declaration
+_OPERATOR_DIRS = ("op_kernel", "op_host")
+
+
 def corpus_identifiers(dirs: list[Path]) -> list[set[str]]:
+    """Per operator source file of the corpora (under ``op_kernel/`` or ``op_host/``): the identifiers
+    its code uses, comments and strings left out, less the names it declares or defines itself (a user
+    class's ``Finalize`` is not HCCL's)."""
+    from .prototypes import strip_comments
     files: list[set[str]] = []
     for d in dirs:
         for p in sorted(d.rglob("*")):
-            if p.suffix in _SOURCE_SUFFIXES and p.is_file():
-                try:
-                    files.append(set(_WORD.findall(p.read_text(encoding="utf-8", errors="replace"))))
-                except OSError:
-                    continue
+            if p.suffix not in _SOURCE_SUFFIXES or not p.is_file() or not set(_OPERATOR_DIRS) & set(p.parts):
+                continue
+            try:
+                text = strip_comments(p.read_text(encoding="utf-8", errors="replace"))
+            except OSError:
+                continue
+            text = re.sub(r'"(?:\\.|[^"\\\n])*"', '""', text)
+            own = {a or b for a, b in _DEFINED.findall(text)}
+            files.append(set(_WORD.findall(text)) - own)
     return files
 
 
