@@ -22,7 +22,7 @@ from __future__ import annotations
 import itertools
 import re
 
-from .fixtures import TYPE_HINTS, ClassFixture
+from .fixtures import PARAM_HINTS, TYPE_HINTS, ClassFixture
 from .prototypes import Overload, Param, TParam
 
 MAX_COMBOS = 6
@@ -45,7 +45,15 @@ def _value_for(tp: TParam) -> str:
     return f"{t}{{}}"
 
 
-def template_args(template: tuple[TParam, ...], cands: tuple[str, ...]) -> list[dict[str, str]]:
+def _param_hint(name: str, params: tuple[Param, ...]) -> tuple[str, ...] | None:
+    for p in params:
+        if p.name in PARAM_HINTS and re.fullmatch(rf"(?:const\s*)?{re.escape(name)}\s*&?", p.type):
+            return PARAM_HINTS[p.name]
+    return None
+
+
+def template_args(template: tuple[TParam, ...], cands: tuple[str, ...],
+                  params: tuple[Param, ...] = ()) -> list[dict[str, str]]:
     """Assignments of concrete arguments to ``template``'s parameters, most likely first."""
     choices: list[tuple[str, ...]] = []
     names: list[str] = []
@@ -56,7 +64,7 @@ def template_args(template: tuple[TParam, ...], cands: tuple[str, ...]) -> list[
         if tp.default:
             choices.append((tp.default,))
         elif tp.kind == "type":
-            choices.append(TYPE_HINTS.get(tp.name, cands))
+            choices.append(_param_hint(tp.name, params) or TYPE_HINTS.get(tp.name, cands))
         elif tp.kind == "value":
             choices.append((_value_for(tp),))
         else:
@@ -146,7 +154,7 @@ def function_snippets(ov: Overload, tag: int, cands: tuple[str, ...], fixtures: 
     checks: list[list[str]] = []
     for params in param_sets:
         alts: list[str] = []
-        for mapping in template_args(ov.template, cands):
+        for mapping in template_args(ov.template, cands, ov.params):
             for fx in fixtures:
                 own = {k: v for k, v in fx.aliases.items() if k not in mapping}
                 m2 = {**own, **mapping}

@@ -26,7 +26,7 @@ from .fixtures import (
     ClassFixture,
 )
 
-_IDENT = re.compile(r"[A-Za-z_]\w*$")
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")   # ASCII: "Tanh接口" is a group, not a class
 
 
 @dataclass

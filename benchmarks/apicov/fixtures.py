@@ -7,7 +7,7 @@
   that name.
 * :data:`TYPE_CANDIDATES`: the types tried, in order, for a template type parameter (the data types the
   page itself mentions come first); :data:`TYPE_HINTS` by parameter name where the parameter is not a
-  data type.
+  data type, :data:`PARAM_HINTS` by the name of the function parameter it types (``T& que``).
 * :data:`HOST_GROUPS` / :data:`HOST_TITLE`: pages whose APIs live on the host side (tiling helpers,
   registration, platform); a page whose prototypes say ``__aicore__`` is kernel-side; any other page is
   looked up on both sides.
@@ -66,6 +66,13 @@ TYPE_HINTS: dict[str, tuple[str, ...]] = {
     "pattern": ("AscendC::Pattern::Reduce::AR", "AscendC::Pattern::Reduce::RA"),
     "A_TYPE": (_MM.format("half"),), "B_TYPE": (_MM.format("half"),), "C_TYPE": (_MM.format("float"),),
     "BIAS_TYPE": (_MM.format("float"),),
+}
+# A template type parameter that types a function parameter of this name is not a data type.
+PARAM_HINTS: dict[str, tuple[str, ...]] = {
+    "que": ("AscendC::TQue<AscendC::TPosition::VECIN, 1>",
+            "AscendC::TQueBind<AscendC::TPosition::VECIN, AscendC::TPosition::VECOUT, 1>",
+            "AscendC::TBuf<AscendC::TPosition::VECCALC>"),
+    "buf": ("AscendC::TBuf<AscendC::TPosition::VECCALC>",),
 }
 DTYPE_WORD = re.compile(r"\b(half|float|bfloat16_t|int8_t|uint8_t|int16_t|uint16_t|int32_t|uint32_t|int64_t|"
                         r"uint64_t|bool)\b")
