@@ -19,8 +19,10 @@ from .fixtures import (
     CLASS_FIXTURES,
     DTYPE_WORD,
     HOST_GROUPS,
+    HOST_HEADERS,
     HOST_NAMESPACES,
     HOST_TITLE,
+    KERNEL_HEADERS,
     KERNEL_NAMESPACES,
     TYPE_CANDIDATES,
     ClassFixture,
@@ -199,7 +201,6 @@ def measure(docs: Path, include_dir: Path, tests_dir: Path, compiler: str, on_ro
     not_target = sum(1 for p in pages if p.support == "no")
     counter = [0]
     plans = [plan_page(p, doc_tree.page_text(docs, p), counter) for p in in_scope]
-    from .fixtures import HOST_HEADERS, KERNEL_HEADERS
     tc = probes.Toolchain(compiler, include_dir, probes.prelude(KERNEL_HEADERS, KERNEL_NAMESPACES),
                           probes.prelude(HOST_HEADERS, HOST_NAMESPACES))
     checks = [c for pl in plans for _, cs in pl.overload_checks for c in cs] + \

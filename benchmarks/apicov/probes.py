@@ -15,7 +15,7 @@ import subprocess
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 KERNEL_FLAGS = ("-std=c++17", "-fsyntax-only", "-fmax-errors=0", "-w", "-D__CCE_AICORE__=220", "-D__NPU_ARCH__=2201")
@@ -49,7 +49,6 @@ class Toolchain:
     timeout_s: float = 600.0
     compiles: int = 0
     seconds: float = 0.0
-    log: list[str] = field(default_factory=list)
 
 
 class ProbeError(RuntimeError):

@@ -30,8 +30,10 @@ def pct(a: int, b: int) -> str:
 
 
 def rows(m: Measurement) -> list[tuple[str, Counter]]:
+    """Per family, in the reference's tree order."""
     counts = family_counts(m.results)
-    return sorted(counts.items())
+    order = {f: k for k, f in reversed(list(enumerate(r.page.family for r in m.results)))}
+    return sorted(counts.items(), key=lambda item: order[item[0]])
 
 
 def totals(m: Measurement) -> Counter:
@@ -170,9 +172,10 @@ def markdown(m: Measurement, oos: list[OutOfScopeRow]) -> str:
                  f"**{pct(t['full'], t['documented'])}** | **{t['tested']}** | "
                  f"**{pct(t['tested'], t['documented'])}** |")
     lines += ["", "Outside the simulator's scope (documented for 910B/A3, not counted above):", "",
-              "| family | APIs | corpus files using its names | why |", "|---|---:|---:|---|"]
+              "| family | APIs | corpus operator files naming one of its APIs | why |", "|---|---:|---:|---|"]
     for r in oos:
-        used = "-" if r.corpus_files is None else str(r.corpus_files)
+        used = "-" if r.corpus_files is None else str(r.corpus_files) + (
+            f" ({', '.join(r.corpus_names)})" if r.corpus_names else "")
         lines.append(f"| {r.label} | {r.documented} | {used} | {r.reason} |")
     return "\n".join(lines) + "\n"
 
