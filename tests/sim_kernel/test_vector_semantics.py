@@ -243,7 +243,7 @@ void run_test() { npukb_test::run_blocks(1, body, nullptr); }
 """
 
 
-@pytest.mark.api("Compare", "Compares", "比较与选择/Select")
+@pytest.mark.api("Compare", "比较与选择/Select")
 def test_compare_tail_ignored_and_select(prog) -> None:
     rng = np.random.default_rng(3)
     x = rng.standard_normal(128).astype(np.float32)
