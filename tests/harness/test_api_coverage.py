@@ -1,7 +1,8 @@
 """benchmarks/api_coverage.py on a tiny reference tree and tiny headers written here (no ../shared):
 a fully declared API, a partially declared one (an overload missing), a missing one, a page for another
-chip only (excluded), an overview page (not an API), a host helper without a support section
-(inherits its family's: in beside a 910B API, out beside another chip's), markers counted from decorators and module-level pytestmark, bad inputs."""
+chip only (excluded), an overview page (not an API), host helpers without a support section (they
+inherit their family's: in beside a 910B API, out beside another chip's), markers counted from
+decorators and module-level pytestmark, bad inputs."""
 
 from __future__ import annotations
 
