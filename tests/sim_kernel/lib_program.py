@@ -28,7 +28,7 @@ struct Ub {
   int next = 0;
   template <typename T> LocalTensor<T> get(uint32_t n) {
     pipe.InitBuffer(b[next], n * sizeof(T));
-    return b[next++].template Get<T>();
+    return b[next++].template Get<T>(n);
   }
   // bytes left unallocated in UB
   uint32_t left() const { return 196608 - pipe.used_bytes(Hardware::UB); }
