@@ -15,7 +15,8 @@
 // scale row (non-transposed src [K, N]: offset[i / groupSize][j]) or column (transposed src [N, K]:
 // offset[i][j / groupSize]); half outputs are computed in half (convert, Add, Mul), bfloat16_t outputs in
 // fp32 and rounded once. int4b_t holds two elements per byte, the even one in the low nibble.
-// The 910B-only forms are declared; the Ascend 950 forms (other dst types, PER_TOKEN / PER_GROUP) are not.
+// The forms documented for the A2 / A3 series are declared; the Ascend 950-only forms (other dst types,
+// PER_TOKEN / PER_GROUP) are not.
 #pragma once
 #include <cstdint>
 #include <cstring>

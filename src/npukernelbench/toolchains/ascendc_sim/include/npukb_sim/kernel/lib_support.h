@@ -74,10 +74,12 @@ inline void check_no_overlap(const char* api, const char* what_a, const LocalTen
 
 // The cost of a library call: `instructions` vector instructions per pass (each with its start-up),
 // `passes` passes, and `cycles_per_repeat` (the sum over the instructions) for every 256-byte repeat of
-// the fp32 working data.
+// the fp32 working data. Like every count-form API, the call leaves the mask register reset (all
+// lanes, normal mode).
 inline void lib_cost(std::uint32_t passes, std::uint32_t instructions, double cycles_per_repeat,
                      std::uint64_t fp32_elems, const npukb::kern::Span* src, int nsrc, const npukb::kern::Span* dst,
                      int ndst) {
+  count_plan(fp32_elems, 64);
   const double repeats = static_cast<double>((fp32_elems * 4 + 255) / 256);
   const double cycles = static_cast<double>(passes == 0 ? 1 : passes) * instructions * npukb::kern::kVecStartCycles +
                         cycles_per_repeat * repeats;
