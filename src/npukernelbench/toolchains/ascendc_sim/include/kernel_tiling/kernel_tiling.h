@@ -112,3 +112,6 @@ using ::SoftMaxTiling;
 using ::TCubeTiling;
 }  // namespace tiling
 }  // namespace AscendC
+
+// The other normalization tilings (LayerNormSeparateTiling, LayerNormGradTiling, RmsNormTiling, ...).
+#include "npukb_sim/norm_tiling_structs.h"

@@ -41,3 +41,7 @@ constexpr uint32_t MeanTmpBytes(uint32_t n, uint32_t src_type_size, uint32_t acc
 }
 
 }  // namespace npukb_lib
+
+// The normalization and quantization families keep their figures in their own headers.
+#include "npukb_sim/norm_tmp_sizes.h"
+#include "npukb_sim/quant_tmp_sizes.h"
