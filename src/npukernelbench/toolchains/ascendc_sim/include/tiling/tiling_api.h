@@ -21,3 +21,7 @@
 #include "register/tilingdata_base.h"
 #include "tiling/platform/platform_ascendc.h"
 #include "tiling/matmul_tiling.h"
+// The high-level math and activation helpers (temporary-space sizes, LogSoftMax tiling).
+#include "lib/activation/activation_tiling.h"
+#include "lib/activation/logsoftmax_tiling.h"
+#include "lib/math/math_tiling.h"
