@@ -569,7 +569,8 @@ def test_softmax_rows_with_sum_and_max_outputs(prog) -> None:
     np.testing.assert_allclose(got[0].reshape(4, 16)[:, :10], e / e.sum(axis=1, keepdims=True), rtol=1e-5)
     # the padding takes part in the elementwise steps (the docs: its results overwrite it), not the reductions
     pad = x.reshape(4, 16)[:, 10:]
-    np.testing.assert_allclose(got[0].reshape(4, 16)[:, 10:], np.exp(pad - mx) / e.sum(axis=1, keepdims=True), rtol=1e-5)
+    np.testing.assert_allclose(got[0].reshape(4, 16)[:, 10:], np.exp(pad - mx) / e.sum(axis=1, keepdims=True),
+                               rtol=1e-5)
     np.testing.assert_allclose(got[1][:32].reshape(4, 8), np.repeat(e.sum(axis=1, keepdims=True), 8, axis=1), rtol=1e-5)
     np.testing.assert_array_equal(got[2][:32].reshape(4, 8), np.repeat(mx, 8, axis=1))
 
