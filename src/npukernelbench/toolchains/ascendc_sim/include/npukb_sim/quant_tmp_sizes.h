@@ -13,7 +13,6 @@
 
 namespace npukb_lib {
 
-constexpr uint32_t kRepeatBytes = 256;
 
 // AscendQuant: two working copies per element in the source's width (the half source or scaled value,
 // the broadcast scale / offset). The minimum is one 256-byte repeat of source elements per pass.
