@@ -115,3 +115,6 @@ using ::TCubeTiling;
 
 // The other normalization tilings (LayerNormSeparateTiling, LayerNormGradTiling, RmsNormTiling, ...).
 #include "npukb_sim/norm_tiling_structs.h"
+
+// The sort and tensor-transform tilings (TopkTiling, PadTiling, UnPadTiling, ConfusionTransposeTiling).
+#include "npukb_sim/lib_tiling_structs.h"

@@ -45,3 +45,7 @@ constexpr uint32_t MeanTmpBytes(uint32_t n, uint32_t src_type_size, uint32_t acc
 // The normalization and quantization families keep their figures in their own headers.
 #include "npukb_sim/norm_tmp_sizes.h"
 #include "npukb_sim/quant_tmp_sizes.h"
+// The sort, reduction, index / filter / transform families: npukb_sim/{sort,reduce,transform}_tmp_sizes.h.
+#include "npukb_sim/sort_tmp_sizes.h"
+#include "npukb_sim/reduce_tmp_sizes.h"
+#include "npukb_sim/transform_tmp_sizes.h"
