@@ -255,7 +255,7 @@ MERGE_CASES = [([5, 7, 0, 0], 3, False), ([6, 2, 9, 0], 7, False), ([4, 4, 4, 4]
                ([3, 9, 5, 6], 15, True), ([0, 4, 2, 3], 15, True)]
 
 
-@pytest.mark.api("MrgSort/MrgSort", "GetMrgSortResult")
+@pytest.mark.api("排序组合（ISASI）/MrgSort", "GetMrgSortResult")
 @pytest.mark.parametrize("dt", [0, 1])
 @pytest.mark.parametrize("lens,valid,stop", MERGE_CASES)
 def test_basic_mrg_sort_merges_two_to_four_lists(prog, dt, lens, valid, stop) -> None:
@@ -269,7 +269,7 @@ def test_basic_mrg_sort_merges_two_to_four_lists(prog, dt, lens, valid, stop) ->
         assert list(output(d, 1, np.uint32)) == taken
 
 
-@pytest.mark.api("MrgSort/MrgSort")
+@pytest.mark.api("排序组合（ISASI）/MrgSort")
 @pytest.mark.parametrize("dt", [0, 1])
 def test_basic_mrg_sort_repeats_over_contiguous_groups(prog, dt) -> None:
     lists1, raw1 = _lists(dt, [4, 4, 4, 4], 1)
@@ -279,7 +279,7 @@ def test_basic_mrg_sort_repeats_over_contiguous_groups(prog, dt) -> None:
     assert output(d, 0, np.uint8).tobytes() == want
 
 
-@pytest.mark.api("MrgSort/MrgSort")
+@pytest.mark.api("排序组合（ISASI）/MrgSort")
 @pytest.mark.parametrize("case,needle", [
     ((4, 4, 4, 4, 15, 0, 1, 1, 16), "overlap"),                    # dst is the lists' memory
     ((4, 4, 4, 4, 5, 0, 1, 0, 16), "validBit 5"),
@@ -292,7 +292,7 @@ def test_basic_mrg_sort_constraints(prog, case, needle) -> None:
     assert needle in line
 
 
-@pytest.mark.api("MrgSort-93")
+@pytest.mark.api("排序操作/MrgSort")
 @pytest.mark.parametrize("dt", [0, 1])
 @pytest.mark.parametrize("lens,valid,stop", MERGE_CASES)
 def test_high_level_mrg_sort_reports_sorted_num_when_suspended(prog, dt, lens, valid, stop) -> None:
@@ -306,6 +306,7 @@ def test_high_level_mrg_sort_reports_sorted_num_when_suspended(prog, dt, lens, v
     assert list(output(d, 1, np.uint32)) == (taken if stop else [7, 7, 7, 7])
 
 
+@pytest.mark.api("排序操作/MrgSort")
 def test_high_level_mrg_sort_repeat_range(prog) -> None:
     line = prog.violation(params(3, 0, 4, 4, 4, 4, 15, 0, 0, 0, 16), np.zeros(1024, np.uint8))
     assert "repeatTime 0 is outside [1, 255]" in line
@@ -332,6 +333,7 @@ def test_concat_sort_extract(prog, dt, full) -> None:
     assert list(output(d, 3, np.int32)) == [800 // np.dtype(DT[dt]).itemsize] * 2
 
 
+@pytest.mark.api("Sort", "GetSortTmpSize")
 def test_full_sort_needs_the_documented_tmp(prog) -> None:
     line = prog.violation(params(2, 0, 4, 1, 8, 1), np.zeros(128, np.float32), np.zeros(128, np.uint32))
     assert "GetSortTmpSize" in line
@@ -449,6 +451,7 @@ def test_sort_compile_time_constraints(tmp_path, case) -> None:
     assert expected in comp.stderr, comp.stderr[-2000:]
 
 
+@pytest.mark.api("排序操作/MrgSort")
 def test_mrg_sort_src_list_deduces_its_type(tmp_path) -> None:
     """The MrgSort page's example builds the list with class template argument deduction."""
     code = ("LocalTensor<half> s; uint16_t n[4] = {1, 1, 1, 1}; uint32_t k[4];"
