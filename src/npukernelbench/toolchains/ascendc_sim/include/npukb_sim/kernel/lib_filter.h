@@ -66,12 +66,13 @@ inline void lib_select(const LocalTensor<T>& dst, const LocalTensor<T>& src, boo
   check_no_overlap(api, "sharedTmpBuffer", tmp, need, "mask", mask, mn * sizeof(U), file, line);
   const std::vector<T> in(src.ptr(), src.ptr() + n);   // dst may be the source
   std::vector<T> out(n);
-  std::vector<U> gathered(n);
+  std::vector<std::uint8_t> gathered(n * sizeof(U));   // the mask rows cut to srcLastAxis (bytes: U may be bool)
   for (std::uint64_t r = 0; r < info.firstAxis; ++r) {
     for (std::uint64_t c = 0; c < info.srcLastAxis; ++c) {
       const std::uint64_t i = r * info.srcLastAxis + c;
-      gathered[i] = mask.ptr()[r * info.maskLastAxis + c];
-      const bool pick1 = gathered[i] != U(0);
+      const U m = mask.ptr()[r * info.maskLastAxis + c];
+      std::memcpy(gathered.data() + i * sizeof(U), &m, sizeof(U));
+      const bool pick1 = m != U(0);
       out[i] = pick1 == tensor_is_src1 ? in[i] : scalar;
     }
   }
