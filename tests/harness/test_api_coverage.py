@@ -231,3 +231,14 @@ def test_page_side_comes_from_the_prototypes_not_the_examples() -> None:
     assert coverage.page_side(page, host_text) == "host"
     kernel_text = "# Foo\n## 函数原型\n```\n__aicore__ inline void Foo(const LocalTensor<float>& d)\n```\n"
     assert coverage.page_side(page, kernel_text) == "kernel"
+
+
+def test_a_const_reference_template_parameter_gets_a_static_object() -> None:
+    """TransData<const TransDataConfig& config, ...> has no default: the probe names an object of static storage."""
+    sys.path.insert(0, str(ROOT))
+    from benchmarks.apicov import codegen, probes
+    from benchmarks.apicov.prototypes import TParam
+
+    assert codegen._value_for(TParam("value", "config", "const TransDataConfig&")) == "::npukb_ref<TransDataConfig>"
+    assert codegen._value_for(TParam("value", "cfg", "Cfg&")) == ""          # a mutable one has none
+    assert "npukb_ref" in probes.prelude(("kernel_operator.h",), ("AscendC",))

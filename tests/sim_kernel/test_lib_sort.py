@@ -212,11 +212,19 @@ def test_sort32_sorts_each_repeat_of_32_with_ties_in_input_order(prog, dt) -> No
 
 
 @pytest.mark.api("Sort32")
-@pytest.mark.parametrize("mode,needle", [(1, "256-byte aligned"), (2, "aligned as the page requires"),
-                                         (3, "outside [0, 255]")])
-def test_sort32_constraints(prog, mode, needle) -> None:
-    line = prog.violation(params(0, 0, 2, mode), np.zeros(320, np.float32), np.zeros(128, np.uint32))
-    assert "Sort32" in line and needle in line
+def test_sort32_repeat_range(prog) -> None:
+    line = prog.violation(params(0, 0, 2, 3), np.zeros(320, np.float32), np.zeros(128, np.uint32))
+    assert "Sort32" in line and "outside [0, 255]" in line
+
+
+@pytest.mark.api("Sort32")
+@pytest.mark.parametrize("mode,needle", [(1, "dst starts at UB offset"), (2, "src0 starts at UB offset")])
+def test_sort32_page_alignment_is_a_warning(prog, mode, needle) -> None:
+    """The page asks 256-byte aligned dst and 32-element aligned src0; real kernels run Sort32 on
+    32-byte aligned buffers: a warning, the run goes on."""
+    ran, _ = prog.run(params(0, 0, 2, mode), np.zeros(320, np.float32), np.zeros(128, np.uint32))
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    assert "WARNING: Sort32" in ran.stderr and needle in ran.stderr and "aligned as the page requires" in ran.stderr
 
 
 def _lists(dt: int, lens: list[int], seed: int) -> tuple[list[list[tuple[float, int]]], bytes]:

@@ -368,7 +368,7 @@ TRANSPOSE_CASES = [(1, (1, 2, 32, 16)), (2, (2, 3, 16, 32)), (3, (1, 2, 32, 24))
 
 
 @pytest.mark.api("张量变换/Transpose", "Transpose Tiling")
-@pytest.mark.parametrize("dt", [0, 1, 2, 5])
+@pytest.mark.parametrize("dt", sorted(PAD_T))
 @pytest.mark.parametrize("ty,dims", TRANSPOSE_CASES)
 @pytest.mark.parametrize("form", [0, 1])
 def test_confusion_transpose(prog, dt, ty, dims, form) -> None:

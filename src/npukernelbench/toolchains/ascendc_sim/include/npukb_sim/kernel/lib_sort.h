@@ -126,13 +126,15 @@ inline void check_repeat_range(const char* api, const char* what, long long v, l
   }
 }
 
-// A local operand whose start the page requires aligned to `align` bytes (beyond the 32 of every operand).
+// A local operand whose start the page requires aligned to `align` bytes, beyond the 32 bytes of every
+// operand (checked by check_local). A warning, not a violation: real kernels (a cann-ops TopK) run
+// Sort32 on buffers TPipe placed at 32-byte offsets only, which the device evidently accepts.
 template <typename T>
 inline void check_start_align(const char* api, const char* what, const LocalTensor<T>& t, std::uint32_t align,
                               const char* file, int line) {
   if (t.loc().base != nullptr && t.loc().addr % align != 0) {
-    npukb::violation(api, std::string(what) + " starts at UB offset " + npukb::kern::num(t.loc().addr) +
-                     ", which is not " + npukb::kern::num(align) + "-byte aligned as the page requires", file, line);
+    npukb::warning(api, std::string(what) + " starts at UB offset " + npukb::kern::num(t.loc().addr) +
+                   ", which is not " + npukb::kern::num(align) + "-byte aligned as the page requires", file, line);
   }
 }
 
