@@ -41,7 +41,8 @@ def _value_for(tp: TParam) -> str:
     if t in ("auto", "auto&"):
         return "0"
     if t.endswith("&"):
-        return ""                  # a reference parameter without a default: no value to give
+        # a const reference without a default: a value-initialised object of static storage (probes.prelude)
+        return f"::npukb_ref<{t[:-1].strip()}>" if tp.type.strip().startswith("const ") else ""
     return f"{t}{{}}"
 
 

@@ -64,7 +64,8 @@ class Measurement:
 
 
 def page_side(page: doc_tree.ApiPage, text: str) -> str:
-    if "__aicore__" in prototypes.keep_target_regions(text):
+    # __aicore__ in a prototype, not in a call example: the Tiling pages show a kernel that uses the tiling
+    if any("__aicore__" in block for block in prototypes.code_blocks(text)):
         return "kernel"
     if HOST_GROUPS.search("/".join(page.ancestors)) or HOST_TITLE.search(page.title):
         return "host"

@@ -65,6 +65,8 @@ def prelude(headers: tuple[str, ...], namespaces: tuple[str, ...]) -> str:
         opened = "".join(f"namespace {part} {{ " for part in ns.split("::"))
         lines.append(opened + "}" * ns.count("::") + "}")
     lines.append("namespace npukb_all { " + " ".join(f"using namespace ::{ns};" for ns in namespaces) + " }")
+    # an object of static storage for a `const X&` template parameter without a default (TransData's config)
+    lines.append("template <typename T> inline constexpr T npukb_ref{};")
     return "\n".join(lines) + "\n"
 
 

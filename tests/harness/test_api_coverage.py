@@ -218,3 +218,27 @@ def test_missing_docs_folder_is_one_line(tree, tmp_path):
     assert out.returncode == 2
     assert len(out.stderr.strip().splitlines()) == 1 and "no AscendC API reference" in out.stderr
     assert run(tree, "--family", "x").returncode == 2          # --family without --list: misuse
+
+
+def test_page_side_comes_from_the_prototypes_not_the_examples() -> None:
+    """A 'X Tiling' page shows a kernel in its call example: its helpers are still host functions."""
+    sys.path.insert(0, str(ROOT))
+    from benchmarks.apicov import coverage, doc_tree
+
+    page = doc_tree.ApiPage("Foo Tiling", "x/Foo-Tiling.md", ("SIMD-API", "高阶API", "Foo"), "高阶API/Foo", "inherited")
+    host_text = ("# Foo Tiling\n## 函数原型\n```\nvoid GetFooTilingInfo(const ge::Shape& s, uint32_t& x)\n```\n"
+                 "## 调用示例\n```\nextern \"C\" __global__ __aicore__ void foo(GM_ADDR t) {}\n```\n")
+    assert coverage.page_side(page, host_text) == "host"
+    kernel_text = "# Foo\n## 函数原型\n```\n__aicore__ inline void Foo(const LocalTensor<float>& d)\n```\n"
+    assert coverage.page_side(page, kernel_text) == "kernel"
+
+
+def test_a_const_reference_template_parameter_gets_a_static_object() -> None:
+    """TransData<const TransDataConfig& config, ...> has no default: the probe names an object of static storage."""
+    sys.path.insert(0, str(ROOT))
+    from benchmarks.apicov import codegen, probes
+    from benchmarks.apicov.prototypes import TParam
+
+    assert codegen._value_for(TParam("value", "config", "const TransDataConfig&")) == "::npukb_ref<TransDataConfig>"
+    assert codegen._value_for(TParam("value", "cfg", "Cfg&")) == ""          # a mutable one has none
+    assert "npukb_ref" in probes.prelude(("kernel_operator.h",), ("AscendC",))

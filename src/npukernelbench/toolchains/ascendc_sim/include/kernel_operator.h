@@ -48,3 +48,9 @@
 #include "npukb_sim/kernel/lib_norm.h"
 #include "npukb_sim/kernel/lib_welford.h"
 #include "npukb_sim/kernel/lib_quant.h"
+// The sort, reduction, index, data-filter and tensor-transform libraries.
+#include "npukb_sim/kernel/lib_sort.h"
+#include "npukb_sim/kernel/lib_reduce.h"
+#include "npukb_sim/kernel/lib_index.h"
+#include "npukb_sim/kernel/lib_filter.h"
+#include "npukb_sim/kernel/lib_transform.h"

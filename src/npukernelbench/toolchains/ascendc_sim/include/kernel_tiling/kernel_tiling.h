@@ -141,3 +141,6 @@ namespace tiling {
 using ::LogSoftMaxTiling;
 }  // namespace tiling
 }  // namespace AscendC
+
+// The sort and tensor-transform tilings (TopkTiling, PadTiling, UnPadTiling, ConfusionTransposeTiling).
+#include "npukb_sim/lib_tiling_structs.h"

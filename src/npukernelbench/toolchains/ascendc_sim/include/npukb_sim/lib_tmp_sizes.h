@@ -157,3 +157,7 @@ constexpr uint32_t LogSoftMaxMinTmpBytes(uint32_t k, uint32_t data_type_size) { 
 // The normalization and quantization families keep their figures in their own headers.
 #include "npukb_sim/norm_tmp_sizes.h"
 #include "npukb_sim/quant_tmp_sizes.h"
+// The sort, reduction, index / filter / transform families: npukb_sim/{sort,reduce,transform}_tmp_sizes.h.
+#include "npukb_sim/sort_tmp_sizes.h"
+#include "npukb_sim/reduce_tmp_sizes.h"
+#include "npukb_sim/transform_tmp_sizes.h"

@@ -15,3 +15,14 @@ inline void GetMeanMaxMinTmpSize(const uint32_t n, const uint32_t srcTypeSize, c
 }
 
 }  // namespace AscendC
+
+namespace AscendC {
+
+// Mean's work buffer as maxLiveNodeCount source-sized values per element (a 16-bit source accumulated
+// in fp32 takes 8 bytes per element), no extra bytes.
+inline void GetMeanTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuffer) {
+  maxLiveNodeCount = npukb_lib::MeanLiveNodes(typeSize);
+  extraBuffer = 0;
+}
+
+}  // namespace AscendC

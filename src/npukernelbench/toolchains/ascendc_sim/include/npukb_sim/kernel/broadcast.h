@@ -1,17 +1,23 @@
 // npukb_sim/kernel/broadcast.h -- BroadCast / Broadcast: numpy-style broadcast of a 1-D or 2-D tensor
 // (dim 1: [1] -> [n]; dim 2, axis 0: [1, k] -> [m, k]; axis 1: [m, 1] -> [m, k]), dense row-major.
+// The sharedTmpBuffer (or the UB the framework form takes) must hold the simulator's minimum, the figure
+// GetBroadCastMaxMinTmpSize reports (npukb_sim/transform_tmp_sizes.h); with dim 2 and axis 0 the row
+// srcShape[1] must be 32-byte aligned. dst may be src (real kernels broadcast a row in place: the result
+// is the non-overlapping one). The dynamic-shape form with BroadcastTiling and GetBroadcastTilingInfo are
+// documented for the Ascend 950 only: declared, they fail to compile with that explanation.
 // Clean-room part of ascendc-sim.
 #pragma once
 #include <cstdint>
 #include <vector>
 
-#include "npukb_sim/kernel/vec_elementwise_common.h"
+#include "npukb_sim/kernel/lib_support.h"
+#include "npukb_sim/lib_tmp_sizes.h"
 
 namespace AscendC {
 namespace sim {
 template <typename T, std::int32_t dim, std::int32_t axis>
 inline void broadcast_run(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t* dstShape,
-                          const std::uint32_t* srcShape, const char* file, int line) {
+                          const std::uint32_t* srcShape, const LocalTensor<std::uint8_t>* tmp, const char* file, int line) {
   static_assert(one_of<T, half, float, std::int8_t, std::uint8_t>,
                 "BroadCast: unsupported data type (int8_t, uint8_t, half, float)");
   static_assert(dim == 1 || dim == 2, "BroadCast: dim must be 1 or 2");
@@ -25,6 +31,17 @@ inline void broadcast_run(const LocalTensor<T>& dst, const LocalTensor<T>& src, 
   const std::uint32_t src_cols = srcShape[dim - 1];
   if (src_rows != want_src_rows || src_cols != want_src_cols) {
     npukb::violation(api, "srcShape does not broadcast to dstShape along axis " + npukb::kern::num(axis), file, line);
+  }
+  if (dim == 2 && axis == 0 && src_cols * sizeof(T) % 32 != 0) {
+    npukb::violation(api, "with dim 2 and axis 0, srcShape[1] (" + npukb::kern::num(src_cols) +
+                     " elements) must be 32-byte aligned", file, line);
+  }
+  const std::uint64_t need = npukb_lib::BroadcastTmpBytes(static_cast<std::uint32_t>(rows), static_cast<std::uint32_t>(cols),
+                                                          sizeof(T), dim == 2 && axis == 1, false);
+  if (tmp != nullptr) {
+    if (need > 0) check_tmp_buffer(api, *tmp, need, "Broadcast needs (GetBroadCastMaxMinTmpSize's minimum)", file, line);
+  } else if (need > 0) {
+    check_framework_tmp(api, need, "GetBroadCastMaxMinTmpSize's minimum", file, line);
   }
   const std::uint64_t sn = static_cast<std::uint64_t>(src_rows) * src_cols, dn = rows * cols;
   if (dn == 0) return;
@@ -45,25 +62,47 @@ inline void broadcast_run(const LocalTensor<T>& dst, const LocalTensor<T>& src, 
 template <typename T, std::int32_t dim, std::int32_t axis, bool isReuseSource = false>
 inline void BroadCast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t dstShape[dim],
                       const std::uint32_t srcShape[dim], LocalTensor<std::uint8_t>& sharedTmpBuffer, NPUKB_LOC_PARAMS) {
-  (void)sharedTmpBuffer;
-  sim::broadcast_run<T, dim, axis>(dst, src, dstShape, srcShape, file, line);
+  sim::broadcast_run<T, dim, axis>(dst, src, dstShape, srcShape, &sharedTmpBuffer, file, line);
 }
 template <typename T, std::int32_t dim, std::int32_t axis, bool isReuseSource = false>
 inline void BroadCast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t dstShape[dim],
                       const std::uint32_t srcShape[dim], NPUKB_LOC_PARAMS) {
-  sim::broadcast_run<T, dim, axis>(dst, src, dstShape, srcShape, file, line);
+  sim::broadcast_run<T, dim, axis>(dst, src, dstShape, srcShape, nullptr, file, line);
 }
 // The newer spelling of the same API.
 template <typename T, std::int32_t dim, std::int32_t axis, bool isReuseSource = false>
 inline void Broadcast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t dstShape[dim],
                       const std::uint32_t srcShape[dim], LocalTensor<std::uint8_t>& sharedTmpBuffer, NPUKB_LOC_PARAMS) {
-  (void)sharedTmpBuffer;
-  sim::broadcast_run<T, dim, axis>(dst, src, dstShape, srcShape, file, line);
+  sim::broadcast_run<T, dim, axis>(dst, src, dstShape, srcShape, &sharedTmpBuffer, file, line);
 }
 template <typename T, std::int32_t dim, std::int32_t axis, bool isReuseSource = false>
 inline void Broadcast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t dstShape[dim],
                       const std::uint32_t srcShape[dim], NPUKB_LOC_PARAMS) {
-  sim::broadcast_run<T, dim, axis>(dst, src, dstShape, srcShape, file, line);
+  sim::broadcast_run<T, dim, axis>(dst, src, dstShape, srcShape, nullptr, file, line);
 }
+
+// The dynamic-shape form (Ascend 950PR / 950DT only). BroadcastTiling's fields are not documented.
+struct BroadcastTiling {
+  std::uint32_t rank = 0;
+};
+namespace sim {
+template <typename T>
+constexpr bool broadcast_false = false;
+}  // namespace sim
+#define NPUKB_BROADCAST_950_ONLY(NAME)                                                                                \
+  static_assert(sim::broadcast_false<T>, #NAME " with a BroadcastTiling is documented for the Ascend 950PR / 950DT "  \
+                "only; on the Atlas A2 / A3 series use Broadcast<T, dim, axis>(dst, src, dstShape, srcShape[, tmp])")
+template <class T, int constRank = -1, std::uint32_t* constDstShape = nullptr, std::uint32_t* constSrcShape = nullptr,
+          bool constSrcInnerPad = false>
+inline void Broadcast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t* dstShape,
+                      const std::uint32_t* srcShape, BroadcastTiling* tiling, NPUKB_LOC_PARAMS) {
+  NPUKB_BROADCAST_950_ONLY(Broadcast);
+}
+template <class T, int constRank = -1, std::uint32_t* constDstShape = nullptr, std::uint32_t* constSrcShape = nullptr>
+inline void GetBroadcastTilingInfo(std::uint32_t rank, const std::uint32_t* dstShape, const std::uint32_t* srcShape,
+                                   bool srcInnerPad, BroadcastTiling& tiling) {
+  NPUKB_BROADCAST_950_ONLY(GetBroadcastTilingInfo);
+}
+#undef NPUKB_BROADCAST_950_ONLY
 
 }  // namespace AscendC

@@ -1,5 +1,6 @@
-// npukb_sim/kernel/reduce.h -- ReduceSum/Max/Min, WholeReduceSum/Max/Min, BlockReduceSum/Max/Min,
-// PairReduceSum and the row-wise Sum / Mean. Clean-room part of ascendc-sim.
+// npukb_sim/kernel/reduce.h -- ReduceSum/Max/Min, WholeReduceSum/Max/Min, BlockReduceSum/Max/Min and
+// PairReduceSum (the library's Sum, Mean and pattern reductions are in lib_reduce.h). Clean-room part of
+// ascendc-sim.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -301,74 +302,6 @@ inline void PairReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, 
   static_assert(sim::red_types<T>, "PairReduceSum: unsupported data type (half, float)");
   sim::pair_reduce(dst, src, repeatTime, isSetMask, nullptr, static_cast<std::uint64_t>(mask), dstRepStride, srcBlkStride,
                    srcRepStride, file, line);
-}
-
-// ---- Sum / Mean: per row of an [outter, inner] tensor, the sum (mean) of its first n elements ------
-// inner is n rounded up to 32 bytes; results go to dst[0 .. outter).
-struct SumParams {
-  std::uint32_t outter = 1;
-  std::uint32_t inner = 0;
-  std::uint32_t n = 0;
-};
-struct MeanParams {
-  std::uint32_t outter = 1;
-  std::uint32_t inner = 0;
-  std::uint32_t n = 0;
-};
-
-namespace sim {
-template <typename T>
-inline void row_reduce(const char* api, const LocalTensor<T>& dst, const LocalTensor<T>& src, std::uint32_t outter,
-                       std::uint32_t inner, std::uint32_t n, bool mean, const char* file, int line) {
-  if (inner * sizeof(T) % 32 != 0) {
-    npukb::violation(api, "inner " + npukb::kern::num(inner) + " is not a whole number of 32-byte blocks", file, line);
-  }
-  if (n == 0 || n > inner) {
-    npukb::violation(api, "n " + npukb::kern::num(n) + " must be in [1, inner = " + npukb::kern::num(inner) + "]", file, line);
-  }
-  if (outter == 0) return;
-  const std::uint64_t sbytes = static_cast<std::uint64_t>(outter) * inner * sizeof(T);
-  const std::uint64_t dbytes = static_cast<std::uint64_t>(outter) * sizeof(T);
-  check_local(api, "src", src, sbytes, true, file, line);
-  check_local(api, "dst", dst, dbytes, true, file, line);
-  std::vector<T> out(outter);
-  for (std::uint32_t r = 0; r < outter; ++r) {
-    float acc = 0.0f;
-    for (std::uint32_t k = 0; k < n; ++k) acc += static_cast<float>(src.ptr()[static_cast<std::uint64_t>(r) * inner + k]);
-    out[r] = static_cast<T>(mean ? acc / static_cast<float>(n) : acc);
-  }
-  std::memcpy(dst.ptr(), out.data(), dbytes);
-  const npukb::kern::Span sp = vspan(src, sbytes), dp = vspan(dst, dbytes);
-  vec_cost(static_cast<double>(npukb::kern::VecCost::Reduce), static_cast<std::uint32_t>((sbytes + 255) / 256) * 2, &sp, 1,
-           &dp, 1);
-}
-}  // namespace sim
-
-template <typename T, std::int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false>
-inline void Sum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<std::uint8_t>& sharedTmpBuffer,
-                const SumParams& sumParams, NPUKB_LOC_PARAMS) {
-  static_assert(sim::red_types<T>, "Sum: unsupported data type (half, float)");
-  (void)sharedTmpBuffer;
-  sim::row_reduce("Sum", dst, src, sumParams.outter, sumParams.inner, sumParams.n, false, file, line);
-}
-template <typename T, std::int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false>
-inline void Sum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const SumParams& sumParams, NPUKB_LOC_PARAMS) {
-  static_assert(sim::red_types<T>, "Sum: unsupported data type (half, float)");
-  sim::row_reduce("Sum", dst, src, sumParams.outter, sumParams.inner, sumParams.n, false, file, line);
-}
-template <typename T, typename accType = T, bool isReuseSource = false, bool isBasicBlock = false, std::int32_t reduceDim = -1>
-inline void Mean(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<std::uint8_t>& sharedTmpBuffer,
-                 const MeanParams& meanParams, NPUKB_LOC_PARAMS) {
-  static_assert(sim::red_types<T>, "Mean: unsupported data type (half, float)");
-  static_assert(std::is_same_v<accType, T> || std::is_same_v<accType, float>, "Mean: accType must be T or float");
-  (void)sharedTmpBuffer;
-  sim::row_reduce("Mean", dst, src, meanParams.outter, meanParams.inner, meanParams.n, true, file, line);
-}
-template <typename T, typename accType = T, bool isReuseSource = false, bool isBasicBlock = false, std::int32_t reduceDim = -1>
-inline void Mean(const LocalTensor<T>& dst, const LocalTensor<T>& src, const MeanParams& meanParams, NPUKB_LOC_PARAMS) {
-  static_assert(sim::red_types<T>, "Mean: unsupported data type (half, float)");
-  static_assert(std::is_same_v<accType, T> || std::is_same_v<accType, float>, "Mean: accType must be T or float");
-  sim::row_reduce("Mean", dst, src, meanParams.outter, meanParams.inner, meanParams.n, true, file, line);
 }
 
 }  // namespace AscendC

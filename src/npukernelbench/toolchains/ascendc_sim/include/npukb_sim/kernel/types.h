@@ -5,6 +5,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "npukb_sim/data_format.h"   // DataFormat, TransDataConfig
 #include "npukb_sim/runtime.h"
 
 // ---- half / bfloat16_t -------------------------------------------------------------------------
@@ -83,7 +84,6 @@ enum class CacheMode : std::uint8_t { CACHE_MODE_DISABLE = 0, CACHE_MODE_NORMAL,
 enum class AtomicDtype : std::uint8_t { ATOMIC_NONE = 0, ATOMIC_F32, ATOMIC_F16, ATOMIC_S16, ATOMIC_S32, ATOMIC_S8, ATOMIC_BF16 };
 enum class AtomicOp : std::uint8_t { ATOMIC_SUM = 0, ATOMIC_MAX, ATOMIC_MIN };
 enum class BlockMode : std::uint8_t { BLOCK_MODE_NORMAL = 0, BLOCK_MODE_MATRIX, BLOCK_MODE_VECTOR, BLOCK_MODE_SMALL_CHANNEL, BLOCK_MODE_DEPTHWISE };
-enum class DataFormat : std::uint8_t { ND = 0, NZ, NCHW, NC1HWC0, NHWC };
 // The shape a LocalTensor carries (SetShapeInfo / GetShapeInfo): the library APIs that take no
 // explicit shape (SoftMax family) read the rows from it. shape: the laid-out (padded) dims;
 // originalShape: the valid ones.
@@ -107,7 +107,7 @@ struct ShapeInfo {
   DataFormat dataFormat = DataFormat::ND;
 };
 
-enum class TransposeType : std::uint8_t { TRANSPOSE_TYPE_NONE, TRANSPOSE_NZ2ND_0213, TRANSPOSE_NZ2NZ_0213, TRANSPOSE_NZ2NZ_012_WITH_N, TRANSPOSE_NZ2ND_012_WITH_N, TRANSPOSE_NZ2ND_012_WITHOUT_N, TRANSPOSE_NZ2NZ_012_WITHOUT_N, TRANSPOSE_ND2ND_ONLY };
+enum class TransposeType : std::uint8_t { TRANSPOSE_TYPE_NONE, TRANSPOSE_NZ2ND_0213, TRANSPOSE_NZ2NZ_0213, TRANSPOSE_NZ2NZ_012_WITH_N, TRANSPOSE_NZ2ND_012_WITH_N, TRANSPOSE_NZ2ND_012_WITHOUT_N, TRANSPOSE_NZ2NZ_012_WITHOUT_N, TRANSPOSE_ND2ND_ONLY, TRANSPOSE_ND_UB_GM, TRANSPOSE_GRAD_ND_UB_GM, TRANSPOSE_ND2ND_B16, TRANSPOSE_NCHW2NHWC, TRANSPOSE_NHWC2NCHW, TRANSPOSE_ND2ND_021, TRANSPOSE_ND2ND_102, TRANSPOSE_ND2ND_210, TRANSPOSE_ND2NZ_WITH_INTLV };
 
 using TEventID = std::int8_t;
 constexpr std::int32_t MASK_PLACEHOLDER = 0;
