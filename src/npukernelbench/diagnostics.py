@@ -210,12 +210,15 @@ def _is_element_type(text: str) -> bool:
 
 def _conflict_is_kind_mismatch(notes: tuple[str, ...]) -> bool:
     """'deduced conflicting types for parameter T (float and LocalTensor<float>)': a tensor where a
-    scalar belongs (or the other way round) is a wrong argument kind, not a dtype mistake."""
+    scalar belongs (or the other way round) is a wrong argument kind, not a dtype mistake. When some
+    other candidate conflicts only in element types (half and float), the call is a dtype mistake: a
+    long overload set always has candidates that the wrong arity pairs with a tensor."""
+    kinds = []
     for note in notes:
         m = re.search(r"deduced conflicting types for parameter '[^']*' \('(.*)' and '(.*)'\)", note)
-        if m and _is_element_type(m.group(1)) != _is_element_type(m.group(2)):
-            return True
-    return False
+        if m:
+            kinds.append((_is_element_type(m.group(1)), _is_element_type(m.group(2))))
+    return any(a != b for a, b in kinds) and not any(a and b for a, b in kinds)
 
 
 def _conversion_is_dtype_only(notes: tuple[str, ...]) -> bool:

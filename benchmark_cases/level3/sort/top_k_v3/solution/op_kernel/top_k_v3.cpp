@@ -25,7 +25,7 @@ struct Bits<float> {
 };
 
 template <typename T>
-class TopK {
+class TopKV3Kernel {
     using U = typename Bits<T>::U;
 
 public:
@@ -99,7 +99,7 @@ extern "C" __global__ __aicore__ void top_k_v3(GM_ADDR x, GM_ADDR k, GM_ADDR val
                                                GM_ADDR workspace, GM_ADDR tiling)
 {
     GET_TILING_DATA_WITH_STRUCT(TopKTiling, t, tiling);
-    TopK<DTYPE_X> op;
+    TopKV3Kernel<DTYPE_X> op;
     op.Init(t, x, k, values, indices);
     op.Process();
 }
