@@ -6,6 +6,7 @@
 #include <cstring>
 #include <utility>
 
+#include "call_site.h"
 #include "npukb_sim/runtime.h"
 #include "test_support.h"
 
@@ -31,14 +32,22 @@ BlockState& block() {
   return *g_current;
 }
 
+// The location as the launcher writes it: a call-site token for the caller (file == nullptr), which
+// simkit symbolises after the run as the toolchain does.
+static std::string where(const char* file, int line) {
+  return file == nullptr ? npukb::rt::call_site_token() : std::string(file) + ":" + std::to_string(line);
+}
+
 void violation(const char* api, const std::string& what, const char* file, int line) {
-  std::fprintf(stderr, "VIOLATION: %s: %s (block %d, %s:%d)\n", api, what.c_str(), g_current ? g_current->block_idx : -1, file, line);
+  std::fprintf(stderr, "VIOLATION: %s: %s (block %d, %s)\n", api, what.c_str(), g_current ? g_current->block_idx : -1,
+               where(file, line).c_str());
   std::fflush(stderr);
   std::exit(3);
 }
 
 void warning(const char* api, const std::string& what, const char* file, int line) {
-  std::fprintf(stderr, "WARNING: %s: %s (block %d, %s:%d)\n", api, what.c_str(), g_current ? g_current->block_idx : -1, file, line);
+  std::fprintf(stderr, "WARNING: %s: %s (block %d, %s)\n", api, what.c_str(), g_current ? g_current->block_idx : -1,
+               where(file, line).c_str());
   std::fflush(stderr);
 }
 

@@ -40,6 +40,7 @@
 #include <string>
 #include <vector>
 
+#include "call_site.h"
 #include "guarded_state.h"
 #include "npukb_sim/runtime.h"
 #include "exe_graph/runtime/tiling_parse_context.h"
@@ -264,7 +265,12 @@ bool g_mixed = false;               // AIC and AIV blocks in one launch
 bool g_waves = false;               // more vector blocks than vector cores: they run in waves
 int g_aiv_per_core = 1;
 
-std::string where(const char* file, int line) { return std::string(file ? file : "?") + ":" + std::to_string(line); }
+// A report's source location: an explicit file:line, none for "", else (nullptr) the kernel line that
+// called the API, as a call-site token the toolchain symbolises after the run (call_site.h).
+std::string where(const char* file, int line) {
+  if (file == nullptr) return npukb::rt::call_site_token();
+  return *file ? std::string(file) + ":" + std::to_string(line) : std::string();
+}
 
 // "block 3" for single-core-type launches, "AIC 1" / "AIV 3" (core 1, sub-block 1) for mixed ones.
 std::string block_name(int b) {
@@ -1607,7 +1613,16 @@ std::uint64_t launch_tiling_key() { return g_tiling_key; }
 void warning(const char* api, const std::string& what, const char* file, int line) {
   const int b = g_running_block.load();
   const int idx = b >= 0 && b < static_cast<int>(g_blocks.size()) ? g_blocks[b].state->block_idx : b;
-  const std::string loc = (file != nullptr && *file) ? std::string(file) + ":" + std::to_string(line) : "";
+  // Walking the stack costs microseconds and a warning may come from a hot loop: each return address
+  // into the caller is walked from a bounded number of times (an inlined API has one per call site).
+  constexpr int kWalksPerReturnAddress = 64;
+  static std::map<const void*, int> walks;
+  {
+    std::lock_guard<std::mutex> lk(g_warn_mutex);
+    if (g_warnings.size() >= kMaxWarnings) return;
+    if (file == nullptr && ++walks[__builtin_return_address(0)] > kWalksPerReturnAddress) return;
+  }
+  const std::string loc = where(file, line);
   std::lock_guard<std::mutex> lk(g_warn_mutex);
   const std::string key = loc.empty() ? std::string(api ? api : "") + what : loc;
   for (const auto& seen : g_warned_at) {
@@ -1625,12 +1640,13 @@ void warning(const char* api, const std::string& what, const char* file, int lin
     for (;;) pause();
   }
   int b = g_running_block.load();
-  std::string loc = (file != nullptr && *file) ? std::string(file) + ":" + std::to_string(line) : "";
+  const std::string loc = where(file, line);
   const int idx = b >= 0 && b < static_cast<int>(g_blocks.size()) ? g_blocks[b].state->block_idx : b;
   const char* core = b >= 0 && b < static_cast<int>(g_blocks.size()) && g_blocks[b].state->core_type == CORE_AIC ? "AIC" : "AIV";
   result_set("violation", "{\"api\": " + json_str(api ? api : "") + ", \"message\": " + json_str(what) +
                               ", \"block\": " + std::to_string(idx) + ", \"core\": " + json_str(core) +
-                              ", \"file\": " + json_str(file ? file : "") + ", \"line\": " + std::to_string(line) + "}");
+                              ", \"file\": " + json_str(file ? file : "") + ", \"line\": " + std::to_string(line) +
+                              (file == nullptr ? ", \"at\": " + json_str(loc) : std::string()) + "}");
   std::string message = std::string(api ? api : "") + ": " + what;
   if (b >= 0) message += " (" + block_name(b) + (loc.empty() ? "" : ", " + loc) + ")";
   else if (!loc.empty()) message += " (" + loc + ")";
@@ -1812,7 +1828,7 @@ double cross_core_wait_flag(int flag_id, const char* file, int line) {
 std::uint8_t* lazy_buffer(std::uint8_t** slot, std::size_t bytes) {
   if (*slot != nullptr) return *slot;
   int b = g_running_block.load();
-  if (b < 0) violation("TPipe::InitBuffer", "on-chip memory requested outside a kernel block");
+  if (b < 0) violation("TPipe::InitBuffer", "on-chip memory requested outside a kernel block", nullptr, 0);
   *slot = block_memory(g_blocks[b], bytes);
   return *slot;
 }

@@ -44,25 +44,25 @@ inline void broadcast_run(const LocalTensor<T>& dst, const LocalTensor<T>& src, 
 
 template <typename T, std::int32_t dim, std::int32_t axis, bool isReuseSource = false>
 inline void BroadCast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t dstShape[dim],
-                      const std::uint32_t srcShape[dim], LocalTensor<std::uint8_t>& sharedTmpBuffer, NPUKB_LOC_PARAMS) {
+                      const std::uint32_t srcShape[dim], LocalTensor<std::uint8_t>& sharedTmpBuffer) { NPUKB_CALLER;
   (void)sharedTmpBuffer;
   sim::broadcast_run<T, dim, axis>(dst, src, dstShape, srcShape, file, line);
 }
 template <typename T, std::int32_t dim, std::int32_t axis, bool isReuseSource = false>
 inline void BroadCast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t dstShape[dim],
-                      const std::uint32_t srcShape[dim], NPUKB_LOC_PARAMS) {
+                      const std::uint32_t srcShape[dim]) { NPUKB_CALLER;
   sim::broadcast_run<T, dim, axis>(dst, src, dstShape, srcShape, file, line);
 }
 // The newer spelling of the same API.
 template <typename T, std::int32_t dim, std::int32_t axis, bool isReuseSource = false>
 inline void Broadcast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t dstShape[dim],
-                      const std::uint32_t srcShape[dim], LocalTensor<std::uint8_t>& sharedTmpBuffer, NPUKB_LOC_PARAMS) {
+                      const std::uint32_t srcShape[dim], LocalTensor<std::uint8_t>& sharedTmpBuffer) { NPUKB_CALLER;
   (void)sharedTmpBuffer;
   sim::broadcast_run<T, dim, axis>(dst, src, dstShape, srcShape, file, line);
 }
 template <typename T, std::int32_t dim, std::int32_t axis, bool isReuseSource = false>
 inline void Broadcast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t dstShape[dim],
-                      const std::uint32_t srcShape[dim], NPUKB_LOC_PARAMS) {
+                      const std::uint32_t srcShape[dim]) { NPUKB_CALLER;
   sim::broadcast_run<T, dim, axis>(dst, src, dstShape, srcShape, file, line);
 }
 

@@ -100,8 +100,7 @@ inline void cost_local_to_local(npukb::kern::Span src, npukb::kern::Span dst, st
 
 // ---- DataCopy: count form ----------------------------------------------------------------------
 template <typename T>
-inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const std::uint32_t calCount,
-                     const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const std::uint32_t calCount) { NPUKB_CALLER;
   const std::uint64_t bytes = static_cast<std::uint64_t>(calCount) * sizeof(T) / 32u * 32u;
   if (bytes == 0) return;
   sim::check_local("DataCopy", "dst", dst, bytes, true, file, line);
@@ -111,8 +110,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
 }
 
 template <typename T>
-inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t calCount,
-                     const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t calCount) { NPUKB_CALLER;
   const std::uint64_t bytes = static_cast<std::uint64_t>(calCount) * sizeof(T) / 32u * 32u;
   if (bytes == 0) return;
   sim::check_local("DataCopy", "src", src, bytes, true, file, line);
@@ -122,8 +120,7 @@ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, cons
 }
 
 template <typename T>
-inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t calCount,
-                     const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t calCount) { NPUKB_CALLER;
   const std::uint64_t bytes = static_cast<std::uint64_t>(calCount) * sizeof(T) / 32u * 32u;
   if (bytes == 0) return;
   sim::check_local("DataCopy", "dst", dst, bytes, true, file, line);
@@ -141,8 +138,7 @@ inline void check_copy_params(const char* api, const DataCopyParams& p, const ch
 }  // namespace sim
 
 template <typename T>
-inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p,
-                     const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p) { NPUKB_CALLER;
   sim::check_copy_params("DataCopy", p, file, line);
   if (p.blockCount == 0) return;
   const std::uint64_t blk = static_cast<std::uint64_t>(p.blockLen) * 32u;
@@ -160,8 +156,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
 }
 
 template <typename T>
-inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p,
-                     const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) { NPUKB_CALLER;
   sim::check_copy_params("DataCopy", p, file, line);
   if (p.blockCount == 0) return;
   const std::uint64_t blk = static_cast<std::uint64_t>(p.blockLen) * 32u;
@@ -190,8 +185,7 @@ constexpr bool bias_table_type = std::is_same_v<T, float> || std::is_same_v<T, s
 }  // namespace sim
 
 template <typename T>
-inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p,
-                     const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) { NPUKB_CALLER;
   if (dst.loc().hw == Hardware::BIAS) {
     if constexpr (sim::bias_table_type<T>) {
       return sim::copy_l1_to_bt(dst, src, p, file, line);
@@ -271,14 +265,14 @@ inline void pad_local_to_gm(const char* api, const GlobalTensor<T>& dst, const L
 
 template <typename T>
 inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
-                        const DataCopyPadExtParams<T>& pad, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+                        const DataCopyPadExtParams<T>& pad) { NPUKB_CALLER;
   sim::pad_gm_to_local("DataCopyPad", dst, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, pad.isPad,
                        pad.leftPadding, pad.rightPadding, pad.paddingValue, file, line);
 }
 
 template <typename T>
 inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p,
-                        const DataCopyPadParams& pad, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+                        const DataCopyPadParams& pad) { NPUKB_CALLER;
   T v;
   std::memset(&v, 0, sizeof(T));
   std::memcpy(&v, &pad.paddingValue, sizeof(T) < 8 ? sizeof(T) : 8);
@@ -287,14 +281,12 @@ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, c
 }
 
 template <typename T>
-inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& p,
-                        const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& p) { NPUKB_CALLER;
   sim::pad_local_to_gm("DataCopyPad", dst, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, file, line);
 }
 
 template <typename T>
-inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p,
-                        const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) { NPUKB_CALLER;
   sim::pad_local_to_gm("DataCopyPad", dst, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, file, line);
 }
 
@@ -313,14 +305,12 @@ inline void fill_gm(const char* api, const GlobalTensor<T>& gm, std::uint64_t si
 }
 }  // namespace sim
 template <typename T>
-inline void InitGlobalMemory(GlobalTensor<T>& gmWorkspaceAddr, const std::uint64_t size, const T value,
-                             const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+inline void InitGlobalMemory(GlobalTensor<T>& gmWorkspaceAddr, const std::uint64_t size, const T value) { NPUKB_CALLER;
   sim::fill_gm("InitGlobalMemory", gmWorkspaceAddr, size, value, file, line);
 }
 // The older name of InitGlobalMemory.
 template <typename T>
-inline void InitOutput(GlobalTensor<T> gmWorkspaceAddr, std::uint32_t size, T value = 0,
-                       const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+inline void InitOutput(GlobalTensor<T> gmWorkspaceAddr, std::uint32_t size, T value = 0) { NPUKB_CALLER;
   sim::fill_gm("InitOutput", gmWorkspaceAddr, size, value, file, line);
 }
 

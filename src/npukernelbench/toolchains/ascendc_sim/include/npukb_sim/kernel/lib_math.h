@@ -38,25 +38,24 @@ constexpr double kCostSig = static_cast<double>(npukb::kern::VecCost::Sigmoid);
 #define NPUKB_HL_UNARY(NAME, COST, EXPR)                                                                               \
   template <typename T, bool isReuseSource = false>                                                                    \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<std::uint8_t>& sharedTmpBuffer, \
-                   const std::uint32_t calCount, NPUKB_LOC_PARAMS) {                                                   \
+                   const std::uint32_t calCount) { NPUKB_CALLER;                                                   \
     static_assert(sim::hl_types<T>, #NAME ": unsupported data type (half, float)");                                     \
     (void)sharedTmpBuffer;                                                                                             \
     sim::hl_unary(#NAME, dst, src, calCount, COST, [](float x) -> float { return EXPR; }, file, line);                 \
   }                                                                                                                    \
   template <typename T, bool isReuseSource = false>                                                                    \
-  inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t calCount, NPUKB_LOC_PARAMS) { \
+  inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t calCount) { NPUKB_CALLER; \
     static_assert(sim::hl_types<T>, #NAME ": unsupported data type (half, float)");                                     \
     sim::hl_unary(#NAME, dst, src, calCount, COST, [](float x) -> float { return EXPR; }, file, line);                 \
   }                                                                                                                    \
   template <typename T, bool isReuseSource = false>                                                                    \
-  inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<std::uint8_t>& sharedTmpBuffer, \
-                   NPUKB_LOC_PARAMS) {                                                                                 \
+  inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<std::uint8_t>& sharedTmpBuffer) { NPUKB_CALLER;                                                                                 \
     static_assert(sim::hl_types<T>, #NAME ": unsupported data type (half, float)");                                     \
     (void)sharedTmpBuffer;                                                                                             \
     sim::hl_unary(#NAME, dst, src, src.GetSize(), COST, [](float x) -> float { return EXPR; }, file, line);            \
   }                                                                                                                    \
   template <typename T, bool isReuseSource = false>                                                                    \
-  inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, NPUKB_LOC_PARAMS) {                           \
+  inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src) { NPUKB_CALLER;                           \
     static_assert(sim::hl_types<T>, #NAME ": unsupported data type (half, float)");                                     \
     sim::hl_unary(#NAME, dst, src, src.GetSize(), COST, [](float x) -> float { return EXPR; }, file, line);            \
   }                                                                                                                    \
@@ -64,12 +63,12 @@ constexpr double kCostSig = static_cast<double>(npukb::kern::VecCost::Sigmoid);
   inline npukbPtrRet NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                        \
                           const LocalTensor<std::uint8_t>& sharedTmpBuffer, const std::uint32_t calCount) {            \
     NPUKB_PTR_CHECK(NAME);                                                                                             \
-    NAME<T, isReuseSource>(dst, src, sharedTmpBuffer, calCount, NPUKB_PTR_LOC);                                        \
+    NAME<T, isReuseSource>(dst, src, sharedTmpBuffer, calCount);                                        \
   }                                                                                                                    \
   template <typename T, bool isReuseSource = false, NPUKB_PTR_RET>                                                     \
   inline npukbPtrRet NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t calCount) {        \
     NPUKB_PTR_CHECK(NAME);                                                                                             \
-    NAME<T, isReuseSource>(dst, src, calCount, NPUKB_PTR_LOC);                                                         \
+    NAME<T, isReuseSource>(dst, src, calCount);                                                         \
   }
 
 NPUKB_HL_UNARY(Sigmoid, sim::kCostSig, 1.0f / (1.0f + __builtin_expf(-x)))
@@ -103,13 +102,13 @@ NPUKB_HL_UNARY(Silu, sim::kCostSig, x / (1.0f + __builtin_expf(-x)))
 // taylorExpandLevel has no default, so Exp<T>(...) keeps selecting the basic instruction.
 template <typename T, std::uint8_t taylorExpandLevel, bool isReuseSource = false>
 inline void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<std::uint8_t>& sharedTmpBuffer,
-                const std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+                const std::uint32_t calCount) { NPUKB_CALLER;
   static_assert(sim::hl_types<T>, "Exp: unsupported data type (half, float)");
   (void)sharedTmpBuffer;
   sim::hl_unary("Exp", dst, src, calCount, sim::kCostSig, [](float x) -> float { return __builtin_expf(x); }, file, line);
 }
 template <typename T, std::uint8_t taylorExpandLevel, bool isReuseSource = false>
-inline void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+inline void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t calCount) { NPUKB_CALLER;
   static_assert(sim::hl_types<T>, "Exp: unsupported data type (half, float)");
   sim::hl_unary("Exp", dst, src, calCount, sim::kCostSig, [](float x) -> float { return __builtin_expf(x); }, file, line);
 }
@@ -117,27 +116,27 @@ inline void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std:
 // Gelu (tanh approximation) and FasterGelu (x * sigmoid(1.702 x)).
 template <typename T, bool highPrecision = false, bool highPerformance = false>
 inline void Gelu(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<std::uint8_t>& sharedTmpBuffer,
-                 const std::uint32_t dataSize, NPUKB_LOC_PARAMS) {
+                 const std::uint32_t dataSize) { NPUKB_CALLER;
   static_assert(sim::hl_types<T>, "Gelu: unsupported data type (half, float)");
   (void)sharedTmpBuffer;
   sim::hl_unary("Gelu", dst, src, dataSize, sim::kCostHL, [](float x) -> float {
     return x / (1.0f + __builtin_expf(-1.5957691216f * (x + 0.044715f * x * x * x))); }, file, line);
 }
 template <typename T, bool highPrecision = false, bool highPerformance = false>
-inline void Gelu(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t dataSize, NPUKB_LOC_PARAMS) {
+inline void Gelu(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t dataSize) { NPUKB_CALLER;
   static_assert(sim::hl_types<T>, "Gelu: unsupported data type (half, float)");
   sim::hl_unary("Gelu", dst, src, dataSize, sim::kCostHL, [](float x) -> float {
     return x / (1.0f + __builtin_expf(-1.5957691216f * (x + 0.044715f * x * x * x))); }, file, line);
 }
 template <typename T, bool highPrecision = false, bool highPerformance = false>
 inline void FasterGelu(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<std::uint8_t>& sharedTmpBuffer,
-                       const std::uint32_t dataSize, NPUKB_LOC_PARAMS) {
+                       const std::uint32_t dataSize) { NPUKB_CALLER;
   static_assert(sim::hl_types<T>, "FasterGelu: unsupported data type (half, float)");
   (void)sharedTmpBuffer;
   sim::hl_unary("FasterGelu", dst, src, dataSize, sim::kCostSig, [](float x) -> float { return x / (1.0f + __builtin_expf(-1.702f * x)); }, file, line);
 }
 template <typename T, bool highPrecision = false, bool highPerformance = false>
-inline void FasterGelu(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t dataSize, NPUKB_LOC_PARAMS) {
+inline void FasterGelu(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t dataSize) { NPUKB_CALLER;
   static_assert(sim::hl_types<T>, "FasterGelu: unsupported data type (half, float)");
   sim::hl_unary("FasterGelu", dst, src, dataSize, sim::kCostSig, [](float x) -> float { return x / (1.0f + __builtin_expf(-1.702f * x)); }, file, line);
 }
@@ -166,45 +165,44 @@ inline auto tensor_reader(const LocalTensor<T>& t, std::uint32_t count, const ch
 }  // namespace sim
 template <typename T, bool isReuseSource = false>
 inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
-                  const LocalTensor<std::uint8_t>& sharedTmpBuffer, const std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+                  const LocalTensor<std::uint8_t>& sharedTmpBuffer, const std::uint32_t calCount) { NPUKB_CALLER;
   static_assert(sim::one_of<T, half, float, std::int32_t>, "Power: unsupported data type (half, float, int32_t)");
   (void)sharedTmpBuffer;
   sim::power_run(dst, sim::tensor_reader(src0, calCount, "src0", file, line), sim::tensor_reader(src1, calCount, "src1", file, line), calCount, file, line);
 }
 template <typename T, bool isReuseSource = false>
-inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, const std::uint32_t calCount,
-                  NPUKB_LOC_PARAMS) {
+inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, const std::uint32_t calCount) { NPUKB_CALLER;
   static_assert(sim::one_of<T, half, float, std::int32_t>, "Power: unsupported data type (half, float, int32_t)");
   sim::power_run(dst, sim::tensor_reader(src0, calCount, "src0", file, line), sim::tensor_reader(src1, calCount, "src1", file, line), calCount, file, line);
 }
 template <typename T, bool isReuseSource = false>
-inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, NPUKB_LOC_PARAMS) {
-  Power<T, isReuseSource>(dst, src0, src1, src0.GetSize(), file, line);
+inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1) { NPUKB_CALLER;
+  Power<T, isReuseSource>(dst, src0, src1, src0.GetSize());
 }
 template <typename T, bool isReuseSource = false>
 inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const T& src1,
-                  const LocalTensor<std::uint8_t>& sharedTmpBuffer, const std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+                  const LocalTensor<std::uint8_t>& sharedTmpBuffer, const std::uint32_t calCount) { NPUKB_CALLER;
   static_assert(sim::one_of<T, half, float, std::int32_t>, "Power: unsupported data type (half, float, int32_t)");
   (void)sharedTmpBuffer;
   const T s = src1;
   sim::power_run(dst, sim::tensor_reader(src0, calCount, "src0", file, line), [s](std::uint32_t) { return s; }, calCount, file, line);
 }
 template <typename T, bool isReuseSource = false>
-inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const T& src1, const std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const T& src1, const std::uint32_t calCount) { NPUKB_CALLER;
   static_assert(sim::one_of<T, half, float, std::int32_t>, "Power: unsupported data type (half, float, int32_t)");
   const T s = src1;
   sim::power_run(dst, sim::tensor_reader(src0, calCount, "src0", file, line), [s](std::uint32_t) { return s; }, calCount, file, line);
 }
 template <typename T, bool isReuseSource = false>
 inline void Power(const LocalTensor<T>& dst, const T& src0, const LocalTensor<T>& src1,
-                  const LocalTensor<std::uint8_t>& sharedTmpBuffer, const std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+                  const LocalTensor<std::uint8_t>& sharedTmpBuffer, const std::uint32_t calCount) { NPUKB_CALLER;
   static_assert(sim::one_of<T, half, float, std::int32_t>, "Power: unsupported data type (half, float, int32_t)");
   (void)sharedTmpBuffer;
   const T s = src0;
   sim::power_run(dst, [s](std::uint32_t) { return s; }, sim::tensor_reader(src1, calCount, "src1", file, line), calCount, file, line);
 }
 template <typename T, bool isReuseSource = false>
-inline void Power(const LocalTensor<T>& dst, const T& src0, const LocalTensor<T>& src1, const std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+inline void Power(const LocalTensor<T>& dst, const T& src0, const LocalTensor<T>& src1, const std::uint32_t calCount) { NPUKB_CALLER;
   static_assert(sim::one_of<T, half, float, std::int32_t>, "Power: unsupported data type (half, float, int32_t)");
   const T s = src0;
   sim::power_run(dst, [s](std::uint32_t) { return s; }, sim::tensor_reader(src1, calCount, "src1", file, line), calCount, file, line);

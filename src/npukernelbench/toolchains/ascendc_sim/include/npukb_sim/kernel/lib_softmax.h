@@ -179,23 +179,21 @@ constexpr bool softmax_types = one_of<T, half, float>;
 
 NPUKB_SOFTMAX_TEMPLATE
 inline void SoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& sumTensor, const LocalTensor<T>& maxTensor,
-                    const LocalTensor<T>& src, const SoftMaxTiling& tiling, const SoftMaxShapeInfo& shapeInfo = {},
-                    NPUKB_LOC_PARAMS) {
+                    const LocalTensor<T>& src, const SoftMaxTiling& tiling, const SoftMaxShapeInfo& shapeInfo = {}) { NPUKB_CALLER;
   static_assert(sim::softmax_types<T>, "SoftMax: unsupported data type (half, float)");
   static_assert(!isDataFormatNZ, "SoftMax: the NZ data format is not simulated");
   sim::softmax_run(dst, &sumTensor, &maxTensor, src, tiling, shapeInfo, file, line);
 }
 NPUKB_SOFTMAX_TEMPLATE
 inline void SoftMax(const LocalTensor<half>& dst, const LocalTensor<float>& sumTensor, const LocalTensor<float>& maxTensor,
-                    const LocalTensor<half>& src, const SoftMaxTiling& tiling, const SoftMaxShapeInfo& shapeInfo = {},
-                    NPUKB_LOC_PARAMS) {
+                    const LocalTensor<half>& src, const SoftMaxTiling& tiling, const SoftMaxShapeInfo& shapeInfo = {}) { NPUKB_CALLER;
   static_assert(!isDataFormatNZ, "SoftMax: the NZ data format is not simulated");
   sim::softmax_run(dst, &sumTensor, &maxTensor, src, tiling, shapeInfo, file, line);
 }
 NPUKB_SOFTMAX_TEMPLATE
 inline void SoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& sumTensor, const LocalTensor<T>& maxTensor,
                     const LocalTensor<T>& src, const LocalTensor<std::uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
-                    const SoftMaxShapeInfo& shapeInfo = {}, NPUKB_LOC_PARAMS) {
+                    const SoftMaxShapeInfo& shapeInfo = {}) { NPUKB_CALLER;
   static_assert(sim::softmax_types<T>, "SoftMax: unsupported data type (half, float)");
   static_assert(!isDataFormatNZ, "SoftMax: the NZ data format is not simulated");
   (void)sharedTmpBuffer;
@@ -204,13 +202,13 @@ inline void SoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& sumTensor, 
 // Without the sum / max outputs.
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
 inline void SoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const SoftMaxTiling& tiling,
-                    const SoftMaxShapeInfo& shapeInfo = {}, NPUKB_LOC_PARAMS) {
+                    const SoftMaxShapeInfo& shapeInfo = {}) { NPUKB_CALLER;
   static_assert(sim::softmax_types<T>, "SoftMax: unsupported data type (half, float)");
   sim::softmax_run<T, T>(dst, nullptr, nullptr, src, tiling, shapeInfo, file, line);
 }
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
 inline void SoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<std::uint8_t>& sharedTmpBuffer,
-                    const SoftMaxTiling& tiling, const SoftMaxShapeInfo& shapeInfo = {}, NPUKB_LOC_PARAMS) {
+                    const SoftMaxTiling& tiling, const SoftMaxShapeInfo& shapeInfo = {}) { NPUKB_CALLER;
   static_assert(sim::softmax_types<T>, "SoftMax: unsupported data type (half, float)");
   (void)sharedTmpBuffer;
   sim::softmax_run<T, T>(dst, nullptr, nullptr, src, tiling, shapeInfo, file, line);
@@ -241,7 +239,7 @@ inline void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, const LocalTensor<S>
                            const LocalTensor<S>& maxTensor, const LocalTensor<T>& srcTensor,
                            const LocalTensor<T>& expMaxTensor, const LocalTensor<S>& inExpSumTensor,
                            const LocalTensor<S>& inMaxTensor, const SoftMaxTiling& tiling,
-                           const SoftMaxShapeInfo& softmaxShapeInfo = {}, NPUKB_LOC_PARAMS) {
+                           const SoftMaxShapeInfo& softmaxShapeInfo = {}) { NPUKB_CALLER;
   static_assert(sim::softmax_types<T>, "SoftmaxFlashV2: unsupported data type (half, float)");
   static_assert(std::is_same_v<S, T> || (std::is_same_v<T, half> && std::is_same_v<S, float>),
                 "SoftmaxFlashV2: the sum / max tensors are of the source's type, or float for a half source");
@@ -256,11 +254,10 @@ inline void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, const LocalTensor<S>
                            const LocalTensor<S>& maxTensor, const LocalTensor<T>& srcTensor,
                            const LocalTensor<T>& expMaxTensor, const LocalTensor<S>& inExpSumTensor,
                            const LocalTensor<S>& inMaxTensor, const LocalTensor<std::uint8_t>& sharedTmpBuffer,
-                           const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}, NPUKB_LOC_PARAMS) {
+                           const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
   (void)sharedTmpBuffer;
   SoftmaxFlashV2<T, isUpdate, isReuseSource, isBasicBlock, isDataFormatNZ, config, S>(
-      dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inExpSumTensor, inMaxTensor, tiling, softmaxShapeInfo,
-      file, line);
+      dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inExpSumTensor, inMaxTensor, tiling, softmaxShapeInfo);
 }
 
 }  // namespace AscendC

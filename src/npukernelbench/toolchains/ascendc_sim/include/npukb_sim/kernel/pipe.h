@@ -184,38 +184,38 @@ class TQueBind : public sim::QueueBase {
   TQueBind() { this->pos = src == TPosition::GM ? dst : src; this->depth = depth; }
 
   template <typename T>
-  LocalTensor<T> AllocTensor(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  LocalTensor<T> AllocTensor() { NPUKB_CALLER;
     return LocalTensor<T>::make(alloc(file, line), len / static_cast<std::uint32_t>(sizeof(T)));
   }
   template <typename T>
-  void AllocTensor(LocalTensor<T>& tensor, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  void AllocTensor(LocalTensor<T>& tensor) { NPUKB_CALLER;
     tensor = LocalTensor<T>::make(alloc(file, line), len / static_cast<std::uint32_t>(sizeof(T)));
   }
   template <typename T>
-  void FreeTensor(LocalTensor<T>& tensor, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  void FreeTensor(LocalTensor<T>& tensor) { NPUKB_CALLER;
     free(tensor.loc(), file, line);
   }
   template <typename T>
-  bool EnQue(const LocalTensor<T>& tensor, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  bool EnQue(const LocalTensor<T>& tensor) { NPUKB_CALLER;
     enque(tensor.loc(), file, line);
     return true;
   }
   template <typename T>
-  LocalTensor<T> DeQue(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  LocalTensor<T> DeQue() { NPUKB_CALLER;
     return LocalTensor<T>::make(deque(file, line), len / static_cast<std::uint32_t>(sizeof(T)));
   }
   template <typename T>
-  void DeQue(LocalTensor<T>& tensor, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  void DeQue(LocalTensor<T>& tensor) { NPUKB_CALLER;
     tensor = LocalTensor<T>::make(deque(file, line), len / static_cast<std::uint32_t>(sizeof(T)));
   }
   // The forms that name the user-visible source and destination positions (TQueBind<VECIN, VECOUT, ..>).
   template <TPosition srcUserPos, TPosition dstUserPos, typename T>
-  bool EnQue(const LocalTensor<T>& tensor, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  bool EnQue(const LocalTensor<T>& tensor) { NPUKB_CALLER;
     enque(tensor.loc(), file, line);
     return true;
   }
   template <TPosition srcUserPos, TPosition dstUserPos, typename T>
-  LocalTensor<T> DeQue(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  LocalTensor<T> DeQue() { NPUKB_CALLER;
     return LocalTensor<T>::make(deque(file, line), len / static_cast<std::uint32_t>(sizeof(T)));
   }
   bool VacantInQue() const { return count < depth; }
@@ -236,12 +236,12 @@ template <TPosition pos = TPosition::VECCALC>
 class TBuf {
  public:
   template <typename T>
-  LocalTensor<T> Get(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  LocalTensor<T> Get() { NPUKB_CALLER;
     if (!inited_) return LocalTensor<T>::make(uninitialised_loc("TBuf::Get", file, line), 0);
     return LocalTensor<T>::make(loc_, len_ / static_cast<std::uint32_t>(sizeof(T)));
   }
   template <typename T>
-  LocalTensor<T> Get(std::uint32_t len, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  LocalTensor<T> Get(std::uint32_t len) { NPUKB_CALLER;
     if (!inited_) return LocalTensor<T>::make(uninitialised_loc("TBuf::Get", file, line), 0);
     if (static_cast<std::uint64_t>(len) * sizeof(T) > len_) {
       npukb::violation("TBuf::Get", "requested " + npukb::kern::num(len) + " elements (" +
@@ -251,8 +251,7 @@ class TBuf {
     return LocalTensor<T>::make(loc_, len);
   }
   template <typename T>
-  LocalTensor<T> GetWithOffset(std::uint32_t size, std::uint32_t bufOffset, const char* file = __builtin_FILE(),
-                               int line = __builtin_LINE()) {
+  LocalTensor<T> GetWithOffset(std::uint32_t size, std::uint32_t bufOffset) { NPUKB_CALLER;
     if (!inited_) return LocalTensor<T>::make(uninitialised_loc("TBuf::GetWithOffset", file, line), 0);
     if (bufOffset % 32 != 0) {
       npukb::violation("TBuf::GetWithOffset", "unaligned UB address: bufOffset " + npukb::kern::num(bufOffset) +
@@ -272,20 +271,20 @@ class TBuf {
   // without any queue synchronisation. AllocTensor / DeQue hand out the whole buffer; FreeTensor and
   // EnQue only check that the tensor is this TBuf's.
   template <typename T>
-  LocalTensor<T> AllocTensor(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-    return Get<T>(file, line);
+  LocalTensor<T> AllocTensor() { NPUKB_CALLER;
+    return Get<T>();
   }
   template <typename T>
-  void FreeTensor(LocalTensor<T>& tensor, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  void FreeTensor(LocalTensor<T>& tensor) { NPUKB_CALLER;
     require_own("TBuf::FreeTensor", tensor.loc(), file, line);
   }
   template <typename T>
-  void EnQue(const LocalTensor<T>& tensor, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  void EnQue(const LocalTensor<T>& tensor) { NPUKB_CALLER;
     require_own("TBuf::EnQue", tensor.loc(), file, line);
   }
   template <typename T>
-  LocalTensor<T> DeQue(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-    return Get<T>(file, line);
+  LocalTensor<T> DeQue() { NPUKB_CALLER;
+    return Get<T>();
   }
 
   // simulator internals
@@ -329,8 +328,7 @@ class TPipe {
   TPipe& operator=(const TPipe&) = delete;
 
   template <TPosition src, TPosition dst, std::int32_t depth, auto mask>
-  bool InitBuffer(TQueBind<src, dst, depth, mask>& que, std::uint8_t num, std::uint32_t len,
-                  const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  bool InitBuffer(TQueBind<src, dst, depth, mask>& que, std::uint8_t num, std::uint32_t len) { NPUKB_CALLER;
     if (que.num != 0) npukb::violation("TPipe::InitBuffer", "the queue was already initialised", file, line);
     if (num == 0) npukb::violation("TPipe::InitBuffer", "num must be at least 1", file, line);
     // len 0 is accepted, as on the device: the buffers occupy no UB and any access to them is out of range.
@@ -342,7 +340,7 @@ class TPipe {
   }
 
   template <TPosition pos>
-  bool InitBuffer(TBuf<pos>& buf, std::uint32_t len, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  bool InitBuffer(TBuf<pos>& buf, std::uint32_t len) { NPUKB_CALLER;
     if (buf.inited_) npukb::violation("TPipe::InitBuffer", "the TBuf was already initialised", file, line);
     // len 0 is accepted, as on the device: the buffer occupies no UB and any access to it is out of range.
     const std::uint32_t rlen = (len + 31u) / 32u * 32u;

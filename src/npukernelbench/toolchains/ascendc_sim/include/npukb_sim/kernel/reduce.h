@@ -64,7 +64,7 @@ inline void reduce_all(const char* api, const LocalTensor<T>& dst, const LocalTe
 #define NPUKB_REDUCE_ALL(NAME, OP, HASIDX)                                                                            \
   template <typename T, bool isSetMask = true>                                                                         \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,         \
-                   const std::int32_t count, HASIDX NPUKB_LOC_PARAMS) {                                                \
+                   const std::int32_t count HASIDX) { NPUKB_CALLER;                                                    \
     static_assert(sim::red_types<T>, #NAME ": unsupported data type (half, float)");                                    \
     sim::check_count<T>(#NAME, count, file, line);                                                                     \
     const sim::Plan pl = sim::count_plan(static_cast<std::uint64_t>(count), 256 / sizeof(T));                          \
@@ -72,8 +72,8 @@ inline void reduce_all(const char* api, const LocalTensor<T>& dst, const LocalTe
   }                                                                                                                    \
   template <typename T>                                                                                                \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,         \
-                   const std::uint64_t mask[], const std::int32_t repeatTimes, const std::int32_t srcRepStride,         \
-                   HASIDX NPUKB_LOC_PARAMS) {                                                                          \
+                   const std::uint64_t mask[], const std::int32_t repeatTimes, const std::int32_t srcRepStride          \
+                   HASIDX) { NPUKB_CALLER;                                                                             \
     static_assert(sim::red_types<T>, #NAME ": unsupported data type (half, float)");                                    \
     const sim::Plan pl = sim::make_plan(#NAME, true, mask, 0, repeatTimes, 256 / sizeof(T), file, line);               \
     sim::reduce_all(#NAME, dst, src, sharedTmpBuffer, pl, static_cast<std::uint32_t>(srcRepStride), OP, NPUKB_IDXVAL,  \
@@ -81,8 +81,8 @@ inline void reduce_all(const char* api, const LocalTensor<T>& dst, const LocalTe
   }                                                                                                                    \
   template <typename T>                                                                                                \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,         \
-                   const std::int32_t mask, const std::int32_t repeatTimes, const std::int32_t srcRepStride,            \
-                   HASIDX NPUKB_LOC_PARAMS) {                                                                          \
+                   const std::int32_t mask, const std::int32_t repeatTimes, const std::int32_t srcRepStride             \
+                   HASIDX) { NPUKB_CALLER;                                                                             \
     static_assert(sim::red_types<T>, #NAME ": unsupported data type (half, float)");                                    \
     const sim::Plan pl = sim::make_plan(#NAME, true, nullptr, static_cast<std::uint64_t>(mask), repeatTimes,           \
                                         256 / sizeof(T), file, line);                                                  \
@@ -94,7 +94,7 @@ inline void reduce_all(const char* api, const LocalTensor<T>& dst, const LocalTe
 NPUKB_REDUCE_ALL(ReduceSum, sim::Red::Sum, )
 #undef NPUKB_IDXVAL
 #define NPUKB_IDXVAL calIndex
-#define NPUKB_CALIDX_PARAM bool calIndex = false,
+#define NPUKB_CALIDX_PARAM , bool calIndex = false
 NPUKB_REDUCE_ALL(ReduceMax, sim::Red::Max, NPUKB_CALIDX_PARAM)
 NPUKB_REDUCE_ALL(ReduceMin, sim::Red::Min, NPUKB_CALIDX_PARAM)
 #undef NPUKB_CALIDX_PARAM
@@ -156,14 +156,14 @@ inline void whole_reduce(const char* api, const LocalTensor<T>& dst, const Local
 
 template <typename T, bool isSetMask = true>
 inline void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint64_t mask[], const std::int32_t repeatTimes,
-                           const std::int32_t dstRepStride, const std::int32_t srcBlkStride, const std::int32_t srcRepStride, NPUKB_LOC_PARAMS) {
+                           const std::int32_t dstRepStride, const std::int32_t srcBlkStride, const std::int32_t srcRepStride) { NPUKB_CALLER;
   static_assert(sim::red_types<T>, "WholeReduceSum: unsupported data type (half, float)");
   sim::whole_reduce("WholeReduceSum", dst, src, isSetMask, mask, 0, repeatTimes, dstRepStride, srcBlkStride, srcRepStride,
                     sim::Red::Sum, ReduceOrder::ORDER_ONLY_VALUE, file, line);
 }
 template <typename T, bool isSetMask = true>
 inline void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::int32_t mask, const std::int32_t repeatTimes,
-                           const std::int32_t dstRepStride, const std::int32_t srcBlkStride, const std::int32_t srcRepStride, NPUKB_LOC_PARAMS) {
+                           const std::int32_t dstRepStride, const std::int32_t srcBlkStride, const std::int32_t srcRepStride) { NPUKB_CALLER;
   static_assert(sim::red_types<T>, "WholeReduceSum: unsupported data type (half, float)");
   sim::whole_reduce("WholeReduceSum", dst, src, isSetMask, nullptr, static_cast<std::uint64_t>(mask), repeatTimes, dstRepStride,
                     srcBlkStride, srcRepStride, sim::Red::Sum, ReduceOrder::ORDER_ONLY_VALUE, file, line);
@@ -172,8 +172,7 @@ inline void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src,
   template <typename T, bool isSetMask = true>                                                                         \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint64_t mask[],                   \
                    const std::int32_t repeatTimes, const std::int32_t dstRepStride, const std::int32_t srcBlkStride,   \
-                   const std::int32_t srcRepStride, ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX,                \
-                   NPUKB_LOC_PARAMS) {                                                                                 \
+                   const std::int32_t srcRepStride, ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX) { NPUKB_CALLER;                                                                                 \
     static_assert(sim::red_types<T>, #NAME ": unsupported data type (half, float)");                                    \
     sim::whole_reduce(#NAME, dst, src, isSetMask, mask, 0, repeatTimes, dstRepStride, srcBlkStride, srcRepStride, OP,   \
                       order, file, line);                                                                              \
@@ -181,8 +180,7 @@ inline void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src,
   template <typename T, bool isSetMask = true>                                                                         \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::int32_t mask,                      \
                    const std::int32_t repeatTimes, const std::int32_t dstRepStride, const std::int32_t srcBlkStride,   \
-                   const std::int32_t srcRepStride, ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX,                \
-                   NPUKB_LOC_PARAMS) {                                                                                 \
+                   const std::int32_t srcRepStride, ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX) { NPUKB_CALLER;                                                                                 \
     static_assert(sim::red_types<T>, #NAME ": unsupported data type (half, float)");                                    \
     sim::whole_reduce(#NAME, dst, src, isSetMask, nullptr, static_cast<std::uint64_t>(mask), repeatTimes, dstRepStride, \
                       srcBlkStride, srcRepStride, OP, order, file, line);                                              \
@@ -233,7 +231,7 @@ inline void block_reduce(const char* api, const LocalTensor<T>& dst, const Local
   template <typename T, bool isSetMask = true>                                                                         \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::int32_t repeatTimes,               \
                    const std::int32_t mask, const std::int32_t dstRepStride, const std::int32_t srcBlkStride,          \
-                   const std::int32_t srcRepStride, NPUKB_LOC_PARAMS) {                                                \
+                   const std::int32_t srcRepStride) { NPUKB_CALLER;                                                \
     static_assert(sim::red_types<T>, #NAME ": unsupported data type (half, float)");                                    \
     sim::block_reduce(#NAME, dst, src, repeatTimes, isSetMask, nullptr, static_cast<std::uint64_t>(mask), dstRepStride, \
                       srcBlkStride, srcRepStride, OP, file, line);                                                     \
@@ -241,7 +239,7 @@ inline void block_reduce(const char* api, const LocalTensor<T>& dst, const Local
   template <typename T, bool isSetMask = true>                                                                         \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::int32_t repeatTimes,               \
                    const std::uint64_t mask[], const std::int32_t dstRepStride, const std::int32_t srcBlkStride,       \
-                   const std::int32_t srcRepStride, NPUKB_LOC_PARAMS) {                                                \
+                   const std::int32_t srcRepStride) { NPUKB_CALLER;                                                \
     static_assert(sim::red_types<T>, #NAME ": unsupported data type (half, float)");                                    \
     sim::block_reduce(#NAME, dst, src, repeatTimes, isSetMask, mask, 0, dstRepStride, srcBlkStride, srcRepStride, OP,   \
                       file, line);                                                                                     \
@@ -290,14 +288,14 @@ inline void pair_reduce(const LocalTensor<T>& dst, const LocalTensor<T>& src, st
 template <typename T, bool isSetMask = true>
 inline void PairReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::int32_t repeatTime,
                           const std::uint64_t mask[], const std::int32_t dstRepStride, const std::int32_t srcBlkStride,
-                          const std::int32_t srcRepStride, NPUKB_LOC_PARAMS) {
+                          const std::int32_t srcRepStride) { NPUKB_CALLER;
   static_assert(sim::red_types<T>, "PairReduceSum: unsupported data type (half, float)");
   sim::pair_reduce(dst, src, repeatTime, isSetMask, mask, 0, dstRepStride, srcBlkStride, srcRepStride, file, line);
 }
 template <typename T, bool isSetMask = true>
 inline void PairReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::int32_t repeatTime,
                           const std::int32_t mask, const std::int32_t dstRepStride, const std::int32_t srcBlkStride,
-                          const std::int32_t srcRepStride, NPUKB_LOC_PARAMS) {
+                          const std::int32_t srcRepStride) { NPUKB_CALLER;
   static_assert(sim::red_types<T>, "PairReduceSum: unsupported data type (half, float)");
   sim::pair_reduce(dst, src, repeatTime, isSetMask, nullptr, static_cast<std::uint64_t>(mask), dstRepStride, srcBlkStride,
                    srcRepStride, file, line);
@@ -346,26 +344,26 @@ inline void row_reduce(const char* api, const LocalTensor<T>& dst, const LocalTe
 
 template <typename T, std::int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false>
 inline void Sum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<std::uint8_t>& sharedTmpBuffer,
-                const SumParams& sumParams, NPUKB_LOC_PARAMS) {
+                const SumParams& sumParams) { NPUKB_CALLER;
   static_assert(sim::red_types<T>, "Sum: unsupported data type (half, float)");
   (void)sharedTmpBuffer;
   sim::row_reduce("Sum", dst, src, sumParams.outter, sumParams.inner, sumParams.n, false, file, line);
 }
 template <typename T, std::int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false>
-inline void Sum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const SumParams& sumParams, NPUKB_LOC_PARAMS) {
+inline void Sum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const SumParams& sumParams) { NPUKB_CALLER;
   static_assert(sim::red_types<T>, "Sum: unsupported data type (half, float)");
   sim::row_reduce("Sum", dst, src, sumParams.outter, sumParams.inner, sumParams.n, false, file, line);
 }
 template <typename T, typename accType = T, bool isReuseSource = false, bool isBasicBlock = false, std::int32_t reduceDim = -1>
 inline void Mean(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<std::uint8_t>& sharedTmpBuffer,
-                 const MeanParams& meanParams, NPUKB_LOC_PARAMS) {
+                 const MeanParams& meanParams) { NPUKB_CALLER;
   static_assert(sim::red_types<T>, "Mean: unsupported data type (half, float)");
   static_assert(std::is_same_v<accType, T> || std::is_same_v<accType, float>, "Mean: accType must be T or float");
   (void)sharedTmpBuffer;
   sim::row_reduce("Mean", dst, src, meanParams.outter, meanParams.inner, meanParams.n, true, file, line);
 }
 template <typename T, typename accType = T, bool isReuseSource = false, bool isBasicBlock = false, std::int32_t reduceDim = -1>
-inline void Mean(const LocalTensor<T>& dst, const LocalTensor<T>& src, const MeanParams& meanParams, NPUKB_LOC_PARAMS) {
+inline void Mean(const LocalTensor<T>& dst, const LocalTensor<T>& src, const MeanParams& meanParams) { NPUKB_CALLER;
   static_assert(sim::red_types<T>, "Mean: unsupported data type (half, float)");
   static_assert(std::is_same_v<accType, T> || std::is_same_v<accType, float>, "Mean: accType must be T or float");
   sim::row_reduce("Mean", dst, src, meanParams.outter, meanParams.inner, meanParams.n, true, file, line);

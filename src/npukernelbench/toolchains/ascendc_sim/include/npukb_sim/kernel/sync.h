@@ -101,20 +101,19 @@ inline void barrier(npukb::PipeId p, bool all) {
 }  // namespace sim
 
 template <HardEvent event>
-inline void SetFlag(std::int32_t eventID, NPUKB_LOC_PARAMS) { sim::set_flag(event, eventID, file, line); }
+inline void SetFlag(std::int32_t eventID) { NPUKB_CALLER; sim::set_flag(event, eventID, file, line); }
 template <HardEvent event>
-inline void WaitFlag(std::int32_t eventID, NPUKB_LOC_PARAMS) { sim::wait_flag(event, eventID, file, line); }
+inline void WaitFlag(std::int32_t eventID) { NPUKB_CALLER; sim::wait_flag(event, eventID, file, line); }
 template <pipe_t pipe>
 inline void PipeBarrier() { sim::barrier(sim::pipe_of(pipe), pipe == PIPE_ALL); }
 
 template <bool isAIVOnly = true>
-inline void SyncAll(NPUKB_LOC_PARAMS) {
+inline void SyncAll() { NPUKB_CALLER;
   sim::barrier(npukb::PIPE_ID_S, true);
   npukb::sync_all(isAIVOnly, file, line);
 }
 template <bool isAIVOnly = true>
-inline void SyncAll(const GlobalTensor<std::int32_t>&, const LocalTensor<std::int32_t>&, const std::int32_t usedCores = 0,
-                    NPUKB_LOC_PARAMS) {
+inline void SyncAll(const GlobalTensor<std::int32_t>&, const LocalTensor<std::int32_t>&, const std::int32_t usedCores = 0) { NPUKB_CALLER;
   (void)usedCores;
   sim::barrier(npukb::PIPE_ID_S, true);
   npukb::sync_all(isAIVOnly, file, line);
@@ -122,13 +121,13 @@ inline void SyncAll(const GlobalTensor<std::int32_t>&, const LocalTensor<std::in
 
 // Cross-core flags (semantics in runtime.h / docs/simulator.md); the set carries the time of `pipe`.
 template <std::uint8_t modeId, pipe_t pipe>
-inline void CrossCoreSetFlag(std::uint16_t flagId, NPUKB_LOC_PARAMS) {
+inline void CrossCoreSetFlag(std::uint16_t flagId) { NPUKB_CALLER;
   sim::barrier(sim::pipe_of(pipe), false);
   npukb::kern::KState& s = npukb::kern::state();
   npukb::cross_core_set_flag(modeId, flagId, std::max(s.issue, s.pipe[sim::pipe_of(pipe)]), file, line);
 }
 template <std::uint8_t modeId = 0, pipe_t pipe = PIPE_S>
-inline void CrossCoreWaitFlag(std::uint16_t flagId, NPUKB_LOC_PARAMS) {
+inline void CrossCoreWaitFlag(std::uint16_t flagId) { NPUKB_CALLER;
   const double t = npukb::cross_core_wait_flag(flagId, file, line);
   npukb::kern::KState& s = npukb::kern::state();
   s.issue = std::max(s.issue, t);

@@ -37,7 +37,7 @@ class LocalTensor {
     return r;
   }
 
-  T GetValue(const std::uint32_t index, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
+  T GetValue(const std::uint32_t index) const { NPUKB_CALLER;
     check_index("LocalTensor::GetValue", index, file, line);
     if (loc_.hw == Hardware::UB) npukb::kern::scalar_ub_access(loc_.addr + index * sizeof(T), false);
     T v;
@@ -46,8 +46,7 @@ class LocalTensor {
   }
 
   template <typename T1>
-  void SetValue(const std::uint32_t index, const T1 value, const char* file = __builtin_FILE(),
-                int line = __builtin_LINE()) const {
+  void SetValue(const std::uint32_t index, const T1 value) const { NPUKB_CALLER;
     check_index("LocalTensor::SetValue", index, file, line);
     if (loc_.hw == Hardware::UB) npukb::kern::scalar_ub_access(loc_.addr + index * sizeof(T), true);
     const T v = static_cast<T>(value);
@@ -57,7 +56,7 @@ class LocalTensor {
   // The element is then read or written by the kernel's own code: a raw access, costed where it
   // happens (raw_access.h), so the reference itself costs nothing.
   T& operator()(const std::uint32_t index) const {
-    check_index("LocalTensor::operator()", index, "<kernel>", 0);
+    check_index("LocalTensor::operator()", index, nullptr, 0);
     return ptr()[index];
   }
 
@@ -144,7 +143,7 @@ class GlobalTensor {
     return r;
   }
 
-  T GetValue(const std::uint64_t offset, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
+  T GetValue(const std::uint64_t offset) const { NPUKB_CALLER;
     check_access(addr_ + offset, sizeof(T), false, "GlobalTensor::GetValue", file, line);
     npukb::kern::scalar_gm_access(sizeof(T), false);
     T v;
@@ -153,8 +152,7 @@ class GlobalTensor {
   }
 
   template <typename T1>
-  void SetValue(const std::uint64_t offset, const T1 value, const char* file = __builtin_FILE(),
-                int line = __builtin_LINE()) const {
+  void SetValue(const std::uint64_t offset, const T1 value) const { NPUKB_CALLER;
     check_access(addr_ + offset, sizeof(T), true, "GlobalTensor::SetValue", file, line);
     npukb::kern::scalar_gm_access(sizeof(T), true);
     const T v = static_cast<T>(value);
@@ -162,7 +160,7 @@ class GlobalTensor {
   }
 
   T& operator()(const std::uint64_t offset) const {   // costed where the kernel uses it (raw access)
-    check_access(addr_ + offset, sizeof(T), true, "GlobalTensor::operator()", "<kernel>", 0);
+    check_access(addr_ + offset, sizeof(T), true, "GlobalTensor::operator()", nullptr, 0);
     return addr_[offset];
   }
 
