@@ -86,6 +86,12 @@ void check_gm_home(const void* home, const void* addr, std::size_t bytes, bool w
   check_gm(addr, bytes, write, api, file, line);
 }
 
+// Blocks run one after another here: a wait for a value another block has not written yet is a hang.
+void wait_gm(const volatile std::int32_t* addr, std::int32_t lo, std::int32_t hi, const char* api, const char* file,
+             int line) {
+  if (*addr < lo || *addr > hi) violation(api, "hang: waits for a GM value no earlier block wrote (sequential test runtime)", file, line);
+}
+
 void sync_all(bool, const char* file, int line) { violation("SyncAll", "not supported by the sequential test runtime", file, line); }
 void cross_core_set_flag(int, int, double, const char*, int) {}
 double cross_core_wait_flag(int, const char* file, int line) {

@@ -231,7 +231,7 @@ void sort_regions() {
 // ---------------------------------------------------------------------------------------------
 // Blocks and the cooperative scheduler
 
-enum class BlockRun { READY, RUNNING, BARRIER, WAIT_FLAG, DONE };
+enum class BlockRun { READY, RUNNING, BARRIER, WAIT_FLAG, WAIT_GM, DONE };
 
 constexpr int kFlagIds = 16;             // CrossCoreSetFlag flag ids 0..15
 constexpr int kFlagCounterMax = 15;      // a flag counter holds at most 15 pending sets
@@ -245,6 +245,9 @@ struct BlockSlot {
   BlockRun run = BlockRun::READY;
   std::string wait_where;       // file:line of the SyncAll / wait it blocks in
   int wait_flag = -1;
+  const volatile std::int32_t* wait_addr = nullptr;   // WAIT_GM: a GM word the block polls ...
+  std::int32_t wait_lo = 0, wait_hi = 0;              // ... until it lies in [wait_lo, wait_hi]
+  const char* wait_api = "";
   int barrier_group = 0;        // SyncAll: 0 every core, 1 the cores of this block's type
   std::deque<double> flag_sem[kFlagIds];              // delivered, not yet consumed flags (their times)
   std::deque<double> flag_pending[3][kFlagIds];       // sets waiting for the rest of their group, per mode
@@ -323,18 +326,20 @@ void schedule_next_locked(int from) {
       g_sched_cv.notify_all();
       return;
     }
-    if (s.run == BlockRun::WAIT_FLAG && !s.flag_sem[s.wait_flag].empty()) {
+    if ((s.run == BlockRun::WAIT_FLAG && !s.flag_sem[s.wait_flag].empty()) ||
+        (s.run == BlockRun::WAIT_GM && *s.wait_addr >= s.wait_lo && *s.wait_addr <= s.wait_hi)) {
       s.run = BlockRun::READY;
       g_current = b;
       g_sched_cv.notify_all();
       return;
     }
   }
-  int live = 0, done = 0, at_barrier = 0;
+  int live = 0, done = 0, at_barrier = 0, at_gm = 0;
   for (auto& s : g_blocks) {
     live += s.run != BlockRun::DONE;
     done += s.run == BlockRun::DONE;
     at_barrier += s.run == BlockRun::BARRIER;
+    at_gm += s.run == BlockRun::WAIT_GM;
   }
   if (live == 0) {
     g_current = -2;
@@ -346,12 +351,14 @@ void schedule_next_locked(int from) {
   int listed = 0, waiting = 0;
   for (int b = 0; b < n; ++b) {
     const BlockSlot& s = g_blocks[b];
-    if (s.run != BlockRun::BARRIER && s.run != BlockRun::WAIT_FLAG) continue;
+    if (s.run != BlockRun::BARRIER && s.run != BlockRun::WAIT_FLAG && s.run != BlockRun::WAIT_GM) continue;
     ++waiting;
     if (listed >= 6) continue;
     ++listed;
     if (s.run == BlockRun::BARRIER) {
       parts.push_back(block_name(b) + " waits in SyncAll at " + s.wait_where);
+    } else if (s.run == BlockRun::WAIT_GM) {
+      parts.push_back(block_name(b) + " waits in " + s.wait_api + " at " + s.wait_where);
     } else {
       parts.push_back(block_name(b) + " waits in CrossCoreWaitFlag(" + std::to_string(s.wait_flag) + ") at " + s.wait_where);
     }
@@ -362,6 +369,10 @@ void schedule_next_locked(int from) {
   if (done > 0 && at_barrier > 0) {
     detail += "; " + std::to_string(done) + " block(s) finished without reaching the barrier (every block must call "
               "SyncAll the same number of times)";
+  } else if (at_gm > 0) {
+    detail += "; no block writes what they wait for in GM (a block that returned or never reached the matching "
+              "call, fewer sets than waits, or a workspace that was not initialised to 0)";
+    if (done > 0) detail += "; " + std::to_string(done) + " block(s) already finished";
   } else {
     detail += "; no core can set the awaited flag (a missing CrossCoreSetFlag, a set with another mode or flag id, "
               "or fewer sets than waits)";
@@ -1718,6 +1729,28 @@ void check_gm(const void* addr, std::size_t bytes, bool write, const char* api, 
   }
   violation(api, "GM " + std::string(verb) + " of " + std::to_string(bytes) +
                      " bytes at an address outside every tensor handed to the kernel", file, line);
+}
+
+void wait_gm(const volatile std::int32_t* addr, std::int32_t lo, std::int32_t hi, const char* api, const char* file,
+             int line) {
+  if (g_waves) {
+    violation(api, "blockDim " + std::to_string(g_blocks.size()) + " exceeds the " +
+                       std::to_string(npukb::kVectorCores) + " vector cores: the blocks of a later wave only start "
+                       "when a core is free, so a wait for another block hangs on the device", file, line);
+  }
+  std::unique_lock<std::mutex> lk(g_sched_mutex);
+  int b = g_running_block.load();
+  if (b < 0 || (*addr >= lo && *addr <= hi)) return;
+  BlockSlot& s = g_blocks[b];
+  s.run = BlockRun::WAIT_GM;
+  s.wait_addr = addr;
+  s.wait_lo = lo;
+  s.wait_hi = hi;
+  s.wait_api = api;
+  s.wait_where = where(file, line);
+  g_running_block = -1;
+  schedule_next_locked(b);
+  wait_turn_locked(lk, b);
 }
 
 void sync_all(bool same_type_only, const char* file, int line) {

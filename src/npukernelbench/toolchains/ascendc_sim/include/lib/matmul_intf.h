@@ -158,6 +158,9 @@ constexpr MatmulConfig MM_CFG_BB = GetBasicConfig(128, 128, 128);
 
 namespace matmul {
 
+// The library's namespace sees the whole AscendC API, so a kernel's `using namespace matmul;` brings it
+// too (real kernels call GetSysWorkSpacePtr() and friends unqualified after only that directive).
+using namespace AscendC;
 using AscendC::TPosition;
 
 template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false, LayoutMode LAYOUT = LayoutMode::NONE,

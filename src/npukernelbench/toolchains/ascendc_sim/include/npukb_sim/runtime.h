@@ -117,6 +117,12 @@ void check_gm_home(const void* home, const void* addr, std::size_t bytes, bool w
 // pass, is a hang (violation).
 void sync_all(bool same_type_only, const char* file, int line);
 
+// Inter-block protocols over GM (IBWait, the soft SyncAll, WaitPreBlock): the calling block waits until
+// the 32-bit GM word at addr holds a value in [lo, hi], which another block writes (the device polls;
+// here the block yields). A wait nobody can satisfy is a hang (violation) naming every waiting block.
+void wait_gm(const volatile std::int32_t* addr, std::int32_t lo, std::int32_t hi, const char* api, const char* file,
+             int line);
+
 // Cross-core flags (CrossCoreSetFlag / CrossCoreWaitFlag): a counter per flag id per core; see
 // docs/simulator.md for modes 0 (all cores of one type), 1 (the two AIVs of one AI core) and 2 (AIC <->
 // its two AIVs). A wait nobody can satisfy is reported as a hang (violation) naming every waiting core.

@@ -71,11 +71,32 @@ struct PlainTilingStruct {
                     __LINE__);                                                                          \
   const tiling_struct* dst_ptr = reinterpret_cast<const tiling_struct*>(tiling_arg)
 
+// A copy on the stack of a tiling struct (or of a nested struct member) that dst_ptr points to; the
+// source is a pointer from GET_TILING_DATA_PTR_WITH_STRUCT (into the tiling bytes, bounds checked).
+#define COPY_TILING_WITH_STRUCT(tiling_struct, src_ptr, dst_ptr)                                            \
+  tiling_struct npukb_tiling_copy_##dst_ptr;                                                                \
+  ::npukb::load_tiling(&npukb_tiling_copy_##dst_ptr, sizeof(tiling_struct), (src_ptr), "COPY_TILING_WITH_STRUCT", \
+                       __FILE__, __LINE__);                                                                 \
+  tiling_struct* dst_ptr = &npukb_tiling_copy_##dst_ptr
+// A copy on the stack of arr_count elements of an array member; dst_ptr points to its first element.
+#define COPY_TILING_WITH_ARRAY(arr_type, arr_count, src_ptr, dst_ptr)                                       \
+  arr_type npukb_tiling_copy_##dst_ptr[arr_count];                                                          \
+  ::npukb::load_tiling(npukb_tiling_copy_##dst_ptr, sizeof(arr_type) * (arr_count), (src_ptr),              \
+                       "COPY_TILING_WITH_ARRAY", __FILE__, __LINE__);                                       \
+  arr_type* dst_ptr = npukb_tiling_copy_##dst_ptr
+
 #define TILING_KEY_IS(key) (::npukb::tiling_key_is<static_cast<std::uint64_t>(key)>())
+// The branch of either of two tiling keys.
+#define TILING_KEY_LIST(key1, key2) (TILING_KEY_IS(key1) || TILING_KEY_IS(key2))
 
 #define REGISTER_TILING_DEFAULT(tiling_struct) \
   do {                                         \
     (void)sizeof(tiling_struct);               \
+  } while (0)
+// The kernel reads its tiling through plain structs that it does not register (GET_TILING_DATA_WITH_STRUCT
+// and friends).
+#define REGISTER_NONE_TILING \
+  do {                       \
   } while (0)
 #define REGISTER_TILING_FOR_TILINGKEY(condition, tiling_struct) \
   do {                                                          \

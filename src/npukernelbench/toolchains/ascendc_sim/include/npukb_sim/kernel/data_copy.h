@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "npukb_sim/kernel/atomic.h"
 #include "npukb_sim/kernel/tensor.h"
 
 namespace AscendC {
@@ -55,26 +56,6 @@ inline npukb::kern::Span span_of(const LocalTensor<T>& t, std::uint64_t begin, s
 inline void check_block_count(const char* api, std::uint32_t count, const char* file, int line) {
   if (count > 4095) {
     npukb::violation(api, "blockCount " + npukb::kern::num(count) + " exceeds the hardware limit of 4095", file, line);
-  }
-}
-
-// Write n elements to GM honouring the atomic mode set by SetAtomicAdd/Max/Min.
-template <typename T>
-inline void gm_store(T* dst, const T* src, std::size_t n) {
-  const int op = npukb::kern::state().atomic_op;
-  if (op == 0) {
-    std::memcpy(dst, src, n * sizeof(T));
-    return;
-  }
-  for (std::size_t i = 0; i < n; ++i) {
-    T a, b;
-    std::memcpy(&a, dst + i, sizeof(T));
-    std::memcpy(&b, src + i, sizeof(T));
-    T r;
-    if (op == 1) r = static_cast<T>(a + b);
-    else if (op == 2) r = (b > a) ? b : a;
-    else r = (b < a) ? b : a;
-    std::memcpy(dst + i, &r, sizeof(T));
   }
 }
 
@@ -314,31 +295,6 @@ inline void InitOutput(GlobalTensor<T> gmWorkspaceAddr, std::uint32_t size, T va
   sim::fill_gm("InitOutput", gmWorkspaceAddr, size, value, file, line);
 }
 
-// ---- atomic modes for UB->GM copies ------------------------------------------------------------
-namespace sim {
-template <typename T>
-constexpr bool atomic_type_ok = std::is_same_v<T, float> || std::is_same_v<T, half> || std::is_same_v<T, std::int16_t> ||
-                                std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int8_t> || std::is_same_v<T, bfloat16_t>;
-}
-template <typename T>
-inline void SetAtomicAdd() {
-  static_assert(sim::atomic_type_ok<T>, "SetAtomicAdd supports float, half, bfloat16_t, int8_t, int16_t, int32_t");
-  npukb::kern::state().atomic_op = 1;
-}
-template <typename T>
-inline void SetAtomicMax() {
-  static_assert(sim::atomic_type_ok<T>, "SetAtomicMax supports float, half, bfloat16_t, int8_t, int16_t, int32_t");
-  npukb::kern::state().atomic_op = 2;
-}
-template <typename T>
-inline void SetAtomicMin() {
-  static_assert(sim::atomic_type_ok<T>, "SetAtomicMin supports float, half, bfloat16_t, int8_t, int16_t, int32_t");
-  npukb::kern::state().atomic_op = 3;
-}
-template <typename T>
-inline void SetAtomicType() {
-  static_assert(sim::atomic_type_ok<T>, "SetAtomicType supports float, half, bfloat16_t, int8_t, int16_t, int32_t");
-}
-inline void SetAtomicNone() { npukb::kern::state().atomic_op = 0; }
+// The atomic modes of moves into GM (SetAtomicAdd, ...) live in atomic.h (sim::gm_store).
 
 }  // namespace AscendC

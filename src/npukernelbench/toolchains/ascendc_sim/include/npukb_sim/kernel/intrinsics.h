@@ -100,6 +100,17 @@ inline HardEvent flag_event(const char* api, pipe_t src, pipe_t dst, const char*
   return e;
 }
 
+}  // namespace sim
+
+// TQueSync<src, dst>: SetFlag / WaitFlag of the hardware flag between two pipes (the HardEvent of the pair).
+template <pipe_t src, pipe_t dst>
+class TQueSync {
+ public:
+  void SetFlag(TEventID id) { NPUKB_CALLER; sim::set_flag(sim::flag_event("TQueSync::SetFlag", src, dst, file, line), id, file, line); }
+  void WaitFlag(TEventID id) { NPUKB_CALLER; sim::wait_flag(sim::flag_event("TQueSync::WaitFlag", src, dst, file, line), id, file, line); }
+};
+
+namespace sim {
 template <typename T>
 inline std::uint64_t raw_bits(T v) {
   std::uint64_t b = 0;

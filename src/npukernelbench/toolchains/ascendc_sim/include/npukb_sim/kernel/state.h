@@ -23,9 +23,9 @@ struct KState {
   // Vector mask register and mode.
   bool counter_mode = false;
   std::uint64_t mask[2] = {~0ull, ~0ull};
-  // Atomic mode for UB->GM copies: 0 none, 1 add, 2 max, 3 min; dtype size/kind kept as a tag.
+  // Atomic configuration of moves into GM (atomic.h): 0 none, 1 add, 2 max, 3 min, and the data type.
   int atomic_op = 0;
-  int atomic_kind = 0;  // see atomic.h
+  int atomic_kind = 0;  // AtomicDtype value of the configuration (atomic.h)
   // Compare-mask register (Compare without dst / SetCmpMask), 128 bits.
   std::uint64_t cmp_mask[2] = {0, 0};
   // Special registers written by reductions: the sum of vcadd in accumulate mode (GetAccVal), and the
@@ -44,8 +44,22 @@ struct KState {
   int flag_count[kEventKinds][kEventIds] = {};
   double ub_ready[kUbBlocks] = {};   // when the last write of a 32-byte UB block completes
   double ub_used[kUbBlocks] = {};    // when the last read of a 32-byte UB block completes
-  // TPipe bookkeeping: one live TPipe per block.
+  // TPipe bookkeeping: one live TPipe per block; a new TPipe, Reset or Destroy starts a new generation
+  // (buffers sized in an older one are released).
   const void* live_pipe = nullptr;
+  std::uint32_t pipe_generation = 0;
+  // Event IDs the buffers of TQues hold, per TPosition (the TQue Buffer limit: 8 per position on the
+  // 910B), and the IDs TPipe::AllocEventID handed out, per HardEvent (bit i: ID i).
+  int que_events[32] = {};
+  std::uint32_t alloc_event_ids[kEventKinds] = {};
+  // Hardware buffers a LocalMemAllocator manages (bit per AscendC::Hardware value): one each per kernel.
+  std::uint32_t local_allocators = 0;
+  // Soft SyncAll rounds this block has passed (its gmWorkspace slot holds this count), and its
+  // WaitPreBlock calls since InitDetermineComputeWorkspace.
+  std::int32_t soft_sync_rounds = 0;
+  std::int32_t determine_waits = 0;
+  // CTRL[48] (SetCtrlSpr / SetSaturationFlag): 0, the default, is the floating-point saturation mode.
+  bool ctrl_spr48 = false;
 };
 
 // The block's API state lives inside its BlockState (launcher-owned memory the kernel cannot write),

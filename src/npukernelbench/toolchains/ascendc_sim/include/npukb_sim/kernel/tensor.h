@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdint>
 
+#include "npukb_sim/kernel/positions.h"
 #include "npukb_sim/kernel/state.h"
 #include "npukb_sim/kernel/types.h"
 
@@ -29,6 +30,27 @@ class LocalTensor {
  public:
   using PrimType = T;
   LocalTensor() = default;
+  // Static-tensor programming: a tensor of tileSize elements at byte address addr of pos's hardware
+  // buffer (32-byte aligned; it must fit in that buffer).
+  LocalTensor(TPosition pos, std::uint32_t addr, std::uint32_t tileSize) {
+    NPUKB_CALLER;
+    const Hardware hw = sim::hardware_of(pos);
+    if (hw == Hardware::GM) npukb::violation("LocalTensor", "a LocalTensor cannot live in GM", file, line);
+    sim::hw_region(hw, loc_.base, loc_.region_bytes);
+    if (addr % 32 != 0) {
+      npukb::violation("LocalTensor", "start address " + npukb::kern::num(addr) + " is not 32-byte aligned", file, line);
+    }
+    const std::uint64_t end = static_cast<std::uint64_t>(addr) + static_cast<std::uint64_t>(tileSize) * sizeof(T);
+    if (end > loc_.region_bytes) {
+      npukb::violation("LocalTensor", "address " + npukb::kern::num(addr) + " + " +
+                       npukb::kern::num(static_cast<long long>(end - addr)) + " bytes exceeds the " +
+                       npukb::kern::num(loc_.region_bytes) + "-byte buffer", file, line);
+    }
+    loc_.addr = addr;
+    loc_.hw = hw;
+    loc_.pos = pos;
+    size_ = tileSize;
+  }
 
   LocalTensor operator[](const std::uint32_t offset) const {
     LocalTensor r(*this);
@@ -73,9 +95,30 @@ class LocalTensor {
   std::uint32_t GetLength() const { return size_ * static_cast<std::uint32_t>(sizeof(T)); }
   std::uint64_t GetPhyAddr() const { return reinterpret_cast<std::uint64_t>(ptr()); }
   std::uint64_t GetPhyAddr(const std::uint32_t offset) const { return reinterpret_cast<std::uint64_t>(ptr() + offset); }
-  TPosition GetPosition() const { return loc_.pos; }
-  void SetUserTag(std::int32_t tag) { tag_ = tag; }
-  std::int32_t GetUserTag() const { return tag_; }
+  std::int32_t GetPosition() const { return static_cast<std::int32_t>(loc_.pos); }
+  void SetUserTag(const TTagType tag) { tag_ = tag; }
+  TTagType GetUserTag() const { return tag_; }
+  // The length in elements of the buffer the tensor is a view of (a hint for the device compiler): the
+  // tensor's element count here.
+  void SetBufferLen(std::uint32_t dataLen) { size_ = dataLen; }
+  // CPU-debug helpers: Print writes the elements to the log, one 32-byte DataBlock per line; ToFile
+  // writes no file here (a kernel run has no file system) and returns non-zero (failure).
+  void Print() { Print(size_); }
+  void Print(std::uint32_t len) {
+    std::string text;
+    const std::uint32_t per_line = 32 / sizeof(T) > 0 ? static_cast<std::uint32_t>(32 / sizeof(T)) : 1u;
+    for (std::uint32_t i = 0; i < len; ++i) {
+      T v;
+      __builtin_memcpy(&v, ptr() + i, sizeof(T));
+      text += std::to_string(static_cast<double>(static_cast<float>(v))) + ((i + 1) % per_line == 0 || i + 1 == len ? "\n" : " ");
+    }
+    npukb::kern::state();
+    npukb::kernel_log(text);
+  }
+  std::int32_t ToFile(const std::string& fileName) const {
+    (void)fileName;
+    return 1;
+  }
   void SetShapeInfo(const ShapeInfo& shapeInfo) { shape_info_ = shapeInfo; }
   ShapeInfo GetShapeInfo() const { return shape_info_; }
   template <typename T1>
@@ -109,7 +152,7 @@ class LocalTensor {
   }
   sim::LocalLoc loc_{};
   std::uint32_t size_ = 0;
-  std::int32_t tag_ = 0;
+  TTagType tag_ = 0;
   ShapeInfo shape_info_{};
 };
 
@@ -132,9 +175,21 @@ class GlobalTensor {
   __gm__ T* GetPhyAddr() const { return addr_; }
   __gm__ T* GetPhyAddr(const std::uint64_t offset) const { return addr_ + offset; }
   std::uint64_t GetSize() const { return size_; }
-  void SetL2CacheHint(CacheMode) {}
-  template <CacheMode mode>
-  void SetL2CacheHint() {}
+  // The L2 cache is not modelled: the hint is recorded and has no effect on the run or its estimate.
+  template <CacheRwMode rwMode = CacheRwMode::RW>
+  void SetL2CacheHint(CacheMode mode) { cache_mode_ = mode; }
+  void SetShapeInfo(const ShapeInfo& shapeInfo) { shape_info_ = shapeInfo; }
+  ShapeInfo GetShapeInfo() const { return shape_info_; }
+  template <typename CAST_T>
+  GlobalTensor<CAST_T> ReinterpretCast() const {
+    GlobalTensor<CAST_T> r;
+    r.addr_ = reinterpret_cast<__gm__ CAST_T*>(addr_);
+    r.size_ = size_ * sizeof(T) / sizeof(CAST_T);
+    r.home_ = home_;
+    r.cache_mode_ = cache_mode_;
+    r.shape_info_ = shape_info_;
+    return r;
+  }
 
   GlobalTensor operator[](const std::uint64_t offset) const {
     GlobalTensor r(*this);
@@ -151,11 +206,10 @@ class GlobalTensor {
     return v;
   }
 
-  template <typename T1>
-  void SetValue(const std::uint64_t offset, const T1 value) const { NPUKB_CALLER;
+  void SetValue(const std::uint64_t offset, PrimType value) const { NPUKB_CALLER;
     check_access(addr_ + offset, sizeof(T), true, "GlobalTensor::SetValue", file, line);
     npukb::kern::scalar_gm_access(sizeof(T), true);
-    const T v = static_cast<T>(value);
+    const T v = value;
     std::memcpy(addr_ + offset, &v, sizeof(T));
   }
 
@@ -171,9 +225,12 @@ class GlobalTensor {
   }
 
  private:
+  template <typename U> friend class GlobalTensor;
   __gm__ T* addr_ = nullptr;
   std::uint64_t size_ = 0;
   const void* home_ = nullptr;  // start of the GM tensor SetGlobalBuffer's buffer lies in (npukb::gm_home)
+  CacheMode cache_mode_ = CacheMode::CACHE_MODE_NORMAL;
+  ShapeInfo shape_info_{};
 };
 
 }  // namespace AscendC
