@@ -76,6 +76,7 @@ def _inputs(m: int, k: int, n: int, seed: int = 0):
 
 
 @pytest.mark.parametrize(("m", "k", "n"), [(32, 32, 32), (40, 50, 33), (16, 160, 48), (1, 16, 1)])
+@pytest.mark.api("DataCopy（GMToL1随路转换-ND2NZ搬运）", "LoadData（2D矩阵搬运）", "Mmad", "Fixpipe（L0C到GM数据搬运）")
 def test_half_matmul_matches_numpy(prog, m, k, n):
     a, b, bias = _inputs(m, k, n)
     prog.inputs(a, b, bias)

@@ -173,6 +173,7 @@ def test_attributes_in_opdef_order(observed):
     assert v[33] == 5
 
 
+@pytest.mark.api("PlatformAscendC/GetCoreNum", "GetCoreNumAic", "GetCoreNumAiv", "GetCoreMemSize")
 def test_platform_is_ascend910b(observed):
     v = observed.outputs["y"]
     assert list(v[19:28]) == [40, 20, 40, 196608, 524288, 131072, 1, 16 << 20, 40]

@@ -197,6 +197,7 @@ def test_tiling_templates_run_by_priority_until_one_is_capable(observed):
     assert observed.details["workspace_bytes"] == 64
 
 
+@pytest.mark.api("GetMeanMaxMinTmpSize")
 def test_ge_shape_and_mean_tmp_size(observed):
     v = observed.outputs["y"]
     assert v[1] == 30
@@ -204,6 +205,7 @@ def test_ge_shape_and_mean_tmp_size(observed):
     assert list(v[2:4]) == [320, 320]
 
 
+@pytest.mark.api("SoftMax/SimpleSoftMax Tiling")
 def test_softmax_host_tiling_reaches_the_kernel(observed):
     v = observed.outputs["y"]
     row = (2 * 40 + 8) * 4                      # fp32 work row for a 16-bit source + one reduction block
@@ -212,6 +214,7 @@ def test_softmax_host_tiling_reaches_the_kernel(observed):
     assert list(v[8:24]) == [7, 40, 280, 7, 16, 112, 2, 40, 80, 2, 8, 16, 3, 1, 40, 8]
 
 
+@pytest.mark.api("SoftmaxFlashV2 Tiling接口")
 def test_softmax_flash_v2_host_tiling_and_its_kernel_side_twin(observed):
     v = observed.outputs["y"]
     row = (64 + 8 + 2 * 8) * 4                  # a float row + one reduction block + the incoming max and sum

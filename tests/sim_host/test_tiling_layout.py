@@ -6,6 +6,7 @@ from __future__ import annotations
 import struct
 
 import numpy as np
+import pytest
 
 from npukernelbench.toolchains.base import Launch, TensorArg
 
@@ -80,6 +81,7 @@ extern "C" __global__ __aicore__ void layout_custom(GM_ADDR x, GM_ADDR y, GM_ADD
 PARAMS = [("x", "input", "REQUIRED", "float32"), ("y", "output", "REQUIRED", "float32")]
 
 
+@pytest.mark.api("TilingData结构定义", "GET_TILING_DATA")
 def test_legacy_tiling_class_round_trip(sim, make_project):
     proj = make_project("LayoutCustom", "layout_custom", HOST, KERNEL, PARAMS,
                         {"op_host/layout_custom_tiling.h": TILING_H})

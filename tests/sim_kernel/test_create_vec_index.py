@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 INDEX = """
 static void body(void*) {
@@ -29,6 +30,7 @@ void run_test() { npukb_test::run_blocks(1, body, nullptr); }
 """
 
 
+@pytest.mark.api("CreateVecIndex")
 def test_create_vec_index_every_type(prog) -> None:
     ran = prog.run(INDEX)
     assert ran.returncode == 0, ran.stderr

@@ -88,6 +88,7 @@ def _bits(words: np.ndarray) -> np.ndarray:
     return np.unpackbits(words.view(np.uint8), bitorder="little").astype(bool)
 
 
+@pytest.mark.api("GatherMask")
 def test_gather_mask_semantics(prog) -> None:
     rng = np.random.default_rng(7)
     a = rng.standard_normal(192).astype(np.float32)

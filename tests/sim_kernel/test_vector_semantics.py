@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 POISON32 = np.frombuffer(b"\xa5" * 4, dtype=np.float32)[0]
 
@@ -45,6 +46,10 @@ void run_test() { npukb_test::run_blocks(1, body, nullptr); }
 """
 
 
+@pytest.mark.api(
+    "Add", "Sub", "Mul", "Div", "Max", "Min", "Adds", "Muls", "Maxs", "Mins", "基础算术/Exp", "Abs", "Ln", "Sqrt",
+    "Relu", "LeakyRelu", "Duplicate", "复合计算/Axpy", "Reciprocal", "Rsqrt",
+)
 def test_elementwise_count_form_float(prog) -> None:
     rng = np.random.default_rng(1)
     x = rng.standard_normal(1024).astype(np.float32)
@@ -107,6 +112,7 @@ void run_test() { npukb_test::run_blocks(1, body, nullptr); }
 """
 
 
+@pytest.mark.api("Add", "Muls", "SetMaskCount", "SetMaskNorm", "SetVectorMask", "ResetMask", "BinaryRepeatParams")
 def test_mask_modes_and_strides(prog) -> None:
     x = (np.arange(512) % 50).astype(np.float16)
     prog.inputs(x)
@@ -173,6 +179,7 @@ def _round_away(v: np.ndarray) -> np.ndarray:
     return np.sign(v) * np.floor(np.abs(v) + 0.5)
 
 
+@pytest.mark.api("Cast")
 def test_cast_every_round_mode(prog) -> None:
     tie = 1 + 2.0**-11   # halfway between two halves: 1 and 1 + 2^-10
     below = 1 + 2.0**-12
@@ -236,6 +243,7 @@ void run_test() { npukb_test::run_blocks(1, body, nullptr); }
 """
 
 
+@pytest.mark.api("Compare", "比较与选择/Select")
 def test_compare_tail_ignored_and_select(prog) -> None:
     rng = np.random.default_rng(3)
     x = rng.standard_normal(128).astype(np.float32)
@@ -277,6 +285,7 @@ void run_test() { npukb_test::run_blocks(1, body, nullptr); }
 """
 
 
+@pytest.mark.api("归约计算/ReduceSum", "归约计算/ReduceMax", "归约计算/ReduceMin", "Brcb")
 def test_reductions(prog) -> None:
     rng = np.random.default_rng(4)
     x = rng.standard_normal(1024).astype(np.float32)
@@ -331,6 +340,10 @@ void run_test() { npukb_test::run_blocks(1, body, nullptr); }
 """
 
 
+@pytest.mark.api(
+    "DataCopy（GM与UB-连续数据搬运）", "DataCopy（GM与UB-高维切分数据搬运）", "DataCopyPad（GM -> UB-非对齐数据搬运）",
+    "DataCopyPad（UB -> GM-非对齐数据搬运）",
+)
 def test_datacopy_round_down_and_pad(prog) -> None:
     x = np.arange(256, dtype=np.float32)
     prog.inputs(x)
@@ -376,6 +389,7 @@ void run_test() {
 """
 
 
+@pytest.mark.api("SetAtomicAdd")
 def test_atomic_add_accumulates_across_blocks(prog) -> None:
     x = np.arange(64, dtype=np.float32)
     base = np.full(64, 100.0, np.float32)

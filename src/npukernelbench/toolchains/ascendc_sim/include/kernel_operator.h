@@ -45,3 +45,7 @@
 #if __has_include("npukb_sim/tiling_kernel.h")
 #include "npukb_sim/tiling_kernel.h"
 #endif
+#include "npukb_sim/kernel/lib_layernorm.h"
+#include "npukb_sim/kernel/lib_norm.h"
+#include "npukb_sim/kernel/lib_welford.h"
+#include "npukb_sim/kernel/lib_quant.h"

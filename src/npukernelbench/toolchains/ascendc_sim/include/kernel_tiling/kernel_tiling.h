@@ -112,3 +112,32 @@ using ::SoftMaxTiling;
 using ::TCubeTiling;
 }  // namespace tiling
 }  // namespace AscendC
+
+// The other normalization tilings (LayerNormSeparateTiling, LayerNormGradTiling, RmsNormTiling, ...).
+#include "npukb_sim/norm_tiling_structs.h"
+// LogSoftMax's tiling: the fields of SoftMaxTiling (rows of the source, rows per pass of the work
+// buffer; npukb_sim/softmax_split.h).
+struct LogSoftMaxTiling {
+  uint32_t srcM;
+  uint32_t srcK;
+  uint32_t srcSize;
+  uint32_t outMaxM;
+  uint32_t outMaxK;
+  uint32_t outMaxSize;
+  uint32_t splitM;
+  uint32_t splitK;
+  uint32_t splitSize;
+  uint32_t reduceM;
+  uint32_t reduceK;
+  uint32_t reduceSize;
+  uint32_t rangeM;
+  uint32_t tailM;
+  uint32_t tailSplitSize;
+  uint32_t tailReduceSize;
+};
+
+namespace AscendC {
+namespace tiling {
+using ::LogSoftMaxTiling;
+}  // namespace tiling
+}  // namespace AscendC

@@ -9,7 +9,8 @@
 //   splitM/splitK/...       rows per pass that fit the work buffer (row_work_bytes each), k
 //   reduceM/reduceK/...     splitM rows of one fp32 block (8)
 //   rangeM/tailM/...        full passes m / splitM, remaining rows m % splitM and their sizes
-// splitM is 0 when the work buffer holds less than one row (the kernel APIs then refuse).
+// splitM is 0 when the work buffer holds less than one row (the kernel APIs then refuse a sharedTmpBuffer
+// that small).
 #pragma once
 #include <cstdint>
 
@@ -43,9 +44,11 @@ void FillRows(uint32_t m, uint32_t k, uint32_t out_type_size, uint32_t row_work_
   t.set_tailReduceSize(tail * npukb_lib::kReduceBlockElems);
 }
 
-// Adapter giving the plain kernel-side struct the setters of the tiling class.
-struct PlainSoftMaxTiling {
-  SoftMaxTiling& s;
+// Adapter giving a plain kernel-side struct of these fields (SoftMaxTiling, LogSoftMaxTiling) the setters
+// of the tiling class.
+template <typename Plain>
+struct PlainRowsTiling {
+  Plain& s;
   void set_srcM(uint32_t v) { s.srcM = v; }
   void set_srcK(uint32_t v) { s.srcK = v; }
   void set_srcSize(uint32_t v) { s.srcSize = v; }
@@ -63,5 +66,13 @@ struct PlainSoftMaxTiling {
   void set_tailSplitSize(uint32_t v) { s.tailSplitSize = v; }
   void set_tailReduceSize(uint32_t v) { s.tailReduceSize = v; }
 };
+using PlainSoftMaxTiling = PlainRowsTiling<SoftMaxTiling>;
+
+// A basic block (the docs' isBasicBlock condition) on the rows of a tiling: 256 / dataTypeSize <= srcK
+// <= 2048, srcK % 64 == 0, and every pass (splitM rows, the tail tailM rows) a multiple of 8 rows.
+inline bool BasicBlockRows(uint32_t k, uint32_t split_m, uint32_t tail_m, uint32_t data_type_size) {
+  return data_type_size != 0 && k >= 256 / data_type_size && k <= 2048 && k % 64 == 0 && split_m > 0 && split_m % 8 == 0 &&
+         tail_m % 8 == 0;
+}
 
 }  // namespace npukb_softmax

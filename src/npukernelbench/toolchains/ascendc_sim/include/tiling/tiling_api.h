@@ -21,3 +21,21 @@
 #include "register/tilingdata_base.h"
 #include "tiling/platform/platform_ascendc.h"
 #include "tiling/matmul_tiling.h"
+
+// The normalization and quantization families' host helpers.
+#include "lib/normalization/batchnorm_tiling.h"
+#include "lib/normalization/deepnorm_tiling.h"
+#include "lib/normalization/groupnorm_tiling.h"
+#include "lib/normalization/layernorm_grad_beta_tiling.h"
+#include "lib/normalization/layernorm_grad_tiling.h"
+#include "lib/normalization/layernorm_tiling.h"
+#include "lib/normalization/normalize_tiling.h"
+#include "lib/normalization/rmsnorm_tiling.h"
+#include "lib/normalization/welford_tiling.h"
+#include "lib/quantization/ascend_antiquant_tiling.h"
+#include "lib/quantization/ascend_dequant_tiling.h"
+#include "lib/quantization/ascend_quant_tiling.h"
+// The high-level math and activation helpers (temporary-space sizes, LogSoftMax tiling).
+#include "lib/activation/activation_tiling.h"
+#include "lib/activation/logsoftmax_tiling.h"
+#include "lib/math/math_tiling.h"

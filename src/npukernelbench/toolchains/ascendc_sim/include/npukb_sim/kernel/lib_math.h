@@ -1,211 +1,153 @@
-// npukb_sim/kernel/lib_math.h -- high-level math/activation APIs (Sigmoid, Tanh, Sin, Cos, Erf, Log, Power,
-// Gelu, FasterGelu, Silu, Round, Sign, Trunc, Frac, Floor, Ceil, ...). Each computes in float and rounds
-// to the element type; the cost model charges a multi-instruction sequence. Clean-room part of ascendc-sim.
+// npukb_sim/kernel/lib_math.h -- the high-level math library (SIMD-API/高阶API/数学计算) for Atlas A2 / A3:
+// the unary driver every elementwise library API uses (dtype sets, sharedTmpBuffer checks against the
+// simulator's minimum, isReuseSource, cost as an instruction sequence) and the overload-set macros, then
+// the families, one header each:
+//   lib_math_trig.h     Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Tanh, Asinh, Acosh, Atanh
+//   lib_math_special.h  Erf, Erfc, Digamma, Lgamma, the high-level Exp, Log, Log2, Log10, Power
+//   lib_math_round.h    Round, Floor, Ceil, Trunc, Frac, Sign, Fmod
+//   lib_math_arith.h    the high-level Axpy, ClampMax, ClampMin, Xor, CumSum
+// The activations (Sigmoid, Gelu, ...) are in lib_activation.h. Each API computes in fp32 (half and
+// bfloat16_t sources are widened, the result rounded once to the element type) with the documented
+// formula and special values; see docs/simulator.md. Clean-room part of ascendc-sim.
 #pragma once
 #include <cstdint>
-#include <vector>
+#include <type_traits>
 
-#include "npukb_sim/kernel/vec_elementwise_common.h"
+#include "npukb_sim/kernel/lib_hl_common.h"
 #include "npukb_sim/kernel/vec_unary.h"  // the basic Exp next to the high-level one
 
 namespace AscendC {
 namespace sim {
-template <typename T>
-constexpr bool hl_types = one_of<T, half, float>;
 
-// A high-level API runs a sequence of vector instructions through temporary buffers, so it reads the
-// whole source before its last instruction writes dst: dst may overlap src anywhere (in place, or
-// shifted through GetWithOffset) and the result is that of the non-overlapping computation.
-template <typename T, typename F>
-inline void hl_unary(const char* api, const LocalTensor<T>& dst, const LocalTensor<T>& src, std::uint32_t count, double cpr,
-                     F f, const char* file, int line) {
-  if (count == 0) return;
-  const std::uint64_t bytes = static_cast<std::uint64_t>(count) * sizeof(T);
-  check_local(api, "dst", dst, bytes, true, file, line);
-  check_local(api, "src", src, bytes, true, file, line);
-  const std::vector<T> in(src.ptr(), src.ptr() + count);
-  T* d = dst.ptr();
-  for (std::uint32_t i = 0; i < count; ++i) d[i] = static_cast<T>(f(static_cast<float>(in[i])));
-  count_plan(count, 256 / sizeof(T));
-  const npukb::kern::Span sp = vspan(src, bytes), dp = vspan(dst, bytes);
-  vec_cost(cpr, static_cast<std::uint32_t>((bytes + 255) / 256), &sp, 1, &dp, 1);
+// An elementwise library API with one source: Op gives name, seq (HlSeq), factor(typeSize, reuse)
+// (npukb_lib::TmpFactor), eval(float) and, when its docs let isReuseSource overwrite a float source,
+// kReusesSource with reused(float) (the intermediate the sequence leaves in the source).
+template <typename Op, typename = void>
+struct hl_reuses : std::false_type {};
+template <typename Op>
+struct hl_reuses<Op, std::void_t<decltype(Op::kReusesSource)>> : std::bool_constant<Op::kReusesSource> {};
+
+template <typename Op, typename = void>
+struct hl_limited : std::false_type {};
+template <typename Op>
+struct hl_limited<Op, std::void_t<decltype(Op::kLimit)>> : std::true_type {};
+
+template <typename T>
+constexpr bool hl_half_float = one_of<T, half, float>;
+
+// Inputs beyond an API's documented A2 / A3 range (Sin, Cos, Tan: [-65504, 65504]): a warning.
+template <typename T>
+inline void hl_range_warning(const char* api, const LocalTensor<T>& src, std::uint32_t count, float limit, const char* file,
+                             int line) {
+  if (src.loc().base == nullptr) return;
+  const T* p = src.ptr();
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const float v = static_cast<float>(p[i]);
+    if (v > limit || v < -limit) {
+      npukb::warning(api, "srcTensor[" + npukb::kern::num(i) + "] = " + std::to_string(v) +
+                     " is outside the documented input range [-65504, 65504] of Atlas A2 / A3: the result is imprecise",
+                     file, line);
+      return;
+    }
+  }
 }
-inline float sgn(float x) { return x > 0 ? 1.0f : (x < 0 ? -1.0f : 0.0f); }
-constexpr double kCostHL = static_cast<double>(npukb::kern::VecCost::HighLevel);
-constexpr double kCostSig = static_cast<double>(npukb::kern::VecCost::Sigmoid);
+
+template <typename Op, typename T, bool isReuseSource>
+inline void hl_unary(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<std::uint8_t>* tmp,
+                     std::uint32_t count, const char* file, int line) {
+  constexpr bool reuse = isReuseSource && hl_reuses<Op>::value && std::is_same_v<T, float>;
+  const HlSrc<T> s[1] = {{&src, "srcTensor"}};
+  if constexpr (hl_limited<Op>::value) hl_range_warning(Op::name, src, count, Op::kLimit, file, line);
+  if constexpr (reuse) {
+    // The docs let the API use a float source as work space: what it leaves there is an intermediate.
+    if (count != 0) hl_operand(Op::name, "srcTensor", src, static_cast<std::uint64_t>(count) * sizeof(T), file, line);
+    const std::vector<T> keep(src.ptr(), src.ptr() + count);
+    hl_elementwise(Op::name, dst, "dstTensor", s, tmp, count, Op::factor(sizeof(T), true), Op::seq,
+                   [](float x) { return Op::eval(x); }, file, line);
+    T* p = src.ptr();
+    const bool in_place = src.ptr() == dst.ptr();
+    if (!in_place) for (std::uint32_t i = 0; i < count; ++i) p[i] = hl_out<T>(Op::reused(hl_in<T>(keep[i])));
+  } else {
+    hl_elementwise(Op::name, dst, "dstTensor", s, tmp, count, Op::factor(sizeof(T), isReuseSource), Op::seq,
+                   [](float x) { return Op::eval(x); }, file, line);
+  }
+}
+
 }  // namespace sim
 
-#define NPUKB_HL_UNARY(NAME, COST, EXPR)                                                                               \
-  template <typename T, bool isReuseSource = false>                                                                    \
-  inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<std::uint8_t>& sharedTmpBuffer, \
-                   const std::uint32_t calCount) { NPUKB_CALLER;                                                   \
-    static_assert(sim::hl_types<T>, #NAME ": unsupported data type (half, float)");                                     \
-    (void)sharedTmpBuffer;                                                                                             \
-    sim::hl_unary(#NAME, dst, src, calCount, COST, [](float x) -> float { return EXPR; }, file, line);                 \
-  }                                                                                                                    \
-  template <typename T, bool isReuseSource = false>                                                                    \
-  inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t calCount) { NPUKB_CALLER; \
-    static_assert(sim::hl_types<T>, #NAME ": unsupported data type (half, float)");                                     \
-    sim::hl_unary(#NAME, dst, src, calCount, COST, [](float x) -> float { return EXPR; }, file, line);                 \
-  }                                                                                                                    \
-  template <typename T, bool isReuseSource = false>                                                                    \
-  inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<std::uint8_t>& sharedTmpBuffer) { NPUKB_CALLER;                                                                                 \
-    static_assert(sim::hl_types<T>, #NAME ": unsupported data type (half, float)");                                     \
-    (void)sharedTmpBuffer;                                                                                             \
-    sim::hl_unary(#NAME, dst, src, src.GetSize(), COST, [](float x) -> float { return EXPR; }, file, line);            \
-  }                                                                                                                    \
-  template <typename T, bool isReuseSource = false>                                                                    \
-  inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src) { NPUKB_CALLER;                           \
-    static_assert(sim::hl_types<T>, #NAME ": unsupported data type (half, float)");                                     \
-    sim::hl_unary(#NAME, dst, src, src.GetSize(), COST, [](float x) -> float { return EXPR; }, file, line);            \
-  }                                                                                                                    \
-  template <typename T, bool isReuseSource = false, NPUKB_PTR_RET>                                                     \
-  inline npukbPtrRet NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                        \
-                          const LocalTensor<std::uint8_t>& sharedTmpBuffer, const std::uint32_t calCount) {            \
-    NPUKB_PTR_CHECK(NAME);                                                                                             \
-    NAME<T, isReuseSource>(dst, src, sharedTmpBuffer, calCount);                                        \
-  }                                                                                                                    \
-  template <typename T, bool isReuseSource = false, NPUKB_PTR_RET>                                                     \
-  inline npukbPtrRet NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t calCount) {        \
-    NPUKB_PTR_CHECK(NAME);                                                                                             \
-    NAME<T, isReuseSource>(dst, src, calCount);                                                         \
+// Overload sets of a unary library API, one documented form per macro. OK: the dtype predicate (in
+// parentheses), TYPES: its text; the variadic part:
+// extra template parameters after isReuseSource (e.g. `, const CosConfig& config = defaultCosConfig`).
+// Each overload has its function-pointer companion (see vec_elementwise_common.h).
+#define NPUKB_HL_UNARY_TMP_COUNT(NAME, OP, OK, TYPES, ...)                                                             \
+  template <typename T, bool isReuseSource = false __VA_ARGS__>                                                       \
+  inline void NAME(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                                  \
+                   const LocalTensor<std::uint8_t>& sharedTmpBuffer, const std::uint32_t calCount) { NPUKB_CALLER; \
+    static_assert(OK, #NAME ": unsupported data type (" TYPES ")");                                                  \
+    sim::hl_unary<OP, T, isReuseSource>(dstTensor, srcTensor, &sharedTmpBuffer, calCount, file, line);               \
+  }                                                                                                                   \
+  template <typename T, bool isReuseSource = false __VA_ARGS__, NPUKB_PTR_RET>                                        \
+  inline npukbPtrRet NAME(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                           \
+                          const LocalTensor<std::uint8_t>& sharedTmpBuffer, const std::uint32_t calCount) {           \
+    NPUKB_PTR_CHECK(NAME);                                                                                            \
+    static_assert(OK, #NAME ": unsupported data type (" TYPES ")");                                                  \
+    sim::hl_unary<OP, T, isReuseSource>(dstTensor, srcTensor, &sharedTmpBuffer, calCount);            \
   }
 
-NPUKB_HL_UNARY(Sigmoid, sim::kCostSig, 1.0f / (1.0f + __builtin_expf(-x)))
-NPUKB_HL_UNARY(Tanh, sim::kCostHL, __builtin_tanhf(x))
-NPUKB_HL_UNARY(Sin, sim::kCostHL, __builtin_sinf(x))
-NPUKB_HL_UNARY(Cos, sim::kCostHL, __builtin_cosf(x))
-NPUKB_HL_UNARY(Tan, sim::kCostHL, __builtin_tanf(x))
-NPUKB_HL_UNARY(Asin, sim::kCostHL, __builtin_asinf(x))
-NPUKB_HL_UNARY(Acos, sim::kCostHL, __builtin_acosf(x))
-NPUKB_HL_UNARY(Atan, sim::kCostHL, __builtin_atanf(x))
-NPUKB_HL_UNARY(Sinh, sim::kCostHL, __builtin_sinhf(x))
-NPUKB_HL_UNARY(Cosh, sim::kCostHL, __builtin_coshf(x))
-NPUKB_HL_UNARY(Asinh, sim::kCostHL, __builtin_asinhf(x))
-NPUKB_HL_UNARY(Acosh, sim::kCostHL, __builtin_acoshf(x))
-NPUKB_HL_UNARY(Atanh, sim::kCostHL, __builtin_atanhf(x))
-NPUKB_HL_UNARY(Erf, sim::kCostHL, __builtin_erff(x))
-NPUKB_HL_UNARY(Erfc, sim::kCostHL, __builtin_erfcf(x))
-NPUKB_HL_UNARY(Log, sim::kCostSig, __builtin_logf(x))
-NPUKB_HL_UNARY(Log2, sim::kCostSig, __builtin_log2f(x))
-NPUKB_HL_UNARY(Log10, sim::kCostSig, __builtin_log10f(x))
-NPUKB_HL_UNARY(Round, sim::kCostSig, __builtin_nearbyintf(x))
-NPUKB_HL_UNARY(Sign, sim::kCostSig, sim::sgn(x))
-NPUKB_HL_UNARY(Trunc, sim::kCostSig, __builtin_truncf(x))
-NPUKB_HL_UNARY(Frac, sim::kCostSig, x - __builtin_truncf(x))
-NPUKB_HL_UNARY(Floor, sim::kCostSig, __builtin_floorf(x))
-NPUKB_HL_UNARY(Ceil, sim::kCostSig, __builtin_ceilf(x))
-NPUKB_HL_UNARY(Silu, sim::kCostSig, x / (1.0f + __builtin_expf(-x)))
+#define NPUKB_HL_UNARY_COUNT(NAME, OP, OK, TYPES, ...)                                                                 \
+  template <typename T, bool isReuseSource = false __VA_ARGS__>                                                       \
+  inline void NAME(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const std::uint32_t calCount) { NPUKB_CALLER;                                                                                \
+    static_assert(OK, #NAME ": unsupported data type (" TYPES ")");                                                  \
+    sim::hl_unary<OP, T, isReuseSource>(dstTensor, srcTensor, nullptr, calCount, file, line);                        \
+  }                                                                                                                   \
+  template <typename T, bool isReuseSource = false __VA_ARGS__, NPUKB_PTR_RET>                                        \
+  inline npukbPtrRet NAME(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const std::uint32_t calCount) { \
+    NPUKB_PTR_CHECK(NAME);                                                                                            \
+    static_assert(OK, #NAME ": unsupported data type (" TYPES ")");                                                  \
+    sim::hl_unary<OP, T, isReuseSource>(dstTensor, srcTensor, nullptr, calCount);                     \
+  }
 
-// The high-level Exp of lib/math (a Taylor expansion of taylorExpandLevel terms on the fractional part
-// on hardware; here exp in float, rounded once), next to the basic Exp<T>(dst, src, count) of vec_unary.h:
-// taylorExpandLevel has no default, so Exp<T>(...) keeps selecting the basic instruction.
-template <typename T, std::uint8_t taylorExpandLevel, bool isReuseSource = false>
-inline void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<std::uint8_t>& sharedTmpBuffer,
-                const std::uint32_t calCount) { NPUKB_CALLER;
-  static_assert(sim::hl_types<T>, "Exp: unsupported data type (half, float)");
-  (void)sharedTmpBuffer;
-  sim::hl_unary("Exp", dst, src, calCount, sim::kCostSig, [](float x) -> float { return __builtin_expf(x); }, file, line);
-}
-template <typename T, std::uint8_t taylorExpandLevel, bool isReuseSource = false>
-inline void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t calCount) { NPUKB_CALLER;
-  static_assert(sim::hl_types<T>, "Exp: unsupported data type (half, float)");
-  sim::hl_unary("Exp", dst, src, calCount, sim::kCostSig, [](float x) -> float { return __builtin_expf(x); }, file, line);
-}
+#define NPUKB_HL_UNARY_TMP_WHOLE(NAME, OP, OK, TYPES, ...)                                                             \
+  template <typename T, bool isReuseSource = false __VA_ARGS__>                                                       \
+  inline void NAME(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                                  \
+                   const LocalTensor<std::uint8_t>& sharedTmpBuffer) { NPUKB_CALLER;                              \
+    static_assert(OK, #NAME ": unsupported data type (" TYPES ")");                                                  \
+    sim::hl_unary<OP, T, isReuseSource>(dstTensor, srcTensor, &sharedTmpBuffer, srcTensor.GetSize(), file, line);    \
+  }                                                                                                                   \
+  template <typename T, bool isReuseSource = false __VA_ARGS__, NPUKB_PTR_RET>                                        \
+  inline npukbPtrRet NAME(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                           \
+                          const LocalTensor<std::uint8_t>& sharedTmpBuffer) {                                         \
+    NPUKB_PTR_CHECK(NAME);                                                                                            \
+    static_assert(OK, #NAME ": unsupported data type (" TYPES ")");                                                  \
+    sim::hl_unary<OP, T, isReuseSource>(dstTensor, srcTensor, &sharedTmpBuffer, srcTensor.GetSize()); \
+  }
 
-// Gelu (tanh approximation) and FasterGelu (x * sigmoid(1.702 x)).
-template <typename T, bool highPrecision = false, bool highPerformance = false>
-inline void Gelu(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<std::uint8_t>& sharedTmpBuffer,
-                 const std::uint32_t dataSize) { NPUKB_CALLER;
-  static_assert(sim::hl_types<T>, "Gelu: unsupported data type (half, float)");
-  (void)sharedTmpBuffer;
-  sim::hl_unary("Gelu", dst, src, dataSize, sim::kCostHL, [](float x) -> float {
-    return x / (1.0f + __builtin_expf(-1.5957691216f * (x + 0.044715f * x * x * x))); }, file, line);
-}
-template <typename T, bool highPrecision = false, bool highPerformance = false>
-inline void Gelu(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t dataSize) { NPUKB_CALLER;
-  static_assert(sim::hl_types<T>, "Gelu: unsupported data type (half, float)");
-  sim::hl_unary("Gelu", dst, src, dataSize, sim::kCostHL, [](float x) -> float {
-    return x / (1.0f + __builtin_expf(-1.5957691216f * (x + 0.044715f * x * x * x))); }, file, line);
-}
-template <typename T, bool highPrecision = false, bool highPerformance = false>
-inline void FasterGelu(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<std::uint8_t>& sharedTmpBuffer,
-                       const std::uint32_t dataSize) { NPUKB_CALLER;
-  static_assert(sim::hl_types<T>, "FasterGelu: unsupported data type (half, float)");
-  (void)sharedTmpBuffer;
-  sim::hl_unary("FasterGelu", dst, src, dataSize, sim::kCostSig, [](float x) -> float { return x / (1.0f + __builtin_expf(-1.702f * x)); }, file, line);
-}
-template <typename T, bool highPrecision = false, bool highPerformance = false>
-inline void FasterGelu(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t dataSize) { NPUKB_CALLER;
-  static_assert(sim::hl_types<T>, "FasterGelu: unsupported data type (half, float)");
-  sim::hl_unary("FasterGelu", dst, src, dataSize, sim::kCostSig, [](float x) -> float { return x / (1.0f + __builtin_expf(-1.702f * x)); }, file, line);
-}
+#define NPUKB_HL_UNARY_WHOLE(NAME, OP, OK, TYPES, ...)                                                                 \
+  template <typename T, bool isReuseSource = false __VA_ARGS__>                                                       \
+  inline void NAME(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor) { NPUKB_CALLER;              \
+    static_assert(OK, #NAME ": unsupported data type (" TYPES ")");                                                  \
+    sim::hl_unary<OP, T, isReuseSource>(dstTensor, srcTensor, nullptr, srcTensor.GetSize(), file, line);             \
+  }                                                                                                                   \
+  template <typename T, bool isReuseSource = false __VA_ARGS__, NPUKB_PTR_RET>                                        \
+  inline npukbPtrRet NAME(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor) {                         \
+    NPUKB_PTR_CHECK(NAME);                                                                                            \
+    static_assert(OK, #NAME ": unsupported data type (" TYPES ")");                                                  \
+    sim::hl_unary<OP, T, isReuseSource>(dstTensor, srcTensor, nullptr, srcTensor.GetSize());          \
+  }
 
-// Power: tensor^tensor, tensor^scalar, scalar^tensor.
-namespace sim {
-template <typename T, typename A, typename B>
-inline void power_run(const LocalTensor<T>& dst, A a, B b, std::uint32_t count, const char* file, int line) {
-  check_count<T>("Power", count, file, line);
-  if (count == 0) return;
-  const std::uint64_t bytes = static_cast<std::uint64_t>(count) * sizeof(T);
-  check_local("Power", "dst", dst, bytes, true, file, line);
-  std::vector<T> out(count);  // every source element is read before dst is written (dst may overlap a source)
-  for (std::uint32_t i = 0; i < count; ++i) out[i] = static_cast<T>(__builtin_powf(static_cast<float>(a(i)), static_cast<float>(b(i))));
-  std::memcpy(dst.ptr(), out.data(), bytes);
-  count_plan(count, 256 / sizeof(T));
-  const npukb::kern::Span dp = vspan(dst, bytes);
-  vec_cost(kCostHL, static_cast<std::uint32_t>((bytes + 255) / 256), nullptr, 0, &dp, 1);
-}
-template <typename T>
-inline auto tensor_reader(const LocalTensor<T>& t, std::uint32_t count, const char* what, const char* file, int line) {
-  check_local("Power", what, t, static_cast<std::uint64_t>(count) * sizeof(T), true, file, line);
-  const T* p = t.ptr();
-  return [p](std::uint32_t i) { return p[i]; };
-}
-}  // namespace sim
-template <typename T, bool isReuseSource = false>
-inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
-                  const LocalTensor<std::uint8_t>& sharedTmpBuffer, const std::uint32_t calCount) { NPUKB_CALLER;
-  static_assert(sim::one_of<T, half, float, std::int32_t>, "Power: unsupported data type (half, float, int32_t)");
-  (void)sharedTmpBuffer;
-  sim::power_run(dst, sim::tensor_reader(src0, calCount, "src0", file, line), sim::tensor_reader(src1, calCount, "src1", file, line), calCount, file, line);
-}
-template <typename T, bool isReuseSource = false>
-inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, const std::uint32_t calCount) { NPUKB_CALLER;
-  static_assert(sim::one_of<T, half, float, std::int32_t>, "Power: unsupported data type (half, float, int32_t)");
-  sim::power_run(dst, sim::tensor_reader(src0, calCount, "src0", file, line), sim::tensor_reader(src1, calCount, "src1", file, line), calCount, file, line);
-}
-template <typename T, bool isReuseSource = false>
-inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1) { NPUKB_CALLER;
-  Power<T, isReuseSource>(dst, src0, src1, src0.GetSize());
-}
-template <typename T, bool isReuseSource = false>
-inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const T& src1,
-                  const LocalTensor<std::uint8_t>& sharedTmpBuffer, const std::uint32_t calCount) { NPUKB_CALLER;
-  static_assert(sim::one_of<T, half, float, std::int32_t>, "Power: unsupported data type (half, float, int32_t)");
-  (void)sharedTmpBuffer;
-  const T s = src1;
-  sim::power_run(dst, sim::tensor_reader(src0, calCount, "src0", file, line), [s](std::uint32_t) { return s; }, calCount, file, line);
-}
-template <typename T, bool isReuseSource = false>
-inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const T& src1, const std::uint32_t calCount) { NPUKB_CALLER;
-  static_assert(sim::one_of<T, half, float, std::int32_t>, "Power: unsupported data type (half, float, int32_t)");
-  const T s = src1;
-  sim::power_run(dst, sim::tensor_reader(src0, calCount, "src0", file, line), [s](std::uint32_t) { return s; }, calCount, file, line);
-}
-template <typename T, bool isReuseSource = false>
-inline void Power(const LocalTensor<T>& dst, const T& src0, const LocalTensor<T>& src1,
-                  const LocalTensor<std::uint8_t>& sharedTmpBuffer, const std::uint32_t calCount) { NPUKB_CALLER;
-  static_assert(sim::one_of<T, half, float, std::int32_t>, "Power: unsupported data type (half, float, int32_t)");
-  (void)sharedTmpBuffer;
-  const T s = src0;
-  sim::power_run(dst, [s](std::uint32_t) { return s; }, sim::tensor_reader(src1, calCount, "src1", file, line), calCount, file, line);
-}
-template <typename T, bool isReuseSource = false>
-inline void Power(const LocalTensor<T>& dst, const T& src0, const LocalTensor<T>& src1, const std::uint32_t calCount) { NPUKB_CALLER;
-  static_assert(sim::one_of<T, half, float, std::int32_t>, "Power: unsupported data type (half, float, int32_t)");
-  const T s = src0;
-  sim::power_run(dst, [s](std::uint32_t) { return s; }, sim::tensor_reader(src1, calCount, "src1", file, line), calCount, file, line);
-}
+// The four documented forms: with / without sharedTmpBuffer, with / without calCount.
+#define NPUKB_HL_UNARY_ALL4(NAME, OP, OK, TYPES, ...)           \
+  NPUKB_HL_UNARY_TMP_COUNT(NAME, OP, OK, TYPES, __VA_ARGS__)     \
+  NPUKB_HL_UNARY_COUNT(NAME, OP, OK, TYPES, __VA_ARGS__)         \
+  NPUKB_HL_UNARY_TMP_WHOLE(NAME, OP, OK, TYPES, __VA_ARGS__)     \
+  NPUKB_HL_UNARY_WHOLE(NAME, OP, OK, TYPES, __VA_ARGS__)
 
 }  // namespace AscendC
+
+#define NPUKB_HF (sim::hl_half_float<T>)
+#include "npukb_sim/kernel/lib_math_trig.h"
+#include "npukb_sim/kernel/lib_math_special.h"
+#include "npukb_sim/kernel/lib_math_round.h"
+#include "npukb_sim/kernel/lib_math_arith.h"
+#include "npukb_sim/kernel/lib_activation.h"
+#undef NPUKB_HF

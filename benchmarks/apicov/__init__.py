@@ -1,0 +1,7 @@
+"""API coverage of the ``ascendc-sim`` simulator against the AscendC API reference.
+
+``benchmarks/api_coverage.py`` is the command line; the modules here are its parts: ``doc_tree`` (which
+pages document which APIs for 910B/A3, grouped into families), ``prototypes`` (the documented
+overloads of a page), ``probes`` (whether the simulator's headers declare them, checked by g++),
+``markers`` (which tests check an API's documented semantics) and ``report`` (tables, JSON, Markdown).
+"""

@@ -1,0 +1,91 @@
+"""What the declaration probes need to know beyond the reference's prototypes.
+
+* :data:`CLASS_FIXTURES`: for a group of the reference that documents the members of a class, the
+  class instance the probes call them on (a class template needs its arguments) and the names the
+  member prototypes use for the class's own template parameters (``DstT`` of Matmul, ``T`` of
+  LocalTensor). A group not listed whose title is an identifier is taken as a non-template class of
+  that name.
+* :data:`TYPE_CANDIDATES`: the types tried, in order, for a template type parameter (the data types the
+  page itself mentions come first); :data:`TYPE_HINTS` by parameter name where the parameter is not a
+  data type, :data:`PARAM_HINTS` by the name of the function parameter it types (``T& que``).
+* :data:`HOST_GROUPS` / :data:`HOST_TITLE`: pages whose APIs live on the host side (tiling helpers,
+  registration, platform); a page whose prototypes say ``__aicore__`` is kernel-side; any other page is
+  looked up on both sides.
+* The headers each side includes (:data:`KERNEL_HEADERS`, :data:`HOST_HEADERS`) and the namespaces
+  searched (:data:`KERNEL_NAMESPACES`, :data:`HOST_NAMESPACES`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class ClassFixture:
+    type: str                              # the instance type the probes use
+    home: str = "AscendC"                  # namespace the class lives in (lookup starts there)
+    aliases: dict[str, str] = field(default_factory=dict)   # class template parameter -> type
+
+
+_MM = "AscendC::MatmulType<AscendC::TPosition::GM, AscendC::CubeFormat::ND, {}>"
+_MATMUL = f"AscendC::Matmul<{_MM.format('half')}, {_MM.format('half')}, {_MM.format('float')}, {_MM.format('float')}>"
+_MM_ALIASES = {"SrcT": "half", "SrcAT": "half", "SrcBT": "half", "DstT": "float", "BiasT": "float", "L0cT": "float",
+               "A_TYPE": _MM.format("half"), "B_TYPE": _MM.format("half"), "C_TYPE": _MM.format("float"),
+               "BIAS_TYPE": _MM.format("float")}
+
+CLASS_FIXTURES: dict[str, tuple[ClassFixture, ...]] = {
+    "LocalTensor": (ClassFixture("AscendC::LocalTensor<float>", aliases={"T": "float", "PrimType": "float"}),),
+    "GlobalTensor": (ClassFixture("AscendC::GlobalTensor<float>", aliases={"T": "float", "PrimType": "float"}),),
+    "TensorDesc": (ClassFixture("AscendC::TensorDesc<float>", aliases={"T": "float"}),),
+    "TPipe": (ClassFixture("AscendC::TPipe"),),
+    "TBufPool": (ClassFixture("AscendC::TBufPool<AscendC::TPosition::VECCALC>"),),
+    "TQue": (ClassFixture("AscendC::TQue<AscendC::TPosition::VECIN, 1>"),),
+    "TQueBind": (ClassFixture("AscendC::TQueBind<AscendC::TPosition::VECIN, AscendC::TPosition::VECOUT, 1>"),),
+    "TBuf": (ClassFixture("AscendC::TBuf<AscendC::TPosition::VECCALC>"),),
+    "TSCM": (ClassFixture("AscendC::TSCM<AscendC::TPosition::VECIN, 1>"),),
+    "LocalMemAllocator": (ClassFixture("AscendC::LocalMemAllocator<>"),),
+    "Matmul Kernel侧接口": (ClassFixture(_MATMUL, aliases=_MM_ALIASES),),
+    "Matmul Tiling类": (ClassFixture("matmul_tiling::MultiCoreMatmulTiling", "matmul_tiling"),
+                        ClassFixture("matmul_tiling::MatmulApiTiling", "matmul_tiling"),
+                        ClassFixture("matmul_tiling::BatchMatmulTiling", "matmul_tiling")),
+    "PlatformAscendC": (ClassFixture("platform_ascendc::PlatformAscendC", "platform_ascendc"),),
+    "OpDef": (ClassFixture("ops::OpDef", "ops"),),
+    "OpParamDef": (ClassFixture("ops::OpParamDef", "ops"),),
+    "OpAttrDef": (ClassFixture("ops::OpAttrDef", "ops"),),
+    "OpAICoreDef": (ClassFixture("ops::OpAICoreDef", "ops"),),
+    "OpAICoreConfig": (ClassFixture("ops::OpAICoreConfig", "ops"),),
+    "OpTilingRegistry": (ClassFixture("context_ascendc::OpTilingRegistry", "context_ascendc"),),
+    "ContextBuilder": (ClassFixture("context_ascendc::ContextBuilder", "context_ascendc"),),
+}
+
+# Data types of the 910B/A3 vector and cube units, in the order tried when a page names none.
+TYPE_CANDIDATES: tuple[str, ...] = ("float", "half", "int32_t", "int16_t", "uint8_t", "int8_t", "bfloat16_t",
+                                    "uint32_t", "uint16_t", "int64_t", "uint64_t", "bool")
+TYPE_HINTS: dict[str, tuple[str, ...]] = {
+    "pattern": ("AscendC::Pattern::Reduce::AR", "AscendC::Pattern::Reduce::RA"),
+    "A_TYPE": (_MM.format("half"),), "B_TYPE": (_MM.format("half"),), "C_TYPE": (_MM.format("float"),),
+    "BIAS_TYPE": (_MM.format("float"),),
+}
+# A template type parameter that types a function parameter of this name is not a data type.
+PARAM_HINTS: dict[str, tuple[str, ...]] = {
+    "que": ("AscendC::TQue<AscendC::TPosition::VECIN, 1>",
+            "AscendC::TQueBind<AscendC::TPosition::VECIN, AscendC::TPosition::VECOUT, 1>",
+            "AscendC::TBuf<AscendC::TPosition::VECCALC>"),
+    "buf": ("AscendC::TBuf<AscendC::TPosition::VECCALC>",),
+}
+DTYPE_WORD = re.compile(r"\b(half|float|bfloat16_t|int8_t|uint8_t|int16_t|uint16_t|int32_t|uint32_t|int64_t|"
+                        r"uint64_t|bool)\b")
+
+HOST_GROUPS = re.compile(r"平台信息获取|原型注册与管理|Tiling数据结构注册|Tiling调测|Tiling下沉|Matmul Tiling类|"
+                         r"获取Matmul计算所需空间|Tiling侧接口")
+HOST_TITLE = re.compile(r"Tiling|TmpSize|TmpBufSize|TmpBufferFactorSize|GetSortOffset|GetSortLen|^Get\w+MaxMin")
+
+KERNEL_HEADERS: tuple[str, ...] = ("kernel_operator.h", "lib/matmul_intf.h")
+HOST_HEADERS: tuple[str, ...] = (
+    "tiling/tiling_api.h", "register/op_def_registry.h", "register/tilingdata_base.h",
+    "tiling/platform/platform_ascendc.h", "platform/platform_info.h", "exe_graph/runtime/tiling_context.h",
+    "graph/tensor.h", "graph/types.h")
+KERNEL_NAMESPACES: tuple[str, ...] = ("AscendC", "AscendC::Std")
+HOST_NAMESPACES: tuple[str, ...] = ("AscendC", "optiling", "matmul_tiling", "platform_ascendc", "ops", "gert", "ge",
+                                    "fe", "context_ascendc")

@@ -1,0 +1,4 @@
+// lib/math/kernel_operator_lgamma_intf.h -- include name of CANN's advanced math API headers; the
+// simulator declares every kernel API in kernel_operator.h. Part of the ascendc-sim clean-room simulator.
+#pragma once
+#include "kernel_operator.h"

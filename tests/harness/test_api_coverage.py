@@ -1,0 +1,220 @@
+"""benchmarks/api_coverage.py on a tiny reference tree and tiny headers written here (no ../shared):
+a fully declared API, a partially declared one (an overload missing), a missing one, a page for another
+chip only (excluded), an overview page (not an API), host helpers without a support section (they
+inherit their family's: in beside a 910B API, out beside another chip's), markers counted from
+decorators and module-level pytestmark, bad inputs."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "benchmarks" / "api_coverage.py"
+
+SUPPORTED = """## 产品支持情况
+
+- Atlas A3 训练系列产品/Atlas A3 推理系列产品：支持
+- Atlas A2 训练系列产品/Atlas A2 推理系列产品：支持
+- Atlas 训练系列产品：不支持
+"""
+OTHER_CHIP = """## 产品支持情况
+
+- Atlas A3 训练系列产品/Atlas A3 推理系列产品：不支持
+- Atlas A2 训练系列产品/Atlas A2 推理系列产品：不支持
+- Ascend 950PR/Ascend 950DT：支持
+"""
+
+PAGES = {
+    "Twice": SUPPORTED + """
+## 函数原型
+
+- one tensor
+
+    ```cpp
+    template <typename T>
+    __aicore__ inline void Twice(const LocalTensor<T>& dst, uint32_t count)
+    ```
+
+- two tensors, with an optional flag
+
+    ```cpp
+    template <typename T, bool isSetMask = true>
+    __aicore__ inline void Twice(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t n, bool fast = false)
+    ```
+
+## 参数说明
+
+T: half, float.
+""",
+    "Thrice": SUPPORTED + """
+## 函数原型
+
+```cpp
+template <typename T>
+__aicore__ inline void Thrice(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count)
+template <typename T>
+__aicore__ inline void Thrice(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count, int32_t round)
+```
+""",
+    "Halve": SUPPORTED + """
+## 函数原型
+
+```cpp
+template <typename T>
+__aicore__ inline void Halve(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count)
+```
+""",
+    "Shrink": OTHER_CHIP + """
+## 函数原型
+
+```cpp
+template <typename T>
+__aicore__ inline void Shrink(const LocalTensor<T>& dst, uint32_t count)
+```
+""",
+    "GetTwiceTmpSize": """# GetTwiceTmpSize
+
+## 函数原型
+
+```
+void GetTwiceTmpSize(const uint32_t count, uint32_t& size)
+```
+""",
+    "GetShrinkTmpSize": """# GetShrinkTmpSize
+
+## 函数原型
+
+```
+void GetShrinkTmpSize(const uint32_t count, uint32_t& size)
+```
+""",
+    "基础算术简介": "# intro\n\nSome words.\n",
+}
+
+README = """# reference
+
+-   [SIMD API](SIMD-API/SIMD-API.md)
+    -   [基础API](SIMD-API/基础API/基础API.md)
+        -   [基础算术](SIMD-API/基础API/基础算术/基础算术.md)
+            -   [基础算术简介](SIMD-API/基础API/基础算术/基础算术简介.md)
+            -   [Twice](SIMD-API/基础API/基础算术/Twice.md)
+            -   [Thrice](SIMD-API/基础API/基础算术/Thrice.md)
+            -   [Halve](SIMD-API/基础API/基础算术/Halve.md)
+            -   [GetTwiceTmpSize](SIMD-API/基础API/基础算术/GetTwiceTmpSize.md)
+            -   [Shrink接口](SIMD-API/基础API/基础算术/Shrink接口.md)
+                -   [Shrink](SIMD-API/基础API/基础算术/Shrink.md)
+                -   [GetShrinkTmpSize](SIMD-API/基础API/基础算术/GetShrinkTmpSize.md)
+"""
+
+KERNEL_HEADER = """#pragma once
+#include <cstdint>
+#define __aicore__
+namespace AscendC {
+template <typename T> class LocalTensor {};
+template <typename T> inline void Twice(const LocalTensor<T>&, uint32_t) {}
+template <typename T, bool isSetMask = true>
+inline void Twice(const LocalTensor<T>&, const LocalTensor<T>&, uint32_t, bool = false) {}
+template <typename T> inline void Thrice(const LocalTensor<T>&, const LocalTensor<T>&, uint32_t) {}
+}  // namespace AscendC
+"""
+HOST_HEADER = """#pragma once
+#include <cstdint>
+namespace AscendC {
+inline void GetTwiceTmpSize(const uint32_t count, uint32_t& size) { size = count * 4; }
+}  // namespace AscendC
+"""
+TESTS = """import pytest
+
+pytestmark = [pytest.mark.api("基础算术/Thrice")]
+
+
+@pytest.mark.api("Twice", "Nope")
+def test_twice():
+    assert True
+"""
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> dict[str, Path]:
+    docs = tmp_path / "docs"
+    folder = docs / "SIMD-API" / "基础API" / "基础算术"
+    folder.mkdir(parents=True)
+    (docs / "README.md").write_text(README, encoding="utf-8")
+    for title, text in PAGES.items():
+        (folder / f"{title}.md").write_text(f"# {title}\n\n{text}", encoding="utf-8")
+    include = tmp_path / "include"
+    (include / "tiling").mkdir(parents=True)
+    (include / "kernel_operator.h").write_text(KERNEL_HEADER, encoding="utf-8")
+    (include / "tiling" / "tiling_api.h").write_text(HOST_HEADER, encoding="utf-8")
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    (tests / "test_fixture_api.py").write_text(TESTS, encoding="utf-8")
+    doc = tmp_path / "simulator.md"
+    doc.write_text("# sim\n\n<!-- api-coverage:begin -->\nold\n<!-- api-coverage:end -->\n\nafter\n", encoding="utf-8")
+    return {"docs": docs, "include": include, "tests": tests, "doc": doc}
+
+
+def run(tree: dict[str, Path], *extra: str) -> subprocess.CompletedProcess:
+    cmd = [sys.executable, str(SCRIPT), "--docs", str(tree["docs"]), "--include", str(tree["include"]),
+           "--tests", str(tree["tests"]), "--doc", str(tree["doc"]), "--corpus", "--quiet", *extra]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+
+
+def test_statuses_and_markers(tree):
+    out = run(tree, "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    apis = {a["title"]: a for a in data["apis"]}
+    # Shrink: other chip, and so its host helper (no support section of its own); 简介: not an API
+    assert set(apis) == {"Twice", "Thrice", "Halve", "GetTwiceTmpSize"}
+    assert apis["Twice"]["status"] == "full"
+    assert [o["declared"] for o in apis["Twice"]["overloads"]] == [True, True]
+    assert apis["Thrice"]["status"] == "partial"
+    assert [o["declared"] for o in apis["Thrice"]["overloads"]] == [True, False]
+    assert apis["Halve"]["status"] == "missing"
+    assert apis["GetTwiceTmpSize"]["support"] == "inherited"
+    assert apis["GetTwiceTmpSize"]["side"] == "host" and apis["GetTwiceTmpSize"]["status"] == "full"
+    assert apis["Twice"]["tests"] and apis["Thrice"]["tests"] and not apis["Halve"]["tests"]
+    assert data["totals"]["documented"] == 4 and data["totals"]["full"] == 2 and data["totals"]["tested"] == 2
+    assert data["not_target_pages"] == 2
+    assert any("'Nope'" in w for w in data["marker_warnings"])
+
+
+def test_overload_without_default_argument_is_checked(tree):
+    # The documented default of Twice's `fast` must be usable: without it the overload is not declared.
+    header = tree["include"] / "kernel_operator.h"
+    header.write_text(header.read_text().replace("uint32_t, bool = false)", "uint32_t, bool)"))
+    data = json.loads(run(tree, "--json").stdout)
+    twice = next(a for a in data["apis"] if a["title"] == "Twice")
+    assert twice["status"] == "partial"
+
+
+def test_table_lists_and_markdown(tree):
+    out = run(tree, "--markdown")
+    assert out.returncode == 0, out.stderr
+    assert "total (in scope)" in out.stdout and "50%" in out.stdout
+    text = tree["doc"].read_text()
+    assert "| **total** | **4** | **2** |" in text and "old" not in text and text.endswith("after\n")
+    partial = run(tree, "--list", "partial")
+    assert "Thrice" in partial.stdout and "not declared: void Thrice(" in partial.stdout
+    assert "Twice" not in partial.stdout
+    missing = run(tree, "--list", "missing", "--family", "基础API/基础算术")
+    assert missing.stdout.strip().splitlines() == ["基础API/基础算术 | 基础算术/Halve | missing (kernel)"]
+
+
+def test_floors(tree):
+    assert run(tree, "--min-declared", "50", "--min-tested", "50").returncode == 0
+    low = run(tree, "--min-declared", "60")
+    assert low.returncode == 1 and "declared 50% < 60.0%" in low.stderr
+
+
+def test_missing_docs_folder_is_one_line(tree, tmp_path):
+    out = run({**tree, "docs": tmp_path / "nowhere"})
+    assert out.returncode == 2
+    assert len(out.stderr.strip().splitlines()) == 1 and "no AscendC API reference" in out.stderr
+    assert run(tree, "--family", "x").returncode == 2          # --family without --list: misuse
