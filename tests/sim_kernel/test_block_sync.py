@@ -190,7 +190,7 @@ def test_a_second_set_flag_before_its_wait_is_reported(sim, sync_build) -> None:
     assert f"op_kernel/sync_custom.cpp:{line('SETFLAG-LINE')}" in result.message
 
 
-@pytest.mark.api("TQueSync模板参数", "DataSyncBarrier(ISASI)", "SetNextTaskStart", "WaitPreTaskEnd")
+@pytest.mark.api("核内同步/SetFlag/WaitFlag", "DataSyncBarrier(ISASI)", "SetNextTaskStart", "WaitPreTaskEnd")
 def test_in_block_synchronisation(sim, sync_build) -> None:
     result = run(sim, sync_build, 9)
     assert result.ok, result.message

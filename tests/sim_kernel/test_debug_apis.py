@@ -48,7 +48,7 @@ static void body(void*) {
 """
 
 
-@pytest.mark.api("printf")
+@pytest.mark.api("上板打印/printf")
 def test_printf_converts_arguments_as_the_device_does(tmp_path: Path, sim_cache: Path) -> None:
     """%d prints int64_t, %f half and bfloat16, %x 64 bits (a negative int32_t sign-extends)."""
     ran = _run(tmp_path, sim_cache, PRINTF)
@@ -57,7 +57,7 @@ def test_printf_converts_arguments_as_the_device_does(tmp_path: Path, sim_cache:
                          "bool=1 pct=% end", "missing %d"]
 
 
-@pytest.mark.api("printf")
+@pytest.mark.api("上板打印/printf")
 def test_printf_is_off_with_ascendc_dump_0(tmp_path: Path, sim_cache: Path) -> None:
     ran = _run(tmp_path, sim_cache, PRINTF, defines="#define ASCENDC_DUMP 0\n")
     assert ran.returncode == 0, ran.stderr
@@ -154,7 +154,7 @@ def _line(tmp_path: Path, marker: str) -> int:
     return next(i for i, t in enumerate((tmp_path / "prog.cpp").read_text().splitlines(), 1) if marker in t)
 
 
-@pytest.mark.api("assert", "ascendc_assert", "MetricsProfStart", "MetricsProfStop")
+@pytest.mark.api("异常检测/assert", "ascendc_assert", "MetricsProfStart", "MetricsProfStop")
 def test_a_true_assertion_passes_and_a_false_one_stops_the_kernel(tmp_path: Path, sim_cache: Path) -> None:
     ok = _run(tmp_path / "ok", sim_cache, ASSERTS)
     assert ok.returncode == 0, ok.stderr

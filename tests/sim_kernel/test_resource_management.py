@@ -214,7 +214,7 @@ def test_enque_on_a_full_queue_returns_false(prog) -> None:
     assert got.tolist() == [1, 0, 1, 0]
 
 
-@pytest.mark.api("TQueBind/FreeAllEvent", "TQue/FreeAllEvent")
+@pytest.mark.api("TQueBind/FreeAllEvent")
 def test_eight_event_ids_per_position_and_free_all_event(prog) -> None:
     """Queue buffers of one TPosition hold at most 8 event IDs; FreeAllEvent gives a queue's back."""
     body = """

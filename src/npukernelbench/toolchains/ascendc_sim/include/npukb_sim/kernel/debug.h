@@ -137,19 +137,7 @@ inline const char* type_name() {
   else return "unknown";
 }
 
-template <typename T>
-inline std::string value_text(const T& v) {
-  char buf[64];
-  int n;
-  if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>) {
-    n = __builtin_snprintf(buf, sizeof buf, "%f", static_cast<double>(static_cast<float>(v)));
-  } else if constexpr (std::is_signed_v<T>) {
-    n = __builtin_snprintf(buf, sizeof buf, "%lld", static_cast<long long>(v));
-  } else {
-    n = __builtin_snprintf(buf, sizeof buf, "%llu", static_cast<unsigned long long>(v));
-  }
-  return std::string(buf, n > 0 ? static_cast<std::size_t>(n) : 0);
-}
+using sim::value_text;
 
 // "[v, v, ...]" of `n` elements at `p`; with a shape, rows of its last dim and "-" where the dump ends
 // before the shape does (the device's rule for a shape larger than dumpSize).

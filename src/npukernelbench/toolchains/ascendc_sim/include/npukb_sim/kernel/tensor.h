@@ -1,6 +1,8 @@
 // npukb_sim/kernel/tensor.h -- LocalTensor / GlobalTensor. Clean-room part of ascendc-sim.
 #pragma once
 #include <cstdint>
+#include <string>
+#include <type_traits>
 
 #include "npukb_sim/kernel/positions.h"
 #include "npukb_sim/kernel/state.h"
@@ -23,6 +25,21 @@ struct LocalLoc {
   QueueBase* owner = nullptr;       // queue the buffer was allocated from (nullptr for TBuf)
   std::int32_t buf_idx = -1;
 };
+
+// One element as the debug printers show it: floating types with %f, integers in decimal.
+template <typename T>
+inline std::string value_text(const T& v) {
+  char buf[64];
+  int n;
+  if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>) {
+    n = __builtin_snprintf(buf, sizeof buf, "%f", static_cast<double>(static_cast<float>(v)));
+  } else if constexpr (std::is_signed_v<T>) {
+    n = __builtin_snprintf(buf, sizeof buf, "%lld", static_cast<long long>(v));
+  } else {
+    n = __builtin_snprintf(buf, sizeof buf, "%llu", static_cast<unsigned long long>(v));
+  }
+  return std::string(buf, n > 0 ? static_cast<std::size_t>(n) : 0);
+}
 }  // namespace sim
 
 template <typename T>
@@ -104,13 +121,20 @@ class LocalTensor {
   // CPU-debug helpers: Print writes the elements to the log, one 32-byte DataBlock per line; ToFile
   // writes no file here (a kernel run has no file system) and returns non-zero (failure).
   void Print() { Print(size_); }
+  // Each line: the index of its first element (4 digits) and one 32-byte DataBlock of values.
   void Print(std::uint32_t len) {
     std::string text;
     const std::uint32_t per_line = 32 / sizeof(T) > 0 ? static_cast<std::uint32_t>(32 / sizeof(T)) : 1u;
     for (std::uint32_t i = 0; i < len; ++i) {
       T v;
       __builtin_memcpy(&v, ptr() + i, sizeof(T));
-      text += std::to_string(static_cast<double>(static_cast<float>(v))) + ((i + 1) % per_line == 0 || i + 1 == len ? "\n" : " ");
+      if (i % per_line == 0) {
+        char head[16];
+        __builtin_snprintf(head, sizeof head, "%04u:", i);
+        text += head;
+      }
+      text += " " + sim::value_text(v);
+      if ((i + 1) % per_line == 0 || i + 1 == len) text += "\n";
     }
     npukb::kern::state();
     npukb::kernel_log(text);
@@ -121,10 +145,13 @@ class LocalTensor {
   }
   void SetShapeInfo(const ShapeInfo& shapeInfo) { shape_info_ = shapeInfo; }
   ShapeInfo GetShapeInfo() const { return shape_info_; }
+  // offset counts elements of src (T1); the tensor covers the rest of src's bytes after it.
   template <typename T1>
   void SetAddrWithOffset(LocalTensor<T1>& src, std::uint32_t offset) {
     loc_ = src.loc_;
     loc_.addr += offset * static_cast<std::uint32_t>(sizeof(T1));
+    const std::uint64_t left = offset <= src.size_ ? static_cast<std::uint64_t>(src.size_ - offset) * sizeof(T1) : 0;
+    size_ = static_cast<std::uint32_t>(left / sizeof(T));
   }
 
   // ---- simulator internals (not part of the AscendC API) ----

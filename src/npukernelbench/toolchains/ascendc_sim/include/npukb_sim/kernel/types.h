@@ -173,6 +173,11 @@ struct UnaryRepeatParams {
                     std::uint8_t srcRepStrideIn)
       : dstBlkStride(dstBlkStrideIn), srcBlkStride(srcBlkStrideIn), dstRepStride(dstRepStrideIn),
         srcRepStride(srcRepStrideIn) {}
+  // halfBlock: which half of the destination block a CastDequant result goes to.
+  UnaryRepeatParams(std::uint16_t dstBlkStrideIn, std::uint16_t srcBlkStrideIn, std::uint8_t dstRepStrideIn,
+                    std::uint8_t srcRepStrideIn, bool halfBlockIn)
+      : dstBlkStride(dstBlkStrideIn), srcBlkStride(srcBlkStrideIn), dstRepStride(dstRepStrideIn),
+        srcRepStride(srcRepStrideIn), halfBlock(halfBlockIn) {}
   std::uint32_t blockNumber = DEFAULT_BLK_NUM;
   std::uint16_t dstBlkStride = DEFAULT_BLK_STRIDE;
   std::uint16_t srcBlkStride = DEFAULT_BLK_STRIDE;
