@@ -39,6 +39,11 @@ struct NoTilingClassRegistered {
 };
 
 template <typename T>
+struct is_char_array : std::false_type {};
+template <std::size_t N>
+struct is_char_array<const char (&)[N]> : std::true_type {};
+
+template <typename T>
 struct PlainTilingStruct {
   static_assert(std::is_trivially_copyable<T>::value,
                 "GET_TILING_DATA_WITH_STRUCT: the tiling type must be a plain (trivially copyable) struct");
@@ -89,19 +94,26 @@ struct PlainTilingStruct {
 // The branch of either of two tiling keys.
 #define TILING_KEY_LIST(key1, key2) (TILING_KEY_IS(key1) || TILING_KEY_IS(key2))
 
-#define REGISTER_TILING_DEFAULT(tiling_struct) \
-  do {                                         \
-    (void)sizeof(tiling_struct);               \
+// Registrations tell the device build's tiling parser which struct the tiling bytes hold; the simulator
+// copies the bytes into whatever struct GET_TILING_DATA_WITH_STRUCT names, so they only check their
+// arguments: a complete class type, and for REGISTER_TILING_FOR_TILINGKEY a string (the expression over
+// TILING_KEY_VAR).
+#define REGISTER_TILING_DEFAULT(tiling_struct)                                                      \
+  do {                                                                                              \
+    static_assert(std::is_class<tiling_struct>::value && sizeof(tiling_struct) > 0,                 \
+                  "REGISTER_TILING_DEFAULT: the argument must be the TilingData struct (a class type)"); \
   } while (0)
 // The kernel reads its tiling through plain structs that it does not register (GET_TILING_DATA_WITH_STRUCT
 // and friends).
 #define REGISTER_NONE_TILING \
   do {                       \
   } while (0)
-#define REGISTER_TILING_FOR_TILINGKEY(condition, tiling_struct) \
-  do {                                                          \
-    (void)sizeof(condition);                                    \
-    (void)sizeof(tiling_struct);                                \
+#define REGISTER_TILING_FOR_TILINGKEY(condition, tiling_struct)                                          \
+  do {                                                                                                    \
+    static_assert(::npukb::is_char_array<decltype(condition)>::value,                                     \
+                  "REGISTER_TILING_FOR_TILINGKEY: the condition is a string over TILING_KEY_VAR");       \
+    static_assert(std::is_class<tiling_struct>::value && sizeof(tiling_struct) > 0,                       \
+                  "REGISTER_TILING_FOR_TILINGKEY: the second argument must be a TilingData struct (a class type)"); \
   } while (0)
 
 enum KernelMetaType {
