@@ -171,3 +171,84 @@ def test_trap_stops_the_ai_core(tmp_path: Path, sim_cache: Path) -> None:
     ran = _run(tmp_path, sim_cache, ASSERTS, defines="#define FAIL_TRAP\n")
     assert ran.returncode == 3 and "Trap: " in ran.stderr
     assert f"prog.cpp:{_line(tmp_path, 'TRAP-LINE')})" in ran.stderr
+
+
+CHECK_IA = """
+static void body(void*) {
+  GlobalTensor<float> g;
+  g.SetGlobalBuffer((__gm__ float*)npukb_test::gm_output(0, 256 * 4), 256);
+  TPipe pipe;
+  TQue<TPosition::VECIN, 1> in;
+  TQue<TPosition::VECOUT, 1> out;
+  pipe.InitBuffer(in, 1, 256 * sizeof(float));
+  pipe.InitBuffer(out, 1, 256 * sizeof(float));
+  LocalTensor<float> src = in.AllocTensor<float>();
+  LocalTensor<float> dst = out.AllocTensor<float>();
+  Duplicate(src, 1.0f, 256);
+#if defined(MODE_VECTOR)
+  // the documented idiom: (start, end] in 32-byte units from GetPhyAddr(); vector writes to dst
+  CheckLocalMemoryIA({0, (uint32_t)(dst.GetPhyAddr() / 32), (uint32_t)((dst.GetPhyAddr() + 256 * sizeof(float)) / 32),
+                      false, false, false, true, false, false, true});
+  Adds(src, src, 1.0f, 256);                        // another buffer: not caught
+  Adds(dst, src, 1.0f, 256);                        // IA-LINE
+#elif defined(MODE_RESET)
+  CheckLocalMemoryIA({0, (uint32_t)(dst.GetPhyAddr() / 32), (uint32_t)((dst.GetPhyAddr() + 1024) / 32),
+                      false, false, false, true, false, false, true});
+  CheckLocalMemoryIA({0, 0, 0, false, false, false, false, false, false, false});   // reset
+  Adds(dst, src, 1.0f, 256);
+  DataCopy(g, dst, 256);
+#elif defined(MODE_SCALAR)
+  LocalTensor<float> t(TPosition::VECCALC, 4096, 64);
+  CheckLocalMemoryIAParam p;
+  p.enableBit = 3;
+  p.startAddr = 4096 / 32 - 1;                      // UB units: block 128, the tensor's first, is in (127, 128]
+  p.endAddr = 4096 / 32;
+  p.isScalarRead = true;
+  p.isEnable = true;
+  CheckLocalMemoryIA(p);
+  t.SetValue(0, 2.0f);                              // a write: not caught
+  g.SetValue(0, t.GetValue(8));                     // block 129: outside
+  g.SetValue(1, t.GetValue(0));                     // SCALAR-LINE
+#elif defined(MODE_MTE)
+  CheckLocalMemoryIA({1, (uint32_t)(src.GetPhyAddr() / 32) + 4, (uint32_t)(src.GetPhyAddr() / 32) + 5,
+                      false, false, false, false, true, false, true});
+  DataCopy(g, src, 32);                             // MTE read of bytes [0, 128): blocks 0..3, outside (4, 5]
+  DataCopy(g, src, 256);                            // MTE-LINE
+#elif defined(MODE_TWICE)
+  CheckLocalMemoryIA({2, 0, 1, true, false, false, false, false, false, true});
+  CheckLocalMemoryIA({2, 0, 1, true, false, false, false, false, false, true});
+#elif defined(MODE_BAD_REGISTER)
+  CheckLocalMemoryIA({4, 0, 1, true, false, false, false, false, false, true});
+#endif
+  in.FreeTensor(src);
+  out.FreeTensor(dst);
+}
+"""
+
+
+@pytest.mark.api("CheckLocalMemoryIA(ISASI)")
+def test_check_local_memory_ia_catches_accesses_in_its_range(tmp_path: Path, sim_cache: Path) -> None:
+    """An enabled exception register catches the access kinds it names to the 32-byte blocks (start, end]
+    (the page's example: a vector write to dst); other kinds, other blocks and a reset register do not."""
+    ran = _run(tmp_path / "vector", sim_cache, CHECK_IA, defines="#define MODE_VECTOR\n")
+    assert ran.returncode == 3, (ran.stdout, ran.stderr)
+    assert "CheckLocalMemoryIA: vector write of UB bytes [1024, 2048)" in ran.stderr
+    assert f"prog.cpp:{_line(tmp_path / 'vector', 'IA-LINE')})" in ran.stderr
+    ran = _run(tmp_path / "reset", sim_cache, CHECK_IA, defines="#define MODE_RESET\n")
+    assert ran.returncode == 0, ran.stderr
+    ran = _run(tmp_path / "scalar", sim_cache, CHECK_IA, defines="#define MODE_SCALAR\n")
+    assert ran.returncode == 3 and "scalar read of UB bytes [4096, 4097)" in ran.stderr, ran.stderr
+    assert "exception register 3" in ran.stderr
+    assert f"prog.cpp:{_line(tmp_path / 'scalar', 'SCALAR-LINE')})" in ran.stderr
+    ran = _run(tmp_path / "mte", sim_cache, CHECK_IA, defines="#define MODE_MTE\n")
+    assert ran.returncode == 3 and "MTE read of UB bytes [0, 1024)" in ran.stderr, ran.stderr
+    assert f"prog.cpp:{_line(tmp_path / 'mte', 'MTE-LINE')})" in ran.stderr
+
+
+@pytest.mark.api("CheckLocalMemoryIA(ISASI)")
+def test_check_local_memory_ia_constraints(tmp_path: Path, sim_cache: Path) -> None:
+    """Each use is followed by a reset (enabling a register twice is reported); enableBit is 0 to 3."""
+    ran = _run(tmp_path / "twice", sim_cache, CHECK_IA, defines="#define MODE_TWICE\n")
+    assert ran.returncode == 3 and "exception register 2 is enabled again without a reset" in ran.stderr
+    ran = _run(tmp_path / "bad", sim_cache, CHECK_IA, defines="#define MODE_BAD_REGISTER\n")
+    assert ran.returncode == 3 and "enableBit 4 is not an exception register" in ran.stderr

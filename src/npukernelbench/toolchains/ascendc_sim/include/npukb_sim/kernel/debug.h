@@ -300,6 +300,67 @@ inline void PrintTimeStamp(std::uint32_t descId) {
 inline void MetricsProfStart() {}
 inline void MetricsProfStop() {}
 
+// CheckLocalMemoryIA: exception register enableBit (0..3) catches the chosen kinds of UB access to the
+// 32-byte blocks (startAddr, endAddr]; a caught access ends the run with a violation (the device raises an
+// AI Core exception). isEnable false resets the register, as each use must be followed by.
+struct CheckLocalMemoryIAParam {
+  std::uint64_t enableBit = 0;
+  std::uint64_t startAddr = 0;
+  std::uint64_t endAddr = 0;
+  bool isScalarRead = false;
+  bool isScalarWrite = false;
+  bool isVectorRead = false;
+  bool isVectorWrite = false;
+  bool isMteRead = false;
+  bool isMteWrite = false;
+  bool isEnable = false;
+  std::uint64_t reserved = 0;
+};
+
+namespace sim {
+// An address of CheckLocalMemoryIA in 32-byte units. GetPhyAddr() is a host address here, so the doc's
+// idiom (uint32_t)(tensor.GetPhyAddr() / 32) gives this block's UB host address in 32-byte units (its low
+// 32 bits): that is mapped back to the UB offset. Other values are UB units, within [0, 65535].
+inline std::uint32_t ia_unit(std::uint64_t v, const char* what) {
+  const std::uint8_t* ub = npukb::block().ub;
+  const std::uint32_t base = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(ub) / 32);
+  const std::uint32_t off = static_cast<std::uint32_t>(v) - base;
+  if (v > 65535 && v <= 0xffffffffULL && off <= npukb::kern::kUbBlocks) return off;
+  if (v > 65535) {
+    npukb::violation("CheckLocalMemoryIA", std::string(what) + " " + std::to_string(v) +
+                     " is outside [0, 65535] (32-byte units of UB)", nullptr, 0);
+  }
+  return static_cast<std::uint32_t>(v);
+}
+}  // namespace sim
+
+inline void CheckLocalMemoryIA(const CheckLocalMemoryIAParam& checkParams) {
+  npukb::kern::KState& s = npukb::kern::state();
+  if (checkParams.enableBit > 3) {
+    npukb::violation("CheckLocalMemoryIA", "enableBit " + std::to_string(checkParams.enableBit) +
+                     " is not an exception register (0 to 3)", nullptr, 0);
+  }
+  const int r = static_cast<int>(checkParams.enableBit);
+  if (!checkParams.isEnable) {
+    s.ia_enabled = static_cast<std::uint8_t>(s.ia_enabled & ~(1u << r));
+    return;
+  }
+  if ((s.ia_enabled >> r) & 1u) {
+    npukb::violation("CheckLocalMemoryIA", "exception register " + std::to_string(r) +
+                     " is enabled again without a reset (a call with isEnable false) after its last use", nullptr, 0);
+  }
+  s.ia_start[r] = sim::ia_unit(checkParams.startAddr, "startAddr");
+  s.ia_end[r] = sim::ia_unit(checkParams.endAddr, "endAddr");
+  s.ia_kinds[r] = static_cast<std::uint8_t>(
+      (checkParams.isScalarRead ? 1u << npukb::kern::IA_SCALAR_READ : 0u) |
+      (checkParams.isScalarWrite ? 1u << npukb::kern::IA_SCALAR_WRITE : 0u) |
+      (checkParams.isVectorRead ? 1u << npukb::kern::IA_VECTOR_READ : 0u) |
+      (checkParams.isVectorWrite ? 1u << npukb::kern::IA_VECTOR_WRITE : 0u) |
+      (checkParams.isMteRead ? 1u << npukb::kern::IA_MTE_READ : 0u) |
+      (checkParams.isMteWrite ? 1u << npukb::kern::IA_MTE_WRITE : 0u));
+  s.ia_enabled = static_cast<std::uint8_t>(s.ia_enabled | (1u << r));
+}
+
 }  // namespace AscendC
 
 // assert(expr[, fmt, args...]) and ascendc_assert: a false condition prints and stops the kernel (here a
