@@ -96,7 +96,8 @@ CASES: tuple[NegativeCase, ...] = (
     NegativeCase("wrong_queue_position_enum", "scope_lifetime", "TQue<QuePosition::VECTOR, 1> q;"),
     NegativeCase("tque_missing_depth", "api_signature", "TQue<QuePosition::VECIN> q;"),
     NegativeCase("localtensor_arith", "api_signature", "LocalTensor<float> t = fT + gT;"),
-    NegativeCase("deque_without_type", "api_signature", "auto t = inQ.DeQue();"),
+    # DeQue() without a type is the buffer's handle (real kernels discard it), not a tensor
+    NegativeCase("deque_without_type", "api_signature", "LocalTensor<float> t = inQ.DeQue(); (void)t;"),
     NegativeCase("roundmode_unscoped", "scope_lifetime", "Cast(fT, hT, CAST_NONE, n);"),
     NegativeCase("missing_semicolon", "syntax_structure", "Adds(fT, fT, 1.0f, n)\n  Muls(fT, fT, 2.0f, n);"),
     NegativeCase("unbalanced_braces", "syntax_structure", "if (n > 0) { Adds(fT, fT, 1.0f, n);"),

@@ -12,14 +12,17 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from npukernelbench.toolchains.ascendc_sim import call_sites
 from npukernelbench.toolchains.ascendc_sim.compiler import KERNEL_DEFINES
 
 ROOT = Path(__file__).resolve().parents[2]
 INCLUDE = ROOT / "src" / "npukernelbench" / "toolchains" / "ascendc_sim" / "include"
 SUPPORT = Path(__file__).resolve().parent / "support"
+RUNTIME = ROOT / "src" / "npukernelbench" / "toolchains" / "ascendc_sim" / "runtime"
 CXX = "g++"
-# Test kernels are compiled as the build compiles a kernel TU (the device build's predefined macros).
-FLAGS = ["-std=c++17", "-O0", "-w", *KERNEL_DEFINES]
+# Test kernels are compiled as the build compiles a kernel TU (the device build's predefined macros, line
+# tables for the call sites of reports).
+FLAGS = ["-std=c++17", "-O0", "-g1", "-w", *KERNEL_DEFINES]
 
 PRELUDE = """
 #include "kernel_operator.h"
@@ -59,14 +62,15 @@ def runtime_object(cache: Path) -> Path:
     one relocatable object."""
     src = SUPPORT / "test_runtime.cpp"
     digest = hashlib.sha256(src.read_bytes() + (SUPPORT / "test_support.h").read_bytes() +
-                            CUBE_ENGINE.read_bytes() + (INCLUDE / "npukb_sim" / "cube_engine.h").read_bytes()
-                            ).hexdigest()[:16]
+                            CUBE_ENGINE.read_bytes() + (INCLUDE / "npukb_sim" / "cube_engine.h").read_bytes() +
+                            (RUNTIME / "call_site.h").read_bytes() + " ".join(FLAGS).encode()).hexdigest()[:16]
     obj = cache / f"test_runtime_{digest}.o"
     if not obj.exists():
         parts = []
         for i, (source, extra) in enumerate(((src, ()), (CUBE_ENGINE, ("-O2", "-ffp-contract=off")))):
             part = cache / f"test_runtime_{digest}_{i}.o"
-            subprocess.run([CXX, *FLAGS, *extra, "-c", f"-I{INCLUDE}", f"-I{SUPPORT}", str(source), "-o", str(part)],
+            subprocess.run([CXX, *FLAGS, *extra, "-c", f"-I{INCLUDE}", f"-I{SUPPORT}", f"-I{RUNTIME}", str(source),
+                            "-o", str(part)],
                            check=True, capture_output=True, text=True)
             parts.append(str(part))
         subprocess.run([CXX, "-r", "-nostdlib", *parts, "-o", str(obj)], check=True, capture_output=True, text=True)
@@ -87,19 +91,47 @@ def compile_program(
     return Compiled(proc.returncode == 0, proc.stderr, exe if proc.returncode == 0 else None)
 
 
-def syntax_check(source: str, workdir: Path, defines: tuple[str, ...] = ()) -> Compiled:
-    """Compile a translation unit with -fsyntax-only (negative corpus)."""
+def compile_source(source: str, workdir: Path, cache: Path, include: Path = INCLUDE) -> Compiled:
+    """Compile a whole translation unit of our own (it includes what it needs: kernel_operator.h,
+    test_support.h, a main) and link it with the test runtime. ``include``: the simulator headers to
+    compile against."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    src = workdir / "prog.cpp"
+    src.write_text(source)
+    exe = workdir / "prog"
+    cmd = [CXX, *FLAGS, f"-I{include}", f"-I{SUPPORT}", str(src), str(runtime_object(cache)), "-o", str(exe)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    return Compiled(proc.returncode == 0, proc.stderr, exe if proc.returncode == 0 else None)
+
+
+def syntax_check(source: str, workdir: Path, defines: tuple[str, ...] = (), include: Path = INCLUDE) -> Compiled:
+    """Compile a translation unit with -fsyntax-only (negative corpus, header idioms)."""
     workdir.mkdir(parents=True, exist_ok=True)
     src = workdir / "snippet.cpp"
     src.write_text(source)
-    cmd = [CXX, "-std=c++17", "-fsyntax-only", *KERNEL_DEFINES, f"-I{INCLUDE}", *(f"-D{d}" for d in defines), str(src)]
+    cmd = [CXX, "-std=c++17", "-fsyntax-only", *KERNEL_DEFINES, f"-I{include}", *(f"-D{d}" for d in defines), str(src)]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     return Compiled(proc.returncode == 0, proc.stderr, None)
 
 
+def candidate_file(path: str) -> str | None:
+    """Call-site rule of the test programs: the program's own source is the candidate's."""
+    return Path(path).name if Path(path).name in ("prog.cpp", "snippet.cpp") else None
+
+
+def symbolized(exe: Path, text: str) -> str:
+    """``text`` with the runtime's call-site tokens replaced by the test program's lines."""
+    wanted = call_sites.offsets([text])
+    if not wanted:
+        return text
+    out = subprocess.run(call_sites.addr2line_argv("addr2line", str(exe), wanted), capture_output=True, text=True,
+                         timeout=60)
+    return call_sites.resolve(text, call_sites.parse_addr2line(out.stdout), candidate_file)
+
+
 def run_program(exe: Path, workdir: Path, timeout: float = 60.0) -> Ran:
     proc = subprocess.run([str(exe), str(workdir)], capture_output=True, text=True, timeout=timeout)
-    return Ran(proc.returncode, proc.stdout, proc.stderr)
+    return Ran(proc.returncode, proc.stdout, symbolized(exe, proc.stderr))
 
 
 class Program:

@@ -61,7 +61,7 @@ extern "C" __global__ __aicore__ void err_custom(GM_ADDR x, GM_ADDR y, GM_ADDR w
   uint32_t idx = GetBlockIdx();
   if (t.mode == 4) {                       // block 3 leaves early: the others wait in SyncAll forever
     if (idx == 3) return;
-    SyncAll();
+    SyncAll();  // SYNC-LINE
   } else if (t.mode == 5 && idx == 1) {    // reads 64 floats from 8 before the end of x
     GlobalTensor<float> g;
     g.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(x));
@@ -77,7 +77,7 @@ extern "C" __global__ __aicore__ void err_custom(GM_ADDR x, GM_ADDR y, GM_ADDR w
     volatile uint64_t spin = 0;
     while (true) { spin = spin + 1; }
   } else if (t.mode == 8) {
-    CrossCoreWaitFlag(3);
+    CrossCoreWaitFlag(3);  // WAIT-LINE
   } else if (t.mode == 11 && idx == 0) {   // waits without using any CPU
     sleep(120);
   } else if (t.mode == 13) {             // 48 blocks on 40 cores: the second wave never reaches the barrier
@@ -132,16 +132,22 @@ def test_tiling_function_failure(sim, err_build):
     assert not result.ok and "TilingFunc returned failure" in result.message
 
 
+def _line(marker: str) -> int:
+    return next(i for i, text in enumerate(KERNEL.splitlines(), 1) if marker in text)
+
+
 def test_sync_all_deadlock_is_a_hang(sim, err_build):
     result = run(sim, err_build, 4)
     assert not result.ok and not result.timed_out
     assert "hang" in result.message and "SyncAll" in result.message
     assert "finished without reaching the barrier" in result.message
+    assert f"waits in SyncAll at op_kernel/err_custom.cpp:{_line('SYNC-LINE')}" in result.message
 
 
 def test_wait_on_a_flag_nobody_sets_is_a_hang(sim, err_build):
     result = run(sim, err_build, 8)
     assert not result.ok and "CrossCoreWaitFlag(3)" in result.message
+    assert f"CrossCoreWaitFlag(3) at op_kernel/err_custom.cpp:{_line('WAIT-LINE')}" in result.message
 
 
 def test_balanced_sync_all_runs(sim, err_build):
@@ -159,6 +165,8 @@ def test_gm_out_of_bounds_names_api_block_and_line(sim, err_build):
     assert "block 1" in result.message
     assert f"op_kernel/err_custom.cpp:{line}" in result.message
     assert result.details["violation"]["block"] == 1
+    violation = result.details["violation"]
+    assert (violation["file"], violation["line"]) == ("op_kernel/err_custom.cpp", line)
 
 
 def test_segfault_is_a_runtime_error_naming_the_signal(sim, err_build):

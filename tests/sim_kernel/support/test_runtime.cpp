@@ -6,6 +6,7 @@
 #include <cstring>
 #include <utility>
 
+#include "call_site.h"
 #include "npukb_sim/runtime.h"
 #include "test_support.h"
 
@@ -31,14 +32,22 @@ BlockState& block() {
   return *g_current;
 }
 
+// The location as the launcher writes it: a call-site token for the caller (file == nullptr), which
+// simkit symbolises after the run as the toolchain does.
+static std::string where(const char* file, int line) {
+  return file == nullptr ? npukb::rt::call_site_token() : std::string(file) + ":" + std::to_string(line);
+}
+
 void violation(const char* api, const std::string& what, const char* file, int line) {
-  std::fprintf(stderr, "VIOLATION: %s: %s (block %d, %s:%d)\n", api, what.c_str(), g_current ? g_current->block_idx : -1, file, line);
+  std::fprintf(stderr, "VIOLATION: %s: %s (block %d, %s)\n", api, what.c_str(), g_current ? g_current->block_idx : -1,
+               where(file, line).c_str());
   std::fflush(stderr);
   std::exit(3);
 }
 
 void warning(const char* api, const std::string& what, const char* file, int line) {
-  std::fprintf(stderr, "WARNING: %s: %s (block %d, %s:%d)\n", api, what.c_str(), g_current ? g_current->block_idx : -1, file, line);
+  std::fprintf(stderr, "WARNING: %s: %s (block %d, %s)\n", api, what.c_str(), g_current ? g_current->block_idx : -1,
+               where(file, line).c_str());
   std::fflush(stderr);
 }
 
@@ -75,6 +84,12 @@ void check_gm_home(const void* home, const void* addr, std::size_t bytes, bool w
                        " bytes outside the GM tensor this GlobalTensor was bound to", file, line);
   }
   check_gm(addr, bytes, write, api, file, line);
+}
+
+// Blocks run one after another here: a wait for a value another block has not written yet is a hang.
+void wait_gm(const volatile std::int32_t* addr, std::int32_t lo, std::int32_t hi, const char* api, const char* file,
+             int line) {
+  if (*addr < lo || *addr > hi) violation(api, "hang: waits for a GM value no earlier block wrote (sequential test runtime)", file, line);
 }
 
 void sync_all(bool, const char* file, int line) { violation("SyncAll", "not supported by the sequential test runtime", file, line); }

@@ -20,7 +20,10 @@ FLAGS: tuple[str, ...] = ("-std=c++17", "-O1", "-g0", "-pthread", "-fno-strict-a
 # Neither ASCENDC_CPU_DEBUG nor __CCE_KT_TEST__ is defined: they select CPU-debug code paths, and
 # real kernels skip device behaviour (SyncAll, GetAccVal) under them.
 KERNEL_DEFINES: tuple[str, ...] = ("-D__CCE_AICORE__=220", "-D__NPU_ARCH__=2201")
-KERNEL_FLAGS: tuple[str, ...] = FLAGS + KERNEL_DEFINES
+# -g1 on the kernel TU: line tables with the records of inlined calls, from which reports name the kernel
+# line that called an API (call_sites.py; the API has no location parameters). Debug information does
+# not change the generated code.
+KERNEL_FLAGS: tuple[str, ...] = tuple("-g1" if f == "-g0" else f for f in FLAGS) + KERNEL_DEFINES
 # Host TUs (tiling function + OpDef) run once per launch: no optimisation, fastest to compile.
 HOST_FLAGS: tuple[str, ...] = ("-std=c++17", "-O0", "-g0", "-pthread", "-fno-strict-aliasing", "-fmax-errors=10")
 LINK_FLAGS: tuple[str, ...] = ("-pthread",)

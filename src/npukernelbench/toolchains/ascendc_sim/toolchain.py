@@ -20,7 +20,7 @@ from npukernelbench.hardware import Hardware
 from npukernelbench.infrastructure import InfrastructureError, disk_error, disk_trouble
 from npukernelbench.sandbox import Limits, Request, clean_env, run_confined
 from npukernelbench.spec import TaskSpec
-from npukernelbench.toolchains.ascendc_sim import builder, launch_files, tiling_fields
+from npukernelbench.toolchains.ascendc_sim import builder, call_sites, launch_files, tiling_fields
 from npukernelbench.toolchains.ascendc_sim.build_cache import BuildCache, default_root
 from npukernelbench.toolchains.ascendc_sim.compiler import Compiler, find_compiler
 from npukernelbench.toolchains.ascendc_sim.platform import public_headers, simulated_hardware
@@ -119,7 +119,8 @@ class AscendCSimToolchain:
                                        env=clean_env({"MALLOC_ARENA_MAX": "2"})))
         if outcome.infrastructure:
             raise InfrastructureError(f"ascendc-sim run: {outcome.infrastructure}")
-        result = launch_files.read_result(folder) or {}
+        result = call_sites.resolve_result(launch_files.read_result(folder) or {},
+                                           lambda offsets: _addr2line(exe, folder, offsets))
         if not outcome.ok and not outcome.timed_out:
             disk = disk_trouble(folder, outcome.stderr)
             if disk:
@@ -168,6 +169,17 @@ class AscendCSimToolchain:
             return RunResult(ok=False, details=details, message=f"runtime_error: unreadable outputs: {exc}")
         return RunResult(ok=True, outputs=outputs, inputs_after=inputs_after, time_us=result.get("time_us"),
                          details=details)
+
+
+def _addr2line(exe: Path, folder: Path, offsets: Sequence[int]) -> str:
+    """``addr2line`` on the candidate's executable (confined: it parses the candidate's binary), its
+    output or "" when it cannot run (reports then name no line; the verdict does not depend on it)."""
+    tool = shutil.which("addr2line")
+    if tool is None:
+        return ""
+    outcome = run_confined(Request(argv=call_sites.addr2line_argv(tool, str(exe), offsets), cwd=folder,
+                                   limits=Limits(cpu_s=20, wall_s=20.0, memory_bytes=2 << 30), env=clean_env()))
+    return outcome.stdout if outcome.ok else ""
 
 
 def _crash_line(stderr: str) -> str:

@@ -5,6 +5,7 @@
 #include "npukb_sim/kernel_macros.h"
 #include "npukb_sim/runtime.h"
 #include "npukb_sim/kernel/types.h"
+#include "npukb_sim/kernel/device_math.h"
 #include "npukb_sim/kernel/state.h"
 #include "npukb_sim/kernel/tensor.h"
 #include "npukb_sim/kernel/pipe.h"

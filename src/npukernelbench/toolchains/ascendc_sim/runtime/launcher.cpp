@@ -40,6 +40,7 @@
 #include <string>
 #include <vector>
 
+#include "call_site.h"
 #include "guarded_state.h"
 #include "npukb_sim/runtime.h"
 #include "exe_graph/runtime/tiling_parse_context.h"
@@ -230,7 +231,7 @@ void sort_regions() {
 // ---------------------------------------------------------------------------------------------
 // Blocks and the cooperative scheduler
 
-enum class BlockRun { READY, RUNNING, BARRIER, WAIT_FLAG, DONE };
+enum class BlockRun { READY, RUNNING, BARRIER, WAIT_FLAG, WAIT_GM, DONE };
 
 constexpr int kFlagIds = 16;             // CrossCoreSetFlag flag ids 0..15
 constexpr int kFlagCounterMax = 15;      // a flag counter holds at most 15 pending sets
@@ -244,6 +245,9 @@ struct BlockSlot {
   BlockRun run = BlockRun::READY;
   std::string wait_where;       // file:line of the SyncAll / wait it blocks in
   int wait_flag = -1;
+  const volatile std::int32_t* wait_addr = nullptr;   // WAIT_GM: a GM word the block polls ...
+  std::int32_t wait_lo = 0, wait_hi = 0;              // ... until it lies in [wait_lo, wait_hi]
+  const char* wait_api = "";
   int barrier_group = 0;        // SyncAll: 0 every core, 1 the cores of this block's type
   std::deque<double> flag_sem[kFlagIds];              // delivered, not yet consumed flags (their times)
   std::deque<double> flag_pending[3][kFlagIds];       // sets waiting for the rest of their group, per mode
@@ -264,7 +268,12 @@ bool g_mixed = false;               // AIC and AIV blocks in one launch
 bool g_waves = false;               // more vector blocks than vector cores: they run in waves
 int g_aiv_per_core = 1;
 
-std::string where(const char* file, int line) { return std::string(file ? file : "?") + ":" + std::to_string(line); }
+// A report's source location: an explicit file:line, none for "", else (nullptr) the kernel line that
+// called the API, as a call-site token the toolchain symbolises after the run (call_site.h).
+std::string where(const char* file, int line) {
+  if (file == nullptr) return npukb::rt::call_site_token();
+  return *file ? std::string(file) + ":" + std::to_string(line) : std::string();
+}
 
 // "block 3" for single-core-type launches, "AIC 1" / "AIV 3" (core 1, sub-block 1) for mixed ones.
 std::string block_name(int b) {
@@ -317,18 +326,20 @@ void schedule_next_locked(int from) {
       g_sched_cv.notify_all();
       return;
     }
-    if (s.run == BlockRun::WAIT_FLAG && !s.flag_sem[s.wait_flag].empty()) {
+    if ((s.run == BlockRun::WAIT_FLAG && !s.flag_sem[s.wait_flag].empty()) ||
+        (s.run == BlockRun::WAIT_GM && *s.wait_addr >= s.wait_lo && *s.wait_addr <= s.wait_hi)) {
       s.run = BlockRun::READY;
       g_current = b;
       g_sched_cv.notify_all();
       return;
     }
   }
-  int live = 0, done = 0, at_barrier = 0;
+  int live = 0, done = 0, at_barrier = 0, at_gm = 0;
   for (auto& s : g_blocks) {
     live += s.run != BlockRun::DONE;
     done += s.run == BlockRun::DONE;
     at_barrier += s.run == BlockRun::BARRIER;
+    at_gm += s.run == BlockRun::WAIT_GM;
   }
   if (live == 0) {
     g_current = -2;
@@ -340,12 +351,14 @@ void schedule_next_locked(int from) {
   int listed = 0, waiting = 0;
   for (int b = 0; b < n; ++b) {
     const BlockSlot& s = g_blocks[b];
-    if (s.run != BlockRun::BARRIER && s.run != BlockRun::WAIT_FLAG) continue;
+    if (s.run != BlockRun::BARRIER && s.run != BlockRun::WAIT_FLAG && s.run != BlockRun::WAIT_GM) continue;
     ++waiting;
     if (listed >= 6) continue;
     ++listed;
     if (s.run == BlockRun::BARRIER) {
       parts.push_back(block_name(b) + " waits in SyncAll at " + s.wait_where);
+    } else if (s.run == BlockRun::WAIT_GM) {
+      parts.push_back(block_name(b) + " waits in " + s.wait_api + " at " + s.wait_where);
     } else {
       parts.push_back(block_name(b) + " waits in CrossCoreWaitFlag(" + std::to_string(s.wait_flag) + ") at " + s.wait_where);
     }
@@ -356,6 +369,10 @@ void schedule_next_locked(int from) {
   if (done > 0 && at_barrier > 0) {
     detail += "; " + std::to_string(done) + " block(s) finished without reaching the barrier (every block must call "
               "SyncAll the same number of times)";
+  } else if (at_gm > 0) {
+    detail += "; no block writes what they wait for in GM (a block that returned or never reached the matching "
+              "call, fewer sets than waits, or a workspace that was not initialised to 0)";
+    if (done > 0) detail += "; " + std::to_string(done) + " block(s) already finished";
   } else {
     detail += "; no core can set the awaited flag (a missing CrossCoreSetFlag, a set with another mode or flag id, "
               "or fewer sets than waits)";
@@ -1607,7 +1624,16 @@ std::uint64_t launch_tiling_key() { return g_tiling_key; }
 void warning(const char* api, const std::string& what, const char* file, int line) {
   const int b = g_running_block.load();
   const int idx = b >= 0 && b < static_cast<int>(g_blocks.size()) ? g_blocks[b].state->block_idx : b;
-  const std::string loc = (file != nullptr && *file) ? std::string(file) + ":" + std::to_string(line) : "";
+  // Walking the stack costs microseconds and a warning may come from a hot loop: each return address
+  // into the caller is walked from a bounded number of times (an inlined API has one per call site).
+  constexpr int kWalksPerReturnAddress = 64;
+  static std::map<const void*, int> walks;
+  {
+    std::lock_guard<std::mutex> lk(g_warn_mutex);
+    if (g_warnings.size() >= kMaxWarnings) return;
+    if (file == nullptr && ++walks[__builtin_return_address(0)] > kWalksPerReturnAddress) return;
+  }
+  const std::string loc = where(file, line);
   std::lock_guard<std::mutex> lk(g_warn_mutex);
   const std::string key = loc.empty() ? std::string(api ? api : "") + what : loc;
   for (const auto& seen : g_warned_at) {
@@ -1625,12 +1651,13 @@ void warning(const char* api, const std::string& what, const char* file, int lin
     for (;;) pause();
   }
   int b = g_running_block.load();
-  std::string loc = (file != nullptr && *file) ? std::string(file) + ":" + std::to_string(line) : "";
+  const std::string loc = where(file, line);
   const int idx = b >= 0 && b < static_cast<int>(g_blocks.size()) ? g_blocks[b].state->block_idx : b;
   const char* core = b >= 0 && b < static_cast<int>(g_blocks.size()) && g_blocks[b].state->core_type == CORE_AIC ? "AIC" : "AIV";
   result_set("violation", "{\"api\": " + json_str(api ? api : "") + ", \"message\": " + json_str(what) +
                               ", \"block\": " + std::to_string(idx) + ", \"core\": " + json_str(core) +
-                              ", \"file\": " + json_str(file ? file : "") + ", \"line\": " + std::to_string(line) + "}");
+                              ", \"file\": " + json_str(file ? file : "") + ", \"line\": " + std::to_string(line) +
+                              (file == nullptr ? ", \"at\": " + json_str(loc) : std::string()) + "}");
   std::string message = std::string(api ? api : "") + ": " + what;
   if (b >= 0) message += " (" + block_name(b) + (loc.empty() ? "" : ", " + loc) + ")";
   else if (!loc.empty()) message += " (" + loc + ")";
@@ -1702,6 +1729,28 @@ void check_gm(const void* addr, std::size_t bytes, bool write, const char* api, 
   }
   violation(api, "GM " + std::string(verb) + " of " + std::to_string(bytes) +
                      " bytes at an address outside every tensor handed to the kernel", file, line);
+}
+
+void wait_gm(const volatile std::int32_t* addr, std::int32_t lo, std::int32_t hi, const char* api, const char* file,
+             int line) {
+  if (g_waves) {
+    violation(api, "blockDim " + std::to_string(g_blocks.size()) + " exceeds the " +
+                       std::to_string(npukb::kVectorCores) + " vector cores: the blocks of a later wave only start "
+                       "when a core is free, so a wait for another block hangs on the device", file, line);
+  }
+  std::unique_lock<std::mutex> lk(g_sched_mutex);
+  int b = g_running_block.load();
+  if (b < 0 || (*addr >= lo && *addr <= hi)) return;
+  BlockSlot& s = g_blocks[b];
+  s.run = BlockRun::WAIT_GM;
+  s.wait_addr = addr;
+  s.wait_lo = lo;
+  s.wait_hi = hi;
+  s.wait_api = api;
+  s.wait_where = where(file, line);
+  g_running_block = -1;
+  schedule_next_locked(b);
+  wait_turn_locked(lk, b);
 }
 
 void sync_all(bool same_type_only, const char* file, int line) {
@@ -1812,7 +1861,7 @@ double cross_core_wait_flag(int flag_id, const char* file, int line) {
 std::uint8_t* lazy_buffer(std::uint8_t** slot, std::size_t bytes) {
   if (*slot != nullptr) return *slot;
   int b = g_running_block.load();
-  if (b < 0) violation("TPipe::InitBuffer", "on-chip memory requested outside a kernel block");
+  if (b < 0) violation("TPipe::InitBuffer", "on-chip memory requested outside a kernel block", nullptr, 0);
   *slot = block_memory(g_blocks[b], bytes);
   return *slot;
 }

@@ -94,7 +94,7 @@ using npukb::rt::g_guard;
                    "the kernel wrote " + std::to_string(bytes) + " bytes into the simulator's own state (" +
                        (in_blocks ? "a block's cost-model clocks and counters" : "the launcher's bookkeeping") +
                        "): kernels may write GM tensors, on-chip buffers and their own variables only",
-                   "", 0);
+                   nullptr, 0);
 }
 
 inline bool in_onchip(const std::uint8_t* base, std::size_t size, std::uintptr_t a, std::uint64_t* offset) {

@@ -158,6 +158,9 @@ constexpr MatmulConfig MM_CFG_BB = GetBasicConfig(128, 128, 128);
 
 namespace matmul {
 
+// The library's namespace sees the whole AscendC API, so a kernel's `using namespace matmul;` brings it
+// too (real kernels call GetSysWorkSpacePtr() and friends unqualified after only that directive).
+using namespace AscendC;
 using AscendC::TPosition;
 
 template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false, LayoutMode LAYOUT = LayoutMode::NONE,
@@ -267,8 +270,7 @@ class Matmul {
 
   Matmul() = default;
 
-  void Init(const TCubeTiling* cubeTiling, AscendC::TPipe* tpipe = nullptr, const char* file = __builtin_FILE(),
-            int line = __builtin_LINE()) {
+  void Init(const TCubeTiling* cubeTiling, AscendC::TPipe* tpipe = nullptr) { NPUKB_CALLER;
     (void)tpipe;
     if (cubeTiling == nullptr) npukb::violation("Matmul::Init", "the tiling pointer is null", file, line);
     tiling_ = *cubeTiling;
@@ -358,8 +360,7 @@ class Matmul {
   // Whole single-core result to GM (ND, row stride orgN or orgKc); enAtomic 1 adds into GM.
   template <bool sync = true>
   void IterateAll(const AscendC::GlobalTensor<DstT>& gm, std::uint8_t enAtomic = 0, bool enSequentialWrite = false,
-                  bool waitIterateAll = false, bool fakeMsg = false, const char* file = __builtin_FILE(),
-                  int line = __builtin_LINE()) {
+                  bool waitIterateAll = false, bool fakeMsg = false) { NPUKB_CALLER;
     (void)enSequentialWrite;
     (void)waitIterateAll;
     (void)fakeMsg;
@@ -368,8 +369,7 @@ class Matmul {
     finish(end, sync);
   }
   template <bool sync = true>
-  void IterateAll(const AscendC::LocalTensor<DstT>& ub, std::uint8_t enAtomic = 0, const char* file = __builtin_FILE(),
-                  int line = __builtin_LINE()) {
+  void IterateAll(const AscendC::LocalTensor<DstT>& ub, std::uint8_t enAtomic = 0) { NPUKB_CALLER;
     require_ready("Matmul::IterateAll", file, line);
     // In UB the result is ND with rows padded to whole 32-byte blocks.
     constexpr int c0 = static_cast<int>(32 / sizeof(DstT));
@@ -381,7 +381,7 @@ class Matmul {
 
   // One baseM x baseN block per call (all of K); false when every block was produced.
   template <bool sync = true>
-  bool Iterate(bool enPartialSum = false, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  bool Iterate(bool enPartialSum = false) { NPUKB_CALLER;
     (void)enPartialSum;
     require_ready("Matmul::Iterate", file, line);
     const int bm = std::max(1, tiling_.baseM), bn = std::max(1, tiling_.baseN);
@@ -395,8 +395,7 @@ class Matmul {
     return true;
   }
   template <bool sync = true>
-  void GetTensorC(const AscendC::GlobalTensor<DstT>& gm, std::uint8_t enAtomic = 0, bool enSequentialWrite = false,
-                  const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  void GetTensorC(const AscendC::GlobalTensor<DstT>& gm, std::uint8_t enAtomic = 0, bool enSequentialWrite = false) { NPUKB_CALLER;
     require_block("Matmul::GetTensorC", file, line);
     int m0, n0, bm, bn;
     block_extent(m0, n0, bm, bn);
@@ -409,8 +408,7 @@ class Matmul {
     }
   }
   template <bool sync = true>
-  void GetTensorC(const AscendC::LocalTensor<DstT>& ub, std::uint8_t enAtomic = 0, bool enSequentialWrite = false,
-                  const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  void GetTensorC(const AscendC::LocalTensor<DstT>& ub, std::uint8_t enAtomic = 0, bool enSequentialWrite = false) { NPUKB_CALLER;
     (void)enSequentialWrite;
     require_block("Matmul::GetTensorC", file, line);
     int m0, n0, bm, bn;
@@ -420,8 +418,8 @@ class Matmul {
   }
   template <bool sync = true>
   void GetTensorC(const AscendC::GlobalTensor<DstT>& gm, const AscendC::LocalTensor<DstT>& ub, std::uint8_t enAtomic = 0,
-                  bool enSequentialWrite = false, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-    GetTensorC<sync>(ub, enAtomic, enSequentialWrite, file, line);
+                  bool enSequentialWrite = false) { NPUKB_CALLER;
+    GetTensorC<sync>(ub, enAtomic, enSequentialWrite);
     int m0, n0, bm, bn;
     block_extent(m0, n0, bm, bn);
     const double end = compute_to_gm(gm.GetPhyAddr(), m0, n0, bm, bn, enAtomic, file, line);

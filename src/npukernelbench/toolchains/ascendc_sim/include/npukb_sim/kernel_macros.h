@@ -1,7 +1,6 @@
 // npukb_sim/kernel_macros.h -- kernel-entry qualifiers of the AscendC dialect, as seen by a host C++
 // compiler. Part of the ascendc-sim clean-room simulator.
 #pragma once
-#include <climits>
 #include <cstdint>
 
 #ifndef __aicore__
@@ -39,8 +38,3 @@
 #ifndef ASSERT
 #define ASSERT(...)
 #endif
-
-// Scalar square root of the device compiler, visible unqualified. C++ linkage and float only, so that a
-// kernel entry named like a libm function (extern "C" void sqrt(GM_ADDR x, ...)) still compiles: the
-// simulator never includes <math.h> into a kernel TU for the same reason.
-inline float sqrt(float x) { return __builtin_sqrtf(x); }

@@ -28,11 +28,12 @@ class TensorDesc {
   uint64_t GetIndex() { return index_; }
   uint64_t GetShape(uint32_t offset) {
     if (shape_ == nullptr) {
-      ::npukb::violation("TensorDesc::GetShape", "no shape buffer: call SetShapeAddr before ListTensorDesc::GetDesc");
+      ::npukb::violation("TensorDesc::GetShape", "no shape buffer: call SetShapeAddr before ListTensorDesc::GetDesc",
+                         nullptr, 0);
     }
     if (offset >= dim_) {
       ::npukb::violation("TensorDesc::GetShape", "dimension " + std::to_string(offset) + " outside a tensor of rank " +
-                                                     std::to_string(dim_));
+                                                     std::to_string(dim_), nullptr, 0);
     }
     return shape_[offset];
   }
@@ -69,8 +70,7 @@ class ListTensorDesc {
     Init(data, length, shapeSize);
   }
 
-  void Init(__gm__ void* data, uint32_t length = 0xffffffff, uint32_t shapeSize = 0xffffffff,
-            const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  void Init(__gm__ void* data, uint32_t length = 0xffffffff, uint32_t shapeSize = 0xffffffff) { NPUKB_CALLER;
     base_ = static_cast<const uint64_t*>(data);
     ::npukb::check_gm(base_, sizeof(uint64_t), false, "ListTensorDesc::Init", file, line);
     uint64_t table_offset = base_[0];
@@ -100,7 +100,7 @@ class ListTensorDesc {
   }
 
   template <class T>
-  void GetDesc(TensorDesc<T>& desc, uint32_t index, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  void GetDesc(TensorDesc<T>& desc, uint32_t index) { NPUKB_CALLER;
     Check("ListTensorDesc::GetDesc", index, file, line);
     if (desc.NpukbShapeAddr() == nullptr) {
       ::npukb::violation("ListTensorDesc::GetDesc", "call TensorDesc::SetShapeAddr before GetDesc", file, line);
@@ -114,7 +114,7 @@ class ListTensorDesc {
   }
 
   template <class T>
-  __gm__ T* GetDataPtr(uint32_t index, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  __gm__ T* GetDataPtr(uint32_t index) { NPUKB_CALLER;
     Check("ListTensorDesc::GetDataPtr", index, file, line);
     return reinterpret_cast<__gm__ T*>(static_cast<uintptr_t>(ptrs_[index]));
   }

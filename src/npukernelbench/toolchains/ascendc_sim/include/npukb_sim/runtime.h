@@ -83,15 +83,21 @@ enum RawSpace : int { RAW_GM = 0, RAW_UB = 1, RAW_ONCHIP = 2 };
 // The block running on this thread.
 BlockState& block();
 
+// Source locations. The kernel-side API has the real signatures: no (file, line) parameters. Every
+// report below takes a location: file == nullptr means "the kernel line that called the API", which the
+// runtime finds from the call stack (runtime/call_site.h: return addresses, symbolised after the run with
+// the kernel's line tables); "" means none; any other file names a fixed location. A function body that
+// forwards the pair declares it with NPUKB_CALLER (the call site).
+#define NPUKB_CALLER [[maybe_unused]] const char* const file = nullptr; [[maybe_unused]] const int line = 0
+
 // Stop the whole run: a hardware-illegal action. Reported with the API name, the block index and
 // the kernel source location. Never returns.
-[[noreturn]] void violation(const char* api, const std::string& what, const char* file = __builtin_FILE(),
-                            int line = __builtin_LINE());
+[[noreturn]] void violation(const char* api, const std::string& what, const char* file, int line);
 
 // Something the hardware does without complaint but a careful kernel avoids (an access that runs past
 // its LocalTensor into other unified-buffer bytes): recorded once per source location in result.json's
 // kernel_warnings, and the run goes on with the hardware's result.
-void warning(const char* api, const std::string& what, const char* file = __builtin_FILE(), int line = __builtin_LINE());
+void warning(const char* api, const std::string& what, const char* file, int line);
 
 // Check that [addr, addr + bytes) lies inside one GM tensor handed to the kernel (inputs, outputs,
 // workspace, tiling). Calls violation() otherwise.
@@ -110,6 +116,12 @@ void check_gm_home(const void* home, const void* addr, std::size_t bytes, bool w
 // (SyncAll<true>, the default). A member that finished without reaching it, or a barrier no block can
 // pass, is a hang (violation).
 void sync_all(bool same_type_only, const char* file, int line);
+
+// Inter-block protocols over GM (IBWait, the soft SyncAll, WaitPreBlock): the calling block waits until
+// the 32-bit GM word at addr holds a value in [lo, hi], which another block writes (the device polls;
+// here the block yields). A wait nobody can satisfy is a hang (violation) naming every waiting block.
+void wait_gm(const volatile std::int32_t* addr, std::int32_t lo, std::int32_t hi, const char* api, const char* file,
+             int line);
 
 // Cross-core flags (CrossCoreSetFlag / CrossCoreWaitFlag): a counter per flag id per core; see
 // docs/simulator.md for modes 0 (all cores of one type), 1 (the two AIVs of one AI core) and 2 (AIC <->

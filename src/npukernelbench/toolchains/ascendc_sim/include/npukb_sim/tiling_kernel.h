@@ -39,6 +39,11 @@ struct NoTilingClassRegistered {
 };
 
 template <typename T>
+struct is_char_array : std::false_type {};
+template <std::size_t N>
+struct is_char_array<const char (&)[N]> : std::true_type {};
+
+template <typename T>
 struct PlainTilingStruct {
   static_assert(std::is_trivially_copyable<T>::value,
                 "GET_TILING_DATA_WITH_STRUCT: the tiling type must be a plain (trivially copyable) struct");
@@ -71,16 +76,44 @@ struct PlainTilingStruct {
                     __LINE__);                                                                          \
   const tiling_struct* dst_ptr = reinterpret_cast<const tiling_struct*>(tiling_arg)
 
-#define TILING_KEY_IS(key) (::npukb::tiling_key_is<static_cast<std::uint64_t>(key)>())
+// A copy on the stack of a tiling struct (or of a nested struct member) that dst_ptr points to; the
+// source is a pointer from GET_TILING_DATA_PTR_WITH_STRUCT (into the tiling bytes, bounds checked).
+#define COPY_TILING_WITH_STRUCT(tiling_struct, src_ptr, dst_ptr)                                            \
+  tiling_struct npukb_tiling_copy_##dst_ptr;                                                                \
+  ::npukb::load_tiling(&npukb_tiling_copy_##dst_ptr, sizeof(tiling_struct), (src_ptr), "COPY_TILING_WITH_STRUCT", \
+                       __FILE__, __LINE__);                                                                 \
+  tiling_struct* dst_ptr = &npukb_tiling_copy_##dst_ptr
+// A copy on the stack of arr_count elements of an array member; dst_ptr points to its first element.
+#define COPY_TILING_WITH_ARRAY(arr_type, arr_count, src_ptr, dst_ptr)                                       \
+  arr_type npukb_tiling_copy_##dst_ptr[arr_count];                                                          \
+  ::npukb::load_tiling(npukb_tiling_copy_##dst_ptr, sizeof(arr_type) * (arr_count), (src_ptr),              \
+                       "COPY_TILING_WITH_ARRAY", __FILE__, __LINE__);                                       \
+  arr_type* dst_ptr = npukb_tiling_copy_##dst_ptr
 
-#define REGISTER_TILING_DEFAULT(tiling_struct) \
-  do {                                         \
-    (void)sizeof(tiling_struct);               \
+#define TILING_KEY_IS(key) (::npukb::tiling_key_is<static_cast<std::uint64_t>(key)>())
+// The branch of either of two tiling keys.
+#define TILING_KEY_LIST(key1, key2) (TILING_KEY_IS(key1) || TILING_KEY_IS(key2))
+
+// Registrations tell the device build's tiling parser which struct the tiling bytes hold; the simulator
+// copies the bytes into whatever struct GET_TILING_DATA_WITH_STRUCT names, so they only check their
+// arguments: a complete class type, and for REGISTER_TILING_FOR_TILINGKEY a string (the expression over
+// TILING_KEY_VAR).
+#define REGISTER_TILING_DEFAULT(tiling_struct)                                                      \
+  do {                                                                                              \
+    static_assert(std::is_class<tiling_struct>::value && sizeof(tiling_struct) > 0,                 \
+                  "REGISTER_TILING_DEFAULT: the argument must be the TilingData struct (a class type)"); \
   } while (0)
-#define REGISTER_TILING_FOR_TILINGKEY(condition, tiling_struct) \
-  do {                                                          \
-    (void)sizeof(condition);                                    \
-    (void)sizeof(tiling_struct);                                \
+// The kernel reads its tiling through plain structs that it does not register (GET_TILING_DATA_WITH_STRUCT
+// and friends).
+#define REGISTER_NONE_TILING \
+  do {                       \
+  } while (0)
+#define REGISTER_TILING_FOR_TILINGKEY(condition, tiling_struct)                                          \
+  do {                                                                                                    \
+    static_assert(::npukb::is_char_array<decltype(condition)>::value,                                     \
+                  "REGISTER_TILING_FOR_TILINGKEY: the condition is a string over TILING_KEY_VAR");       \
+    static_assert(std::is_class<tiling_struct>::value && sizeof(tiling_struct) > 0,                       \
+                  "REGISTER_TILING_FOR_TILINGKEY: the second argument must be a TilingData struct (a class type)"); \
   } while (0)
 
 enum KernelMetaType {

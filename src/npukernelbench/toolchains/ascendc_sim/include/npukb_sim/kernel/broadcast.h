@@ -61,23 +61,23 @@ inline void broadcast_run(const LocalTensor<T>& dst, const LocalTensor<T>& src, 
 
 template <typename T, std::int32_t dim, std::int32_t axis, bool isReuseSource = false>
 inline void BroadCast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t dstShape[dim],
-                      const std::uint32_t srcShape[dim], LocalTensor<std::uint8_t>& sharedTmpBuffer, NPUKB_LOC_PARAMS) {
+                      const std::uint32_t srcShape[dim], LocalTensor<std::uint8_t>& sharedTmpBuffer) { NPUKB_CALLER;
   sim::broadcast_run<T, dim, axis>(dst, src, dstShape, srcShape, &sharedTmpBuffer, file, line);
 }
 template <typename T, std::int32_t dim, std::int32_t axis, bool isReuseSource = false>
 inline void BroadCast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t dstShape[dim],
-                      const std::uint32_t srcShape[dim], NPUKB_LOC_PARAMS) {
+                      const std::uint32_t srcShape[dim]) { NPUKB_CALLER;
   sim::broadcast_run<T, dim, axis>(dst, src, dstShape, srcShape, nullptr, file, line);
 }
 // The newer spelling of the same API.
 template <typename T, std::int32_t dim, std::int32_t axis, bool isReuseSource = false>
 inline void Broadcast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t dstShape[dim],
-                      const std::uint32_t srcShape[dim], LocalTensor<std::uint8_t>& sharedTmpBuffer, NPUKB_LOC_PARAMS) {
+                      const std::uint32_t srcShape[dim], LocalTensor<std::uint8_t>& sharedTmpBuffer) { NPUKB_CALLER;
   sim::broadcast_run<T, dim, axis>(dst, src, dstShape, srcShape, &sharedTmpBuffer, file, line);
 }
 template <typename T, std::int32_t dim, std::int32_t axis, bool isReuseSource = false>
 inline void Broadcast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t dstShape[dim],
-                      const std::uint32_t srcShape[dim], NPUKB_LOC_PARAMS) {
+                      const std::uint32_t srcShape[dim]) { NPUKB_CALLER;
   sim::broadcast_run<T, dim, axis>(dst, src, dstShape, srcShape, nullptr, file, line);
 }
 
@@ -95,7 +95,7 @@ constexpr bool broadcast_false = false;
 template <class T, int constRank = -1, std::uint32_t* constDstShape = nullptr, std::uint32_t* constSrcShape = nullptr,
           bool constSrcInnerPad = false>
 inline void Broadcast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t* dstShape,
-                      const std::uint32_t* srcShape, BroadcastTiling* tiling, NPUKB_LOC_PARAMS) {
+                      const std::uint32_t* srcShape, BroadcastTiling* tiling) { NPUKB_CALLER;
   NPUKB_BROADCAST_950_ONLY(Broadcast);
 }
 template <class T, int constRank = -1, std::uint32_t* constDstShape = nullptr, std::uint32_t* constSrcShape = nullptr>

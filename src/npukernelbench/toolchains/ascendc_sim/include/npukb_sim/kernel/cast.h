@@ -124,7 +124,7 @@ inline void check_round(RoundMode m, const char* file, int line) {
 
 template <typename T, typename U>
 inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& round_mode,
-                 const std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+                 const std::uint32_t calCount) { NPUKB_CALLER;
   static_assert(sim::cast_ok<T, U>, "Cast: this (dst, src) data type pair is not supported on Atlas A2");
   static_assert(!std::is_same_v<T, int4b_t> && !std::is_same_v<U, int4b_t>, "Cast: int4b_t is not simulated");
   sim::check_round<T, U>(round_mode, file, line);
@@ -135,7 +135,7 @@ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const Rou
 }
 template <typename T, typename U, bool isSetMask = true>
 inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& round_mode, const std::uint64_t mask[],
-                 sim::RepeatArg repeatTimes, const UnaryRepeatParams& p, NPUKB_LOC_PARAMS) {
+                 sim::RepeatArg repeatTimes, const UnaryRepeatParams& p) { NPUKB_CALLER;
   static_assert(sim::cast_ok<T, U>, "Cast: this (dst, src) data type pair is not supported on Atlas A2");
   static_assert(!std::is_same_v<T, int4b_t> && !std::is_same_v<U, int4b_t>, "Cast: int4b_t is not simulated");
   sim::check_round<T, U>(round_mode, file, line);
@@ -146,7 +146,7 @@ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const Rou
 }
 template <typename T, typename U, bool isSetMask = true>
 inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& round_mode, std::uint64_t mask,
-                 sim::RepeatArg repeatTimes, const UnaryRepeatParams& p, NPUKB_LOC_PARAMS) {
+                 sim::RepeatArg repeatTimes, const UnaryRepeatParams& p) { NPUKB_CALLER;
   static_assert(sim::cast_ok<T, U>, "Cast: this (dst, src) data type pair is not supported on Atlas A2");
   static_assert(!std::is_same_v<T, int4b_t> && !std::is_same_v<U, int4b_t>, "Cast: int4b_t is not simulated");
   sim::check_round<T, U>(round_mode, file, line);

@@ -60,7 +60,7 @@ constexpr bool mask_types = std::is_integral_v<U>;  // the mask is raw bits: any
 
 template <typename T, typename U>
 inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,
-                    std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+                    std::uint32_t calCount) { NPUKB_CALLER;
   static_assert(sim::cmp_types<T>, "Compare: unsupported data type (half, float, int32_t)");
   static_assert(sim::mask_types<U>, "Compare: dst must be an integer tensor (bit mask)");
   const std::uint64_t reps = static_cast<std::uint64_t>(calCount) * sizeof(T) / 256;  // tail ignored
@@ -76,7 +76,7 @@ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const
 
 template <typename T, typename U, bool isSetMask = true>
 inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,
-                    const std::uint64_t mask[], sim::RepeatArg repeatTimes, const BinaryRepeatParams& p, NPUKB_LOC_PARAMS) {
+                    const std::uint64_t mask[], sim::RepeatArg repeatTimes, const BinaryRepeatParams& p) { NPUKB_CALLER;
   static_assert(sim::cmp_types<T>, "Compare: unsupported data type (half, float, int32_t)");
   static_assert(sim::mask_types<U>, "Compare: dst must be an integer tensor (bit mask)");
   const sim::Plan pl = sim::make_plan("Compare", isSetMask, mask, 0, repeatTimes.value, 256 / sizeof(T), file, line);
@@ -89,7 +89,7 @@ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const
 }
 template <typename T, typename U, bool isSetMask = true>
 inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,
-                    std::uint64_t mask, sim::RepeatArg repeatTimes, const BinaryRepeatParams& p, NPUKB_LOC_PARAMS) {
+                    std::uint64_t mask, sim::RepeatArg repeatTimes, const BinaryRepeatParams& p) { NPUKB_CALLER;
   const std::uint64_t bits[2] = {sim::mask_low_bits(mask), mask > 64 ? sim::mask_low_bits(mask - 64) : 0};
   if (mask > 256 / sizeof(T)) {
     npukb::violation("Compare", "mask " + npukb::kern::num(static_cast<long long>(mask)) + " is outside [1, " +
@@ -101,7 +101,7 @@ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const
 // Compare one repeat into the CMPMASK register (used by Select with VSEL_CMPMASK_SPR).
 template <typename T, bool isSetMask = true>
 inline void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode, const std::uint64_t mask[],
-                    const BinaryRepeatParams& p, NPUKB_LOC_PARAMS) {
+                    const BinaryRepeatParams& p) { NPUKB_CALLER;
   static_assert(sim::cmp_types<T>, "Compare: unsupported data type (half, float, int32_t)");
   const sim::Plan pl = sim::make_plan("Compare", isSetMask, mask, 0, 1, 256 / sizeof(T), file, line);
   const sim::Opnd oa = sim::opnd(src0, p.src0BlkStride, p.src0RepStride), ob = sim::opnd(src1, p.src1BlkStride, p.src1RepStride);
@@ -116,9 +116,9 @@ inline void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPM
 }
 template <typename T, bool isSetMask = true>
 inline void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode, std::uint64_t mask,
-                    const BinaryRepeatParams& p, NPUKB_LOC_PARAMS) {
+                    const BinaryRepeatParams& p) { NPUKB_CALLER;
   const std::uint64_t bits[2] = {sim::mask_low_bits(mask), mask > 64 ? sim::mask_low_bits(mask - 64) : 0};
-  Compare<T, isSetMask>(src0, src1, cmpMode, bits, p, file, line);
+  Compare<T, isSetMask>(src0, src1, cmpMode, bits, p);
 }
 
 template <typename T>
@@ -132,7 +132,7 @@ inline void SetCmpMask(const LocalTensor<T>& src) {
 
 template <typename T, typename U>
 inline void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, CMPMODE cmpMode,
-                          std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+                          std::uint32_t calCount) { NPUKB_CALLER;
   static_assert(sim::cmp_types<T>, "CompareScalar: unsupported data type (half, float, int32_t)");
   static_assert(sim::mask_types<U>, "CompareScalar: dst must be an integer tensor (bit mask)");
   const std::uint64_t reps = static_cast<std::uint64_t>(calCount) * sizeof(T) / 256;
@@ -144,7 +144,7 @@ inline void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
 }
 template <typename T, typename U, bool isSetMask = true>
 inline void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, CMPMODE cmpMode,
-                          const std::uint64_t mask[], sim::RepeatArg repeatTimes, const UnaryRepeatParams& p, NPUKB_LOC_PARAMS) {
+                          const std::uint64_t mask[], sim::RepeatArg repeatTimes, const UnaryRepeatParams& p) { NPUKB_CALLER;
   static_assert(sim::cmp_types<T>, "CompareScalar: unsupported data type (half, float, int32_t)");
   const sim::Plan pl = sim::make_plan("CompareScalar", isSetMask, mask, 0, repeatTimes.value, 256 / sizeof(T), file, line);
   BinaryRepeatParams bp;
@@ -156,7 +156,7 @@ inline void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
 }
 template <typename T, typename U, bool isSetMask = true>
 inline void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, CMPMODE cmpMode,
-                          std::uint64_t mask, sim::RepeatArg repeatTimes, const UnaryRepeatParams& p, NPUKB_LOC_PARAMS) {
+                          std::uint64_t mask, sim::RepeatArg repeatTimes, const UnaryRepeatParams& p) { NPUKB_CALLER;
   const std::uint64_t bits[2] = {sim::mask_low_bits(mask), mask > 64 ? sim::mask_low_bits(mask - 64) : 0};
   CompareScalar<T, U, isSetMask>(dst, src0, src1Scalar, cmpMode, npukb::kern::state().counter_mode ? &mask : bits,
                                  repeatTimes, p, file, line);
@@ -205,7 +205,7 @@ constexpr bool sel_types = one_of<T, half, float>;
 
 template <typename T, typename U>
 inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
-                   const LocalTensor<T>& src1, SELMODE selMode, std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+                   const LocalTensor<T>& src1, SELMODE selMode, std::uint32_t calCount) { NPUKB_CALLER;
   static_assert(sim::sel_types<T>, "Select: unsupported data type (half, float)");
   static_assert(sim::mask_types<U>, "Select: selMask must be an integer tensor (bit mask)");
   const sim::Plan pl = sim::count_plan(calCount, 256 / sizeof(T));
@@ -216,7 +216,7 @@ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, con
 }
 template <typename T, typename U>
 inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0, T src1,
-                   SELMODE selMode, std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+                   SELMODE selMode, std::uint32_t calCount) { NPUKB_CALLER;
   static_assert(sim::sel_types<T>, "Select: unsupported data type (half, float)");
   static_assert(sim::mask_types<U>, "Select: selMask must be an integer tensor (bit mask)");
   const sim::Plan pl = sim::count_plan(calCount, 256 / sizeof(T));
@@ -226,7 +226,7 @@ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, con
 template <typename T, typename U, bool isSetMask = true>
 inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
                    const LocalTensor<T>& src1, SELMODE selMode, std::uint64_t mask, sim::RepeatArg repeatTimes,
-                   const BinaryRepeatParams& p, NPUKB_LOC_PARAMS) {
+                   const BinaryRepeatParams& p) { NPUKB_CALLER;
   static_assert(sim::sel_types<T>, "Select: unsupported data type (half, float)");
   const sim::Plan pl = sim::make_plan("Select", isSetMask, nullptr, mask, repeatTimes.value, 256 / sizeof(T), file, line);
   const sim::Opnd ob = sim::opnd(src1, p.src1BlkStride, p.src1RepStride);
@@ -237,7 +237,7 @@ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, con
 template <typename T, typename U, bool isSetMask = true>
 inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
                    const LocalTensor<T>& src1, SELMODE selMode, const std::uint64_t mask[], sim::RepeatArg repeatTimes,
-                   const BinaryRepeatParams& p, NPUKB_LOC_PARAMS) {
+                   const BinaryRepeatParams& p) { NPUKB_CALLER;
   static_assert(sim::sel_types<T>, "Select: unsupported data type (half, float)");
   const sim::Plan pl = sim::make_plan("Select", isSetMask, mask, 0, repeatTimes.value, 256 / sizeof(T), file, line);
   const sim::Opnd ob = sim::opnd(src1, p.src1BlkStride, p.src1RepStride);
@@ -247,7 +247,7 @@ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, con
 }
 template <typename T, typename U, bool isSetMask = true>
 inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0, T src1,
-                   SELMODE selMode, std::uint64_t mask, sim::RepeatArg repeatTimes, const BinaryRepeatParams& p, NPUKB_LOC_PARAMS) {
+                   SELMODE selMode, std::uint64_t mask, sim::RepeatArg repeatTimes, const BinaryRepeatParams& p) { NPUKB_CALLER;
   static_assert(sim::sel_types<T>, "Select: unsupported data type (half, float)");
   const sim::Plan pl = sim::make_plan("Select", isSetMask, nullptr, mask, repeatTimes.value, 256 / sizeof(T), file, line);
   const T s = src1;
@@ -256,7 +256,7 @@ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, con
 // VSEL_CMPMASK_SPR with the CMPMASK register set by Compare(src0, src1, ...) or SetCmpMask.
 template <typename T, SELMODE selMode>
 inline void Select(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, sim::RepeatArg repeatTimes,
-                   const BinaryRepeatParams& p, NPUKB_LOC_PARAMS) {
+                   const BinaryRepeatParams& p) { NPUKB_CALLER;
   static_assert(sim::sel_types<T>, "Select: unsupported data type (half, float)");
   const sim::Plan pl = sim::make_plan("Select", false, nullptr, 0, repeatTimes.value, 256 / sizeof(T), file, line);
   const sim::Opnd ob = sim::opnd(src1, p.src1BlkStride, p.src1RepStride);
@@ -313,8 +313,7 @@ constexpr bool bytes_mask_types = one_of<U, bool, std::uint8_t, std::int8_t, hal
 
 template <typename T, typename U, bool isReuseMask = true>
 inline void SelectWithBytesMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, T src1, const LocalTensor<U>& mask,
-                                const LocalTensor<std::uint8_t>& sharedTmpBuffer, const SelectWithBytesMaskShapeInfo& info,
-                                NPUKB_LOC_PARAMS) {
+                                const LocalTensor<std::uint8_t>& sharedTmpBuffer, const SelectWithBytesMaskShapeInfo& info) { NPUKB_CALLER;
   static_assert(sim::sel_types<T>, "SelectWithBytesMask: unsupported data type (half, float)");
   static_assert(sim::bytes_mask_types<U>, "SelectWithBytesMask: unsupported mask data type");
   (void)sharedTmpBuffer;
@@ -327,8 +326,7 @@ inline void SelectWithBytesMask(const LocalTensor<T>& dst, const LocalTensor<T>&
 }
 template <typename T, typename U, bool isReuseMask = true>
 inline void SelectWithBytesMask(const LocalTensor<T>& dst, T src0, const LocalTensor<T>& src1, const LocalTensor<U>& mask,
-                                const LocalTensor<std::uint8_t>& sharedTmpBuffer, const SelectWithBytesMaskShapeInfo& info,
-                                NPUKB_LOC_PARAMS) {
+                                const LocalTensor<std::uint8_t>& sharedTmpBuffer, const SelectWithBytesMaskShapeInfo& info) { NPUKB_CALLER;
   static_assert(sim::sel_types<T>, "SelectWithBytesMask: unsupported data type (half, float)");
   static_assert(sim::bytes_mask_types<U>, "SelectWithBytesMask: unsupported mask data type");
   (void)sharedTmpBuffer;

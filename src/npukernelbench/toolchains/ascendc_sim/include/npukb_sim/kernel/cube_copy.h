@@ -44,8 +44,7 @@ inline void cost_mte1(const npukb::kern::CubeSpan& src, const npukb::kern::CubeS
 
 // ---- DataCopy GM -> L1 / UB with ND2NZ conversion ------------------------------------------------
 template <typename T>
-inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2NzParams& p,
-                     const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2NzParams& p) { NPUKB_CALLER;
   static_assert(sim::nd2nz_type_ok<T>, "DataCopy (ND2NZ) supports int8_t, uint8_t, int16_t, uint16_t, int32_t, "
                                        "uint32_t, half, bfloat16_t and float");
   if (p.ndNum == 0 || p.nValue == 0 || p.dValue == 0) return;
@@ -135,16 +134,14 @@ inline void load2d(const LocalTensor<T>& dst, const std::uint8_t* src, std::uint
 }  // namespace sim
 
 template <typename T>
-inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParams& p,
-                     const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParams& p) { NPUKB_CALLER;
   sim::check_cube_operand("LoadData", "src", src, 0, {Hardware::L1}, file, line);
   sim::load2d(dst, reinterpret_cast<const std::uint8_t*>(src.ptr()), static_cast<std::uint64_t>(src.GetSize()) * sizeof(T),
               src.loc().addr, true, p, file, line, &src);
 }
 
 template <typename T>
-inline void LoadData(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const LoadData2DParams& p,
-                     const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+inline void LoadData(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const LoadData2DParams& p) { NPUKB_CALLER;
   sim::load2d<T>(dst, reinterpret_cast<const std::uint8_t*>(src.GetPhyAddr()), ~0ull >> 1, 0, false, p, file, line,
                  nullptr);
 }
@@ -156,8 +153,7 @@ inline void LoadData(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
 // 0-7 and 8-15. startIndex and srcStride count such blocks; dstGap (fractals) separates the first
 // fractals of consecutive repeats, dstFracGap (fractals) the two fractals of one repeat.
 template <typename T>
-inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2dTransposeParams& p,
-                                  const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2dTransposeParams& p) { NPUKB_CALLER;
   static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4,
                 "LoadDataWithTranspose supports 8-, 16- and 32-bit types");
   sim::require_cube_core("LoadDataWithTranspose", file, line);
@@ -208,8 +204,7 @@ inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T
 
 // ---- InitConstValue: fill L1 / L0A / L0B with a constant ---------------------------------------------
 template <typename T>
-inline void InitConstValue(const LocalTensor<T>& dst, const InitConstValueParams<T>& p,
-                           const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+inline void InitConstValue(const LocalTensor<T>& dst, const InitConstValueParams<T>& p) { NPUKB_CALLER;
   sim::require_cube_core("InitConstValue", file, line);
   if (p.repeatTimes == 0 || p.blockNum == 0) return;
   const Hardware hw = dst.loc().hw;
@@ -263,8 +258,7 @@ void copy_l1_to_bt(const LocalTensor<T>& dst, const LocalTensor<U>& src, const D
 // Different element types: only L1 -> bias table converts (same-type copies go through data_copy.h,
 // which forwards a bias-table destination here).
 template <typename T, typename U, typename = std::enable_if_t<!std::is_same_v<T, U>>>
-inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const DataCopyParams& p,
-                     const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const DataCopyParams& p) { NPUKB_CALLER;
   sim::copy_l1_to_bt(dst, src, p, file, line);
 }
 

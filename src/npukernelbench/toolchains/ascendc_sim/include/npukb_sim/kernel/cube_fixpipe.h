@@ -181,8 +181,7 @@ inline void fixpipe(std::uint8_t* dst, bool dst_gm, const LocalTensor<T>* dst_te
 }  // namespace sim
 
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
-inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& p,
-                    const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& p) { NPUKB_CALLER;
   sim::fixpipe<T, U>(reinterpret_cast<std::uint8_t*>(dst.GetPhyAddr()), true, nullptr, src, nullptr, p,
                      config.format == CO2Layout::NZ, file, line);
 }
@@ -190,7 +189,7 @@ inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR, typename S = std::uint64_t,
           typename std::enable_if<std::is_same<S, std::uint64_t>::value, bool>::type = true>
 inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const LocalTensor<S>& cbufWorkspace,
-                    const FixpipeParamsV220& p, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+                    const FixpipeParamsV220& p) { NPUKB_CALLER;
   sim::fixpipe<T, U>(reinterpret_cast<std::uint8_t*>(dst.GetPhyAddr()), true, nullptr, src, &cbufWorkspace, p,
                      config.format == CO2Layout::NZ, file, line);
 }
@@ -198,8 +197,7 @@ inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const
 // CO1 -> L1 (A1/B1): the result becomes the next matmul's input. CO1 -> UB does not exist on the
 // Ascend 910B (the cube core has no Unified Buffer).
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
-inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& p,
-                    const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& p) { NPUKB_CALLER;
   if (dst.loc().hw == Hardware::UB) {
     npukb::violation("Fixpipe", "there is no CO1 -> UB path on the Ascend 910B: the cube core has no Unified Buffer; "
                      "write the result to GM (e.g. workspace) and read it on the vector core", file, line);

@@ -75,16 +75,14 @@ inline void mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const Loca
 }  // namespace sim
 
 template <typename T, typename U, typename S>
-inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter, const MmadParams& p,
-                 const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter, const MmadParams& p) { NPUKB_CALLER;
   sim::mmad<T, U, S, T>(dst, fm, filter, nullptr, p, file, line);
 }
 
 // With a bias in the bias table (C2): C = bias (broadcast over rows) + A x B.
 template <typename T, typename U, typename S, typename V>
 inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter,
-                 const LocalTensor<V>& bias, const MmadParams& p, const char* file = __builtin_FILE(),
-                 int line = __builtin_LINE()) {
+                 const LocalTensor<V>& bias, const MmadParams& p) { NPUKB_CALLER;
   sim::mmad<T, U, S, V>(dst, fm, filter, &bias, p, file, line);
 }
 

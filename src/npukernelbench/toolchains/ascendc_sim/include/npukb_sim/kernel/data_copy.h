@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "npukb_sim/kernel/atomic.h"
 #include "npukb_sim/kernel/tensor.h"
 
 namespace AscendC {
@@ -58,26 +59,6 @@ inline void check_block_count(const char* api, std::uint32_t count, const char* 
   }
 }
 
-// Write n elements to GM honouring the atomic mode set by SetAtomicAdd/Max/Min.
-template <typename T>
-inline void gm_store(T* dst, const T* src, std::size_t n) {
-  const int op = npukb::kern::state().atomic_op;
-  if (op == 0) {
-    std::memcpy(dst, src, n * sizeof(T));
-    return;
-  }
-  for (std::size_t i = 0; i < n; ++i) {
-    T a, b;
-    std::memcpy(&a, dst + i, sizeof(T));
-    std::memcpy(&b, src + i, sizeof(T));
-    T r;
-    if (op == 1) r = static_cast<T>(a + b);
-    else if (op == 2) r = (b > a) ? b : a;
-    else r = (b < a) ? b : a;
-    std::memcpy(dst + i, &r, sizeof(T));
-  }
-}
-
 inline void cost_gm_to_local(Hardware hw, npukb::kern::Span dst, std::uint64_t bytes, std::uint32_t blocks, bool a512) {
   npukb::kern::KState& s = npukb::kern::state();
   s.blk->gm_read_bytes += bytes;
@@ -100,8 +81,7 @@ inline void cost_local_to_local(npukb::kern::Span src, npukb::kern::Span dst, st
 
 // ---- DataCopy: count form ----------------------------------------------------------------------
 template <typename T>
-inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const std::uint32_t calCount,
-                     const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const std::uint32_t calCount) { NPUKB_CALLER;
   const std::uint64_t bytes = static_cast<std::uint64_t>(calCount) * sizeof(T) / 32u * 32u;
   if (bytes == 0) return;
   sim::check_local("DataCopy", "dst", dst, bytes, true, file, line);
@@ -111,8 +91,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
 }
 
 template <typename T>
-inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t calCount,
-                     const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t calCount) { NPUKB_CALLER;
   const std::uint64_t bytes = static_cast<std::uint64_t>(calCount) * sizeof(T) / 32u * 32u;
   if (bytes == 0) return;
   sim::check_local("DataCopy", "src", src, bytes, true, file, line);
@@ -122,8 +101,7 @@ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, cons
 }
 
 template <typename T>
-inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t calCount,
-                     const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t calCount) { NPUKB_CALLER;
   const std::uint64_t bytes = static_cast<std::uint64_t>(calCount) * sizeof(T) / 32u * 32u;
   if (bytes == 0) return;
   sim::check_local("DataCopy", "dst", dst, bytes, true, file, line);
@@ -141,8 +119,7 @@ inline void check_copy_params(const char* api, const DataCopyParams& p, const ch
 }  // namespace sim
 
 template <typename T>
-inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p,
-                     const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p) { NPUKB_CALLER;
   sim::check_copy_params("DataCopy", p, file, line);
   if (p.blockCount == 0) return;
   const std::uint64_t blk = static_cast<std::uint64_t>(p.blockLen) * 32u;
@@ -160,8 +137,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
 }
 
 template <typename T>
-inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p,
-                     const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) { NPUKB_CALLER;
   sim::check_copy_params("DataCopy", p, file, line);
   if (p.blockCount == 0) return;
   const std::uint64_t blk = static_cast<std::uint64_t>(p.blockLen) * 32u;
@@ -190,8 +166,7 @@ constexpr bool bias_table_type = std::is_same_v<T, float> || std::is_same_v<T, s
 }  // namespace sim
 
 template <typename T>
-inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p,
-                     const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) { NPUKB_CALLER;
   if (dst.loc().hw == Hardware::BIAS) {
     if constexpr (sim::bias_table_type<T>) {
       return sim::copy_l1_to_bt(dst, src, p, file, line);
@@ -271,14 +246,14 @@ inline void pad_local_to_gm(const char* api, const GlobalTensor<T>& dst, const L
 
 template <typename T>
 inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
-                        const DataCopyPadExtParams<T>& pad, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+                        const DataCopyPadExtParams<T>& pad) { NPUKB_CALLER;
   sim::pad_gm_to_local("DataCopyPad", dst, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, pad.isPad,
                        pad.leftPadding, pad.rightPadding, pad.paddingValue, file, line);
 }
 
 template <typename T>
 inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p,
-                        const DataCopyPadParams& pad, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+                        const DataCopyPadParams& pad) { NPUKB_CALLER;
   T v;
   std::memset(&v, 0, sizeof(T));
   std::memcpy(&v, &pad.paddingValue, sizeof(T) < 8 ? sizeof(T) : 8);
@@ -287,14 +262,12 @@ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, c
 }
 
 template <typename T>
-inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& p,
-                        const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& p) { NPUKB_CALLER;
   sim::pad_local_to_gm("DataCopyPad", dst, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, file, line);
 }
 
 template <typename T>
-inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p,
-                        const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) { NPUKB_CALLER;
   sim::pad_local_to_gm("DataCopyPad", dst, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, file, line);
 }
 
@@ -313,42 +286,15 @@ inline void fill_gm(const char* api, const GlobalTensor<T>& gm, std::uint64_t si
 }
 }  // namespace sim
 template <typename T>
-inline void InitGlobalMemory(GlobalTensor<T>& gmWorkspaceAddr, const std::uint64_t size, const T value,
-                             const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+inline void InitGlobalMemory(GlobalTensor<T>& gmWorkspaceAddr, const std::uint64_t size, const T value) { NPUKB_CALLER;
   sim::fill_gm("InitGlobalMemory", gmWorkspaceAddr, size, value, file, line);
 }
 // The older name of InitGlobalMemory.
 template <typename T>
-inline void InitOutput(GlobalTensor<T> gmWorkspaceAddr, std::uint32_t size, T value = 0,
-                       const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+inline void InitOutput(GlobalTensor<T> gmWorkspaceAddr, std::uint32_t size, T value = 0) { NPUKB_CALLER;
   sim::fill_gm("InitOutput", gmWorkspaceAddr, size, value, file, line);
 }
 
-// ---- atomic modes for UB->GM copies ------------------------------------------------------------
-namespace sim {
-template <typename T>
-constexpr bool atomic_type_ok = std::is_same_v<T, float> || std::is_same_v<T, half> || std::is_same_v<T, std::int16_t> ||
-                                std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int8_t> || std::is_same_v<T, bfloat16_t>;
-}
-template <typename T>
-inline void SetAtomicAdd() {
-  static_assert(sim::atomic_type_ok<T>, "SetAtomicAdd supports float, half, bfloat16_t, int8_t, int16_t, int32_t");
-  npukb::kern::state().atomic_op = 1;
-}
-template <typename T>
-inline void SetAtomicMax() {
-  static_assert(sim::atomic_type_ok<T>, "SetAtomicMax supports float, half, bfloat16_t, int8_t, int16_t, int32_t");
-  npukb::kern::state().atomic_op = 2;
-}
-template <typename T>
-inline void SetAtomicMin() {
-  static_assert(sim::atomic_type_ok<T>, "SetAtomicMin supports float, half, bfloat16_t, int8_t, int16_t, int32_t");
-  npukb::kern::state().atomic_op = 3;
-}
-template <typename T>
-inline void SetAtomicType() {
-  static_assert(sim::atomic_type_ok<T>, "SetAtomicType supports float, half, bfloat16_t, int8_t, int16_t, int32_t");
-}
-inline void SetAtomicNone() { npukb::kern::state().atomic_op = 0; }
+// The atomic modes of moves into GM (SetAtomicAdd, ...) live in atomic.h (sim::gm_store).
 
 }  // namespace AscendC

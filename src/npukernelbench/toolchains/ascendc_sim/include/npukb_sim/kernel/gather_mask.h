@@ -122,7 +122,7 @@ inline void gather_mask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, c
 template <typename T, typename U, GatherMaskMode mode = defaultGatherMaskMode>
 inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<U>& src1Pattern,
                        const bool reduceMode, const std::uint32_t mask, const GatherMaskParams& gatherMaskParams,
-                       std::uint64_t& rsvdCnt, NPUKB_LOC_PARAMS) {
+                       std::uint64_t& rsvdCnt) { NPUKB_CALLER;
   static_assert(sim::gather_mask_types<T>,
                 "GatherMask: unsupported data type (half, bfloat16_t, int16_t, uint16_t, float, int32_t, uint32_t)");
   static_assert((sizeof(T) == 2 && std::is_same_v<U, std::uint16_t>) || (sizeof(T) == 4 && std::is_same_v<U, std::uint32_t>),
@@ -138,7 +138,7 @@ inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, co
 template <typename T, GatherMaskMode mode = defaultGatherMaskMode>
 inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const std::uint8_t src1Pattern,
                        const bool reduceMode, const std::uint32_t mask, const GatherMaskParams& gatherMaskParams,
-                       std::uint64_t& rsvdCnt, NPUKB_LOC_PARAMS) {
+                       std::uint64_t& rsvdCnt) { NPUKB_CALLER;
   static_assert(sim::gather_mask_types<T>,
                 "GatherMask: unsupported data type (half, bfloat16_t, int16_t, uint16_t, float, int32_t, uint32_t)");
   if (src1Pattern < 1 || src1Pattern > 7) {

@@ -100,6 +100,17 @@ inline HardEvent flag_event(const char* api, pipe_t src, pipe_t dst, const char*
   return e;
 }
 
+}  // namespace sim
+
+// TQueSync<src, dst>: SetFlag / WaitFlag of the hardware flag between two pipes (the HardEvent of the pair).
+template <pipe_t src, pipe_t dst>
+class TQueSync {
+ public:
+  void SetFlag(TEventID id) { NPUKB_CALLER; sim::set_flag(sim::flag_event("TQueSync::SetFlag", src, dst, file, line), id, file, line); }
+  void WaitFlag(TEventID id) { NPUKB_CALLER; sim::wait_flag(sim::flag_event("TQueSync::WaitFlag", src, dst, file, line), id, file, line); }
+};
+
+namespace sim {
 template <typename T>
 inline std::uint64_t raw_bits(T v) {
   std::uint64_t b = 0;
@@ -215,10 +226,10 @@ inline std::int64_t get_block_num() { return npukb::block().block_num; }
 inline std::int64_t get_subblockid() { return npukb::block().sub_block_idx; }
 inline std::int64_t get_subblockdim() { return npukb::block().sub_block_num; }
 
-inline void set_flag(pipe_t src, pipe_t dst, std::int64_t eventId, NPUKB_LOC_PARAMS) {
+inline void set_flag(pipe_t src, pipe_t dst, std::int64_t eventId) { NPUKB_CALLER;
   AscendC::sim::set_flag(AscendC::sim::flag_event("set_flag", src, dst, file, line), static_cast<int>(eventId), file, line);
 }
-inline void wait_flag(pipe_t src, pipe_t dst, std::int64_t eventId, NPUKB_LOC_PARAMS) {
+inline void wait_flag(pipe_t src, pipe_t dst, std::int64_t eventId) { NPUKB_CALLER;
   AscendC::sim::wait_flag(AscendC::sim::flag_event("wait_flag", src, dst, file, line), static_cast<int>(eventId), file, line);
 }
 
@@ -231,21 +242,21 @@ inline std::int64_t get_acc_val() { return AscendC::GetAccVal(); }
 
 template <typename T>
 inline void vcadd(__ubuf__ T* dst, __ubuf__ T* src, std::uint8_t repeat, std::uint16_t dstRepStride,
-                  std::uint16_t srcBlkStride, std::uint16_t srcRepStride, bool accumulate, NPUKB_LOC_PARAMS) {
+                  std::uint16_t srcBlkStride, std::uint16_t srcRepStride, bool accumulate) { NPUKB_CALLER;
   AscendC::sim::vcadd_run(dst, src, repeat, dstRepStride, srcBlkStride, srcRepStride, accumulate, file, line);
 }
 
 // Accumulate mode without a destination (the sum is read back with get_acc_val / GetAccVal).
 template <typename T>
 inline void vcadd(std::nullptr_t, __ubuf__ T* src, std::uint8_t repeat, std::uint16_t dstRepStride,
-                  std::uint16_t srcBlkStride, std::uint16_t srcRepStride, bool accumulate, NPUKB_LOC_PARAMS) {
+                  std::uint16_t srcBlkStride, std::uint16_t srcRepStride, bool accumulate) { NPUKB_CALLER;
   if (!accumulate) npukb::violation("vcadd", "dst is null but the accumulate mode is off: the sums have nowhere to go", file, line);
   AscendC::sim::vcadd_run<T>(nullptr, src, repeat, dstRepStride, srcBlkStride, srcRepStride, true, file, line);
 }
 
 template <typename T>
 inline void vector_dup(__ubuf__ T* dst, T value, std::uint8_t repeat, std::uint16_t dstBlkStride, std::uint16_t srcBlkStride,
-                       std::uint8_t dstRepStride, std::uint8_t srcRepStride, NPUKB_LOC_PARAMS) {
+                       std::uint8_t dstRepStride, std::uint8_t srcRepStride) { NPUKB_CALLER;
   static_assert(AscendC::sim::one_of<T, half, float, std::int16_t, std::uint16_t, std::int32_t, std::uint32_t>,
                 "vector_dup: unsupported data type");
   (void)srcBlkStride;
@@ -259,7 +270,7 @@ inline void vector_dup(__ubuf__ T* dst, T value, std::uint8_t repeat, std::uint1
 template <typename T>
 inline void vor(__ubuf__ T* dst, __ubuf__ T* src0, __ubuf__ T* src1, std::uint8_t repeat, std::uint8_t dstBlkStride,
                 std::uint8_t src0BlkStride, std::uint8_t src1BlkStride, std::uint8_t dstRepStride, std::uint8_t src0RepStride,
-                std::uint8_t src1RepStride, NPUKB_LOC_PARAMS) {
+                std::uint8_t src1RepStride) { NPUKB_CALLER;
   static_assert(AscendC::sim::one_of<T, std::int16_t, std::uint16_t>, "vor: supports int16_t and uint16_t");
   const AscendC::LocalTensor<T> d = AscendC::sim::ub_view(dst, "vor", "dst", file, line);
   const AscendC::LocalTensor<T> a = AscendC::sim::ub_view(src0, "vor", "src0", file, line);
@@ -270,25 +281,25 @@ inline void vor(__ubuf__ T* dst, __ubuf__ T* src0, __ubuf__ T* src1, std::uint8_
 }
 
 // 16 x 16 transpose of 2-byte elements (512 bytes each side).
-inline void vtranspose(__ubuf__ std::uint16_t* dst, __ubuf__ std::uint16_t* src, NPUKB_LOC_PARAMS) {
+inline void vtranspose(__ubuf__ std::uint16_t* dst, __ubuf__ std::uint16_t* src) { NPUKB_CALLER;
   const AscendC::LocalTensor<std::uint16_t> d = AscendC::sim::ub_view(dst, "vtranspose", "dst", file, line);
   const AscendC::LocalTensor<std::uint16_t> s = AscendC::sim::ub_view(src, "vtranspose", "src", file, line);
-  AscendC::Transpose(d, s, file, line);
+  AscendC::Transpose(d, s);
 }
 
 // UB -> UB move of nBurst bursts of lenBurst 32-byte blocks, gaps in 32-byte blocks.
 inline void copy_ubuf_to_ubuf(__ubuf__ void* dst, __ubuf__ void* src, std::uint8_t sid, std::uint16_t nBurst,
-                              std::uint16_t lenBurst, std::uint16_t srcGap, std::uint16_t dstGap, NPUKB_LOC_PARAMS) {
+                              std::uint16_t lenBurst, std::uint16_t srcGap, std::uint16_t dstGap) { NPUKB_CALLER;
   (void)sid;
   const auto* s8 = static_cast<const std::uint8_t*>(src);
   auto* d8 = static_cast<std::uint8_t*>(dst);
   const AscendC::LocalTensor<std::uint8_t> d = AscendC::sim::ub_view(d8, "copy_ubuf_to_ubuf", "dst", file, line);
   const AscendC::LocalTensor<std::uint8_t> s = AscendC::sim::ub_view(s8, "copy_ubuf_to_ubuf", "src", file, line);
-  AscendC::DataCopy(d, s, AscendC::DataCopyParams(nBurst, lenBurst, srcGap, dstGap), file, line);
+  AscendC::DataCopy(d, s, AscendC::DataCopyParams(nBurst, lenBurst, srcGap, dstGap));
 }
 
 template <typename T>
-inline void set_va_reg_sb(ub_addr8_t reg, T* addrs, NPUKB_LOC_PARAMS) {
+inline void set_va_reg_sb(ub_addr8_t reg, T* addrs) { NPUKB_CALLER;
   static_assert(sizeof(T) == 8 && std::is_integral_v<T>, "set_va_reg_sb: takes an array of 8 uint64_t addresses");
   if (static_cast<unsigned>(reg) > 7) npukb::violation("set_va_reg_sb", "no such VA register", file, line);
   npukb::kern::KState& s = npukb::kern::state();
@@ -298,7 +309,7 @@ inline void set_va_reg_sb(ub_addr8_t reg, T* addrs, NPUKB_LOC_PARAMS) {
 // TransDataTo5HD's instruction for 2-byte data with its address lists in two consecutive VA registers
 // (dst, dst + 1 and src, src + 1); see trans_data.h for the transposition.
 inline void scatter_vnchwconv_b16(ub_addr8_t dst, ub_addr8_t src, std::uint8_t repeat, std::uint16_t dstStride,
-                                  std::uint16_t srcStride, NPUKB_LOC_PARAMS) {
+                                  std::uint16_t srcStride) { NPUKB_CALLER;
   if (static_cast<unsigned>(dst) > 6 || static_cast<unsigned>(src) > 6) {
     npukb::violation("scatter_vnchwconv_b16", "an address list needs two consecutive VA registers (VA0..VA6 first)", file, line);
   }

@@ -75,7 +75,7 @@ constexpr bool reglu_types = one_of<T, half, bfloat16_t, float>;
 NPUKB_HL_UNARY_ALL4(Sigmoid, sim::SigmoidOp, NPUKB_HF, "half, float")
 
 template <typename T, bool isReuseSource = false>
-inline void Silu(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, std::uint32_t dataSize, NPUKB_LOC_PARAMS) {
+inline void Silu(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, std::uint32_t dataSize) { NPUKB_CALLER;
   static_assert(NPUKB_HF, "Silu: unsupported data type (half, float)");
   sim::hl_unary<sim::SiluOp, T, isReuseSource>(dstLocal, srcLocal, nullptr, dataSize, file, line);
 }
@@ -83,12 +83,11 @@ template <typename T, bool isReuseSource = false, NPUKB_PTR_RET>
 inline npukbPtrRet Silu(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, std::uint32_t dataSize) {
   NPUKB_PTR_CHECK(Silu);
   static_assert(NPUKB_HF, "Silu: unsupported data type (half, float)");
-  sim::hl_unary<sim::SiluOp, T, isReuseSource>(dstLocal, srcLocal, nullptr, dataSize, NPUKB_PTR_LOC);
+  sim::hl_unary<sim::SiluOp, T, isReuseSource>(dstLocal, srcLocal, nullptr, dataSize);
 }
 
 template <typename T, bool isReuseSource = false>
-inline void Swish(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, std::uint32_t dataSize, const T scalarValue,
-                  NPUKB_LOC_PARAMS) {
+inline void Swish(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, std::uint32_t dataSize, const T scalarValue) { NPUKB_CALLER;
   static_assert(NPUKB_HF, "Swish: unsupported data type (half, float)");
   const sim::HlSrc<T> s[1] = {{&srcLocal, "srcLocal"}};
   const float beta = static_cast<float>(scalarValue);
@@ -100,14 +99,13 @@ inline void Swish(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal
 #define NPUKB_GELU_API(NAME, SIMPLE, FN)                                                                                 \
   template <typename T, bool highPrecision = false, bool highPerformance = false>                                       \
   inline void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,                                      \
-                   const LocalTensor<std::uint8_t>& sharedTmpBuffer, const std::uint32_t dataSize, NPUKB_LOC_PARAMS) {  \
+                   const LocalTensor<std::uint8_t>& sharedTmpBuffer, const std::uint32_t dataSize) { NPUKB_CALLER;  \
     static_assert(NPUKB_HF, #NAME ": unsupported data type (half, float)");                                             \
     sim::gelu_run<T, highPerformance>(#NAME, dstLocal, srcLocal, &sharedTmpBuffer, dataSize, SIMPLE,                    \
                                       [](float x) { return FN(x); }, file, line);                                      \
   }                                                                                                                     \
   template <typename T, bool highPrecision = false, bool highPerformance = false>                                       \
-  inline void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const std::uint32_t dataSize,         \
-                   NPUKB_LOC_PARAMS) {                                                                                  \
+  inline void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const std::uint32_t dataSize) { NPUKB_CALLER;                                                                                  \
     static_assert(NPUKB_HF, #NAME ": unsupported data type (half, float)");                                             \
     sim::gelu_run<T, highPerformance>(#NAME, dstLocal, srcLocal, nullptr, dataSize, SIMPLE,                             \
                                       [](float x) { return FN(x); }, file, line);                                      \
@@ -120,14 +118,14 @@ NPUKB_GELU_API(FasterGeluV2, 12, sim::hl_faster_gelu_v2)
 // ---- GeGLU, ReGlu, SwiGLU -----------------------------------------------------------------------------
 template <typename T, bool isReuseSource = false>
 inline void GeGLU(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, const LocalTensor<T>& srcTensor1,
-                  const LocalTensor<std::uint8_t>& sharedTmpBuffer, std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+                  const LocalTensor<std::uint8_t>& sharedTmpBuffer, std::uint32_t calCount) { NPUKB_CALLER;
   static_assert(NPUKB_HF, "GeGLU: unsupported data type (half, float)");
   sim::glu_run("GeGLU", dstTensor, srcTensor0, srcTensor1, &sharedTmpBuffer, calCount, npukb_lib::GeGLUTmpFactor(sizeof(T), false),
                sim::HlSeq{8, 1, 1}, sim::glu_gelu, 0.0f, file, line);
 }
 template <typename T, bool isReuseSource = false>
 inline void GeGLU(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, const LocalTensor<T>& srcTensor1,
-                  const LocalTensor<std::uint8_t>& sharedTmpBuffer, NPUKB_LOC_PARAMS) {
+                  const LocalTensor<std::uint8_t>& sharedTmpBuffer) { NPUKB_CALLER;
   static_assert(NPUKB_HF, "GeGLU: unsupported data type (half, float)");
   sim::hl_same_size("GeGLU", srcTensor0, "srcTensor0", srcTensor1, "srcTensor1", file, line);
   sim::glu_run("GeGLU", dstTensor, srcTensor0, srcTensor1, &sharedTmpBuffer, srcTensor0.GetSize(),
@@ -135,14 +133,13 @@ inline void GeGLU(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTens
 }
 template <typename T, bool isReuseSource = false>
 inline void GeGLU(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, const LocalTensor<T>& srcTensor1,
-                  std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+                  std::uint32_t calCount) { NPUKB_CALLER;
   static_assert(NPUKB_HF, "GeGLU: unsupported data type (half, float)");
   sim::glu_run("GeGLU", dstTensor, srcTensor0, srcTensor1, nullptr, calCount, npukb_lib::GeGLUTmpFactor(sizeof(T), false),
                sim::HlSeq{8, 1, 1}, sim::glu_gelu, 0.0f, file, line);
 }
 template <typename T, bool isReuseSource = false>
-inline void GeGLU(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, const LocalTensor<T>& srcTensor1,
-                  NPUKB_LOC_PARAMS) {
+inline void GeGLU(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, const LocalTensor<T>& srcTensor1) { NPUKB_CALLER;
   static_assert(NPUKB_HF, "GeGLU: unsupported data type (half, float)");
   sim::hl_same_size("GeGLU", srcTensor0, "srcTensor0", srcTensor1, "srcTensor1", file, line);
   sim::glu_run("GeGLU", dstTensor, srcTensor0, srcTensor1, nullptr, srcTensor0.GetSize(), npukb_lib::GeGLUTmpFactor(sizeof(T), false),
@@ -151,14 +148,14 @@ inline void GeGLU(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTens
 
 template <typename T, bool isReuseSource = false>
 inline void ReGlu(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, const LocalTensor<T>& srcTensor1,
-                  const LocalTensor<std::uint8_t>& sharedTmpBuffer, const std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+                  const LocalTensor<std::uint8_t>& sharedTmpBuffer, const std::uint32_t calCount) { NPUKB_CALLER;
   static_assert(sim::reglu_types<T>, "ReGlu: unsupported data type (half, bfloat16_t, float)");
   sim::glu_run("ReGlu", dstTensor, srcTensor0, srcTensor1, &sharedTmpBuffer, calCount, npukb_lib::ReGluTmpFactor(sizeof(T), false),
                sim::HlSeq{2, 0, 0}, sim::glu_relu, 0.0f, file, line);
 }
 template <typename T, bool isReuseSource = false>
 inline void ReGlu(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, const LocalTensor<T>& srcTensor1,
-                  const std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+                  const std::uint32_t calCount) { NPUKB_CALLER;
   static_assert(sim::reglu_types<T>, "ReGlu: unsupported data type (half, bfloat16_t, float)");
   sim::glu_run("ReGlu", dstTensor, srcTensor0, srcTensor1, nullptr, calCount, npukb_lib::ReGluTmpFactor(sizeof(T), false),
                sim::HlSeq{2, 0, 0}, sim::glu_relu, 0.0f, file, line);
@@ -166,15 +163,14 @@ inline void ReGlu(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTens
 
 template <typename T, bool isReuseSource = false>
 inline void SwiGLU(LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, const LocalTensor<T>& srcTensor1,
-                   const float& scalarValue, const LocalTensor<std::uint8_t>& sharedTmpBuffer, const std::uint32_t calCount,
-                   NPUKB_LOC_PARAMS) {
+                   const float& scalarValue, const LocalTensor<std::uint8_t>& sharedTmpBuffer, const std::uint32_t calCount) { NPUKB_CALLER;
   static_assert(NPUKB_HF, "SwiGLU: unsupported data type (half, float)");
   sim::glu_run("SwiGLU", dstTensor, srcTensor0, srcTensor1, &sharedTmpBuffer, calCount, npukb_lib::SwiGLUTmpFactor(sizeof(T), false),
                sim::HlSeq{3, 1, 1}, sim::glu_swish, scalarValue, file, line);
 }
 template <typename T, bool isReuseSource = false>
 inline void SwiGLU(LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, const LocalTensor<T>& srcTensor1,
-                   const float& scalarValue, const LocalTensor<std::uint8_t>& sharedTmpBuffer, NPUKB_LOC_PARAMS) {
+                   const float& scalarValue, const LocalTensor<std::uint8_t>& sharedTmpBuffer) { NPUKB_CALLER;
   static_assert(NPUKB_HF, "SwiGLU: unsupported data type (half, float)");
   sim::hl_same_size("SwiGLU", srcTensor0, "srcTensor0", srcTensor1, "srcTensor1", file, line);
   sim::glu_run("SwiGLU", dstTensor, srcTensor0, srcTensor1, &sharedTmpBuffer, srcTensor0.GetSize(),
@@ -182,14 +178,13 @@ inline void SwiGLU(LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, 
 }
 template <typename T, bool isReuseSource = false>
 inline void SwiGLU(LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, const LocalTensor<T>& srcTensor1,
-                   const float& scalarValue, const std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+                   const float& scalarValue, const std::uint32_t calCount) { NPUKB_CALLER;
   static_assert(NPUKB_HF, "SwiGLU: unsupported data type (half, float)");
   sim::glu_run("SwiGLU", dstTensor, srcTensor0, srcTensor1, nullptr, calCount, npukb_lib::SwiGLUTmpFactor(sizeof(T), false),
                sim::HlSeq{3, 1, 1}, sim::glu_swish, scalarValue, file, line);
 }
 template <typename T, bool isReuseSource = false>
-inline void SwiGLU(LocalTensor<T>& dstTensor, LocalTensor<T>& srcTensor0, LocalTensor<T>& srcTensor1, const float& scalarValue,
-                   NPUKB_LOC_PARAMS) {
+inline void SwiGLU(LocalTensor<T>& dstTensor, LocalTensor<T>& srcTensor0, LocalTensor<T>& srcTensor1, const float& scalarValue) { NPUKB_CALLER;
   static_assert(NPUKB_HF, "SwiGLU: unsupported data type (half, float)");
   sim::hl_same_size("SwiGLU", srcTensor0, "srcTensor0", srcTensor1, "srcTensor1", file, line);
   sim::glu_run("SwiGLU", dstTensor, srcTensor0, srcTensor1, nullptr, srcTensor0.GetSize(), npukb_lib::SwiGLUTmpFactor(sizeof(T), false),

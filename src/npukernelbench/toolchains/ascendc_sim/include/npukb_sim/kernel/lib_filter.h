@@ -88,8 +88,7 @@ inline void lib_select(const LocalTensor<T>& dst, const LocalTensor<T>& src, boo
 
 template <typename T, typename U, bool isReuseMask = true>
 inline void Select(const LocalTensor<T>& dst, const LocalTensor<T>& src0, T src1, const LocalTensor<U>& mask,
-                   const LocalTensor<std::uint8_t>& sharedTmpBuffer, const SelectWithBytesMaskShapeInfo& info,
-                   NPUKB_LOC_PARAMS) {
+                   const LocalTensor<std::uint8_t>& sharedTmpBuffer, const SelectWithBytesMaskShapeInfo& info) { NPUKB_CALLER;
   static_assert(sim::one_of<T, half, float>, "Select: unsupported data type (half, float)");
   static_assert(sim::select_mask_types<U>,
                 "Select: unsupported mask data type (bool, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t)");
@@ -97,8 +96,7 @@ inline void Select(const LocalTensor<T>& dst, const LocalTensor<T>& src0, T src1
 }
 template <typename T, typename U, bool isReuseMask = true>
 inline void Select(const LocalTensor<T>& dst, T src0, const LocalTensor<T>& src1, const LocalTensor<U>& mask,
-                   const LocalTensor<std::uint8_t>& sharedTmpBuffer, const SelectWithBytesMaskShapeInfo& info,
-                   NPUKB_LOC_PARAMS) {
+                   const LocalTensor<std::uint8_t>& sharedTmpBuffer, const SelectWithBytesMaskShapeInfo& info) { NPUKB_CALLER;
   static_assert(sim::one_of<T, half, float>, "Select: unsupported data type (half, float)");
   static_assert(sim::select_mask_types<U>,
                 "Select: unsupported mask data type (bool, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t)");
@@ -194,14 +192,13 @@ inline void dropout_run(const LocalTensor<T>& dst, const LocalTensor<T>& src, co
 
 template <typename T, bool isInitBitMode = false, std::uint32_t dropOutMode = 0>
 inline void DropOut(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const LocalTensor<std::uint8_t>& maskLocal,
-                    const float keepProb, const DropOutShapeInfo& info, NPUKB_LOC_PARAMS) {
+                    const float keepProb, const DropOutShapeInfo& info) { NPUKB_CALLER;
   static_assert(sim::one_of<T, half, float>, "DropOut: unsupported data type (half, float)");
   sim::dropout_run(dstLocal, srcLocal, maskLocal, nullptr, keepProb, info, dropOutMode, file, line);
 }
 template <typename T, bool isInitBitMode = false, std::uint32_t dropOutMode = 0>
 inline void DropOut(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const LocalTensor<std::uint8_t>& maskLocal,
-                    const LocalTensor<std::uint8_t>& sharedTmpBuffer, const float keepProb, const DropOutShapeInfo& info,
-                    NPUKB_LOC_PARAMS) {
+                    const LocalTensor<std::uint8_t>& sharedTmpBuffer, const float keepProb, const DropOutShapeInfo& info) { NPUKB_CALLER;
   static_assert(sim::one_of<T, half, float>, "DropOut: unsupported data type (half, float)");
   sim::dropout_run(dstLocal, srcLocal, maskLocal, &sharedTmpBuffer, keepProb, info, dropOutMode, file, line);
 }

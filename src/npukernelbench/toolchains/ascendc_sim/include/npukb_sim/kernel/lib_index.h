@@ -69,16 +69,14 @@ inline void arange_run(const char* api, const LocalTensor<T>& dst, T first, T di
 }  // namespace sim
 
 template <typename T>
-inline void Arange(const LocalTensor<T>& dst, const T firstValue, const T diffValue, const std::int32_t count,
-                   NPUKB_LOC_PARAMS) {
+inline void Arange(const LocalTensor<T>& dst, const T firstValue, const T diffValue, const std::int32_t count) { NPUKB_CALLER;
   static_assert(sim::arange_types<T>, "Arange: unsupported data type (int16_t, half, int32_t, float)");
   sim::arange_run("Arange", dst, firstValue, diffValue, count, file, line);
 }
 
 // The name of Arange before CANN 8 (still used by real kernels).
 template <typename T>
-inline void ArithProgression(const LocalTensor<T>& dstLocal, const T firstValue, const T diffValue, const std::int32_t count,
-                             NPUKB_LOC_PARAMS) {
+inline void ArithProgression(const LocalTensor<T>& dstLocal, const T firstValue, const T diffValue, const std::int32_t count) { NPUKB_CALLER;
   static_assert(sim::arange_types<T>, "ArithProgression: unsupported data type (int16_t, half, int32_t, float)");
   sim::arange_run("ArithProgression", dstLocal, firstValue, diffValue, count, file, line);
 }

@@ -275,8 +275,7 @@ inline void layernorm_grad_beta_run(const LocalTensor<T>& outputPdGamma, const L
 template <typename T, bool isReuseSource = false>
 inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean, const LocalTensor<T>& outputVariance,
                       const LocalTensor<T>& inputX, const LocalTensor<T>& gamma, const LocalTensor<T>& beta,
-                      const LocalTensor<std::uint8_t>& sharedTmpBuffer, const T epsilon, LayerNormTiling& tiling,
-                      NPUKB_LOC_PARAMS) {
+                      const LocalTensor<std::uint8_t>& sharedTmpBuffer, const T epsilon, LayerNormTiling& tiling) { NPUKB_CALLER;
   static_assert(sim::norm_types<T>, "LayerNorm: unsupported data type (half, float)");
   static_assert(!(isReuseSource && std::is_same_v<T, half>), "LayerNorm: isReuseSource is supported for float only");
   sim::layernorm_bsh_run(output, outputMean, outputVariance, inputX, gamma, beta, &sharedTmpBuffer, epsilon, tiling,
@@ -285,7 +284,7 @@ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& output
 template <typename T, bool isReuseSource = false>
 inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean, const LocalTensor<T>& outputVariance,
                       const LocalTensor<T>& inputX, const LocalTensor<T>& gamma, const LocalTensor<T>& beta,
-                      const T epsilon, LayerNormTiling& tiling, NPUKB_LOC_PARAMS) {
+                      const T epsilon, LayerNormTiling& tiling) { NPUKB_CALLER;
   static_assert(sim::norm_types<T>, "LayerNorm: unsupported data type (half, float)");
   static_assert(!(isReuseSource && std::is_same_v<T, half>), "LayerNorm: isReuseSource is supported for float only");
   sim::layernorm_bsh_run(output, outputMean, outputVariance, inputX, gamma, beta, nullptr, epsilon, tiling, isReuseSource,
@@ -304,7 +303,7 @@ template <typename U, typename T, bool isReuseSource = false, const LayerNormCon
 inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor<float>& outputMean,
                       const LocalTensor<float>& outputRstd, const LocalTensor<T>& inputX, const LocalTensor<U>& gamma,
                       const LocalTensor<U>& beta, const float epsilon, const LocalTensor<std::uint8_t>& sharedTmpBuffer,
-                      const LayerNormPara& para, const LayerNormSeparateTiling& tiling, NPUKB_LOC_PARAMS) {
+                      const LayerNormPara& para, const LayerNormSeparateTiling& tiling) { NPUKB_CALLER;
   NPUKB_LAYERNORM_AR_CHECKS;
   sim::layernorm_ar_run<U, T, config.isNoGamma, config.isNoBeta>(output, outputMean, outputRstd, inputX, gamma, beta,
                                                                   epsilon, &sharedTmpBuffer, para, tiling, file, line);
@@ -313,7 +312,7 @@ template <typename U, typename T, bool isReuseSource = false, const LayerNormCon
 inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor<float>& outputMean,
                       const LocalTensor<float>& outputRstd, const LocalTensor<T>& inputX, const LocalTensor<U>& gamma,
                       const LocalTensor<U>& beta, const float epsilon, const LayerNormPara& para,
-                      const LayerNormSeparateTiling& tiling, NPUKB_LOC_PARAMS) {
+                      const LayerNormSeparateTiling& tiling) { NPUKB_CALLER;
   NPUKB_LAYERNORM_AR_CHECKS;
   sim::layernorm_ar_run<U, T, config.isNoGamma, config.isNoBeta>(output, outputMean, outputRstd, inputX, gamma, beta,
                                                                   epsilon, nullptr, para, tiling, file, line);
@@ -325,7 +324,7 @@ inline void LayerNormGrad(const LocalTensor<T>& outputPdX, const LocalTensor<T>&
                           const LocalTensor<T>& inputDy, const LocalTensor<T>& inputX,
                           const LocalTensor<T>& inputVariance, const LocalTensor<T>& inputMean,
                           const LocalTensor<T>& inputGamma, LocalTensor<std::uint8_t>& sharedTmpBuffer, T epsilon,
-                          LayerNormGradTiling& tiling, const LayerNormGradShapeInfo& shapeInfo = {}, NPUKB_LOC_PARAMS) {
+                          LayerNormGradTiling& tiling, const LayerNormGradShapeInfo& shapeInfo = {}) { NPUKB_CALLER;
   static_assert(sim::norm_types<T>, "LayerNormGrad: unsupported data type (half, float)");
   static_assert(!(isReuseSource && std::is_same_v<T, half>), "LayerNormGrad: isReuseSource is supported for float only");
   sim::layernorm_grad_run(outputPdX, resForGamma, inputDy, inputX, inputVariance, inputMean, inputGamma, &sharedTmpBuffer,
@@ -336,7 +335,7 @@ inline void LayerNormGrad(const LocalTensor<T>& outputPdX, const LocalTensor<T>&
                           const LocalTensor<T>& inputDy, const LocalTensor<T>& inputX,
                           const LocalTensor<T>& inputVariance, const LocalTensor<T>& inputMean,
                           const LocalTensor<T>& inputGamma, T epsilon, LayerNormGradTiling& tiling,
-                          const LayerNormGradShapeInfo& shapeInfo = {}, NPUKB_LOC_PARAMS) {
+                          const LayerNormGradShapeInfo& shapeInfo = {}) { NPUKB_CALLER;
   static_assert(sim::norm_types<T>, "LayerNormGrad: unsupported data type (half, float)");
   static_assert(!(isReuseSource && std::is_same_v<T, half>), "LayerNormGrad: isReuseSource is supported for float only");
   sim::layernorm_grad_run(outputPdX, resForGamma, inputDy, inputX, inputVariance, inputMean, inputGamma, nullptr, epsilon,
@@ -346,8 +345,7 @@ inline void LayerNormGrad(const LocalTensor<T>& outputPdX, const LocalTensor<T>&
 template <typename T, bool isReuseSource = false>
 inline void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma, const LocalTensor<T>& outputPdBeta,
                               const LocalTensor<T>& resForGamma, const LocalTensor<T>& inputDy,
-                              const LocalTensor<std::uint8_t>& sharedTmpBuffer, const LayerNormGradBetaTiling& tiling,
-                              NPUKB_LOC_PARAMS) {
+                              const LocalTensor<std::uint8_t>& sharedTmpBuffer, const LayerNormGradBetaTiling& tiling) { NPUKB_CALLER;
   static_assert(sim::norm_types<T>, "LayerNormGradBeta: unsupported data type (half, float)");
   static_assert(!(isReuseSource && std::is_same_v<T, half>), "LayerNormGradBeta: isReuseSource is supported for float only");
   sim::layernorm_grad_beta_run(outputPdGamma, outputPdBeta, resForGamma, inputDy, &sharedTmpBuffer, tiling, file, line);
@@ -355,7 +353,7 @@ inline void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma, const LocalTe
 template <typename T, bool isReuseSource = false>
 inline void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma, const LocalTensor<T>& outputPdBeta,
                               const LocalTensor<T>& resForGamma, const LocalTensor<T>& inputDy,
-                              LayerNormGradBetaTiling& tiling, NPUKB_LOC_PARAMS) {
+                              LayerNormGradBetaTiling& tiling) { NPUKB_CALLER;
   static_assert(sim::norm_types<T>, "LayerNormGradBeta: unsupported data type (half, float)");
   static_assert(!(isReuseSource && std::is_same_v<T, half>), "LayerNormGradBeta: isReuseSource is supported for float only");
   sim::layernorm_grad_beta_run(outputPdGamma, outputPdBeta, resForGamma, inputDy, nullptr, tiling, file, line);

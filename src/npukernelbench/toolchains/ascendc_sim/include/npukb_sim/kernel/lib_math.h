@@ -82,7 +82,7 @@ inline void hl_unary(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
 #define NPUKB_HL_UNARY_TMP_COUNT(NAME, OP, OK, TYPES, ...)                                                             \
   template <typename T, bool isReuseSource = false __VA_ARGS__>                                                       \
   inline void NAME(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                                  \
-                   const LocalTensor<std::uint8_t>& sharedTmpBuffer, const std::uint32_t calCount, NPUKB_LOC_PARAMS) { \
+                   const LocalTensor<std::uint8_t>& sharedTmpBuffer, const std::uint32_t calCount) { NPUKB_CALLER; \
     static_assert(OK, #NAME ": unsupported data type (" TYPES ")");                                                  \
     sim::hl_unary<OP, T, isReuseSource>(dstTensor, srcTensor, &sharedTmpBuffer, calCount, file, line);               \
   }                                                                                                                   \
@@ -91,13 +91,12 @@ inline void hl_unary(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
                           const LocalTensor<std::uint8_t>& sharedTmpBuffer, const std::uint32_t calCount) {           \
     NPUKB_PTR_CHECK(NAME);                                                                                            \
     static_assert(OK, #NAME ": unsupported data type (" TYPES ")");                                                  \
-    sim::hl_unary<OP, T, isReuseSource>(dstTensor, srcTensor, &sharedTmpBuffer, calCount, NPUKB_PTR_LOC);            \
+    sim::hl_unary<OP, T, isReuseSource>(dstTensor, srcTensor, &sharedTmpBuffer, calCount);            \
   }
 
 #define NPUKB_HL_UNARY_COUNT(NAME, OP, OK, TYPES, ...)                                                                 \
   template <typename T, bool isReuseSource = false __VA_ARGS__>                                                       \
-  inline void NAME(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const std::uint32_t calCount,   \
-                   NPUKB_LOC_PARAMS) {                                                                                \
+  inline void NAME(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const std::uint32_t calCount) { NPUKB_CALLER;                                                                                \
     static_assert(OK, #NAME ": unsupported data type (" TYPES ")");                                                  \
     sim::hl_unary<OP, T, isReuseSource>(dstTensor, srcTensor, nullptr, calCount, file, line);                        \
   }                                                                                                                   \
@@ -105,13 +104,13 @@ inline void hl_unary(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
   inline npukbPtrRet NAME(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const std::uint32_t calCount) { \
     NPUKB_PTR_CHECK(NAME);                                                                                            \
     static_assert(OK, #NAME ": unsupported data type (" TYPES ")");                                                  \
-    sim::hl_unary<OP, T, isReuseSource>(dstTensor, srcTensor, nullptr, calCount, NPUKB_PTR_LOC);                     \
+    sim::hl_unary<OP, T, isReuseSource>(dstTensor, srcTensor, nullptr, calCount);                     \
   }
 
 #define NPUKB_HL_UNARY_TMP_WHOLE(NAME, OP, OK, TYPES, ...)                                                             \
   template <typename T, bool isReuseSource = false __VA_ARGS__>                                                       \
   inline void NAME(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                                  \
-                   const LocalTensor<std::uint8_t>& sharedTmpBuffer, NPUKB_LOC_PARAMS) {                              \
+                   const LocalTensor<std::uint8_t>& sharedTmpBuffer) { NPUKB_CALLER;                              \
     static_assert(OK, #NAME ": unsupported data type (" TYPES ")");                                                  \
     sim::hl_unary<OP, T, isReuseSource>(dstTensor, srcTensor, &sharedTmpBuffer, srcTensor.GetSize(), file, line);    \
   }                                                                                                                   \
@@ -120,12 +119,12 @@ inline void hl_unary(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
                           const LocalTensor<std::uint8_t>& sharedTmpBuffer) {                                         \
     NPUKB_PTR_CHECK(NAME);                                                                                            \
     static_assert(OK, #NAME ": unsupported data type (" TYPES ")");                                                  \
-    sim::hl_unary<OP, T, isReuseSource>(dstTensor, srcTensor, &sharedTmpBuffer, srcTensor.GetSize(), NPUKB_PTR_LOC); \
+    sim::hl_unary<OP, T, isReuseSource>(dstTensor, srcTensor, &sharedTmpBuffer, srcTensor.GetSize()); \
   }
 
 #define NPUKB_HL_UNARY_WHOLE(NAME, OP, OK, TYPES, ...)                                                                 \
   template <typename T, bool isReuseSource = false __VA_ARGS__>                                                       \
-  inline void NAME(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, NPUKB_LOC_PARAMS) {              \
+  inline void NAME(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor) { NPUKB_CALLER;              \
     static_assert(OK, #NAME ": unsupported data type (" TYPES ")");                                                  \
     sim::hl_unary<OP, T, isReuseSource>(dstTensor, srcTensor, nullptr, srcTensor.GetSize(), file, line);             \
   }                                                                                                                   \
@@ -133,7 +132,7 @@ inline void hl_unary(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
   inline npukbPtrRet NAME(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor) {                         \
     NPUKB_PTR_CHECK(NAME);                                                                                            \
     static_assert(OK, #NAME ": unsupported data type (" TYPES ")");                                                  \
-    sim::hl_unary<OP, T, isReuseSource>(dstTensor, srcTensor, nullptr, srcTensor.GetSize(), NPUKB_PTR_LOC);          \
+    sim::hl_unary<OP, T, isReuseSource>(dstTensor, srcTensor, nullptr, srcTensor.GetSize());          \
   }
 
 // The four documented forms: with / without sharedTmpBuffer, with / without calCount.

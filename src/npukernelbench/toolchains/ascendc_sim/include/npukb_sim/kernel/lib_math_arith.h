@@ -15,7 +15,7 @@ namespace AscendC {
 // ---- Axpy (high-level form) -------------------------------------------------------------------------
 template <typename T, typename U, bool isReuseSource = false>
 inline void Axpy(const LocalTensor<T>& dstTensor, const LocalTensor<U>& srcTensor, const U scalarValue,
-                 const LocalTensor<std::uint8_t>& sharedTmpBuffer, const std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+                 const LocalTensor<std::uint8_t>& sharedTmpBuffer, const std::uint32_t calCount) { NPUKB_CALLER;
   static_assert(sim::axpy_ok<T, U>, "Axpy: supported (dst, src) types are (half, half), (float, float), (float, half)");
   if (calCount == 0) return;
   const std::uint64_t db = static_cast<std::uint64_t>(calCount) * sizeof(T), sb = static_cast<std::uint64_t>(calCount) * sizeof(U);
@@ -48,25 +48,23 @@ inline void clamp_run(const LocalTensor<T>& dst, const LocalTensor<T>& src, cons
 
 template <typename T, bool isReuseSource = false>
 inline void ClampMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const LocalTensor<std::uint8_t>& sharedTmpBuffer,
-                     const T scalar, const std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+                     const T scalar, const std::uint32_t calCount) { NPUKB_CALLER;
   static_assert(NPUKB_HF, "ClampMax: unsupported data type (half, float)");
   sim::clamp_run<T, true>(dstTensor, srcTensor, &sharedTmpBuffer, scalar, calCount, file, line);
 }
 template <typename T, bool isReuseSource = false>
-inline void ClampMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const T scalar, const std::uint32_t calCount,
-                     NPUKB_LOC_PARAMS) {
+inline void ClampMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const T scalar, const std::uint32_t calCount) { NPUKB_CALLER;
   static_assert(NPUKB_HF, "ClampMax: unsupported data type (half, float)");
   sim::clamp_run<T, true>(dstTensor, srcTensor, nullptr, scalar, calCount, file, line);
 }
 template <typename T, bool isReuseSource = false>
 inline void ClampMin(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const LocalTensor<std::uint8_t>& sharedTmpBuffer,
-                     const T scalar, const std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+                     const T scalar, const std::uint32_t calCount) { NPUKB_CALLER;
   static_assert(NPUKB_HF, "ClampMin: unsupported data type (half, float)");
   sim::clamp_run<T, false>(dstTensor, srcTensor, &sharedTmpBuffer, scalar, calCount, file, line);
 }
 template <typename T, bool isReuseSource = false>
-inline void ClampMin(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const T scalar, const std::uint32_t calCount,
-                     NPUKB_LOC_PARAMS) {
+inline void ClampMin(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const T scalar, const std::uint32_t calCount) { NPUKB_CALLER;
   static_assert(NPUKB_HF, "ClampMin: unsupported data type (half, float)");
   sim::clamp_run<T, false>(dstTensor, srcTensor, nullptr, scalar, calCount, file, line);
 }
@@ -92,26 +90,25 @@ constexpr bool xor_types = one_of<T, std::int16_t, std::uint16_t>;
 
 template <typename T, bool isReuseSource = false>
 inline void Xor(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const LocalTensor<T>& src1Tensor,
-                const LocalTensor<std::uint8_t>& sharedTmpBuffer, const std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+                const LocalTensor<std::uint8_t>& sharedTmpBuffer, const std::uint32_t calCount) { NPUKB_CALLER;
   static_assert(sim::xor_types<T>, "Xor: unsupported data type (int16_t, uint16_t)");
   sim::xor_run(dstTensor, src0Tensor, src1Tensor, &sharedTmpBuffer, calCount, file, line);
 }
 template <typename T, bool isReuseSource = false>
 inline void Xor(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const LocalTensor<T>& src1Tensor,
-                const LocalTensor<std::uint8_t>& sharedTmpBuffer, NPUKB_LOC_PARAMS) {
+                const LocalTensor<std::uint8_t>& sharedTmpBuffer) { NPUKB_CALLER;
   static_assert(sim::xor_types<T>, "Xor: unsupported data type (int16_t, uint16_t)");
   sim::hl_same_size("Xor", src0Tensor, "src0Tensor", src1Tensor, "src1Tensor", file, line);
   sim::xor_run(dstTensor, src0Tensor, src1Tensor, &sharedTmpBuffer, src0Tensor.GetSize(), file, line);
 }
 template <typename T, bool isReuseSource = false>
 inline void Xor(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const LocalTensor<T>& src1Tensor,
-                const std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+                const std::uint32_t calCount) { NPUKB_CALLER;
   static_assert(sim::xor_types<T>, "Xor: unsupported data type (int16_t, uint16_t)");
   sim::xor_run(dstTensor, src0Tensor, src1Tensor, nullptr, calCount, file, line);
 }
 template <typename T, bool isReuseSource = false>
-inline void Xor(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const LocalTensor<T>& src1Tensor,
-                NPUKB_LOC_PARAMS) {
+inline void Xor(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const LocalTensor<T>& src1Tensor) { NPUKB_CALLER;
   static_assert(sim::xor_types<T>, "Xor: unsupported data type (int16_t, uint16_t)");
   sim::hl_same_size("Xor", src0Tensor, "src0Tensor", src1Tensor, "src1Tensor", file, line);
   sim::xor_run(dstTensor, src0Tensor, src1Tensor, nullptr, src0Tensor.GetSize(), file, line);
@@ -178,13 +175,13 @@ inline void cumsum_run(const LocalTensor<T>& dst, const LocalTensor<T>& last, co
 
 template <typename T, const CumSumConfig& config = defaultCumSumConfig>
 inline void CumSum(LocalTensor<T>& dstTensor, LocalTensor<T>& lastRowTensor, const LocalTensor<T>& srcTensor,
-                   LocalTensor<std::uint8_t>& sharedTmpBuffer, const CumSumInfo& cumSumInfo, NPUKB_LOC_PARAMS) {
+                   LocalTensor<std::uint8_t>& sharedTmpBuffer, const CumSumInfo& cumSumInfo) { NPUKB_CALLER;
   static_assert(NPUKB_HF, "CumSum: unsupported data type (half, float)");
   sim::cumsum_run<T, config>(dstTensor, lastRowTensor, srcTensor, &sharedTmpBuffer, cumSumInfo, file, line);
 }
 template <typename T, const CumSumConfig& config = defaultCumSumConfig>
 inline void CumSum(LocalTensor<T>& dstTensor, LocalTensor<T>& lastRowTensor, const LocalTensor<T>& srcTensor,
-                   const CumSumInfo& cumSumInfo, NPUKB_LOC_PARAMS) {
+                   const CumSumInfo& cumSumInfo) { NPUKB_CALLER;
   static_assert(NPUKB_HF, "CumSum: unsupported data type (half, float)");
   sim::cumsum_run<T, config>(dstTensor, lastRowTensor, srcTensor, nullptr, cumSumInfo, file, line);
 }

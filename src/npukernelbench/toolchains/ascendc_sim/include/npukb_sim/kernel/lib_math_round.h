@@ -72,26 +72,25 @@ NPUKB_HL_UNARY_ALL4(Sign, sim::SignOp, NPUKB_HF, "half, float")
   template <typename T, bool isReuseSource = false, const FmodConfig& config = DEFAULT_FMOD_CONFIG>
 NPUKB_FMOD_TEMPLATE
 inline void Fmod(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const LocalTensor<T>& src1Tensor,
-                 const LocalTensor<std::uint8_t>& sharedTmpBuffer, const std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+                 const LocalTensor<std::uint8_t>& sharedTmpBuffer, const std::uint32_t calCount) { NPUKB_CALLER;
   static_assert(NPUKB_HF, "Fmod: unsupported data type (half, float)");
   sim::fmod_run(dstTensor, src0Tensor, src1Tensor, &sharedTmpBuffer, calCount, file, line);
 }
 NPUKB_FMOD_TEMPLATE
 inline void Fmod(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const LocalTensor<T>& src1Tensor,
-                 const LocalTensor<std::uint8_t>& sharedTmpBuffer, NPUKB_LOC_PARAMS) {
+                 const LocalTensor<std::uint8_t>& sharedTmpBuffer) { NPUKB_CALLER;
   static_assert(NPUKB_HF, "Fmod: unsupported data type (half, float)");
   sim::hl_same_size("Fmod", src0Tensor, "src0Tensor", src1Tensor, "src1Tensor", file, line);
   sim::fmod_run(dstTensor, src0Tensor, src1Tensor, &sharedTmpBuffer, src0Tensor.GetSize(), file, line);
 }
 NPUKB_FMOD_TEMPLATE
 inline void Fmod(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const LocalTensor<T>& src1Tensor,
-                 const std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+                 const std::uint32_t calCount) { NPUKB_CALLER;
   static_assert(NPUKB_HF, "Fmod: unsupported data type (half, float)");
   sim::fmod_run(dstTensor, src0Tensor, src1Tensor, nullptr, calCount, file, line);
 }
 NPUKB_FMOD_TEMPLATE
-inline void Fmod(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const LocalTensor<T>& src1Tensor,
-                 NPUKB_LOC_PARAMS) {
+inline void Fmod(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const LocalTensor<T>& src1Tensor) { NPUKB_CALLER;
   static_assert(NPUKB_HF, "Fmod: unsupported data type (half, float)");
   sim::hl_same_size("Fmod", src0Tensor, "src0Tensor", src1Tensor, "src1Tensor", file, line);
   sim::fmod_run(dstTensor, src0Tensor, src1Tensor, nullptr, src0Tensor.GetSize(), file, line);

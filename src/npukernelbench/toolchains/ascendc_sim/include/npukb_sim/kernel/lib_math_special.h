@@ -117,7 +117,7 @@ NPUKB_HL_UNARY_WHOLE(Log10, sim::Log10Op, NPUKB_HF, "half, float")
 // default, so Exp<T>(...) keeps selecting the basic instruction.
 template <typename T, std::uint8_t taylorExpandLevel, bool isReuseSource = false>
 inline void Exp(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const LocalTensor<std::uint8_t>& sharedTmpBuffer,
-                const std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+                const std::uint32_t calCount) { NPUKB_CALLER;
   static_assert(NPUKB_HF, "Exp: unsupported data type (half, float)");
   sim::hl_unary<sim::ExpOp<taylorExpandLevel>, T, isReuseSource>(dstLocal, srcLocal, &sharedTmpBuffer, calCount, file, line);
 }
@@ -126,10 +126,10 @@ inline npukbPtrRet Exp(const LocalTensor<T>& dstLocal, const LocalTensor<T>& src
                        const LocalTensor<std::uint8_t>& sharedTmpBuffer, const std::uint32_t calCount) {
   NPUKB_PTR_CHECK(Exp);
   static_assert(NPUKB_HF, "Exp: unsupported data type (half, float)");
-  sim::hl_unary<sim::ExpOp<taylorExpandLevel>, T, isReuseSource>(dstLocal, srcLocal, &sharedTmpBuffer, calCount, NPUKB_PTR_LOC);
+  sim::hl_unary<sim::ExpOp<taylorExpandLevel>, T, isReuseSource>(dstLocal, srcLocal, &sharedTmpBuffer, calCount);
 }
 template <typename T, std::uint8_t taylorExpandLevel, bool isReuseSource = false>
-inline void Exp(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+inline void Exp(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const std::uint32_t calCount) { NPUKB_CALLER;
   static_assert(NPUKB_HF, "Exp: unsupported data type (half, float)");
   sim::hl_unary<sim::ExpOp<taylorExpandLevel>, T, isReuseSource>(dstLocal, srcLocal, nullptr, calCount, file, line);
 }
@@ -137,7 +137,7 @@ template <typename T, std::uint8_t taylorExpandLevel, bool isReuseSource = false
 inline npukbPtrRet Exp(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const std::uint32_t calCount) {
   NPUKB_PTR_CHECK(Exp);
   static_assert(NPUKB_HF, "Exp: unsupported data type (half, float)");
-  sim::hl_unary<sim::ExpOp<taylorExpandLevel>, T, isReuseSource>(dstLocal, srcLocal, nullptr, calCount, NPUKB_PTR_LOC);
+  sim::hl_unary<sim::ExpOp<taylorExpandLevel>, T, isReuseSource>(dstLocal, srcLocal, nullptr, calCount);
 }
 
 // ---- Power ------------------------------------------------------------------------------------------
@@ -200,73 +200,70 @@ inline void power_st(const LocalTensor<T>& dst, T base, const LocalTensor<T>& e,
 #define NPUKB_POWER_TYPES static_assert(sim::power_types<T>, "Power: unsupported data type (half, float, int32_t)")
 NPUKB_POWER_TEMPLATE
 inline void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const LocalTensor<T>& src1Tensor,
-                  const LocalTensor<std::uint8_t>& sharedTmpBuffer, std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+                  const LocalTensor<std::uint8_t>& sharedTmpBuffer, std::uint32_t calCount) { NPUKB_CALLER;
   NPUKB_POWER_TYPES;
   sim::power_tt(dstTensor, src0Tensor, src1Tensor, &sharedTmpBuffer, calCount, file, line);
 }
 NPUKB_POWER_TEMPLATE
 inline void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const LocalTensor<T>& src1Tensor,
-                  const LocalTensor<std::uint8_t>& sharedTmpBuffer, NPUKB_LOC_PARAMS) {
+                  const LocalTensor<std::uint8_t>& sharedTmpBuffer) { NPUKB_CALLER;
   NPUKB_POWER_TYPES;
   sim::hl_same_size("Power", src0Tensor, "src0Tensor", src1Tensor, "src1Tensor", file, line);
   sim::power_tt(dstTensor, src0Tensor, src1Tensor, &sharedTmpBuffer, src0Tensor.GetSize(), file, line);
 }
 NPUKB_POWER_TEMPLATE
 inline void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const LocalTensor<T>& src1Tensor,
-                  std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+                  std::uint32_t calCount) { NPUKB_CALLER;
   NPUKB_POWER_TYPES;
   sim::power_tt(dstTensor, src0Tensor, src1Tensor, nullptr, calCount, file, line);
 }
 NPUKB_POWER_TEMPLATE
-inline void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const LocalTensor<T>& src1Tensor,
-                  NPUKB_LOC_PARAMS) {
+inline void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const LocalTensor<T>& src1Tensor) { NPUKB_CALLER;
   NPUKB_POWER_TYPES;
   sim::hl_same_size("Power", src0Tensor, "src0Tensor", src1Tensor, "src1Tensor", file, line);
   sim::power_tt(dstTensor, src0Tensor, src1Tensor, nullptr, src0Tensor.GetSize(), file, line);
 }
 NPUKB_POWER_TEMPLATE
 inline void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const T& src1Scalar,
-                  const LocalTensor<std::uint8_t>& sharedTmpBuffer, std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+                  const LocalTensor<std::uint8_t>& sharedTmpBuffer, std::uint32_t calCount) { NPUKB_CALLER;
   NPUKB_POWER_TYPES;
   sim::power_ts(dstTensor, src0Tensor, src1Scalar, &sharedTmpBuffer, calCount, file, line);
 }
 NPUKB_POWER_TEMPLATE
 inline void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const T& src1Scalar,
-                  const LocalTensor<std::uint8_t>& sharedTmpBuffer, NPUKB_LOC_PARAMS) {
+                  const LocalTensor<std::uint8_t>& sharedTmpBuffer) { NPUKB_CALLER;
   NPUKB_POWER_TYPES;
   sim::power_ts(dstTensor, src0Tensor, src1Scalar, &sharedTmpBuffer, src0Tensor.GetSize(), file, line);
 }
 NPUKB_POWER_TEMPLATE
-inline void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const T& src1Scalar, std::uint32_t calCount,
-                  NPUKB_LOC_PARAMS) {
+inline void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const T& src1Scalar, std::uint32_t calCount) { NPUKB_CALLER;
   NPUKB_POWER_TYPES;
   sim::power_ts(dstTensor, src0Tensor, src1Scalar, nullptr, calCount, file, line);
 }
 NPUKB_POWER_TEMPLATE
-inline void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const T& src1Scalar, NPUKB_LOC_PARAMS) {
+inline void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const T& src1Scalar) { NPUKB_CALLER;
   NPUKB_POWER_TYPES;
   sim::power_ts(dstTensor, src0Tensor, src1Scalar, nullptr, src0Tensor.GetSize(), file, line);
 }
 NPUKB_POWER_TEMPLATE
 inline void Power(const LocalTensor<T>& dstTensor, const T& src0Scalar, const LocalTensor<T>& src1Tensor,
-                  const LocalTensor<std::uint8_t>& sharedTmpBuffer, std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+                  const LocalTensor<std::uint8_t>& sharedTmpBuffer, std::uint32_t calCount) { NPUKB_CALLER;
   NPUKB_POWER_TYPES;
   sim::power_st(dstTensor, src0Scalar, src1Tensor, &sharedTmpBuffer, calCount, file, line);
 }
 NPUKB_POWER_TEMPLATE
 inline void Power(const LocalTensor<T>& dstTensor, const T& src0Scalar, const LocalTensor<T>& src1Tensor,
-                  const LocalTensor<std::uint8_t>& sharedTmpBuffer, NPUKB_LOC_PARAMS) {
+                  const LocalTensor<std::uint8_t>& sharedTmpBuffer) { NPUKB_CALLER;
   NPUKB_POWER_TYPES;
   sim::power_st(dstTensor, src0Scalar, src1Tensor, &sharedTmpBuffer, src1Tensor.GetSize(), file, line);
 }
 NPUKB_POWER_TEMPLATE
-inline void Power(const LocalTensor<T>& dstTensor, const T& src0Scalar, const LocalTensor<T>& src1Tensor, std::uint32_t calCount,
-                  NPUKB_LOC_PARAMS) {
+inline void Power(const LocalTensor<T>& dstTensor, const T& src0Scalar, const LocalTensor<T>& src1Tensor, std::uint32_t calCount) { NPUKB_CALLER;
   NPUKB_POWER_TYPES;
   sim::power_st(dstTensor, src0Scalar, src1Tensor, nullptr, calCount, file, line);
 }
 NPUKB_POWER_TEMPLATE
-inline void Power(const LocalTensor<T>& dstTensor, const T& src0Scalar, const LocalTensor<T>& src1Tensor, NPUKB_LOC_PARAMS) {
+inline void Power(const LocalTensor<T>& dstTensor, const T& src0Scalar, const LocalTensor<T>& src1Tensor) { NPUKB_CALLER;
   NPUKB_POWER_TYPES;
   sim::power_st(dstTensor, src0Scalar, src1Tensor, nullptr, src1Tensor.GetSize(), file, line);
 }

@@ -293,14 +293,13 @@ inline void groupnorm_run(const LocalTensor<T>& output, const LocalTensor<T>& ou
 
 template <typename T, bool isBasicBlock = false>
 inline void RmsNorm(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const LocalTensor<T>& gammaLocal,
-                    const LocalTensor<std::uint8_t>& sharedTmpBuffer, const T epsilon, const RmsNormTiling& tiling,
-                    NPUKB_LOC_PARAMS) {
+                    const LocalTensor<std::uint8_t>& sharedTmpBuffer, const T epsilon, const RmsNormTiling& tiling) { NPUKB_CALLER;
   static_assert(sim::norm_types<T>, "RmsNorm: unsupported data type (half, float)");
   sim::rmsnorm_run<T, isBasicBlock>(dstLocal, srcLocal, gammaLocal, &sharedTmpBuffer, epsilon, tiling, file, line);
 }
 template <typename T, bool isBasicBlock = false>
 inline void RmsNorm(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const LocalTensor<T>& gammaLocal,
-                    const T epsilon, const RmsNormTiling& tiling, NPUKB_LOC_PARAMS) {
+                    const T epsilon, const RmsNormTiling& tiling) { NPUKB_CALLER;
   static_assert(sim::norm_types<T>, "RmsNorm: unsupported data type (half, float)");
   sim::rmsnorm_run<T, isBasicBlock>(dstLocal, srcLocal, gammaLocal, nullptr, epsilon, tiling, file, line);
 }
@@ -308,7 +307,7 @@ inline void RmsNorm(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLoc
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false>
 inline void BatchNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean, const LocalTensor<T>& outputVariance,
                       const LocalTensor<T>& inputX, const LocalTensor<T>& gamm, const LocalTensor<T>& beta,
-                      const T epsilon, BatchNormTiling& tiling, NPUKB_LOC_PARAMS) {
+                      const T epsilon, BatchNormTiling& tiling) { NPUKB_CALLER;
   static_assert(sim::norm_types<T>, "BatchNorm: unsupported data type (half, float)");
   sim::batchnorm_run<T, isBasicBlock>(output, outputMean, outputVariance, inputX, gamm, beta, nullptr, epsilon, tiling,
                                       file, line);
@@ -316,8 +315,7 @@ inline void BatchNorm(const LocalTensor<T>& output, const LocalTensor<T>& output
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false>
 inline void BatchNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean, const LocalTensor<T>& outputVariance,
                       const LocalTensor<T>& inputX, const LocalTensor<T>& gamm, const LocalTensor<T>& beta,
-                      const LocalTensor<std::uint8_t>& sharedTmpBuffer, const T epsilon, BatchNormTiling& tiling,
-                      NPUKB_LOC_PARAMS) {
+                      const LocalTensor<std::uint8_t>& sharedTmpBuffer, const T epsilon, BatchNormTiling& tiling) { NPUKB_CALLER;
   static_assert(sim::norm_types<T>, "BatchNorm: unsupported data type (half, float)");
   sim::batchnorm_run<T, isBasicBlock>(output, outputMean, outputVariance, inputX, gamm, beta, &sharedTmpBuffer, epsilon,
                                       tiling, file, line);
@@ -327,7 +325,7 @@ template <typename T, bool isReuseSrc = false, bool isBasicBlock = false>
 inline void DeepNorm(const LocalTensor<T>& dstLocal, const LocalTensor<T>& meanLocal, const LocalTensor<T>& rstdLocal,
                      const LocalTensor<T>& srcLocal, const LocalTensor<T>& gxLocal, const LocalTensor<T>& betaLocal,
                      const LocalTensor<T>& gammaLocal, const LocalTensor<std::uint8_t>& sharedTmpBuffer, const T alpha,
-                     const T epsilon, DeepNormTiling& tiling, NPUKB_LOC_PARAMS) {
+                     const T epsilon, DeepNormTiling& tiling) { NPUKB_CALLER;
   static_assert(sim::norm_types<T>, "DeepNorm: unsupported data type (half, float)");
   static_assert(!(isReuseSrc && std::is_same_v<T, half>), "DeepNorm: isReuseSrc is supported for float only");
   sim::deepnorm_run<T, isReuseSrc, isBasicBlock>(dstLocal, meanLocal, rstdLocal, srcLocal, gxLocal, betaLocal, gammaLocal,
@@ -336,8 +334,7 @@ inline void DeepNorm(const LocalTensor<T>& dstLocal, const LocalTensor<T>& meanL
 template <typename T, bool isReuseSrc = false, bool isBasicBlock = false>
 inline void DeepNorm(const LocalTensor<T>& dstLocal, const LocalTensor<T>& meanLocal, const LocalTensor<T>& rstdLocal,
                      const LocalTensor<T>& srcLocal, const LocalTensor<T>& gxLocal, const LocalTensor<T>& betaLocal,
-                     const LocalTensor<T>& gammaLocal, const T alpha, const T epsilon, DeepNormTiling& tiling,
-                     NPUKB_LOC_PARAMS) {
+                     const LocalTensor<T>& gammaLocal, const T alpha, const T epsilon, DeepNormTiling& tiling) { NPUKB_CALLER;
   static_assert(sim::norm_types<T>, "DeepNorm: unsupported data type (half, float)");
   static_assert(!(isReuseSrc && std::is_same_v<T, half>), "DeepNorm: isReuseSrc is supported for float only");
   sim::deepnorm_run<T, isReuseSrc, isBasicBlock>(dstLocal, meanLocal, rstdLocal, srcLocal, gxLocal, betaLocal, gammaLocal,
@@ -356,8 +353,7 @@ template <typename U, typename T, bool isReuseSource = false, const NormalizeCon
 inline void Normalize(const LocalTensor<T>& output, const LocalTensor<float>& outputRstd,
                       const LocalTensor<float>& inputMean, const LocalTensor<float>& inputVariance,
                       const LocalTensor<T>& inputX, const LocalTensor<U>& gamma, const LocalTensor<U>& beta,
-                      const LocalTensor<std::uint8_t>& sharedTmpBuffer, const float epsilon, const NormalizePara& para,
-                      NPUKB_LOC_PARAMS) {
+                      const LocalTensor<std::uint8_t>& sharedTmpBuffer, const float epsilon, const NormalizePara& para) { NPUKB_CALLER;
   NPUKB_NORMALIZE_CHECKS;
   sim::normalize_run<U, T, config.isNoGamma, config.isNoBeta>(output, outputRstd, inputMean, inputVariance, inputX, gamma,
                                                                beta, &sharedTmpBuffer, epsilon, para, config.aLength, file,
@@ -367,7 +363,7 @@ template <typename U, typename T, bool isReuseSource = false, const NormalizeCon
 inline void Normalize(const LocalTensor<T>& output, const LocalTensor<float>& outputRstd,
                       const LocalTensor<float>& inputMean, const LocalTensor<float>& inputVariance,
                       const LocalTensor<T>& inputX, const LocalTensor<U>& gamma, const LocalTensor<U>& beta,
-                      const float epsilon, const NormalizePara& para, NPUKB_LOC_PARAMS) {
+                      const float epsilon, const NormalizePara& para) { NPUKB_CALLER;
   NPUKB_NORMALIZE_CHECKS;
   sim::normalize_run<U, T, config.isNoGamma, config.isNoBeta>(output, outputRstd, inputMean, inputVariance, inputX, gamma,
                                                                beta, nullptr, epsilon, para, config.aLength, file, line);
@@ -377,7 +373,7 @@ inline void Normalize(const LocalTensor<T>& output, const LocalTensor<float>& ou
 template <typename T, bool isReuseSource = false>
 inline void GroupNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean, const LocalTensor<T>& outputVariance,
                       const LocalTensor<T>& inputX, const LocalTensor<T>& gamma, const LocalTensor<T>& beta,
-                      const T epsilon, GroupNormTiling& tiling, NPUKB_LOC_PARAMS) {
+                      const T epsilon, GroupNormTiling& tiling) { NPUKB_CALLER;
   static_assert(sim::norm_types<T>, "GroupNorm: unsupported data type (half, float)");
   static_assert(!(isReuseSource && std::is_same_v<T, half>), "GroupNorm: isReuseSource is supported for float only");
   sim::groupnorm_run(output, outputMean, outputVariance, inputX, gamma, beta, nullptr, epsilon, tiling, file, line);
@@ -385,8 +381,7 @@ inline void GroupNorm(const LocalTensor<T>& output, const LocalTensor<T>& output
 template <typename T, bool isReuseSource = false>
 inline void GroupNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean, const LocalTensor<T>& outputVariance,
                       const LocalTensor<T>& inputX, const LocalTensor<T>& gamma, const LocalTensor<T>& beta,
-                      const LocalTensor<std::uint8_t>& sharedTmpBuffer, const T epsilon, GroupNormTiling& tiling,
-                      NPUKB_LOC_PARAMS) {
+                      const LocalTensor<std::uint8_t>& sharedTmpBuffer, const T epsilon, GroupNormTiling& tiling) { NPUKB_CALLER;
   static_assert(sim::norm_types<T>, "GroupNorm: unsupported data type (half, float)");
   static_assert(!(isReuseSource && std::is_same_v<T, half>), "GroupNorm: isReuseSource is supported for float only");
   sim::groupnorm_run(output, outputMean, outputVariance, inputX, gamma, beta, &sharedTmpBuffer, epsilon, tiling, file, line);

@@ -376,26 +376,25 @@ constexpr bool antiquant_types = one_of<I, std::int8_t, int4b_t> && one_of<O, ha
 NPUKB_QUANT_TEMPLATE
 inline void AscendQuant(const LocalTensor<std::int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
                         const LocalTensor<std::uint8_t>& sharedTmpBuffer, const float scale, const float offset,
-                        const std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+                        const std::uint32_t calCount) { NPUKB_CALLER;
   NPUKB_QUANT_CHECK;
   sim::quant_tensor<T, config>(dstTensor, srcTensor, &sharedTmpBuffer, scale, offset, calCount, file, line);
 }
 NPUKB_QUANT_TEMPLATE
 inline void AscendQuant(const LocalTensor<std::int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
-                        const LocalTensor<std::uint8_t>& sharedTmpBuffer, const float scale, const float offset,
-                        NPUKB_LOC_PARAMS) {
+                        const LocalTensor<std::uint8_t>& sharedTmpBuffer, const float scale, const float offset) { NPUKB_CALLER;
   NPUKB_QUANT_CHECK;
   sim::quant_tensor<T, config>(dstTensor, srcTensor, &sharedTmpBuffer, scale, offset, srcTensor.GetSize(), file, line);
 }
 NPUKB_QUANT_TEMPLATE
 inline void AscendQuant(const LocalTensor<std::int8_t>& dstTensor, const LocalTensor<T>& srcTensor, const float scale,
-                        const float offset, const std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+                        const float offset, const std::uint32_t calCount) { NPUKB_CALLER;
   NPUKB_QUANT_CHECK;
   sim::quant_tensor<T, config>(dstTensor, srcTensor, nullptr, scale, offset, calCount, file, line);
 }
 NPUKB_QUANT_TEMPLATE
 inline void AscendQuant(const LocalTensor<std::int8_t>& dstTensor, const LocalTensor<T>& srcTensor, const float scale,
-                        const float offset, NPUKB_LOC_PARAMS) {
+                        const float offset) { NPUKB_CALLER;
   NPUKB_QUANT_CHECK;
   sim::quant_tensor<T, config>(dstTensor, srcTensor, nullptr, scale, offset, srcTensor.GetSize(), file, line);
 }
@@ -403,7 +402,7 @@ inline void AscendQuant(const LocalTensor<std::int8_t>& dstTensor, const LocalTe
 NPUKB_QUANT_TEMPLATE
 inline void AscendQuant(const LocalTensor<std::int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
                         const LocalTensor<std::uint8_t>& sharedTmpBuffer, const LocalTensor<T>& scaleTensor, const T offset,
-                        const std::uint32_t scaleCount, const std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+                        const std::uint32_t scaleCount, const std::uint32_t calCount) { NPUKB_CALLER;
   NPUKB_QUANT_CHECK;
   sim::quant_channel<T, config>(dstTensor, srcTensor, &sharedTmpBuffer, scaleTensor, nullptr, offset, scaleCount, 0,
                                 calCount, file, line);
@@ -412,15 +411,14 @@ NPUKB_QUANT_TEMPLATE
 inline void AscendQuant(const LocalTensor<std::int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
                         const LocalTensor<std::uint8_t>& sharedTmpBuffer, const LocalTensor<T>& scaleTensor,
                         const LocalTensor<T>& offsetTensor, const std::uint32_t scaleCount, const std::uint32_t offsetCount,
-                        const std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+                        const std::uint32_t calCount) { NPUKB_CALLER;
   NPUKB_QUANT_CHECK;
   sim::quant_channel<T, config>(dstTensor, srcTensor, &sharedTmpBuffer, scaleTensor, &offsetTensor, T(0), scaleCount,
                                 offsetCount, calCount, file, line);
 }
 NPUKB_QUANT_TEMPLATE
 inline void AscendQuant(const LocalTensor<std::int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
-                        const LocalTensor<std::uint8_t>& sharedTmpBuffer, const LocalTensor<T>& scaleTensor, const T offset,
-                        NPUKB_LOC_PARAMS) {
+                        const LocalTensor<std::uint8_t>& sharedTmpBuffer, const LocalTensor<T>& scaleTensor, const T offset) { NPUKB_CALLER;
   NPUKB_QUANT_CHECK;
   sim::quant_channel<T, config>(dstTensor, srcTensor, &sharedTmpBuffer, scaleTensor, nullptr, offset,
                                 scaleTensor.GetSize(), 0, srcTensor.GetSize(), file, line);
@@ -428,7 +426,7 @@ inline void AscendQuant(const LocalTensor<std::int8_t>& dstTensor, const LocalTe
 NPUKB_QUANT_TEMPLATE
 inline void AscendQuant(const LocalTensor<std::int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
                         const LocalTensor<std::uint8_t>& sharedTmpBuffer, const LocalTensor<T>& scaleTensor,
-                        const LocalTensor<T>& offsetTensor, NPUKB_LOC_PARAMS) {
+                        const LocalTensor<T>& offsetTensor) { NPUKB_CALLER;
   NPUKB_QUANT_CHECK;
   sim::quant_channel<T, config>(dstTensor, srcTensor, &sharedTmpBuffer, scaleTensor, &offsetTensor, T(0),
                                 scaleTensor.GetSize(), offsetTensor.GetSize(), srcTensor.GetSize(), file, line);
@@ -436,7 +434,7 @@ inline void AscendQuant(const LocalTensor<std::int8_t>& dstTensor, const LocalTe
 NPUKB_QUANT_TEMPLATE
 inline void AscendQuant(const LocalTensor<std::int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
                         const LocalTensor<T>& scaleTensor, const T offset, const std::uint32_t scaleCount,
-                        const std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+                        const std::uint32_t calCount) { NPUKB_CALLER;
   NPUKB_QUANT_CHECK;
   sim::quant_channel<T, config>(dstTensor, srcTensor, nullptr, scaleTensor, nullptr, offset, scaleCount, 0, calCount, file,
                                 line);
@@ -444,21 +442,21 @@ inline void AscendQuant(const LocalTensor<std::int8_t>& dstTensor, const LocalTe
 NPUKB_QUANT_TEMPLATE
 inline void AscendQuant(const LocalTensor<std::int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
                         const LocalTensor<T>& scaleTensor, const LocalTensor<T>& offsetTensor, const std::uint32_t scaleCount,
-                        const std::uint32_t offsetCount, const std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+                        const std::uint32_t offsetCount, const std::uint32_t calCount) { NPUKB_CALLER;
   NPUKB_QUANT_CHECK;
   sim::quant_channel<T, config>(dstTensor, srcTensor, nullptr, scaleTensor, &offsetTensor, T(0), scaleCount, offsetCount,
                                 calCount, file, line);
 }
 NPUKB_QUANT_TEMPLATE
 inline void AscendQuant(const LocalTensor<std::int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
-                        const LocalTensor<T>& scaleTensor, const T offset, NPUKB_LOC_PARAMS) {
+                        const LocalTensor<T>& scaleTensor, const T offset) { NPUKB_CALLER;
   NPUKB_QUANT_CHECK;
   sim::quant_channel<T, config>(dstTensor, srcTensor, nullptr, scaleTensor, nullptr, offset, scaleTensor.GetSize(), 0,
                                 srcTensor.GetSize(), file, line);
 }
 NPUKB_QUANT_TEMPLATE
 inline void AscendQuant(const LocalTensor<std::int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
-                        const LocalTensor<T>& scaleTensor, const LocalTensor<T>& offsetTensor, NPUKB_LOC_PARAMS) {
+                        const LocalTensor<T>& scaleTensor, const LocalTensor<T>& offsetTensor) { NPUKB_CALLER;
   NPUKB_QUANT_CHECK;
   sim::quant_channel<T, config>(dstTensor, srcTensor, nullptr, scaleTensor, &offsetTensor, T(0), scaleTensor.GetSize(),
                                 offsetTensor.GetSize(), srcTensor.GetSize(), file, line);
@@ -481,26 +479,25 @@ inline void AscendQuant(const LocalTensor<std::int8_t>& dstTensor, const LocalTe
 NPUKB_DEQUANT_TEMPLATE
 inline void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<std::int32_t>& srcTensor,
                           const LocalTensor<scaleT>& deqScale, const LocalTensor<std::uint8_t>& sharedTmpBuffer,
-                          DequantParams params, NPUKB_LOC_PARAMS) {
+                          DequantParams params) { NPUKB_CALLER;
   NPUKB_DEQUANT_VECTOR_CHECK;
   sim::dequant_run<dstT, scaleT, mode>(dstTensor, srcTensor, &deqScale, scaleT(0), &sharedTmpBuffer, params, file, line);
 }
 NPUKB_DEQUANT_TEMPLATE
 inline void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<std::int32_t>& srcTensor,
-                          const LocalTensor<scaleT>& deqScale, DequantParams params, NPUKB_LOC_PARAMS) {
+                          const LocalTensor<scaleT>& deqScale, DequantParams params) { NPUKB_CALLER;
   NPUKB_DEQUANT_VECTOR_CHECK;
   sim::dequant_run<dstT, scaleT, mode>(dstTensor, srcTensor, &deqScale, scaleT(0), nullptr, params, file, line);
 }
 NPUKB_DEQUANT_TEMPLATE
 inline void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<std::int32_t>& srcTensor,
-                          const scaleT deqScale, const LocalTensor<std::uint8_t>& sharedTmpBuffer, DequantParams params,
-                          NPUKB_LOC_PARAMS) {
+                          const scaleT deqScale, const LocalTensor<std::uint8_t>& sharedTmpBuffer, DequantParams params) { NPUKB_CALLER;
   NPUKB_DEQUANT_SCALAR_CHECK;
   sim::dequant_run<dstT, scaleT, mode>(dstTensor, srcTensor, nullptr, deqScale, &sharedTmpBuffer, params, file, line);
 }
 NPUKB_DEQUANT_TEMPLATE
 inline void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<std::int32_t>& srcTensor,
-                          const scaleT deqScale, DequantParams params, NPUKB_LOC_PARAMS) {
+                          const scaleT deqScale, DequantParams params) { NPUKB_CALLER;
   NPUKB_DEQUANT_SCALAR_CHECK;
   sim::dequant_run<dstT, scaleT, mode>(dstTensor, srcTensor, nullptr, deqScale, nullptr, params, file, line);
 }
@@ -508,15 +505,14 @@ inline void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<
 NPUKB_DEQUANT_TEMPLATE
 inline void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<std::int32_t>& srcTensor,
                           const LocalTensor<scaleT>& deqScale, const LocalTensor<std::uint8_t>& sharedTmpBuffer,
-                          const std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+                          const std::uint32_t calCount) { NPUKB_CALLER;
   NPUKB_DEQUANT_VECTOR_CHECK;
   sim::dequant_run<dstT, scaleT, mode>(dstTensor, srcTensor, &deqScale, scaleT(0), &sharedTmpBuffer,
                                        sim::dequant_rows("AscendDequant", deqScale, calCount, file, line), file, line);
 }
 NPUKB_DEQUANT_TEMPLATE
 inline void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<std::int32_t>& srcTensor,
-                          const LocalTensor<scaleT>& deqScale, const LocalTensor<std::uint8_t>& sharedTmpBuffer,
-                          NPUKB_LOC_PARAMS) {
+                          const LocalTensor<scaleT>& deqScale, const LocalTensor<std::uint8_t>& sharedTmpBuffer) { NPUKB_CALLER;
   NPUKB_DEQUANT_VECTOR_CHECK;
   sim::dequant_run<dstT, scaleT, mode>(dstTensor, srcTensor, &deqScale, scaleT(0), &sharedTmpBuffer,
                                        sim::dequant_rows("AscendDequant", deqScale, srcTensor.GetSize(), file, line), file,
@@ -524,14 +520,14 @@ inline void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<
 }
 NPUKB_DEQUANT_TEMPLATE
 inline void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<std::int32_t>& srcTensor,
-                          const LocalTensor<scaleT>& deqScale, const std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+                          const LocalTensor<scaleT>& deqScale, const std::uint32_t calCount) { NPUKB_CALLER;
   NPUKB_DEQUANT_VECTOR_CHECK;
   sim::dequant_run<dstT, scaleT, mode>(dstTensor, srcTensor, &deqScale, scaleT(0), nullptr,
                                        sim::dequant_rows("AscendDequant", deqScale, calCount, file, line), file, line);
 }
 NPUKB_DEQUANT_TEMPLATE
 inline void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<std::int32_t>& srcTensor,
-                          const LocalTensor<scaleT>& deqScale, NPUKB_LOC_PARAMS) {
+                          const LocalTensor<scaleT>& deqScale) { NPUKB_CALLER;
   NPUKB_DEQUANT_VECTOR_CHECK;
   sim::dequant_run<dstT, scaleT, mode>(dstTensor, srcTensor, &deqScale, scaleT(0), nullptr,
                                        sim::dequant_rows("AscendDequant", deqScale, srcTensor.GetSize(), file, line), file,
@@ -552,7 +548,7 @@ NPUKB_ANTIQUANT_TEMPLATE
 inline void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<InputDataType>& src,
                             const LocalTensor<OutputDataType>& offset, const LocalTensor<OutputDataType>& scale,
                             const LocalTensor<std::uint8_t>& sharedTmpBuffer, const std::uint32_t k,
-                            const AntiQuantShapeInfo& shapeInfo = {}, NPUKB_LOC_PARAMS) {
+                            const AntiQuantShapeInfo& shapeInfo = {}) { NPUKB_CALLER;
   NPUKB_ANTIQUANT_CHECK;
   sim::antiquant_run<InputDataType, OutputDataType, isTranspose>(dst, src, &offset, &scale, OutputDataType(0),
                                                                  OutputDataType(0), &sharedTmpBuffer, k, shapeInfo, file, line);
@@ -560,7 +556,7 @@ inline void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalT
 NPUKB_ANTIQUANT_TEMPLATE
 inline void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<InputDataType>& src,
                             const LocalTensor<OutputDataType>& scale, const LocalTensor<std::uint8_t>& sharedTmpBuffer,
-                            const std::uint32_t k, const AntiQuantShapeInfo& shapeInfo = {}, NPUKB_LOC_PARAMS) {
+                            const std::uint32_t k, const AntiQuantShapeInfo& shapeInfo = {}) { NPUKB_CALLER;
   NPUKB_ANTIQUANT_CHECK;
   sim::antiquant_run<InputDataType, OutputDataType, isTranspose>(dst, src, nullptr, &scale, OutputDataType(0),
                                                                  OutputDataType(0), &sharedTmpBuffer, k, shapeInfo, file, line);
@@ -569,7 +565,7 @@ NPUKB_ANTIQUANT_TEMPLATE
 inline void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<InputDataType>& src,
                             const OutputDataType offset, const OutputDataType scale,
                             const LocalTensor<std::uint8_t>& sharedTmpBuffer, const std::uint32_t k,
-                            const AntiQuantShapeInfo& shapeInfo = {}, NPUKB_LOC_PARAMS) {
+                            const AntiQuantShapeInfo& shapeInfo = {}) { NPUKB_CALLER;
   NPUKB_ANTIQUANT_CHECK;
   sim::antiquant_run<InputDataType, OutputDataType, isTranspose>(dst, src, nullptr, nullptr, offset, scale,
                                                                  &sharedTmpBuffer, k, shapeInfo, file, line);
@@ -577,7 +573,7 @@ inline void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalT
 NPUKB_ANTIQUANT_TEMPLATE
 inline void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<InputDataType>& src,
                             const OutputDataType scale, const LocalTensor<std::uint8_t>& sharedTmpBuffer,
-                            const std::uint32_t k, const AntiQuantShapeInfo& shapeInfo = {}, NPUKB_LOC_PARAMS) {
+                            const std::uint32_t k, const AntiQuantShapeInfo& shapeInfo = {}) { NPUKB_CALLER;
   NPUKB_ANTIQUANT_CHECK;
   sim::antiquant_run<InputDataType, OutputDataType, isTranspose>(dst, src, nullptr, nullptr, OutputDataType(0), scale,
                                                                  &sharedTmpBuffer, k, shapeInfo, file, line);
@@ -585,7 +581,7 @@ inline void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalT
 NPUKB_ANTIQUANT_TEMPLATE
 inline void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<InputDataType>& src,
                             const LocalTensor<OutputDataType>& offset, const LocalTensor<OutputDataType>& scale,
-                            const std::uint32_t k, const AntiQuantShapeInfo& shapeInfo = {}, NPUKB_LOC_PARAMS) {
+                            const std::uint32_t k, const AntiQuantShapeInfo& shapeInfo = {}) { NPUKB_CALLER;
   NPUKB_ANTIQUANT_CHECK;
   sim::antiquant_run<InputDataType, OutputDataType, isTranspose>(dst, src, &offset, &scale, OutputDataType(0),
                                                                  OutputDataType(0), nullptr, k, shapeInfo, file, line);
@@ -593,7 +589,7 @@ inline void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalT
 NPUKB_ANTIQUANT_TEMPLATE
 inline void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<InputDataType>& src,
                             const OutputDataType offset, const OutputDataType scale, const std::uint32_t k,
-                            const AntiQuantShapeInfo& shapeInfo = {}, NPUKB_LOC_PARAMS) {
+                            const AntiQuantShapeInfo& shapeInfo = {}) { NPUKB_CALLER;
   NPUKB_ANTIQUANT_CHECK;
   sim::antiquant_run<InputDataType, OutputDataType, isTranspose>(dst, src, nullptr, nullptr, offset, scale, nullptr, k,
                                                                  shapeInfo, file, line);

@@ -215,13 +215,13 @@ inline void pattern_reduce(const char* api, PatOp op, const LocalTensor<T>& dst,
 
 template <typename T, std::int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false>
 inline void Sum(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const LocalTensor<std::uint8_t>& sharedTmpBuffer,
-                const SumParams& sumParams, NPUKB_LOC_PARAMS) {
+                const SumParams& sumParams) { NPUKB_CALLER;
   static_assert(sim::lib_reduce_types<T>, "Sum: unsupported data type (half, float)");
   sim::row_reduce<T, T>("Sum", dstTensor, srcTensor, &sharedTmpBuffer, sumParams.outter, sumParams.inner, sumParams.n, false,
                         npukb_lib::SumTmpBytes(sumParams.n, sizeof(T)), file, line);
 }
 template <typename T, std::int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false>
-inline void Sum(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const SumParams& sumParams, NPUKB_LOC_PARAMS) {
+inline void Sum(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const SumParams& sumParams) { NPUKB_CALLER;
   static_assert(sim::lib_reduce_types<T>, "Sum: unsupported data type (half, float)");
   sim::row_reduce<T, T>("Sum", dstTensor, srcTensor, nullptr, sumParams.outter, sumParams.inner, sumParams.n, false,
                         npukb_lib::SumTmpBytes(sumParams.n, sizeof(T)), file, line);
@@ -233,14 +233,14 @@ inline void Sum(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor
                 "Mean: accType must be T, or float for a half source (never of lower precision than T)")
 template <typename T, typename accType = T, bool isReuseSource = false, bool isBasicBlock = false, std::int32_t reduceDim = -1>
 inline void Mean(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const LocalTensor<std::uint8_t>& sharedTmpBuffer,
-                 const MeanParams& meanParams, NPUKB_LOC_PARAMS) {
+                 const MeanParams& meanParams) { NPUKB_CALLER;
   NPUKB_MEAN_CHECKS;
   sim::row_reduce<T, accType>("Mean", dstTensor, srcTensor, &sharedTmpBuffer, meanParams.outter, meanParams.inner,
                               meanParams.n, true, npukb_lib::MeanTmpBytes(meanParams.n, sizeof(T), sizeof(accType)), file,
                               line);
 }
 template <typename T, typename accType = T, bool isReuseSource = false, bool isBasicBlock = false, std::int32_t reduceDim = -1>
-inline void Mean(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const MeanParams& meanParams, NPUKB_LOC_PARAMS) {
+inline void Mean(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const MeanParams& meanParams) { NPUKB_CALLER;
   NPUKB_MEAN_CHECKS;
   sim::row_reduce<T, accType>("Mean", dstTensor, srcTensor, nullptr, meanParams.outter, meanParams.inner, meanParams.n,
                               true, npukb_lib::MeanTmpBytes(meanParams.n, sizeof(T), sizeof(accType)), file, line);
@@ -286,13 +286,13 @@ inline void reduce_xor_sum(LocalTensor<T>& dst, const LocalTensor<T>& src0, cons
 
 template <typename T, bool isReuseSource = false>
 inline void ReduceXorSum(LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const LocalTensor<T>& src1Tensor,
-                         LocalTensor<std::uint8_t>& sharedTmpBuffer, const std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+                         LocalTensor<std::uint8_t>& sharedTmpBuffer, const std::uint32_t calCount) { NPUKB_CALLER;
   static_assert(std::is_same_v<T, std::int16_t>, "ReduceXorSum: unsupported data type (int16_t)");
   sim::reduce_xor_sum<T, isReuseSource>(dstTensor, src0Tensor, src1Tensor, &sharedTmpBuffer, calCount, file, line);
 }
 template <typename T, bool isReuseSource = false>
 inline void ReduceXorSum(LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const LocalTensor<T>& src1Tensor,
-                         const std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+                         const std::uint32_t calCount) { NPUKB_CALLER;
   static_assert(std::is_same_v<T, std::int16_t>, "ReduceXorSum: unsupported data type (int16_t)");
   sim::reduce_xor_sum<T, isReuseSource>(dstTensor, src0Tensor, src1Tensor, nullptr, calCount, file, line);
 }
@@ -301,8 +301,7 @@ inline void ReduceXorSum(LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Te
 #define NPUKB_PATTERN_REDUCE(NAME, OP, TYPES_OK, TYPES_TEXT)                                                          \
   template <class T, class pattern, bool isReuseSource = false>                                                       \
   inline void NAME(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                                   \
-                   const LocalTensor<std::uint8_t>& sharedTmpBuffer, const std::uint32_t srcShape[], bool srcInnerPad, \
-                   NPUKB_LOC_PARAMS) {                                                                                 \
+                   const LocalTensor<std::uint8_t>& sharedTmpBuffer, const std::uint32_t srcShape[], bool srcInnerPad) { NPUKB_CALLER;                                                                                 \
     static_assert(TYPES_OK, #NAME ": unsupported data type (" TYPES_TEXT ")");                                         \
     static_assert(sim::reduce_pattern_ok<pattern>,                                                                     \
                   #NAME ": pattern must be AscendC::Pattern::Reduce::AR or AscendC::Pattern::Reduce::RA");             \
@@ -311,7 +310,7 @@ inline void ReduceXorSum(LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Te
   }                                                                                                                    \
   template <class T, class pattern, bool isReuseSource = false>                                                       \
   inline void NAME(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const std::uint32_t srcShape[],   \
-                   bool srcInnerPad, NPUKB_LOC_PARAMS) {                                                               \
+                   bool srcInnerPad) { NPUKB_CALLER;                                                               \
     static_assert(TYPES_OK, #NAME ": unsupported data type (" TYPES_TEXT ")");                                         \
     static_assert(sim::reduce_pattern_ok<pattern>,                                                                     \
                   #NAME ": pattern must be AscendC::Pattern::Reduce::AR or AscendC::Pattern::Reduce::RA");             \

@@ -448,22 +448,20 @@ inline void softmax_flash_v3_run(bool update, const LocalTensor<T>& dst, const L
 
 NPUKB_SOFTMAX_TEMPLATE
 inline void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& sumTensor, const LocalTensor<T>& maxTensor,
-                    const LocalTensor<T>& srcTensor, const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {},
-                    NPUKB_LOC_PARAMS) {
+                    const LocalTensor<T>& srcTensor, const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) { NPUKB_CALLER;
   static_assert(sim::softmax_types<T>, "SoftMax: unsupported data type (half, float)");
   sim::softmax_run("SoftMax", 0, dstTensor, &sumTensor, &maxTensor, srcTensor, nullptr, tiling, softmaxShapeInfo, config,
                    isDataFormatNZ, isBasicBlock, file, line);
 }
 NPUKB_SOFTMAX_TEMPLATE
 inline void SoftMax(const LocalTensor<half>& dstTensor, const LocalTensor<float>& sumTensor, const LocalTensor<float>& maxTensor,
-                    const LocalTensor<half>& srcTensor, const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {},
-                    NPUKB_LOC_PARAMS) {
+                    const LocalTensor<half>& srcTensor, const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) { NPUKB_CALLER;
   sim::softmax_run("SoftMax", 0, dstTensor, &sumTensor, &maxTensor, srcTensor, nullptr, tiling, softmaxShapeInfo, config,
                    isDataFormatNZ, isBasicBlock, file, line);
 }
 NPUKB_SOFTMAX_TEMPLATE_ND
 inline void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const SoftMaxTiling& tiling,
-                    const SoftMaxShapeInfo& softmaxShapeInfo = {}, NPUKB_LOC_PARAMS) {
+                    const SoftMaxShapeInfo& softmaxShapeInfo = {}) { NPUKB_CALLER;
   static_assert(sim::softmax_types<T>, "SoftMax: unsupported data type (half, float)");
   sim::softmax_run<T, T>("SoftMax", 0, dstTensor, nullptr, nullptr, srcTensor, nullptr, tiling, softmaxShapeInfo, config, false,
                          isBasicBlock, file, line);
@@ -471,7 +469,7 @@ inline void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTe
 NPUKB_SOFTMAX_TEMPLATE
 inline void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& sumTensor, const LocalTensor<T>& maxTensor,
                     const LocalTensor<T>& srcTensor, const LocalTensor<std::uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
-                    const SoftMaxShapeInfo& softmaxShapeInfo = {}, NPUKB_LOC_PARAMS) {
+                    const SoftMaxShapeInfo& softmaxShapeInfo = {}) { NPUKB_CALLER;
   static_assert(sim::softmax_types<T>, "SoftMax: unsupported data type (half, float)");
   sim::softmax_run("SoftMax", 0, dstTensor, &sumTensor, &maxTensor, srcTensor, &sharedTmpBuffer, tiling, softmaxShapeInfo, config,
                    isDataFormatNZ, isBasicBlock, file, line);
@@ -479,13 +477,13 @@ inline void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& sumTe
 NPUKB_SOFTMAX_TEMPLATE
 inline void SoftMax(const LocalTensor<half>& dstTensor, const LocalTensor<float>& sumTensor, const LocalTensor<float>& maxTensor,
                     const LocalTensor<half>& srcTensor, const LocalTensor<std::uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
-                    const SoftMaxShapeInfo& softmaxShapeInfo = {}, NPUKB_LOC_PARAMS) {
+                    const SoftMaxShapeInfo& softmaxShapeInfo = {}) { NPUKB_CALLER;
   sim::softmax_run("SoftMax", 0, dstTensor, &sumTensor, &maxTensor, srcTensor, &sharedTmpBuffer, tiling, softmaxShapeInfo, config,
                    isDataFormatNZ, isBasicBlock, file, line);
 }
 NPUKB_SOFTMAX_TEMPLATE_ND
 inline void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const LocalTensor<std::uint8_t>& sharedTmpBuffer,
-                    const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}, NPUKB_LOC_PARAMS) {
+                    const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) { NPUKB_CALLER;
   static_assert(sim::softmax_types<T>, "SoftMax: unsupported data type (half, float)");
   sim::softmax_run<T, T>("SoftMax", 0, dstTensor, nullptr, nullptr, srcTensor, &sharedTmpBuffer, tiling, softmaxShapeInfo, config,
                          false, isBasicBlock, file, line);
@@ -494,8 +492,7 @@ inline void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTe
 // ---- SimpleSoftMax ------------------------------------------------------------------------------------
 NPUKB_SOFTMAX_TEMPLATE
 inline void SimpleSoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& inSumTensor, const LocalTensor<T>& inMaxTensor,
-                          const LocalTensor<T>& srcTensor, const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {},
-                          NPUKB_LOC_PARAMS) {
+                          const LocalTensor<T>& srcTensor, const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) { NPUKB_CALLER;
   static_assert(sim::softmax_types<T>, "SimpleSoftMax: unsupported data type (half, float)");
   sim::softmax_run("SimpleSoftMax", 2, dstTensor, &inSumTensor, &inMaxTensor, srcTensor, nullptr, tiling, softmaxShapeInfo, config,
                    isDataFormatNZ, isBasicBlock, file, line);
@@ -503,14 +500,14 @@ inline void SimpleSoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>&
 NPUKB_SOFTMAX_TEMPLATE
 inline void SimpleSoftMax(const LocalTensor<half>& dstTensor, const LocalTensor<float>& inSumTensor,
                           const LocalTensor<float>& inMaxTensor, const LocalTensor<half>& srcTensor, const SoftMaxTiling& tiling,
-                          const SoftMaxShapeInfo& softmaxShapeInfo = {}, NPUKB_LOC_PARAMS) {
+                          const SoftMaxShapeInfo& softmaxShapeInfo = {}) { NPUKB_CALLER;
   sim::softmax_run("SimpleSoftMax", 2, dstTensor, &inSumTensor, &inMaxTensor, srcTensor, nullptr, tiling, softmaxShapeInfo, config,
                    isDataFormatNZ, isBasicBlock, file, line);
 }
 NPUKB_SOFTMAX_TEMPLATE
 inline void SimpleSoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& inSumTensor, const LocalTensor<T>& inMaxTensor,
                           const LocalTensor<T>& srcTensor, const LocalTensor<std::uint8_t>& sharedTmpBuffer,
-                          const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}, NPUKB_LOC_PARAMS) {
+                          const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) { NPUKB_CALLER;
   static_assert(sim::softmax_types<T>, "SimpleSoftMax: unsupported data type (half, float)");
   sim::softmax_run("SimpleSoftMax", 2, dstTensor, &inSumTensor, &inMaxTensor, srcTensor, &sharedTmpBuffer, tiling, softmaxShapeInfo,
                    config, isDataFormatNZ, isBasicBlock, file, line);
@@ -519,7 +516,7 @@ NPUKB_SOFTMAX_TEMPLATE
 inline void SimpleSoftMax(const LocalTensor<half>& dstTensor, const LocalTensor<float>& inSumTensor,
                           const LocalTensor<float>& inMaxTensor, const LocalTensor<half>& srcTensor,
                           const LocalTensor<std::uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
-                          const SoftMaxShapeInfo& softmaxShapeInfo = {}, NPUKB_LOC_PARAMS) {
+                          const SoftMaxShapeInfo& softmaxShapeInfo = {}) { NPUKB_CALLER;
   sim::softmax_run("SimpleSoftMax", 2, dstTensor, &inSumTensor, &inMaxTensor, srcTensor, &sharedTmpBuffer, tiling, softmaxShapeInfo,
                    config, isDataFormatNZ, isBasicBlock, file, line);
 }
@@ -529,7 +526,7 @@ inline void SimpleSoftMax(const LocalTensor<half>& dstTensor, const LocalTensor<
 template <typename T, bool isReuseSource = false, bool isDataFormatNZ = false>
 inline void LogSoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& sum, const LocalTensor<T>& max, const LocalTensor<T>& src,
                        const LocalTensor<std::uint8_t>& sharedTmpBuffer, const LogSoftMaxTiling& tiling,
-                       const SoftMaxShapeInfo& softmaxShapeInfo = {}, NPUKB_LOC_PARAMS) {
+                       const SoftMaxShapeInfo& softmaxShapeInfo = {}) { NPUKB_CALLER;
   static_assert(sim::softmax_types<T>, "LogSoftMax: unsupported data type (half, float)");
   SoftMaxTiling rows{};
   std::memcpy(&rows, &tiling, sizeof(rows) < sizeof(tiling) ? sizeof(rows) : sizeof(tiling));
@@ -542,7 +539,7 @@ template <typename T, bool isReuseSource = false, bool isBasicBlock = false>
 inline void SoftmaxFlash(const LocalTensor<T>& dstTensor, const LocalTensor<T>& sumTensor, const LocalTensor<T>& maxTensor,
                          const LocalTensor<T>& srcTensor, const LocalTensor<T>& expMaxTensor, const LocalTensor<T>& inSumTensor,
                          const LocalTensor<T>& inMaxTensor, const SoftMaxTiling& tiling, bool isUpdate = false,
-                         const SoftMaxShapeInfo& softmaxShapeInfo = {}, NPUKB_LOC_PARAMS) {
+                         const SoftMaxShapeInfo& softmaxShapeInfo = {}) { NPUKB_CALLER;
   static_assert(sim::softmax_types<T>, "SoftmaxFlash: unsupported data type (half, float)");
   sim::softmax_flash_run("SoftmaxFlash", sim::FlashOut{true, isUpdate, true}, dstTensor, static_cast<const LocalTensor<T>*>(nullptr),
                          sumTensor, maxTensor, srcTensor, expMaxTensor, inSumTensor, inMaxTensor, nullptr, tiling, softmaxShapeInfo,
@@ -552,7 +549,7 @@ template <typename T, bool isReuseSource = false, bool isBasicBlock = false>
 inline void SoftmaxFlash(const LocalTensor<half>& dstTensor, const LocalTensor<float>& sumTensor, const LocalTensor<float>& maxTensor,
                          const LocalTensor<half>& srcTensor, const LocalTensor<half>& expMaxTensor,
                          const LocalTensor<float>& inSumTensor, const LocalTensor<float>& inMaxTensor, const SoftMaxTiling& tiling,
-                         bool isUpdate = false, const SoftMaxShapeInfo& softmaxShapeInfo = {}, NPUKB_LOC_PARAMS) {
+                         bool isUpdate = false, const SoftMaxShapeInfo& softmaxShapeInfo = {}) { NPUKB_CALLER;
   sim::softmax_flash_run("SoftmaxFlash", sim::FlashOut{true, isUpdate, true}, dstTensor,
                          static_cast<const LocalTensor<float>*>(nullptr), sumTensor, maxTensor, srcTensor, expMaxTensor, inSumTensor,
                          inMaxTensor, nullptr, tiling, softmaxShapeInfo, SOFTMAX_DEFAULT_CFG, false, isBasicBlock, true, file, line);
@@ -561,8 +558,7 @@ template <typename T, bool isReuseSource = false, bool isBasicBlock = false>
 inline void SoftmaxFlash(const LocalTensor<T>& dstTensor, const LocalTensor<T>& sumTensor, const LocalTensor<T>& maxTensor,
                          const LocalTensor<T>& srcTensor, const LocalTensor<T>& expMaxTensor, const LocalTensor<T>& inSumTensor,
                          const LocalTensor<T>& inMaxTensor, const LocalTensor<std::uint8_t>& sharedTmpBuffer,
-                         const SoftMaxTiling& tiling, bool isUpdate = false, const SoftMaxShapeInfo& softmaxShapeInfo = {},
-                         NPUKB_LOC_PARAMS) {
+                         const SoftMaxTiling& tiling, bool isUpdate = false, const SoftMaxShapeInfo& softmaxShapeInfo = {}) { NPUKB_CALLER;
   static_assert(sim::softmax_types<T>, "SoftmaxFlash: unsupported data type (half, float)");
   sim::softmax_flash_run("SoftmaxFlash", sim::FlashOut{true, isUpdate, true}, dstTensor, static_cast<const LocalTensor<T>*>(nullptr),
                          sumTensor, maxTensor, srcTensor, expMaxTensor, inSumTensor, inMaxTensor, &sharedTmpBuffer, tiling,
@@ -573,7 +569,7 @@ inline void SoftmaxFlash(const LocalTensor<half>& dstTensor, const LocalTensor<f
                          const LocalTensor<half>& srcTensor, const LocalTensor<half>& expMaxTensor,
                          const LocalTensor<float>& inSumTensor, const LocalTensor<float>& inMaxTensor,
                          const LocalTensor<std::uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling, bool isUpdate = false,
-                         const SoftMaxShapeInfo& softmaxShapeInfo = {}, NPUKB_LOC_PARAMS) {
+                         const SoftMaxShapeInfo& softmaxShapeInfo = {}) { NPUKB_CALLER;
   sim::softmax_flash_run("SoftmaxFlash", sim::FlashOut{true, isUpdate, true}, dstTensor,
                          static_cast<const LocalTensor<float>*>(nullptr), sumTensor, maxTensor, srcTensor, expMaxTensor, inSumTensor,
                          inMaxTensor, &sharedTmpBuffer, tiling, softmaxShapeInfo, SOFTMAX_DEFAULT_CFG, false, isBasicBlock, true,
@@ -624,7 +620,7 @@ NPUKB_FLASHV2_TEMPLATE
 inline void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, const LocalTensor<S>& expSumTensor, const LocalTensor<S>& maxTensor,
                            const LocalTensor<T>& srcTensor, const LocalTensor<T>& expMaxTensor, const LocalTensor<S>& inExpSumTensor,
                            const LocalTensor<S>& inMaxTensor, const SoftMaxTiling& tiling,
-                           const SoftMaxShapeInfo& softmaxShapeInfo = {}, NPUKB_LOC_PARAMS) {
+                           const SoftMaxShapeInfo& softmaxShapeInfo = {}) { NPUKB_CALLER;
   NPUKB_FLASHV2_TYPES;
   sim::softmax_flash_run("SoftmaxFlashV2", sim::FlashOut{false, isUpdate, config.mode == SoftmaxMode::SOFTMAX_NORMAL}, dstTensor,
                          static_cast<const LocalTensor<S>*>(nullptr), expSumTensor, maxTensor, srcTensor, expMaxTensor,
@@ -635,7 +631,7 @@ NPUKB_FLASHV2_TEMPLATE
 inline void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, const LocalTensor<S>& expSumTensor, const LocalTensor<S>& maxTensor,
                            const LocalTensor<T>& srcTensor, const LocalTensor<T>& expMaxTensor, const LocalTensor<S>& inExpSumTensor,
                            const LocalTensor<S>& inMaxTensor, const LocalTensor<std::uint8_t>& sharedTmpBuffer,
-                           const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}, NPUKB_LOC_PARAMS) {
+                           const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) { NPUKB_CALLER;
   NPUKB_FLASHV2_TYPES;
   sim::softmax_flash_run("SoftmaxFlashV2", sim::FlashOut{false, isUpdate, config.mode == SoftmaxMode::SOFTMAX_NORMAL}, dstTensor,
                          static_cast<const LocalTensor<S>*>(nullptr), expSumTensor, maxTensor, srcTensor, expMaxTensor,
@@ -649,7 +645,7 @@ template <typename T, bool isUpdate = false, bool isReuseSource = false, bool is
 inline void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, const LocalTensor<T>& outReduceMax, const LocalTensor<T>& outExpSum,
                            const LocalTensor<T>& outMax, const LocalTensor<T>& srcTensor, const LocalTensor<T>& outExpMax,
                            const LocalTensor<T>& inExpSum, const LocalTensor<T>& inMax, const SoftMaxTiling& tiling,
-                           const SoftMaxShapeInfo& softmaxShapeInfo = {}, NPUKB_LOC_PARAMS) {
+                           const SoftMaxShapeInfo& softmaxShapeInfo = {}) { NPUKB_CALLER;
   static_assert(sim::softmax_types<T>, "SoftmaxFlashV2: unsupported data type (half, float)");
   if (config.mode != SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC) return;
   sim::softmax_flash_run("SoftmaxFlashV2", sim::FlashOut{false, isUpdate, false}, dstTensor, &outReduceMax, outExpSum, outMax,
@@ -662,7 +658,7 @@ inline void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, const LocalTensor<T>
                            const LocalTensor<T>& maxTensor, const LocalTensor<T>& srcTensor, const LocalTensor<T>& expMaxTensor,
                            const LocalTensor<T>& inExpSumTensor, const LocalTensor<T>& inMaxTensor,
                            const LocalTensor<std::uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
-                           const SoftMaxShapeInfo& softmaxShapeInfo = {}, NPUKB_LOC_PARAMS) {
+                           const SoftMaxShapeInfo& softmaxShapeInfo = {}) { NPUKB_CALLER;
   static_assert(sim::softmax_types<T>, "SoftmaxFlashV2: unsupported data type (half, float)");
   if (config.mode != SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC) return;
   sim::softmax_flash_run("SoftmaxFlashV2", sim::FlashOut{false, isUpdate, false}, dstTensor, &outReduceMax, expSumTensor, maxTensor,
@@ -684,7 +680,7 @@ NPUKB_FLASHV3_TEMPLATE
 inline void SoftmaxFlashV3(const LocalTensor<T>& dstTensor, const LocalTensor<U>& meanTensor, const LocalTensor<U>& expSumTensor,
                            const LocalTensor<U>& maxTensor, const LocalTensor<T>& srcTensor, const LocalTensor<T>& expMaxTensor,
                            const LocalTensor<U>& inMeanTensor, const LocalTensor<U>& inExpSumTensor, const LocalTensor<U>& inMaxTensor,
-                           const SoftMaxTiling& tiling, const SoftMaxParams& params, NPUKB_LOC_PARAMS) {
+                           const SoftMaxTiling& tiling, const SoftMaxParams& params) { NPUKB_CALLER;
   NPUKB_FLASHV3_TYPES;
   (void)tiling;
   sim::softmax_flash_v3_run(isUpdate, dstTensor, meanTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inMeanTensor,
@@ -694,8 +690,7 @@ NPUKB_FLASHV3_TEMPLATE
 inline void SoftmaxFlashV3(const LocalTensor<T>& dstTensor, const LocalTensor<U>& meanTensor, const LocalTensor<U>& expSumTensor,
                            const LocalTensor<U>& maxTensor, const LocalTensor<T>& srcTensor, const LocalTensor<T>& expMaxTensor,
                            const LocalTensor<U>& inMeanTensor, const LocalTensor<U>& inExpSumTensor, const LocalTensor<U>& inMaxTensor,
-                           const LocalTensor<std::uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling, const SoftMaxParams& params,
-                           NPUKB_LOC_PARAMS) {
+                           const LocalTensor<std::uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling, const SoftMaxParams& params) { NPUKB_CALLER;
   NPUKB_FLASHV3_TYPES;
   (void)tiling;
   sim::softmax_flash_v3_run(isUpdate, dstTensor, meanTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inMeanTensor,
@@ -707,8 +702,7 @@ inline void SoftmaxFlashV3(const LocalTensor<T>& dstTensor, const LocalTensor<U>
 // ---- SoftmaxGrad / SoftmaxGradFront -------------------------------------------------------------------
 template <typename T, bool isReuseSource = false, bool isDataFormatNZ = false>
 inline void SoftmaxGrad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gradTensor, const LocalTensor<T>& srcTensor,
-                        const SoftMaxTiling& tiling, bool isFront = false, const SoftMaxShapeInfo& softmaxShapeInfo = {},
-                        NPUKB_LOC_PARAMS) {
+                        const SoftMaxTiling& tiling, bool isFront = false, const SoftMaxShapeInfo& softmaxShapeInfo = {}) { NPUKB_CALLER;
   static_assert(sim::softmax_types<T>, "SoftmaxGrad: unsupported data type (half, float)");
   sim::softmax_grad_run("SoftmaxGrad", isFront, dstTensor, gradTensor, srcTensor, nullptr, tiling, softmaxShapeInfo, isDataFormatNZ,
                         false, file, line);
@@ -716,14 +710,14 @@ inline void SoftmaxGrad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& g
 template <typename T, bool isReuseSource = false, bool isDataFormatNZ = false>
 inline void SoftmaxGrad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gradTensor, const LocalTensor<T>& srcTensor,
                         const LocalTensor<std::uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling, bool isFront = false,
-                        const SoftMaxShapeInfo& softmaxShapeInfo = {}, NPUKB_LOC_PARAMS) {
+                        const SoftMaxShapeInfo& softmaxShapeInfo = {}) { NPUKB_CALLER;
   static_assert(sim::softmax_types<T>, "SoftmaxGrad: unsupported data type (half, float)");
   sim::softmax_grad_run("SoftmaxGrad", isFront, dstTensor, gradTensor, srcTensor, &sharedTmpBuffer, tiling, softmaxShapeInfo,
                         isDataFormatNZ, false, file, line);
 }
 template <typename T, bool isBasicBlock = false, bool isDataFormatNZ = false>
 inline void SoftmaxGradFront(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gradTensor, const LocalTensor<T>& srcTensor,
-                             const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}, NPUKB_LOC_PARAMS) {
+                             const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) { NPUKB_CALLER;
   static_assert(sim::softmax_types<T>, "SoftmaxGradFront: unsupported data type (half, float)");
   sim::softmax_grad_run("SoftmaxGradFront", true, dstTensor, gradTensor, srcTensor, nullptr, tiling, softmaxShapeInfo,
                         isDataFormatNZ, isBasicBlock, file, line);
@@ -731,7 +725,7 @@ inline void SoftmaxGradFront(const LocalTensor<T>& dstTensor, const LocalTensor<
 template <typename T, bool isBasicBlock = false, bool isDataFormatNZ = false>
 inline void SoftmaxGradFront(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gradTensor, const LocalTensor<T>& srcTensor,
                              const LocalTensor<std::uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
-                             const SoftMaxShapeInfo& softmaxShapeInfo = {}, NPUKB_LOC_PARAMS) {
+                             const SoftMaxShapeInfo& softmaxShapeInfo = {}) { NPUKB_CALLER;
   static_assert(sim::softmax_types<T>, "SoftmaxGradFront: unsupported data type (half, float)");
   sim::softmax_grad_run("SoftmaxGradFront", true, dstTensor, gradTensor, srcTensor, &sharedTmpBuffer, tiling, softmaxShapeInfo,
                         isDataFormatNZ, isBasicBlock, file, line);
@@ -743,7 +737,7 @@ inline void SoftmaxGradFront(const LocalTensor<T>& dstTensor, const LocalTensor<
 // 32-byte block; otherwise one element per row. Returns whether any row matched.
 template <typename T1, typename T2, bool isDataFormatNZ = false, std::uint8_t stepSizeMode = 0>
 inline bool AdjustSoftMaxRes(const LocalTensor<T1>& softMaxRes, const LocalTensor<T2>& maxTensor, const std::uint32_t from,
-                             const T1 to, const SoftMaxShapeInfo& softmaxShapeInfo, NPUKB_LOC_PARAMS) {
+                             const T1 to, const SoftMaxShapeInfo& softmaxShapeInfo) { NPUKB_CALLER;
   static_assert(sim::softmax_types<T1>, "AdjustSoftMaxRes: unsupported softMaxRes data type (half, float)");
   static_assert(sim::softmax_types<T2>, "AdjustSoftMaxRes: unsupported maxTensor data type (half, float)");
   static_assert(!isDataFormatNZ, "AdjustSoftMaxRes: the docs support ND data only");

@@ -319,7 +319,7 @@ inline void sort_run(const LocalTensor<T>& dst, const LocalTensor<T>& concat, co
 
 template <typename T>
 inline void Sort32(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<std::uint32_t>& src1,
-                   const std::int32_t repeatTime, NPUKB_LOC_PARAMS) {
+                   const std::int32_t repeatTime) { NPUKB_CALLER;
   static_assert(sim::sort_types<T>, "Sort32: unsupported data type (half, float)");
   sim::check_repeat_range("Sort32", "repeatTime", repeatTime, 0, file, line);
   if (repeatTime == 0) return;
@@ -330,7 +330,7 @@ inline void Sort32(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const 
 }
 
 template <typename T>
-inline void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& src, const MrgSort4Info& params, NPUKB_LOC_PARAMS) {
+inline void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& src, const MrgSort4Info& params) { NPUKB_CALLER;
   static_assert(sim::sort_types<T>, "MrgSort: unsupported data type (half, float)");
   std::uint32_t taken[4];
   sim::mrg_sort_run("MrgSort", dst, src, params.elementLengths, params.validBit, params.repeatTimes, 0,
@@ -349,8 +349,7 @@ inline void GetMrgSortResult(std::uint16_t& mrgSortList1, std::uint16_t& mrgSort
 // ---- high-level sort APIs ------------------------------------------------------------------------
 
 template <typename T>
-inline void Concat(LocalTensor<T>& concat, const LocalTensor<T>& src, const LocalTensor<T>& tmp, const std::int32_t repeatTime,
-                   NPUKB_LOC_PARAMS) {
+inline void Concat(LocalTensor<T>& concat, const LocalTensor<T>& src, const LocalTensor<T>& tmp, const std::int32_t repeatTime) { NPUKB_CALLER;
   static_assert(sim::sort_types<T>, "Concat: unsupported data type (half, float)");
   (void)tmp;   // GetConcatTmpSize: no work buffer on the A2 / A3 layout
   sim::check_repeat_range("Concat", "repeatTime", repeatTime, 0, file, line);
@@ -365,7 +364,7 @@ inline void Concat(LocalTensor<T>& concat, const LocalTensor<T>& src, const Loca
 
 template <typename T>
 inline void Extract(const LocalTensor<T>& dstValue, const LocalTensor<std::uint32_t>& dstIndex, const LocalTensor<T>& sorted,
-                    const std::int32_t repeatTime, NPUKB_LOC_PARAMS) {
+                    const std::int32_t repeatTime) { NPUKB_CALLER;
   static_assert(sim::sort_types<T>, "Extract: unsupported data type (half, float)");
   sim::check_repeat_range("Extract", "repeatTime", repeatTime, 0, file, line);
   if (repeatTime == 0) return;
@@ -387,7 +386,7 @@ inline void Extract(const LocalTensor<T>& dstValue, const LocalTensor<std::uint3
 
 template <typename T, bool isFullSort>
 inline void Sort(const LocalTensor<T>& dst, const LocalTensor<T>& concat, const LocalTensor<std::uint32_t>& index,
-                 LocalTensor<T>& tmp, const std::int32_t repeatTime, NPUKB_LOC_PARAMS) {
+                 LocalTensor<T>& tmp, const std::int32_t repeatTime) { NPUKB_CALLER;
   static_assert(sim::sort_types<T>, "Sort: unsupported data type (half, float)");
   sim::sort_run<T, isFullSort>(dst, concat, index, tmp, repeatTime, file, line);
 }
@@ -397,33 +396,33 @@ inline void Sort(const LocalTensor<T>& dst, const LocalTensor<T>& concat, const 
   static_assert(sim::sort_false<T>, "Sort with a SortConfig is documented for the Ascend 950PR / 950DT only; on the "   \
                 "Atlas A2 / A3 series use Sort<T, isFullSort>(dst, concat, index, tmp, repeatTime) with Extract")
 template <typename T, bool isReuseSource = false, const SortConfig& config = DEFAULT_SORT_CONFIG>
-inline void Sort(LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+inline void Sort(LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const std::uint32_t calCount) { NPUKB_CALLER;
   NPUKB_SORT_950_ONLY(T);
 }
 template <typename T, bool isReuseSource = false, const SortConfig& config = DEFAULT_SORT_CONFIG>
 inline void Sort(LocalTensor<T>& dstTensor, LocalTensor<std::uint32_t>& dstIndexTensor, const LocalTensor<T>& srcTensor,
-                 const std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+                 const std::uint32_t calCount) { NPUKB_CALLER;
   NPUKB_SORT_950_ONLY(T);
 }
 template <typename T, typename U, bool isReuseSource = false, const SortConfig& config = DEFAULT_SORT_CONFIG>
 inline void Sort(const LocalTensor<T>& dstTensor, const LocalTensor<U>& dstIndexTensor, const LocalTensor<T>& srcTensor,
-                 const LocalTensor<U>& srcIndexTensor, const std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+                 const LocalTensor<U>& srcIndexTensor, const std::uint32_t calCount) { NPUKB_CALLER;
   NPUKB_SORT_950_ONLY(T);
 }
 template <typename T, bool isReuseSource = false, const SortConfig& config = DEFAULT_SORT_CONFIG>
 inline void Sort(LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const LocalTensor<std::uint8_t>& sharedTmpBuffer,
-                 const std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+                 const std::uint32_t calCount) { NPUKB_CALLER;
   NPUKB_SORT_950_ONLY(T);
 }
 template <typename T, bool isReuseSource = false, const SortConfig& config = DEFAULT_SORT_CONFIG>
 inline void Sort(LocalTensor<T>& dstTensor, LocalTensor<std::uint32_t>& dstIndexTensor, const LocalTensor<T>& srcTensor,
-                 const LocalTensor<std::uint8_t>& sharedTmpBuffer, const std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+                 const LocalTensor<std::uint8_t>& sharedTmpBuffer, const std::uint32_t calCount) { NPUKB_CALLER;
   NPUKB_SORT_950_ONLY(T);
 }
 template <typename T, typename U, bool isReuseSource = false, const SortConfig& config = DEFAULT_SORT_CONFIG>
 inline void Sort(LocalTensor<T>& dstTensor, LocalTensor<U>& dstIndexTensor, const LocalTensor<T>& srcTensor,
                  const LocalTensor<U>& srcIndexTensor, const LocalTensor<std::uint8_t>& sharedTmpBuffer,
-                 const std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+                 const std::uint32_t calCount) { NPUKB_CALLER;
   NPUKB_SORT_950_ONLY(T);
 }
 #undef NPUKB_SORT_950_ONLY
@@ -442,7 +441,7 @@ inline std::uint32_t GetSortOffset(const std::uint32_t elemOffset) {
 
 template <typename T, bool isExhaustedSuspension = false>
 inline void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& sortList, const std::uint16_t elementCountList[4],
-                    std::uint32_t sortedNum[4], std::uint16_t validBit, const std::int32_t repeatTime, NPUKB_LOC_PARAMS) {
+                    std::uint32_t sortedNum[4], std::uint16_t validBit, const std::int32_t repeatTime) { NPUKB_CALLER;
   static_assert(sim::sort_types<T>, "MrgSort: unsupported data type (half, float)");
   std::uint32_t taken[4];
   sim::mrg_sort_run("MrgSort", dst, sortList, elementCountList, validBit, repeatTime, 1, isExhaustedSuspension, taken,
@@ -523,7 +522,7 @@ inline void topk_run(const LocalTensor<T>& dstValue, const LocalTensor<std::int3
   const std::uint64_t need = npukb_lib::TopKMinTmpBytes(s.inner, s.outter, isInitIndex, small, isLargest, sizeof(T));
   if (tmp != nullptr) {
     check_tmp_buffer(api, *tmp, need, "TopK needs (GetTopKMaxMinTmpSize's minimum)", file, line);
-    if (tmp->GetPosition() != TPosition::VECCALC) {
+    if (tmp->GetPosition() != static_cast<std::int32_t>(TPosition::VECCALC)) {
       npukb::violation(api, "tmpLocal must be a VECCALC tensor (the page allows no other position)", file, line);
     }
     check_no_overlap(api, "tmpLocal", *tmp, need, "srcLocal", src, src_n * sizeof(T), file, line);
@@ -573,7 +572,7 @@ template <typename T, bool isInitIndex = false, bool isHasfinish = false, bool i
 inline void TopK(const LocalTensor<T>& dstValueLocal, const LocalTensor<std::int32_t>& dstIndexLocal,
                  const LocalTensor<T>& srcLocal, const LocalTensor<std::int32_t>& srcIndexLocal,
                  const LocalTensor<bool>& finishLocal, const std::int32_t k, const TopkTiling& tilling,
-                 const TopKInfo& topKInfo, const bool isLargest = true, NPUKB_LOC_PARAMS) {
+                 const TopKInfo& topKInfo, const bool isLargest = true) { NPUKB_CALLER;
   NPUKB_TOPK_CHECKS;
   sim::topk_run<T, isInitIndex, isHasfinish, topkMode == TopKMode::TOPK_NSMALL>(
       dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal, finishLocal, nullptr, k, tilling, topKInfo, isLargest, file,
@@ -584,7 +583,7 @@ template <typename T, bool isInitIndex = false, bool isHasfinish = false, bool i
 inline void TopK(const LocalTensor<T>& dstValueLocal, const LocalTensor<std::int32_t>& dstIndexLocal,
                  const LocalTensor<T>& srcLocal, const LocalTensor<std::int32_t>& srcIndexLocal,
                  const LocalTensor<bool>& finishLocal, const LocalTensor<std::uint8_t>& tmpLocal, const std::int32_t k,
-                 const TopkTiling& tilling, const TopKInfo& topKInfo, const bool isLargest = true, NPUKB_LOC_PARAMS) {
+                 const TopkTiling& tilling, const TopKInfo& topKInfo, const bool isLargest = true) { NPUKB_CALLER;
   NPUKB_TOPK_CHECKS;
   sim::topk_run<T, isInitIndex, isHasfinish, topkMode == TopKMode::TOPK_NSMALL>(
       dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal, finishLocal, &tmpLocal, k, tilling, topKInfo, isLargest,

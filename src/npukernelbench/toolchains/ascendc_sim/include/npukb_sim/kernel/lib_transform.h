@@ -154,25 +154,24 @@ inline void unpad_run(const LocalTensor<T>& dst, const LocalTensor<T>& src, cons
 
 template <typename T>
 inline void Pad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, PadParams& padParams,
-                const LocalTensor<std::uint8_t>& sharedTmpBuffer, PadTiling& tiling, NPUKB_LOC_PARAMS) {
+                const LocalTensor<std::uint8_t>& sharedTmpBuffer, PadTiling& tiling) { NPUKB_CALLER;
   static_assert(sim::pad_types<T>, "Pad: unsupported data type (int16_t, uint16_t, half, int32_t, uint32_t, float)");
   sim::pad_run(dstTensor, srcTensor, padParams, &sharedTmpBuffer, tiling, file, line);
 }
 template <typename T>
-inline void Pad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, PadParams& padParams, PadTiling& tiling,
-                NPUKB_LOC_PARAMS) {
+inline void Pad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, PadParams& padParams, PadTiling& tiling) { NPUKB_CALLER;
   static_assert(sim::pad_types<T>, "Pad: unsupported data type (int16_t, uint16_t, half, int32_t, uint32_t, float)");
   sim::pad_run(dstTensor, srcTensor, padParams, nullptr, tiling, file, line);
 }
 template <typename T>
 inline void UnPad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, UnPadParams& unPadParams,
-                  LocalTensor<std::uint8_t>& sharedTmpBuffer, UnPadTiling& tiling, NPUKB_LOC_PARAMS) {
+                  LocalTensor<std::uint8_t>& sharedTmpBuffer, UnPadTiling& tiling) { NPUKB_CALLER;
   static_assert(sim::pad_types<T>, "UnPad: unsupported data type (int16_t, uint16_t, half, int32_t, uint32_t, float)");
   sim::unpad_run(dstTensor, srcTensor, unPadParams, &sharedTmpBuffer, tiling, file, line);
 }
 template <typename T>
 inline void UnPad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, UnPadParams& unPadParams,
-                  UnPadTiling& tiling, NPUKB_LOC_PARAMS) {
+                  UnPadTiling& tiling) { NPUKB_CALLER;
   static_assert(sim::pad_types<T>, "UnPad: unsupported data type (int16_t, uint16_t, half, int32_t, uint32_t, float)");
   sim::unpad_run(dstTensor, srcTensor, unPadParams, nullptr, tiling, file, line);
 }
@@ -283,7 +282,7 @@ constexpr bool confusion_transpose_types =
 
 template <typename T>
 inline void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<std::uint8_t>& sharedTmpBuffer,
-                      TransposeType transposeType, ConfusionTransposeTiling& tiling, NPUKB_LOC_PARAMS) {
+                      TransposeType transposeType, ConfusionTransposeTiling& tiling) { NPUKB_CALLER;
   static_assert(sim::confusion_transpose_types<T>, "Transpose: unsupported data type");
   if (!sim::pad_types<T>) {
     npukb::violation("Transpose", "scenarios 1 to 7 take int16_t, uint16_t, half, int32_t, uint32_t or float (the other "
@@ -293,7 +292,7 @@ inline void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src, cons
 }
 template <typename T>
 inline void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src, TransposeType transposeType,
-                      ConfusionTransposeTiling& tiling, NPUKB_LOC_PARAMS) {
+                      ConfusionTransposeTiling& tiling) { NPUKB_CALLER;
   static_assert(sim::confusion_transpose_types<T>, "Transpose: unsupported data type");
   if (!sim::pad_types<T>) {
     npukb::violation("Transpose", "scenarios 1 to 7 take int16_t, uint16_t, half, int32_t, uint32_t or float (the other "
@@ -416,15 +415,13 @@ constexpr bool trans_data_config_ok =
                 "NCDHW -> FRACTAL_Z_3D or FRACTAL_Z_3D -> NCDHW")
 template <const TransDataConfig& config, typename T, typename U, typename S>
 inline void TransData(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
-                      const LocalTensor<std::uint8_t>& sharedTmpBuffer, const TransDataParams<U, S>& params,
-                      NPUKB_LOC_PARAMS) {
+                      const LocalTensor<std::uint8_t>& sharedTmpBuffer, const TransDataParams<U, S>& params) { NPUKB_CALLER;
   NPUKB_TRANS_DATA_CHECKS;
   sim::trans_data_run(config.srcFormat, config.dstFormat, sim::layout_dims(params.srcLayout),
                       sim::layout_dims(params.dstLayout), dstTensor, srcTensor, &sharedTmpBuffer, file, line);
 }
 template <const TransDataConfig& config, typename T, typename U, typename S>
-inline void TransData(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const TransDataParams<U, S>& params,
-                      NPUKB_LOC_PARAMS) {
+inline void TransData(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const TransDataParams<U, S>& params) { NPUKB_CALLER;
   NPUKB_TRANS_DATA_CHECKS;
   sim::trans_data_run(config.srcFormat, config.dstFormat, sim::layout_dims(params.srcLayout),
                       sim::layout_dims(params.dstLayout), dstTensor, srcTensor, nullptr, file, line);
@@ -433,7 +430,7 @@ inline void TransData(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src
 
 // ---- Fill (Global Memory) ------------------------------------------------------------------------
 template <typename T>
-inline void Fill(GlobalTensor<T>& gmWorkspaceAddr, const std::uint64_t size, const T value, NPUKB_LOC_PARAMS) {
+inline void Fill(GlobalTensor<T>& gmWorkspaceAddr, const std::uint64_t size, const T value) { NPUKB_CALLER;
   static_assert(sim::one_of<T, std::uint16_t, std::int16_t, half, std::uint32_t, std::int32_t, float>,
                 "Fill: unsupported data type (uint16_t, int16_t, half, uint32_t, int32_t, float)");
   const auto* pipe = static_cast<const TPipe*>(npukb::kern::state().live_pipe);

@@ -195,7 +195,7 @@ template <typename T, typename U, bool isReuseSource = false, const WelfordUpdat
 inline void WelfordUpdate(const LocalTensor<U>& outputMean, const LocalTensor<U>& outputVariance,
                           const LocalTensor<U>& inputMean, const LocalTensor<U>& inputVariance,
                           const LocalTensor<T>& inputX, const LocalTensor<std::uint8_t>& sharedTmpBuffer,
-                          const WelfordUpdateParam& para, NPUKB_LOC_PARAMS) {
+                          const WelfordUpdateParam& para) { NPUKB_CALLER;
   static_assert(sim::welford_x_types<T>, "WelfordUpdate: unsupported inputX data type (half, float)");
   static_assert(std::is_same_v<U, float>, "WelfordUpdate: the mean / variance data type must be float");
   sim::welford_update_run<T, U, config.isInplace>(outputMean, outputVariance, inputMean, inputVariance, inputX,
@@ -204,7 +204,7 @@ inline void WelfordUpdate(const LocalTensor<U>& outputMean, const LocalTensor<U>
 template <typename T, typename U, bool isReuseSource = false, const WelfordUpdateConfig& config = WFUPDATE_DEFAULT_CFG>
 inline void WelfordUpdate(const LocalTensor<U>& outputMean, const LocalTensor<U>& outputVariance,
                           const LocalTensor<U>& inputMean, const LocalTensor<U>& inputVariance,
-                          const LocalTensor<T>& inputX, const WelfordUpdateParam& para, NPUKB_LOC_PARAMS) {
+                          const LocalTensor<T>& inputX, const WelfordUpdateParam& para) { NPUKB_CALLER;
   static_assert(sim::welford_x_types<T>, "WelfordUpdate: unsupported inputX data type (half, float)");
   static_assert(std::is_same_v<U, float>, "WelfordUpdate: the mean / variance data type must be float");
   sim::welford_update_run<T, U, config.isInplace>(outputMean, outputVariance, inputMean, inputVariance, inputX, nullptr,
@@ -217,8 +217,7 @@ inline void WelfordUpdate(const LocalTensor<U>& outputMean, const LocalTensor<U>
 template <bool isReuseSource = false, const WelfordFinalizeConfig& config = WFFINALIZE_DEFAULT_CFG>
 inline void WelfordFinalize(const LocalTensor<float>& outputMean, const LocalTensor<float>& outputVariance,
                             const LocalTensor<float>& inputMean, const LocalTensor<float>& inputVariance,
-                            const LocalTensor<std::uint8_t>& sharedTmpBuffer, WelfordFinalizePara& para,
-                            NPUKB_LOC_PARAMS) {
+                            const LocalTensor<std::uint8_t>& sharedTmpBuffer, WelfordFinalizePara& para) { NPUKB_CALLER;
   NPUKB_WELFORD_FINALIZE_CHECKS;
   sim::welford_finalize_run(outputMean, outputVariance, inputMean, inputVariance, nullptr, &sharedTmpBuffer, para, file,
                             line);
@@ -227,7 +226,7 @@ template <bool isReuseSource = false, const WelfordFinalizeConfig& config = WFFI
 inline void WelfordFinalize(const LocalTensor<float>& outputMean, const LocalTensor<float>& outputVariance,
                             const LocalTensor<float>& inputMean, const LocalTensor<float>& inputVariance,
                             const LocalTensor<std::int32_t>& counts, const LocalTensor<std::uint8_t>& sharedTmpBuffer,
-                            WelfordFinalizePara& para, NPUKB_LOC_PARAMS) {
+                            WelfordFinalizePara& para) { NPUKB_CALLER;
   NPUKB_WELFORD_FINALIZE_CHECKS;
   sim::welford_finalize_run(outputMean, outputVariance, inputMean, inputVariance, &counts, &sharedTmpBuffer, para, file,
                             line);
@@ -235,14 +234,14 @@ inline void WelfordFinalize(const LocalTensor<float>& outputMean, const LocalTen
 template <bool isReuseSource = false, const WelfordFinalizeConfig& config = WFFINALIZE_DEFAULT_CFG>
 inline void WelfordFinalize(const LocalTensor<float>& outputMean, const LocalTensor<float>& outputVariance,
                             const LocalTensor<float>& inputMean, const LocalTensor<float>& inputVariance,
-                            WelfordFinalizePara& para, NPUKB_LOC_PARAMS) {
+                            WelfordFinalizePara& para) { NPUKB_CALLER;
   NPUKB_WELFORD_FINALIZE_CHECKS;
   sim::welford_finalize_run(outputMean, outputVariance, inputMean, inputVariance, nullptr, nullptr, para, file, line);
 }
 template <bool isReuseSource = false, const WelfordFinalizeConfig& config = WFFINALIZE_DEFAULT_CFG>
 inline void WelfordFinalize(const LocalTensor<float>& outputMean, const LocalTensor<float>& outputVariance,
                             const LocalTensor<float>& inputMean, const LocalTensor<float>& inputVariance,
-                            const LocalTensor<std::int32_t>& counts, WelfordFinalizePara& para, NPUKB_LOC_PARAMS) {
+                            const LocalTensor<std::int32_t>& counts, WelfordFinalizePara& para) { NPUKB_CALLER;
   NPUKB_WELFORD_FINALIZE_CHECKS;
   sim::welford_finalize_run(outputMean, outputVariance, inputMean, inputVariance, &counts, nullptr, para, file, line);
 }

@@ -65,7 +65,7 @@ inline void reduce_all(const char* api, const LocalTensor<T>& dst, const LocalTe
 #define NPUKB_REDUCE_ALL(NAME, OP, HASIDX)                                                                            \
   template <typename T, bool isSetMask = true>                                                                         \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,         \
-                   const std::int32_t count, HASIDX NPUKB_LOC_PARAMS) {                                                \
+                   const std::int32_t count HASIDX) { NPUKB_CALLER;                                                    \
     static_assert(sim::red_types<T>, #NAME ": unsupported data type (half, float)");                                    \
     sim::check_count<T>(#NAME, count, file, line);                                                                     \
     const sim::Plan pl = sim::count_plan(static_cast<std::uint64_t>(count), 256 / sizeof(T));                          \
@@ -73,8 +73,8 @@ inline void reduce_all(const char* api, const LocalTensor<T>& dst, const LocalTe
   }                                                                                                                    \
   template <typename T>                                                                                                \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,         \
-                   const std::uint64_t mask[], const std::int32_t repeatTimes, const std::int32_t srcRepStride,         \
-                   HASIDX NPUKB_LOC_PARAMS) {                                                                          \
+                   const std::uint64_t mask[], const std::int32_t repeatTimes, const std::int32_t srcRepStride          \
+                   HASIDX) { NPUKB_CALLER;                                                                             \
     static_assert(sim::red_types<T>, #NAME ": unsupported data type (half, float)");                                    \
     const sim::Plan pl = sim::make_plan(#NAME, true, mask, 0, repeatTimes, 256 / sizeof(T), file, line);               \
     sim::reduce_all(#NAME, dst, src, sharedTmpBuffer, pl, static_cast<std::uint32_t>(srcRepStride), OP, NPUKB_IDXVAL,  \
@@ -82,8 +82,8 @@ inline void reduce_all(const char* api, const LocalTensor<T>& dst, const LocalTe
   }                                                                                                                    \
   template <typename T>                                                                                                \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,         \
-                   const std::int32_t mask, const std::int32_t repeatTimes, const std::int32_t srcRepStride,            \
-                   HASIDX NPUKB_LOC_PARAMS) {                                                                          \
+                   const std::int32_t mask, const std::int32_t repeatTimes, const std::int32_t srcRepStride             \
+                   HASIDX) { NPUKB_CALLER;                                                                             \
     static_assert(sim::red_types<T>, #NAME ": unsupported data type (half, float)");                                    \
     const sim::Plan pl = sim::make_plan(#NAME, true, nullptr, static_cast<std::uint64_t>(mask), repeatTimes,           \
                                         256 / sizeof(T), file, line);                                                  \
@@ -95,7 +95,7 @@ inline void reduce_all(const char* api, const LocalTensor<T>& dst, const LocalTe
 NPUKB_REDUCE_ALL(ReduceSum, sim::Red::Sum, )
 #undef NPUKB_IDXVAL
 #define NPUKB_IDXVAL calIndex
-#define NPUKB_CALIDX_PARAM bool calIndex = false,
+#define NPUKB_CALIDX_PARAM , bool calIndex = false
 NPUKB_REDUCE_ALL(ReduceMax, sim::Red::Max, NPUKB_CALIDX_PARAM)
 NPUKB_REDUCE_ALL(ReduceMin, sim::Red::Min, NPUKB_CALIDX_PARAM)
 #undef NPUKB_CALIDX_PARAM
@@ -157,14 +157,14 @@ inline void whole_reduce(const char* api, const LocalTensor<T>& dst, const Local
 
 template <typename T, bool isSetMask = true>
 inline void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint64_t mask[], const std::int32_t repeatTimes,
-                           const std::int32_t dstRepStride, const std::int32_t srcBlkStride, const std::int32_t srcRepStride, NPUKB_LOC_PARAMS) {
+                           const std::int32_t dstRepStride, const std::int32_t srcBlkStride, const std::int32_t srcRepStride) { NPUKB_CALLER;
   static_assert(sim::red_types<T>, "WholeReduceSum: unsupported data type (half, float)");
   sim::whole_reduce("WholeReduceSum", dst, src, isSetMask, mask, 0, repeatTimes, dstRepStride, srcBlkStride, srcRepStride,
                     sim::Red::Sum, ReduceOrder::ORDER_ONLY_VALUE, file, line);
 }
 template <typename T, bool isSetMask = true>
 inline void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::int32_t mask, const std::int32_t repeatTimes,
-                           const std::int32_t dstRepStride, const std::int32_t srcBlkStride, const std::int32_t srcRepStride, NPUKB_LOC_PARAMS) {
+                           const std::int32_t dstRepStride, const std::int32_t srcBlkStride, const std::int32_t srcRepStride) { NPUKB_CALLER;
   static_assert(sim::red_types<T>, "WholeReduceSum: unsupported data type (half, float)");
   sim::whole_reduce("WholeReduceSum", dst, src, isSetMask, nullptr, static_cast<std::uint64_t>(mask), repeatTimes, dstRepStride,
                     srcBlkStride, srcRepStride, sim::Red::Sum, ReduceOrder::ORDER_ONLY_VALUE, file, line);
@@ -173,8 +173,7 @@ inline void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src,
   template <typename T, bool isSetMask = true>                                                                         \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint64_t mask[],                   \
                    const std::int32_t repeatTimes, const std::int32_t dstRepStride, const std::int32_t srcBlkStride,   \
-                   const std::int32_t srcRepStride, ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX,                \
-                   NPUKB_LOC_PARAMS) {                                                                                 \
+                   const std::int32_t srcRepStride, ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX) { NPUKB_CALLER;                                                                                 \
     static_assert(sim::red_types<T>, #NAME ": unsupported data type (half, float)");                                    \
     sim::whole_reduce(#NAME, dst, src, isSetMask, mask, 0, repeatTimes, dstRepStride, srcBlkStride, srcRepStride, OP,   \
                       order, file, line);                                                                              \
@@ -182,8 +181,7 @@ inline void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src,
   template <typename T, bool isSetMask = true>                                                                         \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::int32_t mask,                      \
                    const std::int32_t repeatTimes, const std::int32_t dstRepStride, const std::int32_t srcBlkStride,   \
-                   const std::int32_t srcRepStride, ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX,                \
-                   NPUKB_LOC_PARAMS) {                                                                                 \
+                   const std::int32_t srcRepStride, ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX) { NPUKB_CALLER;                                                                                 \
     static_assert(sim::red_types<T>, #NAME ": unsupported data type (half, float)");                                    \
     sim::whole_reduce(#NAME, dst, src, isSetMask, nullptr, static_cast<std::uint64_t>(mask), repeatTimes, dstRepStride, \
                       srcBlkStride, srcRepStride, OP, order, file, line);                                              \
@@ -234,7 +232,7 @@ inline void block_reduce(const char* api, const LocalTensor<T>& dst, const Local
   template <typename T, bool isSetMask = true>                                                                         \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::int32_t repeatTimes,               \
                    const std::int32_t mask, const std::int32_t dstRepStride, const std::int32_t srcBlkStride,          \
-                   const std::int32_t srcRepStride, NPUKB_LOC_PARAMS) {                                                \
+                   const std::int32_t srcRepStride) { NPUKB_CALLER;                                                \
     static_assert(sim::red_types<T>, #NAME ": unsupported data type (half, float)");                                    \
     sim::block_reduce(#NAME, dst, src, repeatTimes, isSetMask, nullptr, static_cast<std::uint64_t>(mask), dstRepStride, \
                       srcBlkStride, srcRepStride, OP, file, line);                                                     \
@@ -242,7 +240,7 @@ inline void block_reduce(const char* api, const LocalTensor<T>& dst, const Local
   template <typename T, bool isSetMask = true>                                                                         \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::int32_t repeatTimes,               \
                    const std::uint64_t mask[], const std::int32_t dstRepStride, const std::int32_t srcBlkStride,       \
-                   const std::int32_t srcRepStride, NPUKB_LOC_PARAMS) {                                                \
+                   const std::int32_t srcRepStride) { NPUKB_CALLER;                                                \
     static_assert(sim::red_types<T>, #NAME ": unsupported data type (half, float)");                                    \
     sim::block_reduce(#NAME, dst, src, repeatTimes, isSetMask, mask, 0, dstRepStride, srcBlkStride, srcRepStride, OP,   \
                       file, line);                                                                                     \
@@ -291,14 +289,14 @@ inline void pair_reduce(const LocalTensor<T>& dst, const LocalTensor<T>& src, st
 template <typename T, bool isSetMask = true>
 inline void PairReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::int32_t repeatTime,
                           const std::uint64_t mask[], const std::int32_t dstRepStride, const std::int32_t srcBlkStride,
-                          const std::int32_t srcRepStride, NPUKB_LOC_PARAMS) {
+                          const std::int32_t srcRepStride) { NPUKB_CALLER;
   static_assert(sim::red_types<T>, "PairReduceSum: unsupported data type (half, float)");
   sim::pair_reduce(dst, src, repeatTime, isSetMask, mask, 0, dstRepStride, srcBlkStride, srcRepStride, file, line);
 }
 template <typename T, bool isSetMask = true>
 inline void PairReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::int32_t repeatTime,
                           const std::int32_t mask, const std::int32_t dstRepStride, const std::int32_t srcBlkStride,
-                          const std::int32_t srcRepStride, NPUKB_LOC_PARAMS) {
+                          const std::int32_t srcRepStride) { NPUKB_CALLER;
   static_assert(sim::red_types<T>, "PairReduceSum: unsupported data type (half, float)");
   sim::pair_reduce(dst, src, repeatTime, isSetMask, nullptr, static_cast<std::uint64_t>(mask), dstRepStride, srcBlkStride,
                    srcRepStride, file, line);

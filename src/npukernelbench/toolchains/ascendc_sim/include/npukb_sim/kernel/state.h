@@ -23,9 +23,9 @@ struct KState {
   // Vector mask register and mode.
   bool counter_mode = false;
   std::uint64_t mask[2] = {~0ull, ~0ull};
-  // Atomic mode for UB->GM copies: 0 none, 1 add, 2 max, 3 min; dtype size/kind kept as a tag.
+  // Atomic configuration of moves into GM (atomic.h): 0 none, 1 add, 2 max, 3 min, and the data type.
   int atomic_op = 0;
-  int atomic_kind = 0;  // see atomic.h
+  int atomic_kind = 0;  // AtomicDtype value of the configuration (atomic.h)
   // Compare-mask register (Compare without dst / SetCmpMask), 128 bits.
   std::uint64_t cmp_mask[2] = {0, 0};
   // Special registers written by reductions: the sum of vcadd in accumulate mode (GetAccVal), and the
@@ -44,9 +44,32 @@ struct KState {
   int flag_count[kEventKinds][kEventIds] = {};
   double ub_ready[kUbBlocks] = {};   // when the last write of a 32-byte UB block completes
   double ub_used[kUbBlocks] = {};    // when the last read of a 32-byte UB block completes
-  // TPipe bookkeeping: one live TPipe per block.
+  // TPipe bookkeeping: one live TPipe per block; a new TPipe, Reset or Destroy starts a new generation
+  // (buffers sized in an older one are released).
   const void* live_pipe = nullptr;
+  std::uint32_t pipe_generation = 0;
+  // Event IDs the buffers of TQues hold, per TPosition (the TQue Buffer limit: 8 per position on the
+  // 910B), and the IDs TPipe::AllocEventID handed out, per HardEvent (bit i: ID i).
+  int que_events[32] = {};
+  std::uint32_t alloc_event_ids[kEventKinds] = {};
+  // Hardware buffers a LocalMemAllocator manages (bit per AscendC::Hardware value): one each per kernel.
+  std::uint32_t local_allocators = 0;
+  // Soft SyncAll rounds this block has passed (its gmWorkspace slot holds this count), and its
+  // WaitPreBlock calls since InitDetermineComputeWorkspace.
+  std::int32_t soft_sync_rounds = 0;
+  std::int32_t determine_waits = 0;
+  // CTRL[48] (SetCtrlSpr / SetSaturationFlag): 0, the default, is the floating-point saturation mode.
+  bool ctrl_spr48 = false;
+  // UB access exception registers (CheckLocalMemoryIA): per register the checked 32-byte blocks
+  // (start, end] and the access kinds it catches (IaKind bits); ia_enabled has a bit per enabled register.
+  std::uint32_t ia_start[4] = {};
+  std::uint32_t ia_end[4] = {};
+  std::uint8_t ia_kinds[4] = {};
+  std::uint8_t ia_enabled = 0;
 };
+
+// Access kinds of the UB access exception registers (bit numbers of KState::ia_kinds).
+enum IaKind : int { IA_SCALAR_READ = 0, IA_SCALAR_WRITE, IA_VECTOR_READ, IA_VECTOR_WRITE, IA_MTE_READ, IA_MTE_WRITE };
 
 // The block's API state lives inside its BlockState (launcher-owned memory the kernel cannot write),
 // never in thread-local storage: a kernel that finds the thread pointer finds no clocks there.
@@ -107,10 +130,33 @@ inline void publish(KState& s) {
   s.blk->finish_cycles = f;
 }
 
+// An access of `kind` to UB bytes [begin, end) inside the range of an enabled exception register that
+// catches that kind: the device raises an AI Core exception (CheckLocalMemoryIA).
+inline void ia_check(KState& s, int kind, std::uint32_t begin, std::uint32_t end) {
+  if (end <= begin) return;
+  static const char* const kKinds[] = {"scalar read", "scalar write", "vector read", "vector write", "MTE read",
+                                       "MTE write"};
+  const std::uint32_t first = begin / 32, last = (end - 1) / 32;
+  for (int r = 0; r < 4; ++r) {
+    if (((s.ia_enabled >> r) & 1u) == 0 || ((s.ia_kinds[r] >> kind) & 1u) == 0) continue;
+    if (last > s.ia_start[r] && first <= s.ia_end[r]) {
+      violation("CheckLocalMemoryIA", std::string(kKinds[kind]) + " of UB bytes [" + std::to_string(begin) + ", " +
+                std::to_string(end) + ") inside the range (" + std::to_string(s.ia_start[r]) + ", " +
+                std::to_string(s.ia_end[r]) + "] (32-byte units) that exception register " + std::to_string(r) +
+                " checks: the device raises an AI Core exception", nullptr, 0);
+    }
+  }
+}
+
 // Schedule one instruction on `pipe` taking `cost` cycles, reading `src` UB spans and writing `dst`
 // UB spans (either may be empty). Returns the completion time.
 inline double schedule(PipeId pipe, double cost, const Span* src, int nsrc, const Span* dst, int ndst) {
   KState& s = state();
+  if (s.ia_enabled != 0) {
+    const bool vector = pipe == PIPE_ID_V;
+    for (int i = 0; i < nsrc; ++i) ia_check(s, vector ? IA_VECTOR_READ : IA_MTE_READ, src[i].begin, src[i].end);
+    for (int i = 0; i < ndst; ++i) ia_check(s, vector ? IA_VECTOR_WRITE : IA_MTE_WRITE, dst[i].begin, dst[i].end);
+  }
   s.issue += kIssueCycles;
   double start = std::max(s.issue, s.pipe[pipe]);
   for (int i = 0; i < nsrc; ++i) {
@@ -150,6 +196,7 @@ inline void wait_buffer_free(PipeId producer, std::uint32_t begin, std::uint32_t
 // Scalar access to UB bytes: stalls the issue clock until the data is ready (read) or free (write).
 inline void scalar_ub_access(std::uint32_t byte, bool write) {
   KState& s = state();
+  if (s.ia_enabled != 0) ia_check(s, write ? IA_SCALAR_WRITE : IA_SCALAR_READ, byte, byte + 1);
   const std::uint32_t b = byte / 32;
   double t = s.issue;
   if (b < kUbBlocks) t = std::max(t, write ? std::max(s.ub_ready[b], s.ub_used[b]) : s.ub_ready[b]);

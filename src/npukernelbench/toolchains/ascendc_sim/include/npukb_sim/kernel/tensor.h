@@ -1,7 +1,10 @@
 // npukb_sim/kernel/tensor.h -- LocalTensor / GlobalTensor. Clean-room part of ascendc-sim.
 #pragma once
 #include <cstdint>
+#include <string>
+#include <type_traits>
 
+#include "npukb_sim/kernel/positions.h"
 #include "npukb_sim/kernel/state.h"
 #include "npukb_sim/kernel/types.h"
 
@@ -22,6 +25,21 @@ struct LocalLoc {
   QueueBase* owner = nullptr;       // queue the buffer was allocated from (nullptr for TBuf)
   std::int32_t buf_idx = -1;
 };
+
+// One element as the debug printers show it: floating types with %f, integers in decimal.
+template <typename T>
+inline std::string value_text(const T& v) {
+  char buf[64];
+  int n;
+  if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>) {
+    n = __builtin_snprintf(buf, sizeof buf, "%f", static_cast<double>(static_cast<float>(v)));
+  } else if constexpr (std::is_signed_v<T>) {
+    n = __builtin_snprintf(buf, sizeof buf, "%lld", static_cast<long long>(v));
+  } else {
+    n = __builtin_snprintf(buf, sizeof buf, "%llu", static_cast<unsigned long long>(v));
+  }
+  return std::string(buf, n > 0 ? static_cast<std::size_t>(n) : 0);
+}
 }  // namespace sim
 
 template <typename T>
@@ -29,6 +47,27 @@ class LocalTensor {
  public:
   using PrimType = T;
   LocalTensor() = default;
+  // Static-tensor programming: a tensor of tileSize elements at byte address addr of pos's hardware
+  // buffer (32-byte aligned; it must fit in that buffer).
+  LocalTensor(TPosition pos, std::uint32_t addr, std::uint32_t tileSize) {
+    NPUKB_CALLER;
+    const Hardware hw = sim::hardware_of(pos);
+    if (hw == Hardware::GM) npukb::violation("LocalTensor", "a LocalTensor cannot live in GM", file, line);
+    sim::hw_region(hw, loc_.base, loc_.region_bytes);
+    if (addr % 32 != 0) {
+      npukb::violation("LocalTensor", "start address " + npukb::kern::num(addr) + " is not 32-byte aligned", file, line);
+    }
+    const std::uint64_t end = static_cast<std::uint64_t>(addr) + static_cast<std::uint64_t>(tileSize) * sizeof(T);
+    if (end > loc_.region_bytes) {
+      npukb::violation("LocalTensor", "address " + npukb::kern::num(addr) + " + " +
+                       npukb::kern::num(static_cast<long long>(end - addr)) + " bytes exceeds the " +
+                       npukb::kern::num(loc_.region_bytes) + "-byte buffer", file, line);
+    }
+    loc_.addr = addr;
+    loc_.hw = hw;
+    loc_.pos = pos;
+    size_ = tileSize;
+  }
 
   LocalTensor operator[](const std::uint32_t offset) const {
     LocalTensor r(*this);
@@ -37,7 +76,7 @@ class LocalTensor {
     return r;
   }
 
-  T GetValue(const std::uint32_t index, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
+  T GetValue(const std::uint32_t index) const { NPUKB_CALLER;
     check_index("LocalTensor::GetValue", index, file, line);
     if (loc_.hw == Hardware::UB) npukb::kern::scalar_ub_access(loc_.addr + index * sizeof(T), false);
     T v;
@@ -46,8 +85,7 @@ class LocalTensor {
   }
 
   template <typename T1>
-  void SetValue(const std::uint32_t index, const T1 value, const char* file = __builtin_FILE(),
-                int line = __builtin_LINE()) const {
+  void SetValue(const std::uint32_t index, const T1 value) const { NPUKB_CALLER;
     check_index("LocalTensor::SetValue", index, file, line);
     if (loc_.hw == Hardware::UB) npukb::kern::scalar_ub_access(loc_.addr + index * sizeof(T), true);
     const T v = static_cast<T>(value);
@@ -57,7 +95,7 @@ class LocalTensor {
   // The element is then read or written by the kernel's own code: a raw access, costed where it
   // happens (raw_access.h), so the reference itself costs nothing.
   T& operator()(const std::uint32_t index) const {
-    check_index("LocalTensor::operator()", index, "<kernel>", 0);
+    check_index("LocalTensor::operator()", index, nullptr, 0);
     return ptr()[index];
   }
 
@@ -74,15 +112,46 @@ class LocalTensor {
   std::uint32_t GetLength() const { return size_ * static_cast<std::uint32_t>(sizeof(T)); }
   std::uint64_t GetPhyAddr() const { return reinterpret_cast<std::uint64_t>(ptr()); }
   std::uint64_t GetPhyAddr(const std::uint32_t offset) const { return reinterpret_cast<std::uint64_t>(ptr() + offset); }
-  TPosition GetPosition() const { return loc_.pos; }
-  void SetUserTag(std::int32_t tag) { tag_ = tag; }
-  std::int32_t GetUserTag() const { return tag_; }
+  std::int32_t GetPosition() const { return static_cast<std::int32_t>(loc_.pos); }
+  void SetUserTag(const TTagType tag) { tag_ = tag; }
+  TTagType GetUserTag() const { return tag_; }
+  // The length in elements of the buffer the tensor is a view of (a hint for the device compiler): the
+  // tensor's element count here.
+  void SetBufferLen(std::uint32_t dataLen) { size_ = dataLen; }
+  // CPU-debug helpers: Print writes the elements to the log, one 32-byte DataBlock per line; ToFile
+  // writes no file here (a kernel run has no file system) and returns non-zero (failure).
+  void Print() { Print(size_); }
+  // Each line: the index of its first element (4 digits) and one 32-byte DataBlock of values.
+  void Print(std::uint32_t len) {
+    std::string text;
+    const std::uint32_t per_line = 32 / sizeof(T) > 0 ? static_cast<std::uint32_t>(32 / sizeof(T)) : 1u;
+    for (std::uint32_t i = 0; i < len; ++i) {
+      T v;
+      __builtin_memcpy(&v, ptr() + i, sizeof(T));
+      if (i % per_line == 0) {
+        char head[16];
+        __builtin_snprintf(head, sizeof head, "%04u:", i);
+        text += head;
+      }
+      text += " " + sim::value_text(v);
+      if ((i + 1) % per_line == 0 || i + 1 == len) text += "\n";
+    }
+    npukb::kern::state();
+    npukb::kernel_log(text);
+  }
+  std::int32_t ToFile(const std::string& fileName) const {
+    (void)fileName;
+    return 1;
+  }
   void SetShapeInfo(const ShapeInfo& shapeInfo) { shape_info_ = shapeInfo; }
   ShapeInfo GetShapeInfo() const { return shape_info_; }
+  // offset counts elements of src (T1); the tensor covers the rest of src's bytes after it.
   template <typename T1>
   void SetAddrWithOffset(LocalTensor<T1>& src, std::uint32_t offset) {
     loc_ = src.loc_;
     loc_.addr += offset * static_cast<std::uint32_t>(sizeof(T1));
+    const std::uint64_t left = offset <= src.size_ ? static_cast<std::uint64_t>(src.size_ - offset) * sizeof(T1) : 0;
+    size_ = static_cast<std::uint32_t>(left / sizeof(T));
   }
 
   // ---- simulator internals (not part of the AscendC API) ----
@@ -110,7 +179,7 @@ class LocalTensor {
   }
   sim::LocalLoc loc_{};
   std::uint32_t size_ = 0;
-  std::int32_t tag_ = 0;
+  TTagType tag_ = 0;
   ShapeInfo shape_info_{};
 };
 
@@ -133,9 +202,21 @@ class GlobalTensor {
   __gm__ T* GetPhyAddr() const { return addr_; }
   __gm__ T* GetPhyAddr(const std::uint64_t offset) const { return addr_ + offset; }
   std::uint64_t GetSize() const { return size_; }
-  void SetL2CacheHint(CacheMode) {}
-  template <CacheMode mode>
-  void SetL2CacheHint() {}
+  // The L2 cache is not modelled: the hint is recorded and has no effect on the run or its estimate.
+  template <CacheRwMode rwMode = CacheRwMode::RW>
+  void SetL2CacheHint(CacheMode mode) { cache_mode_ = mode; }
+  void SetShapeInfo(const ShapeInfo& shapeInfo) { shape_info_ = shapeInfo; }
+  ShapeInfo GetShapeInfo() const { return shape_info_; }
+  template <typename CAST_T>
+  GlobalTensor<CAST_T> ReinterpretCast() const {
+    GlobalTensor<CAST_T> r;
+    r.addr_ = reinterpret_cast<__gm__ CAST_T*>(addr_);
+    r.size_ = size_ * sizeof(T) / sizeof(CAST_T);
+    r.home_ = home_;
+    r.cache_mode_ = cache_mode_;
+    r.shape_info_ = shape_info_;
+    return r;
+  }
 
   GlobalTensor operator[](const std::uint64_t offset) const {
     GlobalTensor r(*this);
@@ -144,7 +225,7 @@ class GlobalTensor {
     return r;
   }
 
-  T GetValue(const std::uint64_t offset, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
+  T GetValue(const std::uint64_t offset) const { NPUKB_CALLER;
     check_access(addr_ + offset, sizeof(T), false, "GlobalTensor::GetValue", file, line);
     npukb::kern::scalar_gm_access(sizeof(T), false);
     T v;
@@ -152,17 +233,15 @@ class GlobalTensor {
     return v;
   }
 
-  template <typename T1>
-  void SetValue(const std::uint64_t offset, const T1 value, const char* file = __builtin_FILE(),
-                int line = __builtin_LINE()) const {
+  void SetValue(const std::uint64_t offset, PrimType value) const { NPUKB_CALLER;
     check_access(addr_ + offset, sizeof(T), true, "GlobalTensor::SetValue", file, line);
     npukb::kern::scalar_gm_access(sizeof(T), true);
-    const T v = static_cast<T>(value);
+    const T v = value;
     std::memcpy(addr_ + offset, &v, sizeof(T));
   }
 
   T& operator()(const std::uint64_t offset) const {   // costed where the kernel uses it (raw access)
-    check_access(addr_ + offset, sizeof(T), true, "GlobalTensor::operator()", "<kernel>", 0);
+    check_access(addr_ + offset, sizeof(T), true, "GlobalTensor::operator()", nullptr, 0);
     return addr_[offset];
   }
 
@@ -173,9 +252,12 @@ class GlobalTensor {
   }
 
  private:
+  template <typename U> friend class GlobalTensor;
   __gm__ T* addr_ = nullptr;
   std::uint64_t size_ = 0;
   const void* home_ = nullptr;  // start of the GM tensor SetGlobalBuffer's buffer lies in (npukb::gm_home)
+  CacheMode cache_mode_ = CacheMode::CACHE_MODE_NORMAL;
+  ShapeInfo shape_info_{};
 };
 
 }  // namespace AscendC

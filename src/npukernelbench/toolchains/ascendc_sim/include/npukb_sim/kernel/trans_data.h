@@ -90,8 +90,7 @@ constexpr bool trans_5hd_types = one_of<T, std::int8_t, std::uint8_t, std::int16
 
 template <typename T>
 inline void TransDataTo5HD(const LocalTensor<T> (&dstList)[NCHW_CONV_ADDR_LIST_SIZE],
-                           const LocalTensor<T> (&srcList)[NCHW_CONV_ADDR_LIST_SIZE], const TransDataTo5HDParams& params,
-                           NPUKB_LOC_PARAMS) {
+                           const LocalTensor<T> (&srcList)[NCHW_CONV_ADDR_LIST_SIZE], const TransDataTo5HDParams& params) { NPUKB_CALLER;
   static_assert(sim::trans_5hd_types<T>, "TransDataTo5HD: unsupported data type");
   std::uint64_t d[16], s[16];
   for (int i = 0; i < 16; ++i) {
@@ -102,14 +101,14 @@ inline void TransDataTo5HD(const LocalTensor<T> (&dstList)[NCHW_CONV_ADDR_LIST_S
 }
 template <typename T>
 inline void TransDataTo5HD(std::uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE], std::uint64_t srcList[NCHW_CONV_ADDR_LIST_SIZE],
-                           const TransDataTo5HDParams& params, NPUKB_LOC_PARAMS) {
+                           const TransDataTo5HDParams& params) { NPUKB_CALLER;
   static_assert(sim::trans_5hd_types<T>, "TransDataTo5HD: unsupported data type");
   sim::trans_5hd(dstList, srcList, sizeof(T), params, file, line);
 }
 // The implementation entry that real kernels also call directly with raw __ubuf__ address lists.
 template <typename T>
 inline void TransDataTo5HDImpl(__ubuf__ T* dstList[NCHW_CONV_ADDR_LIST_SIZE], __ubuf__ T* srcList[NCHW_CONV_ADDR_LIST_SIZE],
-                               const TransDataTo5HDParams& params, NPUKB_LOC_PARAMS) {
+                               const TransDataTo5HDParams& params) { NPUKB_CALLER;
   static_assert(sim::trans_5hd_types<T>, "TransDataTo5HD: unsupported data type");
   std::uint64_t d[16], s[16];
   for (int i = 0; i < 16; ++i) {

@@ -53,7 +53,7 @@ using bfloat16_t = npukb::bf16;
 
 namespace AscendC {
 
-// Scalar helpers of the public API.
+// Scalar conversions of the public API under their names before CANN 9 (now Cast, sys_var.h).
 inline bfloat16_t ToBfloat16(const float& v) { return bfloat16_t(v); }
 inline float ToFloat(const bfloat16_t& v) { return static_cast<float>(v); }
 
@@ -80,21 +80,26 @@ enum class CMPMODE : std::uint8_t { LT = 0, GT, EQ, LE, GE, NE };
 enum class SELMODE : std::uint8_t { VSEL_CMPMASK_SPR = 0, VSEL_TENSOR_SCALAR_MODE, VSEL_TENSOR_TENSOR_MODE };
 enum class ReduceOrder : std::uint8_t { ORDER_VALUE_INDEX = 0, ORDER_INDEX_VALUE, ORDER_ONLY_VALUE, ORDER_ONLY_INDEX };
 enum class MaskMode : std::uint8_t { NORMAL = 0, COUNTER };
-enum class CacheMode : std::uint8_t { CACHE_MODE_DISABLE = 0, CACHE_MODE_NORMAL, CACHE_MODE_LAST, CACHE_MODE_PERSISTENT };
+// L2 cache mode of a GlobalTensor (SetL2CacheHint); CACHE_MODE_LAST is kept for older kernels.
+enum class CacheMode : std::uint8_t { CACHE_MODE_DISABLE = 0, CACHE_MODE_NORMAL = 1, CACHE_MODE_LAST = 2,
+                                      CACHE_MODE_PERSISTENT = 4 };
+enum CacheRwMode { READ = 1, WRITE = 2, RW = 3 };
 enum class AtomicDtype : std::uint8_t { ATOMIC_NONE = 0, ATOMIC_F32, ATOMIC_F16, ATOMIC_S16, ATOMIC_S32, ATOMIC_S8, ATOMIC_BF16 };
 enum class AtomicOp : std::uint8_t { ATOMIC_SUM = 0, ATOMIC_MAX, ATOMIC_MIN };
 enum class BlockMode : std::uint8_t { BLOCK_MODE_NORMAL = 0, BLOCK_MODE_MATRIX, BLOCK_MODE_VECTOR, BLOCK_MODE_SMALL_CHANNEL, BLOCK_MODE_DEPTHWISE };
 // The shape a LocalTensor carries (SetShapeInfo / GetShapeInfo): the library APIs that take no
 // explicit shape (SoftMax family) read the rows from it. shape: the laid-out (padded) dims;
-// originalShape: the valid ones.
-constexpr std::uint32_t K_MAX_SHAPE_DIM = 8;
+// originalShape: the valid ones. K_MAX_DIM is the documented bound of both arrays. (Operators define
+// the macro K_MAX_SHAPE_DIM themselves, to 0 before the include to shrink LocalTensor on the device;
+// this header neither defines nor uses that name.)
+constexpr std::int32_t K_MAX_DIM = 8;
 struct ShapeInfo {
   ShapeInfo() = default;
   ShapeInfo(const std::uint8_t inputShapeDim, const std::uint32_t inputShape[], const std::uint8_t inputOriginalShapeDim,
             const std::uint32_t inputOriginalShape[], const DataFormat inputFormat)
       : shapeDim(inputShapeDim), originalShapeDim(inputOriginalShapeDim), dataFormat(inputFormat) {
-    for (std::uint32_t i = 0; i < shapeDim && i < K_MAX_SHAPE_DIM; ++i) shape[i] = inputShape[i];
-    for (std::uint32_t i = 0; i < originalShapeDim && i < K_MAX_SHAPE_DIM; ++i) originalShape[i] = inputOriginalShape[i];
+    for (std::uint32_t i = 0; i < shapeDim && i < static_cast<std::uint32_t>(K_MAX_DIM); ++i) shape[i] = inputShape[i];
+    for (std::uint32_t i = 0; i < originalShapeDim && i < static_cast<std::uint32_t>(K_MAX_DIM); ++i) originalShape[i] = inputOriginalShape[i];
   }
   ShapeInfo(const std::uint8_t inputShapeDim, const std::uint32_t inputShape[], const DataFormat inputFormat)
       : ShapeInfo(inputShapeDim, inputShape, inputShapeDim, inputShape, inputFormat) {}
@@ -102,14 +107,26 @@ struct ShapeInfo {
       : ShapeInfo(inputShapeDim, inputShape, inputShapeDim, inputShape, DataFormat::ND) {}
   std::uint8_t shapeDim = 0;
   std::uint8_t originalShapeDim = 0;
-  std::uint32_t shape[K_MAX_SHAPE_DIM] = {};
-  std::uint32_t originalShape[K_MAX_SHAPE_DIM] = {};
+  std::uint32_t shape[K_MAX_DIM] = {};
+  std::uint32_t originalShape[K_MAX_DIM] = {};
   DataFormat dataFormat = DataFormat::ND;
 };
+
+// The product of a ShapeInfo's dims (its shape, not its original shape).
+inline int GetShapeSize(const ShapeInfo& shapeInfo) {
+  int size = 1;
+  for (std::uint32_t i = 0; i < shapeInfo.shapeDim && i < static_cast<std::uint32_t>(K_MAX_DIM); ++i) {
+    size *= static_cast<int>(shapeInfo.shape[i]);
+  }
+  return size;
+}
 
 enum class TransposeType : std::uint8_t { TRANSPOSE_TYPE_NONE, TRANSPOSE_NZ2ND_0213, TRANSPOSE_NZ2NZ_0213, TRANSPOSE_NZ2NZ_012_WITH_N, TRANSPOSE_NZ2ND_012_WITH_N, TRANSPOSE_NZ2ND_012_WITHOUT_N, TRANSPOSE_NZ2NZ_012_WITHOUT_N, TRANSPOSE_ND2ND_ONLY, TRANSPOSE_ND_UB_GM, TRANSPOSE_GRAD_ND_UB_GM, TRANSPOSE_ND2ND_B16, TRANSPOSE_NCHW2NHWC, TRANSPOSE_NHWC2NCHW, TRANSPOSE_ND2ND_021, TRANSPOSE_ND2ND_102, TRANSPOSE_ND2ND_210, TRANSPOSE_ND2NZ_WITH_INTLV };
 
 using TEventID = std::int8_t;
+using TTagType = std::int32_t;
+// A queue buffer's handle (uint8_t* on the device): here the address of the buffer's first byte.
+using TBufHandle = std::uint8_t*;
 constexpr std::int32_t MASK_PLACEHOLDER = 0;
 constexpr std::int32_t ONE_BLK_SIZE = 32;
 constexpr std::int32_t ONE_REPEAT_BYTE_SIZE = 256;
@@ -118,6 +135,12 @@ constexpr std::int32_t DEFAULT_BLK_STRIDE = 1;
 constexpr std::int32_t DEFAULT_REPEAT_STRIDE = 8;
 constexpr std::int32_t MAX_REPEAT_TIMES = 255;
 constexpr std::int32_t TOTAL_UB_SIZE = 196608;
+// The other on-chip memories of the 910B (real kernels size whole buffers with these).
+constexpr std::int32_t TOTAL_VEC_LOCAL_SIZE = 196608;
+constexpr std::int32_t TOTAL_L1_SIZE = 524288;
+constexpr std::int32_t TOTAL_L0A_SIZE = 65536;
+constexpr std::int32_t TOTAL_L0B_SIZE = 65536;
+constexpr std::int32_t TOTAL_L0C_SIZE = 131072;
 constexpr std::uint32_t QUE_MAX_EVENT = 8;
 constexpr std::int32_t ONE_BLK_FLOAT_NUM = 8;        // float elements per 32-byte block
 constexpr std::int32_t ONE_BLK_HALF_NUM = 16;        // half elements per 32-byte block
@@ -150,6 +173,11 @@ struct UnaryRepeatParams {
                     std::uint8_t srcRepStrideIn)
       : dstBlkStride(dstBlkStrideIn), srcBlkStride(srcBlkStrideIn), dstRepStride(dstRepStrideIn),
         srcRepStride(srcRepStrideIn) {}
+  // halfBlock: which half of the destination block a CastDequant result goes to.
+  UnaryRepeatParams(std::uint16_t dstBlkStrideIn, std::uint16_t srcBlkStrideIn, std::uint8_t dstRepStrideIn,
+                    std::uint8_t srcRepStrideIn, bool halfBlockIn)
+      : dstBlkStride(dstBlkStrideIn), srcBlkStride(srcBlkStrideIn), dstRepStride(dstRepStrideIn),
+        srcRepStride(srcRepStrideIn), halfBlock(halfBlockIn) {}
   std::uint32_t blockNumber = DEFAULT_BLK_NUM;
   std::uint16_t dstBlkStride = DEFAULT_BLK_STRIDE;
   std::uint16_t srcBlkStride = DEFAULT_BLK_STRIDE;

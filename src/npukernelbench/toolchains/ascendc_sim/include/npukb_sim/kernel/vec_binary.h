@@ -12,23 +12,21 @@ namespace AscendC {
 #define NPUKB_BINARY(NAME, COST, EXPR, ...)                                                                        \
   template <typename T>                                                                                             \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,               \
-                   const std::int32_t& calCount, NPUKB_LOC_PARAMS) {                                                \
+                   const std::int32_t& calCount) { NPUKB_CALLER;                                                \
     static_assert(sim::one_of<T, __VA_ARGS__>, #NAME ": unsupported data type (supported: " #__VA_ARGS__ ")");     \
     sim::binary_count(#NAME, dst, src0, src1, calCount, COST, [](T a, T b) -> T { return static_cast<T>(EXPR); }, \
                       file, line);                                                                                  \
   }                                                                                                                 \
   template <typename T, bool isSetMask = true>                                                                      \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,               \
-                   const std::uint64_t mask[], sim::RepeatArg repeatTimes, const BinaryRepeatParams& repeatParams,  \
-                   NPUKB_LOC_PARAMS) {                                                                              \
+                   const std::uint64_t mask[], sim::RepeatArg repeatTimes, const BinaryRepeatParams& repeatParams) { NPUKB_CALLER;                                                                              \
     static_assert(sim::one_of<T, __VA_ARGS__>, #NAME ": unsupported data type (supported: " #__VA_ARGS__ ")");     \
     sim::binary_mask(#NAME, dst, src0, src1, isSetMask, mask, 0, repeatTimes.value, repeatParams, COST,            \
                      [](T a, T b) -> T { return static_cast<T>(EXPR); }, file, line);                              \
   }                                                                                                                 \
   template <typename T, bool isSetMask = true>                                                                      \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,               \
-                   std::uint64_t mask, sim::RepeatArg repeatTimes, const BinaryRepeatParams& repeatParams,          \
-                   NPUKB_LOC_PARAMS) {                                                                              \
+                   std::uint64_t mask, sim::RepeatArg repeatTimes, const BinaryRepeatParams& repeatParams) { NPUKB_CALLER;                                                                              \
     static_assert(sim::one_of<T, __VA_ARGS__>, #NAME ": unsupported data type (supported: " #__VA_ARGS__ ")");     \
     sim::binary_mask(#NAME, dst, src0, src1, isSetMask, nullptr, mask, repeatTimes.value, repeatParams, COST,      \
                      [](T a, T b) -> T { return static_cast<T>(EXPR); }, file, line);                              \
@@ -37,29 +35,28 @@ namespace AscendC {
   inline npukbPtrRet NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,        \
                           const std::int32_t& calCount) {                                                           \
     NPUKB_PTR_CHECK(NAME);                                                                                          \
-    NAME<T>(dst, src0, src1, calCount, NPUKB_PTR_LOC);                                                              \
+    NAME<T>(dst, src0, src1, calCount);                                                              \
   }                                                                                                                 \
   template <typename T, bool isSetMask = true, NPUKB_PTR_RET>                                                       \
   inline npukbPtrRet NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,        \
                           const std::uint64_t mask[], const std::uint8_t repeatTimes,                               \
                           const BinaryRepeatParams& repeatParams) {                                                 \
     NPUKB_PTR_CHECK(NAME);                                                                                          \
-    NAME<T, isSetMask>(dst, src0, src1, mask, repeatTimes, repeatParams, NPUKB_PTR_LOC);                            \
+    NAME<T, isSetMask>(dst, src0, src1, mask, repeatTimes, repeatParams);                            \
   }                                                                                                                 \
   template <typename T, bool isSetMask = true, NPUKB_PTR_RET>                                                       \
   inline npukbPtrRet NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,        \
                           std::uint64_t mask[], const std::uint8_t repeatTimes,                                     \
                           const BinaryRepeatParams& repeatParams) {                                                 \
     NPUKB_PTR_CHECK(NAME);                                                                                          \
-    NAME<T, isSetMask>(dst, src0, src1, static_cast<const std::uint64_t*>(mask), repeatTimes, repeatParams,         \
-                       NPUKB_PTR_LOC);                                                                              \
+    NAME<T, isSetMask>(dst, src0, src1, static_cast<const std::uint64_t*>(mask), repeatTimes, repeatParams);                                                                              \
   }                                                                                                                 \
   template <typename T, bool isSetMask = true, NPUKB_PTR_RET>                                                       \
   inline npukbPtrRet NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,        \
                           std::uint64_t mask, const std::uint8_t repeatTimes,                                       \
                           const BinaryRepeatParams& repeatParams) {                                                 \
     NPUKB_PTR_CHECK(NAME);                                                                                          \
-    NAME<T, isSetMask>(dst, src0, src1, mask, repeatTimes, repeatParams, NPUKB_PTR_LOC);                            \
+    NAME<T, isSetMask>(dst, src0, src1, mask, repeatTimes, repeatParams);                            \
   }
 
 NPUKB_BINARY(Add, kCostSimple, a + b, half, float, std::int16_t, std::int32_t)

@@ -11,15 +11,14 @@ namespace AscendC {
 #define NPUKB_SCALAR(NAME, COST, EXPR, ...)                                                                         \
   template <typename T>                                                                                             \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,                      \
-                   const std::int32_t& calCount, NPUKB_LOC_PARAMS) {                                                \
+                   const std::int32_t& calCount) { NPUKB_CALLER;                                                \
     static_assert(sim::one_of<T, __VA_ARGS__>, #NAME ": unsupported data type (supported: " #__VA_ARGS__ ")");     \
     const T s = scalarValue;                                                                                        \
     sim::unary_count(#NAME, dst, src, calCount, COST, [s](T a) -> T { return static_cast<T>(EXPR); }, file, line); \
   }                                                                                                                 \
   template <typename T, bool isSetMask = true>                                                                      \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,                      \
-                   const std::uint64_t mask[], sim::RepeatArg repeatTimes, const UnaryRepeatParams& repeatParams,   \
-                   NPUKB_LOC_PARAMS) {                                                                              \
+                   const std::uint64_t mask[], sim::RepeatArg repeatTimes, const UnaryRepeatParams& repeatParams) { NPUKB_CALLER;                                                                              \
     static_assert(sim::one_of<T, __VA_ARGS__>, #NAME ": unsupported data type (supported: " #__VA_ARGS__ ")");     \
     const T s = scalarValue;                                                                                        \
     sim::unary_mask(#NAME, dst, src, isSetMask, mask, 0, repeatTimes.value, repeatParams.dstBlkStride,              \
@@ -28,7 +27,7 @@ namespace AscendC {
   }                                                                                                                 \
   template <typename T, bool isSetMask = true>                                                                      \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, std::uint64_t mask,  \
-                   sim::RepeatArg repeatTimes, const UnaryRepeatParams& repeatParams, NPUKB_LOC_PARAMS) {           \
+                   sim::RepeatArg repeatTimes, const UnaryRepeatParams& repeatParams) { NPUKB_CALLER;           \
     static_assert(sim::one_of<T, __VA_ARGS__>, #NAME ": unsupported data type (supported: " #__VA_ARGS__ ")");     \
     const T s = scalarValue;                                                                                        \
     sim::unary_mask(#NAME, dst, src, isSetMask, nullptr, mask, repeatTimes.value, repeatParams.dstBlkStride,        \
@@ -39,21 +38,21 @@ namespace AscendC {
   inline npukbPtrRet NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,               \
                           const std::int32_t& calCount) {                                                           \
     NPUKB_PTR_CHECK(NAME);                                                                                          \
-    NAME<T>(dst, src, scalarValue, calCount, NPUKB_PTR_LOC);                                                        \
+    NAME<T>(dst, src, scalarValue, calCount);                                                        \
   }                                                                                                                 \
   template <typename T, bool isSetMask = true, NPUKB_PTR_RET>                                                       \
   inline npukbPtrRet NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,               \
                           const std::uint64_t mask[], const std::uint8_t repeatTimes,                               \
                           const UnaryRepeatParams& repeatParams) {                                                  \
     NPUKB_PTR_CHECK(NAME);                                                                                          \
-    NAME<T, isSetMask>(dst, src, scalarValue, mask, repeatTimes, repeatParams, NPUKB_PTR_LOC);                      \
+    NAME<T, isSetMask>(dst, src, scalarValue, mask, repeatTimes, repeatParams);                      \
   }                                                                                                                 \
   template <typename T, bool isSetMask = true, NPUKB_PTR_RET>                                                       \
   inline npukbPtrRet NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,               \
                           std::uint64_t mask, const std::uint8_t repeatTimes,                                       \
                           const UnaryRepeatParams& repeatParams) {                                                  \
     NPUKB_PTR_CHECK(NAME);                                                                                          \
-    NAME<T, isSetMask>(dst, src, scalarValue, mask, repeatTimes, repeatParams, NPUKB_PTR_LOC);                      \
+    NAME<T, isSetMask>(dst, src, scalarValue, mask, repeatTimes, repeatParams);                      \
   }
 
 NPUKB_SCALAR(Adds, kCostSimple, a + s, half, float, std::int16_t, std::int32_t)

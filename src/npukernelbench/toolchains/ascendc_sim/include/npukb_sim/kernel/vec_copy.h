@@ -12,14 +12,14 @@ namespace AscendC {
 #define NPUKB_COPY_TYPES std::uint16_t, std::int16_t, half, std::uint32_t, std::int32_t, float
 template <typename T, bool isSetMask = true>
 inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint64_t mask[], sim::RepeatArg repeatTimes,
-                 const CopyRepeatParams& repeatParams, NPUKB_LOC_PARAMS) {
+                 const CopyRepeatParams& repeatParams) { NPUKB_CALLER;
   static_assert(sim::one_of<T, NPUKB_COPY_TYPES>, "Copy: unsupported data type (uint16_t, int16_t, half, uint32_t, int32_t, float)");
   sim::unary_mask("Copy", dst, src, isSetMask, mask, 0, repeatTimes.value, repeatParams.dstStride, repeatParams.srcStride,
                   repeatParams.dstRepeatSize, repeatParams.srcRepeatSize, kCostSimple, [](T a) -> T { return a; }, file, line);
 }
 template <typename T, bool isSetMask = true>
 inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, std::uint64_t mask, sim::RepeatArg repeatTimes,
-                 const CopyRepeatParams& repeatParams, NPUKB_LOC_PARAMS) {
+                 const CopyRepeatParams& repeatParams) { NPUKB_CALLER;
   static_assert(sim::one_of<T, NPUKB_COPY_TYPES>, "Copy: unsupported data type (uint16_t, int16_t, half, uint32_t, int32_t, float)");
   sim::unary_mask("Copy", dst, src, isSetMask, nullptr, mask, repeatTimes.value, repeatParams.dstStride, repeatParams.srcStride,
                   repeatParams.dstRepeatSize, repeatParams.srcRepeatSize, kCostSimple, [](T a) -> T { return a; }, file, line);

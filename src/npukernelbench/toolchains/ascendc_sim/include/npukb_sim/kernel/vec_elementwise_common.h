@@ -117,18 +117,16 @@ constexpr double kCostSimple = static_cast<double>(npukb::kern::VecCost::Simple)
 constexpr double kCostDiv = static_cast<double>(npukb::kern::VecCost::Div);
 constexpr double kCostTrans = static_cast<double>(npukb::kern::VecCost::Transcend);
 
-#define NPUKB_LOC_PARAMS const char* file = __builtin_FILE(), int line = __builtin_LINE()
-
-// Exact-signature companions. Every public API overload takes two trailing defaulted parameters (the
-// caller's file and line, for violation messages), so its function type differs from the real API's.
-// Real kernels pass APIs as template arguments (`template <OneScalarBinaryOp<T>* op>` with
-// `Adds`, `Sub`, `Exp`, `Sin<float, false>`, ...), which needs the exact type. Each overload therefore
-// has a companion with the real parameter list whose return type is an extra template parameter:
-// deducible from a function-pointer type (it must be void), never from a call, so direct calls always
-// choose the location-capturing overload. Calls through such a pointer report no kernel line.
+// Exact-signature companions of the mask / repeat forms. Those take their repeat count as a
+// sim::RepeatArg (a count above 255 is a violation instead of the silent uint8_t truncation), so
+// their function type differs from the real API's; real kernels pass APIs as template arguments
+// (`template <OneScalarBinaryOp<T>* op>` with `Adds`, `Sub`, `Exp`, `Sin<float, false>`, ...), which
+// needs the exact type. Each such overload has a companion with the real parameter list whose return
+// type is an extra template parameter: deducible from a function-pointer type (it must be void),
+// never from a call, so direct calls choose the checking overload. The count forms have the real
+// signature themselves (partial ordering prefers them over their companion).
 #define NPUKB_PTR_RET typename npukbPtrRet
 #define NPUKB_PTR_CHECK(NAME) \
   static_assert(std::is_void_v<npukbPtrRet>, #NAME ": AscendC vector APIs return void")
-#define NPUKB_PTR_LOC "<a call through a function pointer>", 0
 
 }  // namespace AscendC

@@ -12,14 +12,14 @@ namespace AscendC {
 // ---- Duplicate ---------------------------------------------------------------------------------
 #define NPUKB_DUP_TYPES half, bfloat16_t, float, std::int16_t, std::uint16_t, std::int32_t, std::uint32_t
 template <typename T>
-inline void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, const std::int32_t& calCount, NPUKB_LOC_PARAMS) {
+inline void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, const std::int32_t& calCount) { NPUKB_CALLER;
   static_assert(sim::one_of<T, NPUKB_DUP_TYPES>, "Duplicate: unsupported data type");
   const T s = scalarValue;
   sim::unary_count("Duplicate", dst, dst, calCount, kCostSimple, [s](T) -> T { return s; }, file, line);
 }
 template <typename T, bool isSetMask = true>
 inline void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, const std::uint64_t mask[], sim::RepeatArg repeatTimes,
-                      const std::uint16_t dstBlockStride, const std::uint8_t dstRepeatStride, NPUKB_LOC_PARAMS) {
+                      const std::uint16_t dstBlockStride, const std::uint8_t dstRepeatStride) { NPUKB_CALLER;
   static_assert(sim::one_of<T, NPUKB_DUP_TYPES>, "Duplicate: unsupported data type");
   const T s = scalarValue;
   sim::unary_mask("Duplicate", dst, dst, isSetMask, mask, 0, repeatTimes.value, dstBlockStride, dstBlockStride,
@@ -27,7 +27,7 @@ inline void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, const std
 }
 template <typename T, bool isSetMask = true>
 inline void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, std::uint64_t mask, sim::RepeatArg repeatTimes,
-                      const std::uint16_t dstBlockStride, const std::uint8_t dstRepeatStride, NPUKB_LOC_PARAMS) {
+                      const std::uint16_t dstBlockStride, const std::uint8_t dstRepeatStride) { NPUKB_CALLER;
   static_assert(sim::one_of<T, NPUKB_DUP_TYPES>, "Duplicate: unsupported data type");
   const T s = scalarValue;
   sim::unary_mask("Duplicate", dst, dst, isSetMask, nullptr, mask, repeatTimes.value, dstBlockStride, dstBlockStride,
@@ -38,7 +38,7 @@ inline void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, std::uint
 // The index is formed exactly and rounded once to the element type (half keeps integers exact up
 // to 2048, float up to 2^24).
 template <typename T>
-inline void CreateVecIndex(const LocalTensor<T>& dst, const T& firstValue, std::uint32_t calCount, NPUKB_LOC_PARAMS) {
+inline void CreateVecIndex(const LocalTensor<T>& dst, const T& firstValue, std::uint32_t calCount) { NPUKB_CALLER;
   static_assert(sim::one_of<T, half, float, std::int16_t, std::int32_t>,
                 "CreateVecIndex: unsupported data type (supported: half, float, int16_t, int32_t)");
   if (calCount == 0) return;
@@ -60,8 +60,7 @@ inline void CreateVecIndex(const LocalTensor<T>& dst, const T& firstValue, std::
 
 // ---- Brcb: each source element fills one 32-byte block --------------------------------------------
 template <typename T>
-inline void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src0, sim::RepeatArg repeatTimes, const BrcbRepeatParams& p,
-                 NPUKB_LOC_PARAMS) {
+inline void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src0, sim::RepeatArg repeatTimes, const BrcbRepeatParams& p) { NPUKB_CALLER;
   static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Brcb: supports 16-bit and 32-bit data types");
   sim::check_repeat("Brcb", repeatTimes.value, file, line);
   const std::uint32_t reps = static_cast<std::uint32_t>(repeatTimes.value);

@@ -10,7 +10,7 @@ namespace AscendC {
 // ---- Gather: dst[i] = *(src + srcBaseAddr + srcOffset[i]) (offsets in bytes) ----------------------
 template <typename T>
 inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<std::uint32_t>& srcOffset,
-                   const std::uint32_t srcBaseAddr, const std::uint32_t count, NPUKB_LOC_PARAMS) {
+                   const std::uint32_t srcBaseAddr, const std::uint32_t count) { NPUKB_CALLER;
   static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Gather: supports 16-bit and 32-bit data types");
   if (count == 0) return;
   sim::check_local("Gather", "dst", dst, static_cast<std::uint64_t>(count) * sizeof(T), true, file, line);

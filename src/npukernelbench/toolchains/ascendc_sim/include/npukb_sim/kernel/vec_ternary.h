@@ -40,23 +40,21 @@ inline void ternary_mask(const char* api, const LocalTensor<T>& dst, const Local
 #define NPUKB_TERNARY(NAME, EXPR)                                                                                  \
   template <typename T>                                                                                             \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,               \
-                   const std::int32_t& calCount, NPUKB_LOC_PARAMS) {                                                \
+                   const std::int32_t& calCount) { NPUKB_CALLER;                                                \
     static_assert(sim::one_of<T, half, float>, #NAME ": unsupported data type (half, float)");                      \
     sim::ternary_count(#NAME, dst, src0, src1, calCount,                                                            \
                        [](T d, T a, T b) -> T { return static_cast<T>(EXPR); }, file, line);                        \
   }                                                                                                                 \
   template <typename T, bool isSetMask = true>                                                                      \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,               \
-                   const std::uint64_t mask[], sim::RepeatArg repeatTimes, const BinaryRepeatParams& repeatParams,  \
-                   NPUKB_LOC_PARAMS) {                                                                              \
+                   const std::uint64_t mask[], sim::RepeatArg repeatTimes, const BinaryRepeatParams& repeatParams) { NPUKB_CALLER;                                                                              \
     static_assert(sim::one_of<T, half, float>, #NAME ": unsupported data type (half, float)");                      \
     sim::ternary_mask(#NAME, dst, src0, src1, isSetMask, mask, 0, repeatTimes.value, repeatParams,                  \
                       [](T d, T a, T b) -> T { return static_cast<T>(EXPR); }, file, line);                         \
   }                                                                                                                 \
   template <typename T, bool isSetMask = true>                                                                      \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,               \
-                   std::uint64_t mask, sim::RepeatArg repeatTimes, const BinaryRepeatParams& repeatParams,          \
-                   NPUKB_LOC_PARAMS) {                                                                              \
+                   std::uint64_t mask, sim::RepeatArg repeatTimes, const BinaryRepeatParams& repeatParams) { NPUKB_CALLER;                                                                              \
     static_assert(sim::one_of<T, half, float>, #NAME ": unsupported data type (half, float)");                      \
     sim::ternary_mask(#NAME, dst, src0, src1, isSetMask, nullptr, mask, repeatTimes.value, repeatParams,            \
                       [](T d, T a, T b) -> T { return static_cast<T>(EXPR); }, file, line);                         \
@@ -74,8 +72,7 @@ constexpr bool axpy_ok = (std::is_same_v<T, half> && std::is_same_v<U, half>) ||
                          (std::is_same_v<T, float> && std::is_same_v<U, half>);
 }
 template <typename T, typename U>
-inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U scalarValue, const std::int32_t& calCount,
-                 NPUKB_LOC_PARAMS) {
+inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U scalarValue, const std::int32_t& calCount) { NPUKB_CALLER;
   static_assert(sim::axpy_ok<T, U>, "Axpy: supported (dst, src) types are (half, half), (float, float), (float, half)");
   sim::check_count<T>("Axpy", calCount, file, line);
   if (calCount == 0) return;
@@ -94,7 +91,7 @@ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U s
 }
 template <typename T, typename U, bool isSetMask = true>
 inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U scalarValue, std::uint64_t mask,
-                 sim::RepeatArg repeatTimes, const UnaryRepeatParams& p, NPUKB_LOC_PARAMS) {
+                 sim::RepeatArg repeatTimes, const UnaryRepeatParams& p) { NPUKB_CALLER;
   static_assert(sim::axpy_ok<T, U>, "Axpy: supported (dst, src) types are (half, half), (float, float), (float, half)");
   const float s = static_cast<float>(scalarValue);
   const std::uint32_t w = sizeof(T) > sizeof(U) ? sizeof(T) : sizeof(U);

@@ -10,7 +10,7 @@ namespace AscendC {
 
 // ---- Transpose: one 16x16 matrix of 2-byte elements ---------------------------------------------
 template <typename T>
-inline void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src, NPUKB_LOC_PARAMS) {
+inline void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src) { NPUKB_CALLER;
   static_assert(sim::one_of<T, half, std::int16_t, std::uint16_t>, "Transpose (16x16): supports half, int16_t, uint16_t");
   sim::check_local("Transpose", "dst", dst, 512, true, file, line);
   sim::check_local("Transpose", "src", src, 512, true, file, line);

@@ -10,14 +10,13 @@ namespace AscendC {
 // ---- unary -------------------------------------------------------------------------------------
 #define NPUKB_UNARY(NAME, COST, EXPR, ...)                                                                          \
   template <typename T>                                                                                             \
-  inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::int32_t& calCount,              \
-                   NPUKB_LOC_PARAMS) {                                                                              \
+  inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::int32_t& calCount) { NPUKB_CALLER;                                                                              \
     static_assert(sim::one_of<T, __VA_ARGS__>, #NAME ": unsupported data type (supported: " #__VA_ARGS__ ")");     \
     sim::unary_count(#NAME, dst, src, calCount, COST, [](T a) -> T { return static_cast<T>(EXPR); }, file, line);  \
   }                                                                                                                 \
   template <typename T, bool isSetMask = true>                                                                      \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint64_t mask[],                \
-                   sim::RepeatArg repeatTimes, const UnaryRepeatParams& repeatParams, NPUKB_LOC_PARAMS) {           \
+                   sim::RepeatArg repeatTimes, const UnaryRepeatParams& repeatParams) { NPUKB_CALLER;           \
     static_assert(sim::one_of<T, __VA_ARGS__>, #NAME ": unsupported data type (supported: " #__VA_ARGS__ ")");     \
     sim::unary_mask(#NAME, dst, src, isSetMask, mask, 0, repeatTimes.value, repeatParams.dstBlkStride,              \
                     repeatParams.srcBlkStride, repeatParams.dstRepStride, repeatParams.srcRepStride, COST,          \
@@ -25,7 +24,7 @@ namespace AscendC {
   }                                                                                                                 \
   template <typename T, bool isSetMask = true>                                                                      \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, std::uint64_t mask,                        \
-                   sim::RepeatArg repeatTimes, const UnaryRepeatParams& repeatParams, NPUKB_LOC_PARAMS) {           \
+                   sim::RepeatArg repeatTimes, const UnaryRepeatParams& repeatParams) { NPUKB_CALLER;           \
     static_assert(sim::one_of<T, __VA_ARGS__>, #NAME ": unsupported data type (supported: " #__VA_ARGS__ ")");     \
     sim::unary_mask(#NAME, dst, src, isSetMask, nullptr, mask, repeatTimes.value, repeatParams.dstBlkStride,        \
                     repeatParams.srcBlkStride, repeatParams.dstRepStride, repeatParams.srcRepStride, COST,          \
@@ -34,19 +33,19 @@ namespace AscendC {
   template <typename T, NPUKB_PTR_RET>                                                                              \
   inline npukbPtrRet NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::int32_t& calCount) {     \
     NPUKB_PTR_CHECK(NAME);                                                                                          \
-    NAME<T>(dst, src, calCount, NPUKB_PTR_LOC);                                                                     \
+    NAME<T>(dst, src, calCount);                                                                     \
   }                                                                                                                 \
   template <typename T, bool isSetMask = true, NPUKB_PTR_RET>                                                       \
   inline npukbPtrRet NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint64_t mask[],         \
                           const std::uint8_t repeatTimes, const UnaryRepeatParams& repeatParams) {                  \
     NPUKB_PTR_CHECK(NAME);                                                                                          \
-    NAME<T, isSetMask>(dst, src, mask, repeatTimes, repeatParams, NPUKB_PTR_LOC);                                   \
+    NAME<T, isSetMask>(dst, src, mask, repeatTimes, repeatParams);                                   \
   }                                                                                                                 \
   template <typename T, bool isSetMask = true, NPUKB_PTR_RET>                                                       \
   inline npukbPtrRet NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, std::uint64_t mask,                 \
                           const std::uint8_t repeatTimes, const UnaryRepeatParams& repeatParams) {                  \
     NPUKB_PTR_CHECK(NAME);                                                                                          \
-    NAME<T, isSetMask>(dst, src, mask, repeatTimes, repeatParams, NPUKB_PTR_LOC);                                   \
+    NAME<T, isSetMask>(dst, src, mask, repeatTimes, repeatParams);                                   \
   }
 
 NPUKB_UNARY(Exp, kCostTrans, __builtin_expf(sim::tofl(a)), half, float)
