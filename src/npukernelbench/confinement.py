@@ -141,6 +141,8 @@ class Confinement:
                 args += ["--ro", str(path)]
             for path in rw:
                 args += ["--rw", str(path)]
+            if keep_phase:          # a command of ours that confines itself further (the launcher)
+                args.append("--own-proc")
         if b.seccomp:
             args.append("--seccomp")
         if network:

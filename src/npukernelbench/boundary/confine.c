@@ -1,7 +1,7 @@
 /* confine.c -- npukb-confine: confine a command, then exec it (docs/security.md).
  *
  *   npukb-confine [--ro PATH]... [--rw PATH]... [--phase-fd N [--keep-phase]] [--landlock] [--seccomp]
- *                 [--allow-network] -- COMMAND [ARG]...
+ *                 [--allow-network] [--own-proc] -- COMMAND [ARG]...
  *   npukb-confine --probe
  *
  * In this order: drop every capability (uid 0 keeps no privilege), apply Landlock (the system
@@ -17,6 +17,9 @@
  * write (the descriptor is closed on exec) -- unless --keep-phase hands it to the command as fd 3
  * (NPUKB_PHASE_FD=3 in its environment), for a command of ours that reports its own phases (the
  * simulator's launcher, which closes it before it loads candidate code).
+ *
+ * --own-proc lets the command read its own /proc/<pid> (the launcher counts its threads there before
+ * it confines itself further); no other process's.
  *
  * --probe prints "landlock ABI seccomp 0|1" after trying both on itself.
  */
@@ -77,7 +80,7 @@ static int probe(void) {
 int main(int argc, char** argv) {
   const char* ro[MAX_PATHS];
   const char* rw[MAX_PATHS];
-  int n_ro = 0, n_rw = 0, keep_phase = 0, landlock = 0, seccomp = 0, network = 0, i;
+  int n_ro = 0, n_rw = 0, keep_phase = 0, landlock = 0, seccomp = 0, network = 0, own_proc = 0, i;
   char err[600];
   for (i = 1; i < argc; ++i) {
     if (strcmp(argv[i], "--") == 0) {
@@ -93,6 +96,8 @@ int main(int argc, char** argv) {
       seccomp = 1;
     } else if (strcmp(argv[i], "--allow-network") == 0) {
       network = 1;
+    } else if (strcmp(argv[i], "--own-proc") == 0) {
+      own_proc = 1;
     } else if (i + 1 < argc && strcmp(argv[i], "--ro") == 0 && n_ro < MAX_PATHS) {
       ro[n_ro++] = argv[++i];
     } else if (i + 1 < argc && strcmp(argv[i], "--rw") == 0 && n_rw < MAX_PATHS) {
@@ -126,6 +131,9 @@ int main(int argc, char** argv) {
       if (nb_landlock_allow(&ll, rw[k], NB_LL_ALL, err, sizeof err) != 0) fail(err);
     }
     if (nb_landlock_allow_devices(&ll, err, sizeof err) != 0) fail(err);
+    /* This process's own /proc/<pid> (the pid survives the exec), found through /proc/self: in a pid
+       namespace without its own /proc, getpid() is not the number /proc knows it by. */
+    if (own_proc && nb_landlock_allow(&ll, "/proc/self", NB_LL_READ, err, sizeof err) != 0) fail(err);
     if (nb_landlock_enforce(&ll, err, sizeof err) != 0) fail(err);
   }
   if (seccomp && nb_seccomp_step(network, err, sizeof err) != 0) fail(err);

@@ -453,7 +453,7 @@ NB_FN int nb_seccomp_candidate(long self, long child, char* err, size_t len) {
       SYS_getcwd, SYS_fsync, SYS_fdatasync, SYS_fstatfs, SYS_statfs, SYS_umask, SYS_uname,
       SYS_sysinfo, SYS_getrandom, SYS_sched_getaffinity, SYS_sched_getparam, SYS_sched_getscheduler,
       SYS_getpriority, SYS_getrusage, SYS_times, SYS_wait4, SYS_waitid, SYS_ppoll, SYS_pselect6, SYS_membarrier,
-      SYS_getcpu, SYS_seccomp, SYS_mincore, SYS_msync,
+      SYS_getcpu, SYS_seccomp, SYS_mincore, SYS_msync, SYS_pipe2,
 #ifdef SYS_faccessat2
       SYS_faccessat2,
 #endif
@@ -471,7 +471,7 @@ NB_FN int nb_seccomp_candidate(long self, long child, char* err, size_t len) {
 #endif
 #ifdef SYS_open
       SYS_open, SYS_stat, SYS_lstat, SYS_access, SYS_readlink, SYS_poll, SYS_select, SYS_dup2, SYS_pause,
-      SYS_rename, SYS_time, SYS_getdents,
+      SYS_rename, SYS_time, SYS_getdents, SYS_pipe,
 #endif
 #ifdef SYS_arch_prctl
       SYS_arch_prctl,

@@ -185,6 +185,24 @@ def _run(argv: list[str], cwd: Path, limits: Limits, timings: dict[str, float] |
     return outcome
 
 
+def crash_line(stderr: str) -> str:
+    """The launcher's last "npukb: " line (the crash handler's: which block or step, which system call)."""
+    for line in reversed(stderr.splitlines()):
+        if line.startswith("npukb: "):
+            return line[len("npukb: "):].rsplit(" (signal", 1)[0]
+    return ""
+
+
+def death_note(signal_name: str | None, stderr: str) -> str:
+    """" (where and why)" for a launcher that died of ``signal_name``: the crash handler's line; for
+    SIGSYS, the boundary's seccomp policy trapped a system call (named when the handler could run)."""
+    where = crash_line(stderr)
+    if signal_name == "SIGSYS" and "forbidden system call" not in where:
+        where = ("forbidden system call (candidate code may not start programs or processes, open sockets, trace "
+                 "or signal other processes)" + (f"; {where}" if where else ""))
+    return f" ({where})" if where else ""
+
+
 def _toolchain_prefix(program: str) -> tuple[Path, ...]:
     """The installation a compiler outside the system directories lives in (its libexec, its
     headers): the confinement lets the compile read it."""
@@ -476,7 +494,8 @@ def _host_steps(project: KernelProject, compiler: Compiler, cache: BuildCache, f
         disk = disk_trouble(folder, described.stderr)
         if disk:
             raise InfrastructureError(f"ascendc-sim build (describe): {disk}")
-        why = (f"died of {described.signal_name}" if described.signal_name else
+        why = (f"died of {described.signal_name}{death_note(described.signal_name, described.stderr)}"
+               if described.signal_name else
                "timed out" if described.timed_out else f"exited with {described.returncode}")
         raise StepFailure(f"the host code's static initialisation {why}:\n{described.stderr[-2000:]}",
                           ErrorCategory.OTHER, timed_out=described.timed_out)

@@ -158,10 +158,9 @@ class AscendCSimToolchain:
                              message=f"timeout: the simulated run exceeded its {launch.timeout_s:g} s limit "
                                      "(an endless loop in the kernel or the tiling function?)")
         if outcome.signal_name:
-            where = _crash_line(outcome.stderr)
             return RunResult(ok=False, details=details,
                              message=f"runtime_error: the kernel process died of {outcome.signal_name}"
-                                     + (f" ({where})" if where else ""))
+                                     + builder.death_note(outcome.signal_name, outcome.stderr))
         if outcome.returncode in (EXIT_VIOLATION, EXIT_LAUNCH):
             return RunResult(ok=False, details=details, message=result.get("message") or outcome.stderr[-2000:])
         if outcome.returncode != 0 or result.get("status") != "ok":
@@ -181,9 +180,3 @@ class AscendCSimToolchain:
         return RunResult(ok=True, outputs=outputs, inputs_after=inputs_after, time_us=result.get("time_us"),
                          details=details)
 
-
-def _crash_line(stderr: str) -> str:
-    for line in reversed(stderr.splitlines()):
-        if line.startswith("npukb: "):
-            return line[len("npukb: "):].rsplit(" (signal", 1)[0]
-    return ""
