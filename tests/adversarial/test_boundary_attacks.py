@@ -4,7 +4,8 @@ candidate's shared object, the strict comparison), at every confinement level th
 gets exactly its status -- nothing leaks into what is recorded, nothing outside the scratch is
 touched, no process is left behind, no death the candidate caused is blamed on the harness.
 
-A secret file (the canary) lies outside the sandbox and the harness's environment holds an API key;
+A secret file (the canary) lies outside the sandbox and the harness's environment holds an API key
+(also in a process of the harness's that was started with it, whose /proc/<pid>/environ shows it);
 an attack that gets either reports it as hex on stderr and exits 42 (see boundary_attacks.py).
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import socket
+import subprocess
 import threading
 import time
 import uuid
@@ -38,6 +40,14 @@ def test_at_least_two_attacks_per_class() -> None:
     assert all(len(attacks) >= 2 for attacks in classes.values()), {k: len(v) for k, v in classes.items()}
 
 
+def _without_capabilities() -> list[str]:
+    """A command prefix that drops every capability (npukb-confine without Landlock or seccomp), so that a
+    decoy started with it is an ordinary process of the harness's user even when the tests run as root
+    (a root process with capabilities is unreadable to a process without them anyway)."""
+    confiner = conf_mod._boundary().confiner
+    return [confiner, "--"] if confiner else []
+
+
 @pytest.fixture(params=[cap for _, cap in OFFERED], ids=[name for name, _ in OFFERED])
 def level(request, monkeypatch: pytest.MonkeyPatch) -> str:
     """Every confinement level this machine offers (NPUKB_CONFINEMENT caps the wrapper)."""
@@ -60,6 +70,9 @@ def bait(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict:
     canary.write_text(secret + "\n")
     key = f"sk-{uuid.uuid4().hex}"
     monkeypatch.setenv("NPUKB_API_KEY", key)
+    # /proc/<pid>/environ shows a process's environment as it was exec'd: a process of the harness's
+    # started with the key (as a harness launched from a shell that exports it would be).
+    decoy = subprocess.Popen([*_without_capabilities(), "sleep", "600"], env={**os.environ, "NPUKB_API_KEY": key})
     server = socket.socket()
     server.bind(("127.0.0.1", 0))
     server.listen(4)
@@ -78,7 +91,10 @@ def bait(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict:
 
     listener = threading.Thread(target=accept, daemon=True)
     listener.start()
-    yield {"canary": canary, "secret": secret, "key": key, "port": server.getsockname()[1], "hits": hits}
+    yield {"canary": canary, "secret": secret, "key": key, "port": server.getsockname()[1], "hits": hits,
+           "pid": decoy.pid}
+    decoy.kill()
+    decoy.wait()
     stop.set()
     listener.join(timeout=2)
     server.close()
@@ -92,7 +108,7 @@ def _forms(secret: str) -> list[str]:
 
 def _run(attack: Attack, add_spec, solution, toolchain, bait: dict):
     spec = dataclasses.replace(add_spec, cases=add_spec.cases[:1])
-    files = attack.files(solution, str(bait["canary"]), os.getpid(), bait["key"], bait["port"])
+    files = attack.files(solution, str(bait["canary"]), bait["pid"], bait["key"], bait["port"])
     return evaluate(spec, Completion(task=spec.case_id, sample=0, files=files), toolchain, ONE_RUN)
 
 

@@ -40,6 +40,14 @@ int main(void) {
 """
 
 
+def _without_capabilities() -> list[str]:
+    """A command prefix that drops every capability (npukb-confine without Landlock or seccomp), so that a
+    decoy started with it is an ordinary process of the harness's user even when the tests run as root
+    (a root process with capabilities is unreadable to a process without them anyway)."""
+    confiner = conf_mod._boundary().confiner
+    return [confiner, "--"] if confiner else []
+
+
 @pytest.fixture(scope="module")
 def caps_program(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("caps")
@@ -105,9 +113,15 @@ def test_harness_environment_unreachable_through_proc(conf, outside, monkeypatch
     scratch, _, _ = outside
     secret = f"sk-{uuid.uuid4().hex}"
     monkeypatch.setenv("NPUKB_API_KEY", secret)
+    # a process of the harness's started with the key: its /proc/<pid>/environ shows it
+    decoy = subprocess.Popen([*_without_capabilities(), "sleep", "600"], env={**os.environ, "NPUKB_API_KEY": secret})
     script = ("p=$PPID; for i in 1 2 3 4 5 6; do cat /proc/$p/environ; p=$(cut -d' ' -f4 /proc/$p/stat); done; "
               f"cat /proc/{os.getpid()}/environ; for f in /proc/[0-9]*/environ; do cat $f; done; env")
-    out = run_confined(Request(argv=["sh", "-c", script], cwd=scratch, env=clean_env()), conf)
+    try:
+        out = run_confined(Request(argv=["sh", "-c", script], cwd=scratch, env=clean_env()), conf)
+    finally:
+        decoy.kill()
+        decoy.wait()
     assert secret not in out.stdout + out.stderr
     assert "NPUKB_API_KEY" not in out.stdout
 
