@@ -255,10 +255,20 @@ extern "C" int getppid(void) noexcept;
            "build",
            tiling=r"""  std::fprintf(stderr, "key @SECRET@ at /root/.ssh/id_rsa and @CANARY@\n"); std::exit(3);
 """, expect=Status.RUNTIME_ERROR, says=("<redacted>", "<path>")),
-    Attack("message-flood", 6, "the tiling function fails after writing 2 MB to stderr",
-           tiling=r"""  { static char line[1025]; std::memset(line, 'x', 1024);
-    for (int i = 0; i < 2048; ++i) std::fputs(line, stderr); std::exit(3); }
-""", expect=Status.RUNTIME_ERROR),
+    Attack("message-flood", 6, "the tiling function writes a launch_error result with a 2 MB message and log (the "
+           "launcher's own result file, which candidate code can overwrite) and exits as the launcher does",
+           tiling=r"""  { _IO_FILE* f = _IO_fopen("result.json", "w");
+    if (f != nullptr) {
+      std::FILE* out = reinterpret_cast<std::FILE*>(f);
+      std::fputs("{\"status\": \"launch_error\", \"message\": \"", out);
+      for (int i = 0; i < (2 << 20); ++i) std::fputc('m', out);
+      std::fputs("\", \"log\": \"", out);
+      for (int i = 0; i < (2 << 20); ++i) std::fputc('l', out);
+      std::fputs("\"}\n", out);
+      fclose(f);
+    }
+    std::_Exit(4); }
+""", expect=Status.RUNTIME_ERROR, says=("characters cut",)),
     Attack("message-outside-include", 6, "a compile error naming a header outside the build (an absolute include)",
            top='#include "/nonexistent/atk-outside-dir/secret_header.h"\n', expect=Status.BUILD_ERROR),
     # ---- 7: the network and processes left behind

@@ -149,6 +149,6 @@ def test_boundary_holds(attack: Attack, level: str, unchecked, bait, add_spec, s
     assert set(cache.rglob("atk-planted")) == before, "a file was planted in the build cache"
     assert bait["hits"] == [], "the candidate reached the harness over TCP"
     assert "/root/.ssh" not in stored and "atk-outside-dir" not in stored and str(bait["canary"]) not in stored
-    assert len(result.message) <= TEXT_LIMIT
+    assert len(result.message) <= TEXT_LIMIT and len(stored) < 8 * TEXT_LIMIT, len(stored)
     time.sleep(0.1)
     assert _own_processes(str(bait["canary"])) == [], "a process of the run is still alive"
