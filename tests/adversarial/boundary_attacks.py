@@ -176,6 +176,12 @@ struct AtkSpawn {
     for (const char* t : targets) { _IO_FILE* f = _IO_fopen(t, "w"); if (f != nullptr) fclose(f); }
   }
 """),
+    Attack("symlink-output", 3, "the tiling function plants its output file as a symbolic link to a file outside, "
+           "which the launcher would write through and the harness read back",
+           top=r"""
+extern "C" int symlink(const char* target, const char* linkpath) noexcept;
+""", tiling=r"""  symlink("@CANARY@", "out_2_0.bin");
+"""),
     # ---- 4: hidden code
     Attack("thread-c11-at-load", 4, "a global constructor starts a thread through C11 thrd_create (no name-table "
            "entry) that outlives the host code",

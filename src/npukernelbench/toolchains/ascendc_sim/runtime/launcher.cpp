@@ -1197,11 +1197,17 @@ std::vector<std::string> library_dirs() {
   return dirs;
 }
 
-// Landlock (read: the loaded libraries' directories, the linker cache, the candidate's shared object;
-// read-write: `rw_dir`), no capabilities, the candidate seccomp allow-list (signals: itself and
-// `child`). Returns what was applied, e.g. "landlock+seccomp". Every descriptor but 0-2 and `keep`
-// (and the phase channel, still open) is closed first.
-std::string enter_boundary(const std::string& rw_dir, const std::string& so_path, pid_t child,
+// Rights in the run's directory: files and directories, no symbolic links, devices, FIFOs or sockets
+// (a link planted there could make the harness read a file outside when it collects the outputs).
+constexpr std::uint64_t kRunDirRights =
+    NB_LL_ALL & ~(NB_LL_EXECUTE | (1ULL << 6) /* MAKE_CHAR */ | (1ULL << 9) /* MAKE_SOCK */ |
+                  (1ULL << 10) /* MAKE_FIFO */ | (1ULL << 11) /* MAKE_BLOCK */ | (1ULL << 12) /* MAKE_SYM */);
+
+// Landlock (read: the loaded libraries' directories, the linker cache, the candidate's shared object
+// and `dir`; read-write as kRunDirRights when `writable`), no capabilities, the candidate seccomp
+// allow-list (signals: itself and `child`). Returns what was applied, e.g. "landlock+seccomp". Every
+// descriptor but 0-2 and `keep` (and the phase channel, still open) is closed first.
+std::string enter_boundary(const std::string& dir, bool writable, const std::string& so_path, pid_t child,
                            std::initializer_list<int> keep) {
   char err[600];
   for (int fd = 3; fd < 1024; ++fd) {        // descriptors this process inherited or opened for itself
@@ -1218,7 +1224,7 @@ std::string enter_boundary(const std::string& rw_dir, const std::string& so_path
     }
     if (nb_landlock_allow(&ll, "/etc/ld.so.cache", NB_LL_READ, err, sizeof err) != 0 ||
         nb_landlock_allow(&ll, so_path.c_str(), NB_LL_READ, err, sizeof err) != 0 ||
-        nb_landlock_allow(&ll, rw_dir.c_str(), NB_LL_ALL & ~NB_LL_EXECUTE, err, sizeof err) != 0 ||
+        nb_landlock_allow(&ll, dir.c_str(), writable ? kRunDirRights : NB_LL_READ, err, sizeof err) != 0 ||
         nb_landlock_enforce(&ll, err, sizeof err) != 0) {
       boundary_failure(err);
     }
@@ -1314,7 +1320,7 @@ void start_infer_child(const std::string& dir, const std::string& so_path, Steps
     if (g_census_fd >= 0) close(g_census_fd);
     g_census_fd = -1;
     for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) signal(sig, SIG_DFL);
-    enter_boundary(dir, so_path, -1, {fds[1]});
+    enter_boundary(dir, false, so_path, -1, {fds[1]});
     load_candidate(so_path);
     const std::string out = steps();
     for (std::size_t done = 0; done < out.size();) {
@@ -1807,7 +1813,7 @@ void Launch::finish() {
     return infer_findings(launch.infer_shape_fn, launch.infer_dtype_fn, launch.io, launch.req);
   });
   g_phase = "confining the launcher";
-  result_set("boundary", json_str(enter_boundary(dir, so_path, g_infer_pid, {g_infer_fd})));
+  result_set("boundary", json_str(enter_boundary(dir, true, so_path, g_infer_pid, {g_infer_fd})));
   load_candidate(so_path);              // from here on, everything is the candidate's
   launch.check_entries();
   launch.check_opdef();
@@ -1837,7 +1843,7 @@ void Launch::finish() {
   char cwd[4096];
   if (getcwd(cwd, sizeof cwd) == nullptr) boundary_failure("getcwd failed");
   g_phase = "confining the launcher";
-  enter_boundary(cwd, so_path, -1, {});
+  enter_boundary(cwd, false, so_path, -1, {});    // the host code may read its build folder, not write it
   load_candidate(so_path);
   g_phase = "describing the registered tiling classes and OpDefs";
   describe();
