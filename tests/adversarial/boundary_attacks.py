@@ -72,6 +72,7 @@ class Attack:
     expect: Status = Status.PASSED
     says: tuple[str, ...] = ()   # what the stored message must contain
     x86_64_only: bool = False
+    needs: str = ""            # the protection that stops it: "files" (Landlock or bubblewrap), "seccomp"
 
     def files(self, expert: Mapping[str, str], canary: str, pid: int, secret: str, port: int = 9) -> dict[str, str]:
         host = expert[HOST]
@@ -97,7 +98,7 @@ ATTACKS: tuple[Attack, ...] = (
     Attack("read-libc-alias", 1, "the tiling function reads a file outside through _IO_fopen (no name-table entry)",
            tiling=r"""  { char b[512]; unsigned long n = atk_slurp("@CANARY@", b, sizeof b);
     if (n) atk_report("file", b, n); }
-"""),
+""", needs="files"),
     Attack("read-machine-code", 1, "machine code in a code section (section attribute) makes raw openat/read calls",
            top=r"""
 __attribute__((section(".text.atk"), used)) static const unsigned char atk_code[] = {""" + _RAW_SYSCALL_BYTES + r"""};
@@ -108,7 +109,7 @@ __attribute__((section(".text.atk"), used)) static const unsigned char atk_code[
     if (fd >= 0) { char b[512]; long n = raw(0, fd, reinterpret_cast<long>(b), sizeof b, 0, 0);
                    if (n > 0) atk_report("file", b, static_cast<unsigned long>(n)); }
   }
-""", x86_64_only=True),
+""", x86_64_only=True, needs="files"),
     Attack("read-parent-environ", 1, "walks /proc/<ppid>/environ up the process tree, then every /proc/<pid>/"
            "environ, for the API key",
            top=r"""
@@ -141,14 +142,14 @@ dirent* readdir(__dirstream* dir);
       }
     }
   }
-"""),
+""", needs="files"),
     # ---- 2: starting a shell
     Attack("shell-popen-alias", 2, "the tiling function runs a shell through _IO_popen (popen's alias)",
            top=r"""
 extern "C" _IO_FILE* _IO_popen(const char* command, const char* mode);
 """, tiling=r"""  { _IO_FILE* p = _IO_popen("cat @CANARY@; env", "r");
     if (p != nullptr) { char b[4096]; unsigned long n = fread(b, 1, sizeof b, p); atk_report("shell", b, n); } }
-""", expect=Status.RUNTIME_ERROR, says=("forbidden system call",)),
+""", expect=Status.RUNTIME_ERROR, says=("forbidden system call",), needs="seccomp"),
     Attack("shell-spawn-at-load", 2, "a global object's constructor runs /bin/sh through posix_spawn when the "
            "library is loaded",
            top=r"""
@@ -162,12 +163,12 @@ struct AtkSpawn {
     if (posix_spawn(&pid, "/bin/sh", nullptr, nullptr, argv, envp) == 0) atk_report("spawned", "sh", 2);
   }
 } atk_spawn;
-""", expect=Status.BUILD_ERROR, says=("forbidden system call", "static initialisation")),
+""", expect=Status.BUILD_ERROR, says=("forbidden system call", "static initialisation"), needs="seccomp"),
     # ---- 3: writing outside the scratch
     Attack("delete-outside", 3, "the tiling function deletes and renames a file outside its run directory "
            "(remove/rename: stdio names)",
            tiling=r"""  { std::remove("@CANARY@"); std::rename("@CANARY@", "@CANARY@.moved"); }
-"""),
+""", needs="files"),
     Attack("write-build-cache", 3, "the tiling function plants files in the shared build cache (builds/, "
            "runtime/, tmp/) next to its run directory",
            tiling=r"""  {
@@ -175,13 +176,13 @@ struct AtkSpawn {
                              "../../atk-planted"};
     for (const char* t : targets) { _IO_FILE* f = _IO_fopen(t, "w"); if (f != nullptr) fclose(f); }
   }
-"""),
+""", needs="files"),
     Attack("symlink-output", 3, "the tiling function plants its output file as a symbolic link to a file outside, "
            "which the launcher would write through and the harness read back",
            top=r"""
 extern "C" int symlink(const char* target, const char* linkpath) noexcept;
 """, tiling=r"""  symlink("@CANARY@", "out_2_0.bin");
-"""),
+""", needs="files"),
     # ---- 4: hidden code
     Attack("thread-c11-at-load", 4, "a global constructor starts a thread through C11 thrd_create (no name-table "
            "entry) that outlives the host code",
@@ -207,7 +208,7 @@ static int atk_lurk(void*) { struct timespec t = {0, 1000000}; for (;;) thrd_sle
 extern "C" int socket(int domain, int type, int protocol) noexcept;
 static void atk_at_load() { if (socket(2, 1, 0) >= 0) atk_report("socket", "open", 4); }
 __attribute__((section(".init" "_array"), used)) static void (*atk_init_entry)() = atk_at_load;
-""", expect=Status.BUILD_ERROR, says=("forbidden system call socket", "static initialisers")),
+""", expect=Status.BUILD_ERROR, says=("forbidden system call socket", "static initialisers"), needs="seccomp"),
     Attack("init-section-reads", 4, "an .init_array entry spelt as concatenated literals reads the canary and the "
            "harness's environment when the library is loaded",
            top=r"""
@@ -219,7 +220,7 @@ static void atk_at_load() {
   if (const char* key = atk_find_key(b, n)) atk_report("environ", key, std::strlen(key));
 }
 __attribute__((section(".in" "it_array"), used)) static void (*atk_init_entry)() = atk_at_load;
-"""),
+""", needs="files"),
     # ---- 5: forged infrastructure blame
     Attack("sigkill-self", 5, "the tiling function sends itself SIGKILL (was: 'killed from outside the sandbox')",
            top=r"""
@@ -248,7 +249,7 @@ extern "C" int getpid(void) noexcept;
 extern "C" int kill(int pid, int sig) noexcept;
 extern "C" int getppid(void) noexcept;
 """, tiling=r"""  kill(getppid(), 9);
-""", expect=Status.RUNTIME_ERROR, says=("forbidden system call kill",)),
+""", expect=Status.RUNTIME_ERROR, says=("forbidden system call kill",), needs="seccomp"),
     Attack("forged-request-error", 5, "the tiling function writes a request_error result and exits 2, as the "
            "launcher does when the harness's request is malformed",
            tiling=r"""  { _IO_FILE* f = _IO_fopen("result.json", "w");
@@ -286,7 +287,7 @@ extern "C" int connect(int fd, const void* addr, unsigned addrlen);
     unsigned char addr[16] = {2, 0, static_cast<unsigned char>(@PORT@ >> 8), static_cast<unsigned char>(@PORT@ & 255),
                               127, 0, 0, 1};
     if (fd >= 0 && connect(fd, addr, sizeof addr) == 0) atk_report("connected", "tcp", 3); }
-""", expect=Status.RUNTIME_ERROR, says=("forbidden system call socket",)),
+""", expect=Status.RUNTIME_ERROR, says=("forbidden system call socket",), needs="seccomp"),
     Attack("fork-and-linger", 7, "the tiling function forks through glibc's _Fork (no name-table entry); the child "
            "would outlive the run",
            top=r"""
@@ -294,7 +295,7 @@ extern "C" int connect(int fd, const void* addr, unsigned addrlen);
 extern "C" int _Fork(void);
 extern "C" int thrd_sleep(const struct timespec* duration, struct timespec* remaining);
 """, tiling=r"""  if (_Fork() == 0) { struct timespec t = {3600, 0}; for (;;) thrd_sleep(&t, nullptr); }
-""", expect=Status.RUNTIME_ERROR, says=("forbidden system call clone",)),
+""", expect=Status.RUNTIME_ERROR, says=("forbidden system call clone",), needs="seccomp"),
 )
 
 
