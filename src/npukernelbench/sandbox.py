@@ -123,11 +123,21 @@ def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     """A minimal environment: PATH and locale only, ``HOME=/nonexistent``, plus ``extra`` (the sandbox
     adds ``TMPDIR``, the scratch directory). Nothing else of the caller's environment reaches a
     confined command."""
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C", "LANG": "C",
-           "HOME": "/nonexistent"}
+    env = {"PATH": _system_path(), "LC_ALL": "C", "LANG": "C", "HOME": "/nonexistent"}
     if extra:
         env.update(extra)
     return env
+
+
+def _system_path() -> str:
+    """The caller's PATH without relative entries and without the home directories' (tools of the
+    user's own), so that it names no secret; the standard directories when nothing is left."""
+    homes = tuple(h.rstrip("/") + "/" for h in {os.path.expanduser("~"), "/root"} if h and h != "/")
+    kept: list[str] = []
+    for entry in os.environ.get("PATH", "").split(os.pathsep):
+        if entry.startswith("/") and not (entry.rstrip("/") + "/").startswith(homes) and entry not in kept:
+            kept.append(entry)
+    return os.pathsep.join(kept) or "/usr/local/bin:/usr/bin:/bin"
 
 
 # ---------------------------------------------------------------------------------------- limits

@@ -263,3 +263,11 @@ def test_exhausting_the_memory_limit_is_the_commands(conf, outside) -> None:
     out = run_confined(Request(argv=["sh", "-c", "x=a; while :; do x=$x$x; done"], cwd=scratch,
                                limits=Limits(memory_bytes=64 * MB, wall_s=30)), conf)
     assert not out.ok and out.infrastructure is None and not out.timed_out, out
+
+
+def test_explicit_environment_names_no_home_directory(monkeypatch: pytest.MonkeyPatch) -> None:
+    home = os.path.expanduser("~")
+    monkeypatch.setenv("PATH", f"{home}/.local/bin:relative/bin:/usr/bin:/root/.cargo/bin:/bin:/usr/bin")
+    env = clean_env()
+    assert env["PATH"] == "/usr/bin:/bin" and env["HOME"] == "/nonexistent"
+    assert set(env) == {"PATH", "LC_ALL", "LANG", "HOME"}
