@@ -13,7 +13,7 @@
  *   nb_seccomp_step       deny-list for tools (compilers may exec and fork): no sockets, no tracing,
  *                         no namespaces, no mounts, no kernel keyrings, modules, BPF, io_uring
  *   nb_seccomp_candidate  allow-list for candidate code: memory, threads, files through the paths
- *                         Landlock allows, time, futexes, signals to itself (and one helper child);
+ *                         Landlock allows, time, futexes, signals to itself;
  *                         forbidden calls (exec, processes, sockets, tracing, other processes) trap
  *                         (SIGSYS), anything else fails with EPERM
  *   nb_seccomp_no_clone   stacked on top for every thread (TSYNC): no thread or process at all
@@ -437,8 +437,8 @@ NB_FN int nb_seccomp_step(int allow_network, char* err, size_t len) {
   return nb_install(&p, 0, 1, err, len);
 }
 
-/* The candidate's policy (see the file comment). `self`: this process's pid; `child`: a helper
-   process the launcher forked before loading the candidate (-1: none), which it may signal. */
+/* The candidate's policy (see the file comment). `self`: this process's pid; `child`: another pid it
+   may signal (-1: none; the launcher passes none: a pid can be reused once its process is gone). */
 NB_FN int nb_seccomp_candidate(long self, long child, char* err, size_t len) {
   static struct nb_bpf p;
   static const long allowed[] = {

@@ -1097,6 +1097,7 @@ std::string infer_datatype_disagreement(ops::InferDataTypeKernelFunc fn, const g
 // hang or a side effect of theirs cannot touch the launch. One line per finding.
 pid_t g_infer_pid = -1;          // the helper; -1 when it could not be started
 int g_infer_fd = -1;             // read end of its findings
+constexpr int kInferLimitS = 10; // the helper's time: it dies of SIGALRM (set before it loads the candidate)
 
 // The helper's side: what InferShape / InferDataType get wrong, one line each.
 std::string infer_findings(ops::InferShapeKernelFunc shape_fn, ops::InferDataTypeKernelFunc dtype_fn,
@@ -1118,11 +1119,10 @@ std::vector<std::string> infer_warnings(ops::InferShapeKernelFunc shape_fn, ops:
     return warnings;
   }
   std::string text;
-  constexpr int kInferLimitMs = 10000;
   bool timed_out = false;
   for (;;) {
     struct pollfd pfd {g_infer_fd, POLLIN, 0};
-    int ready = poll(&pfd, 1, kInferLimitMs);
+    int ready = poll(&pfd, 1, (kInferLimitS + 1) * 1000);
     if (ready <= 0) {
       timed_out = ready == 0;
       if (ready < 0 && errno == EINTR) continue;
@@ -1136,9 +1136,10 @@ std::vector<std::string> infer_warnings(ops::InferShapeKernelFunc shape_fn, ops:
   }
   close(g_infer_fd);
   g_infer_fd = -1;
-  if (timed_out) kill(g_infer_pid, SIGKILL);
+  // The launcher may signal no other process (not even its helper, whose pid could be reused once it
+  // is reaped): a helper that outlives its alarm is left to the sandbox, which kills it with the run.
   int status = 0;
-  while (waitpid(g_infer_pid, &status, 0) < 0 && errno == EINTR) {
+  while (waitpid(g_infer_pid, &status, timed_out ? WNOHANG : 0) < 0 && errno == EINTR) {
   }
   g_infer_pid = -1;
   if (shape_fn == nullptr && dtype_fn == nullptr) return warnings;
@@ -1148,7 +1149,10 @@ std::vector<std::string> infer_warnings(ops::InferShapeKernelFunc shape_fn, ops:
   }
   if (timed_out) {
     warnings.push_back("InferShape/InferDataType of op " + req.op + " did not finish within " +
-                       std::to_string(kInferLimitMs / 1000) + " s");
+                       std::to_string(kInferLimitS) + " s");
+  } else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
+    warnings.push_back("InferShape/InferDataType of op " + req.op + " did not finish within " +
+                       std::to_string(kInferLimitS) + " s");
   } else if (WIFSIGNALED(status)) {
     warnings.push_back("InferShape/InferDataType of op " + req.op + " crashed (signal " +
                        std::to_string(WTERMSIG(status)) + ")");
@@ -1205,9 +1209,9 @@ constexpr std::uint64_t kRunDirRights =
 
 // Landlock (read: the loaded libraries' directories, the linker cache, the candidate's shared object
 // and `dir`; read-write as kRunDirRights when `writable`), no capabilities, the candidate seccomp
-// allow-list (signals: itself and `child`). Returns what was applied, e.g. "landlock+seccomp". Every
+// allow-list (signals: to itself only). Returns what was applied, e.g. "landlock+seccomp". Every
 // descriptor but 0-2 and `keep` (and the phase channel, still open) is closed first.
-std::string enter_boundary(const std::string& dir, bool writable, const std::string& so_path, pid_t child,
+std::string enter_boundary(const std::string& dir, bool writable, const std::string& so_path,
                            std::initializer_list<int> keep) {
   char err[600];
   for (int fd = 3; fd < 1024; ++fd) {        // descriptors this process inherited or opened for itself
@@ -1231,7 +1235,7 @@ std::string enter_boundary(const std::string& dir, bool writable, const std::str
     applied = "landlock";
   }
   if (nb_drop_capabilities(err, sizeof err) != 0) boundary_failure(err);
-  if (nb_seccomp_candidate(static_cast<long>(getpid()), static_cast<long>(child), err, sizeof err) == 0) {
+  if (nb_seccomp_candidate(static_cast<long>(getpid()), -1, err, sizeof err) == 0) {
     applied += applied.empty() ? "seccomp" : "+seccomp";
   } else if (errno != EINVAL && errno != ENOSYS) {   // a kernel without seccomp filters: not applied
     boundary_failure(err);
@@ -1320,7 +1324,8 @@ void start_infer_child(const std::string& dir, const std::string& so_path, Steps
     if (g_census_fd >= 0) close(g_census_fd);
     g_census_fd = -1;
     for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) signal(sig, SIG_DFL);
-    enter_boundary(dir, false, so_path, -1, {fds[1]});
+    alarm(kInferLimitS);
+    enter_boundary(dir, false, so_path, {fds[1]});
     load_candidate(so_path);
     const std::string out = steps();
     for (std::size_t done = 0; done < out.size();) {
@@ -1813,7 +1818,7 @@ void Launch::finish() {
     return infer_findings(launch.infer_shape_fn, launch.infer_dtype_fn, launch.io, launch.req);
   });
   g_phase = "confining the launcher";
-  result_set("boundary", json_str(enter_boundary(dir, true, so_path, g_infer_pid, {g_infer_fd})));
+  result_set("boundary", json_str(enter_boundary(dir, true, so_path, {g_infer_fd})));
   load_candidate(so_path);              // from here on, everything is the candidate's
   launch.check_entries();
   launch.check_opdef();
@@ -1843,7 +1848,7 @@ void Launch::finish() {
   char cwd[4096];
   if (getcwd(cwd, sizeof cwd) == nullptr) boundary_failure("getcwd failed");
   g_phase = "confining the launcher";
-  enter_boundary(cwd, false, so_path, -1, {});    // the host code may read its build folder, not write it
+  enter_boundary(cwd, false, so_path, {});    // the host code may read its build folder, not write it
   load_candidate(so_path);
   g_phase = "describing the registered tiling classes and OpDefs";
   describe();
