@@ -285,7 +285,8 @@ def confiner_binary() -> tuple[str | None, str]:
             os.close(fd)
             out = subprocess.run([compiler, "-x", "c", "-std=gnu11", "-O2", "-w", str(CONFINER_SOURCES[0]), "-o",
                                   partial], capture_output=True, text=True, timeout=120,
-                                 env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C"})
+                                 env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C",
+                                      "TMPDIR": str(target.parent)})
             if out.returncode != 0:
                 os.unlink(partial)
                 return None, f"npukb-confine does not compile with {compiler}: {out.stderr.strip()[-500:]}"

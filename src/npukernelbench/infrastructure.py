@@ -75,10 +75,10 @@ BLAME_RULES: tuple[BlameRule, ...] = (
     BlameRule("confiner-failed", True, lambda o: o.confiner_failure is not None,
               "the confinement failed before the command started"),
     BlameRule("limit", False, lambda o: o.limit is not None, "the command exhausted a limit of the harness"),
-    BlameRule("confiner-silent", True, lambda o: not o.confined,
-              "the confinement ended without starting the command"),
     BlameRule("wrapper-failed", True, lambda o: not o.status_reported,
               "the confinement wrapper failed before the command reported its exit status"),
+    BlameRule("confiner-silent", True, lambda o: not o.confined,
+              "the confinement ended without starting the command"),
     BlameRule("oom-killer", True,
               lambda o: o.signal == signal.SIGKILL and o.oom_kill and 2 * o.peak_rss < o.memory_limit,
               "the kernel's out-of-memory killer ran while the command was far below its own memory limit: "
