@@ -273,8 +273,11 @@ def confiner_binary() -> tuple[str | None, str]:
     if compiler is None:
         return None, "no C compiler to build npukb-confine (apt-get install gcc)"
     digest = hashlib.sha256(os.path.realpath(compiler).encode())
-    for source in CONFINER_SOURCES:
-        digest.update(source.read_bytes())
+    try:
+        for source in CONFINER_SOURCES:
+            digest.update(source.read_bytes())
+    except OSError as exc:
+        return None, f"the confiner's sources are missing from this installation: {exc}"
     for root in (_cache_root(), Path(tempfile.gettempdir()) / f"npukb-boundary-{os.getuid()}"):
         target = root / "boundary" / digest.hexdigest()[:24] / "npukb-confine"
         if target.is_file() and os.access(target, os.X_OK):
