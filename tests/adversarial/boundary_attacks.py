@@ -24,8 +24,11 @@ from dataclasses import dataclass
 from npukernelbench.result import Status
 
 HOST = "op_host/add_custom.cpp"
+KERNEL = "op_kernel/add_custom.cpp"
 ANCHOR_TOP = '#include "tiling/platform/platform_ascendc.h"\n'
 ANCHOR_TILING = "static ge::graphStatus TilingFunc(gert::TilingContext* context)\n{\n"
+ANCHOR_KERNEL_TOP = "using namespace AscendC;\n"
+ANCHOR_KERNEL_BODY = "    GET_TILING_DATA(tilingData, tiling);\n"
 
 # What every attack may use: report a find (hex on stderr, exit 42) and read a whole file.
 COMMON = r"""
@@ -73,6 +76,9 @@ class Attack:
     says: tuple[str, ...] = ()   # what the stored message must contain
     x86_64_only: bool = False
     needs: str = ""            # the protection that stops it: "files" (Landlock or bubblewrap), "seccomp"
+    kernel_top: str = ""       # code after the kernel file's using-directive
+    kernel_body: str = ""      # code at the start of the kernel entry (runs in every block)
+    or_refused: bool = False   # a build that refuses C library calls in device code is an outcome too
 
     def files(self, expert: Mapping[str, str], canary: str, pid: int, secret: str, port: int = 9) -> dict[str, str]:
         host = expert[HOST]
@@ -80,9 +86,13 @@ class Attack:
         top = (COMMON + self.top) if (self.top or self.tiling) else ""
         host = host.replace(ANCHOR_TOP, ANCHOR_TOP + top, 1)
         host = host.replace(ANCHOR_TILING, ANCHOR_TILING + self.tiling, 1)
+        kernel = expert[KERNEL]
+        assert ANCHOR_KERNEL_TOP in kernel and ANCHOR_KERNEL_BODY in kernel, "the expert solution changed"
+        kernel = kernel.replace(ANCHOR_KERNEL_TOP, ANCHOR_KERNEL_TOP + self.kernel_top, 1)
+        kernel = kernel.replace(ANCHOR_KERNEL_BODY, ANCHOR_KERNEL_BODY + self.kernel_body, 1)
         for key, value in (("@CANARY@", canary), ("@PID@", str(pid)), ("@SECRET@", secret), ("@PORT@", str(port))):
-            host = host.replace(key, value)
-        return {**expert, HOST: host}
+            host, kernel = host.replace(key, value), kernel.replace(key, value)
+        return {**expert, HOST: host, KERNEL: kernel}
 
     @property
     def runs_here(self) -> bool:
@@ -221,6 +231,24 @@ static void atk_at_load() {
 }
 __attribute__((section(".in" "it_array"), used)) static void (*atk_init_entry)() = atk_at_load;
 """, needs="files"),
+    Attack("kernel-thread", 4, "the kernel entry starts a thread (thrd_create) in every block",
+           kernel_top=r"""
+extern "C" int thrd_create(unsigned long* thr, int (*func)(void*), void* arg);
+static int atk_kernel_lurk(void*) { for (;;) { } return 0; }
+""", kernel_body=r"""    { unsigned long t = 0; thrd_create(&t, atk_kernel_lurk, nullptr); }
+""", expect=Status.RUNTIME_ERROR, says=("SIGSYS", "forbidden system call"), needs="seccomp", or_refused=True),
+    Attack("kernel-reads", 1, "the kernel entry reads the canary through _IO_fopen and fails printing it",
+           kernel_top=r"""
+extern "C" {
+struct _IO_FILE;
+_IO_FILE* _IO_fopen(const char* path, const char* mode);
+unsigned long fread(void* ptr, unsigned long size, unsigned long n, _IO_FILE* stream);
+void _Exit(int status) noexcept;
+int dprintf(int fd, const char* format, ...);
+}
+""", kernel_body=r"""    { _IO_FILE* f = _IO_fopen("@CANARY@", "r"); char b[256] = {0};
+      if (f != nullptr && fread(b, 1, 255, f) > 0) { for (int i = 0; b[i]; ++i) dprintf(2, "%02x", b[i]); _Exit(42); } }
+""", needs="files", or_refused=True),
     # ---- 5: forged infrastructure blame
     Attack("sigkill-self", 5, "the tiling function sends itself SIGKILL (was: 'killed from outside the sandbox')",
            top=r"""

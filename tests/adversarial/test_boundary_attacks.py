@@ -27,6 +27,7 @@ from npukernelbench import confinement as conf_mod
 from npukernelbench import evaluate as evaluate_mod
 from npukernelbench.evaluate import EvalOptions, evaluate
 from npukernelbench.generators.base import Completion
+from npukernelbench.result import Status
 from npukernelbench.scrub import TEXT_LIMIT
 
 OFFERED = sorted({conf_mod._detect(cap).name: cap for cap in conf_mod.LEVELS}.items(),
@@ -143,8 +144,10 @@ def test_boundary_holds(attack: Attack, level: str, unchecked, bait, add_spec, s
     before = set(cache.rglob("atk-planted"))
     result = _run(attack, add_spec, solution, toolchain, bait)
     stored = _stored(result)
-    assert result.status is attack.expect, f"{attack.name} at {level}: {result.status.value}: {result.message}"
-    for needle in attack.says:
+    refused = attack.or_refused and result.status is Status.BUILD_ERROR
+    assert result.status is attack.expect or refused, \
+        f"{attack.name} at {level}: {result.status.value}: {result.message}"
+    for needle in attack.says if not refused else ():
         assert needle in result.message, f"{needle!r} not in {result.message!r}"
     for secret in (bait["secret"], bait["key"]):
         for form in _forms(secret):
