@@ -15,6 +15,7 @@ rules above still decide at infinite and NaN elements.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -108,10 +109,9 @@ def compare_array(name: str, got: np.ndarray, expected: np.ndarray, dtype_name: 
     idx = tuple(int(i) for i in np.unravel_index(tally.first, got.shape))
     beyond = f" and the limits ({limits.describe()})" if limits is not None else ""
     return Verdict(False, f"output '{name}': {tally.bad} of {got.size} elements outside rtol={tolerance.rtol:g}, "
-                          f"atol={tolerance.atol:g} ({dtype_name}){beyond}; max abs error {tally.max_abs:.4g}, max rel "
-                          f"error {tally.max_rel:.4g}; first mismatch at index {list(idx)}: got "
-                          f"{_fmt(tally.first_got)}, expected {_fmt(tally.first_expected)}",
-                   name, idx, tally.max_abs, tally.max_rel, tally.bad)
+                          f"atol={tolerance.atol:g} ({dtype_name}){beyond}; {tally.error_figures()}; first mismatch "
+                          f"at index {list(idx)}: got {_fmt(tally.first_got)}, expected {_fmt(tally.first_expected)}",
+                   name, idx, tally.worst_abs, tally.worst_rel, tally.bad)
 
 
 # Floating outputs are compared this many elements at a time, so that the float64 temporaries stay
@@ -127,8 +127,27 @@ class _FloatTally:
     first: int = -1
     first_got: Any = None
     first_expected: Any = None
-    max_abs: float = 0.0
+    max_abs: float = 0.0                  # over the elements where both sides are finite
     max_rel: float = 0.0
+    finite: int = 0                       # elements where both sides are finite
+    nonfinite_bad: int = 0                # mismatches where a side is NaN or infinite
+
+    @property
+    def worst_abs(self) -> float:
+        """The largest absolute error: infinite when a mismatch involves NaN or infinity."""
+        return math.inf if self.nonfinite_bad else self.max_abs
+
+    @property
+    def worst_rel(self) -> float:
+        return math.inf if self.nonfinite_bad else self.max_rel
+
+    def error_figures(self) -> str:
+        """The error figures of a failed comparison, honest about NaN and infinite elements."""
+        if not self.nonfinite_bad:
+            return f"max abs error {self.max_abs:.4g}, max rel error {self.max_rel:.4g}"
+        where = (f"max abs error {self.max_abs:.4g} and max rel error {self.max_rel:.4g} over the {self.finite} "
+                 "finite elements" if self.finite else "no element where both sides are finite")
+        return f"{self.nonfinite_bad} mismatched elements are NaN or infinite (error unbounded); {where}"
 
     def add(self, begin: int, values: np.ndarray, expected: np.ndarray, also: np.ndarray | None, complex_: bool,
             tolerance: Tolerance, nan_policy: str, limits: ErrorLimits | None = None) -> None:
@@ -158,6 +177,8 @@ class _FloatTally:
             close = np.where(e_nan, g_nan, close & ~g_nan)      # NaN exactly where the reference has NaN
         bad = ~close
         finite = ~(g_nan | e_nan | np.isinf(g) | e_inf)
+        self.finite += int(finite.sum())
+        self.nonfinite_bad += int((bad & ~finite).sum())
         if finite.any():
             with np.errstate(invalid="ignore", divide="ignore"):
                 self.max_abs = max(self.max_abs, float(diff[finite].max()))

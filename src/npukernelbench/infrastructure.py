@@ -15,14 +15,22 @@ The contract of :func:`npukernelbench.evaluate.evaluate` for its callers:
   results.jsonl, so ``--npukb-resume`` evaluates it again), ``npukb evaluate`` reports it and exits
   non-zero, and dataset or training code (verification, rewards, preference pairs) must catch it
   and skip the sample: it is neither a positive nor a negative example.
+
+Because an infrastructure failure takes a sample out of the rewards, the candidate must not be able
+to produce one: only what the harness observed *outside* the candidate counts (:data:`BLAME_RULES`,
+one row per case, decided by :func:`blame` on an :class:`Observation`). A death the candidate can
+cause -- a signal it sent itself, an abort, a trapped system call, a limit of ours it exhausted, a
+crash -- is the candidate's.
 """
 
 from __future__ import annotations
 
 import errno
 import os
+import signal
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
@@ -35,6 +43,58 @@ DISK_MARGIN_BYTES = 32 << 20
 DISK_MESSAGE_MARGIN_BYTES = 1 << 30
 _DISK_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO)
 _DISK_MESSAGES = (os.strerror(errno.ENOSPC), os.strerror(errno.EDQUOT))
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What the harness itself saw of how a confined command ended; nothing the command printed or
+    wrote counts here (it could be forged)."""
+
+    started: bool = True                 # the program exists and could be executed
+    confiner_failure: str | None = None  # what npukb-confine reported on the phase channel instead of starting it
+    confined: bool = True                # npukb-confine reported "confined" (or there is no confiner)
+    status_reported: bool = True         # the wrapper's status shell reported an exit status (or there is none)
+    limit: str | None = None             # our limit that stopped it: wall-clock, cpu, processes, file-size
+    signal: int | None = None            # the signal it died of
+    oom_kill: bool = False               # the kernel's out-of-memory killer killed a process during the run
+    peak_rss: int = 0                    # bytes: the largest resident set among the run's reaped processes
+    memory_limit: int = 0                # bytes: each process's address-space limit
+
+
+@dataclass(frozen=True)
+class BlameRule:
+    name: str
+    infrastructure: bool                 # True: our machinery's failure; False: the command's own outcome
+    applies: Callable[[Observation], bool]
+    why: str
+
+
+# First matching row decides. docs/security.md ("Infrastructure failures") shows the same table.
+BLAME_RULES: tuple[BlameRule, ...] = (
+    BlameRule("not-started", True, lambda o: not o.started, "the program could not be started"),
+    BlameRule("confiner-failed", True, lambda o: o.confiner_failure is not None,
+              "the confinement failed before the command started"),
+    BlameRule("limit", False, lambda o: o.limit is not None, "the command exhausted a limit of the harness"),
+    BlameRule("wrapper-failed", True, lambda o: not o.status_reported,
+              "the confinement wrapper failed before the command reported its exit status"),
+    BlameRule("confiner-silent", True, lambda o: not o.confined,
+              "the confinement ended without starting the command"),
+    BlameRule("oom-killer", True,
+              lambda o: o.signal == signal.SIGKILL and o.oom_kill and 2 * o.peak_rss < o.memory_limit,
+              "the kernel's out-of-memory killer ran while the command was far below its own memory limit: "
+              "the machine is short of memory"),
+    BlameRule("oom-own", False, lambda o: o.signal == signal.SIGKILL and o.oom_kill,
+              "the command held at least half its memory limit when the out-of-memory killer ran"),
+    BlameRule("signal", False, lambda o: o.signal is not None,
+              "a death by a signal no limit or out-of-memory kill of ours explains: the command's own (a signal "
+              "it sent itself, an abort, a crash, a trapped system call)"),
+    BlameRule("exit", False, lambda o: True, "the command's own exit status"),
+)
+
+
+def blame(observation: Observation) -> BlameRule:
+    """The row of :data:`BLAME_RULES` that decides ``observation``."""
+    return next(rule for rule in BLAME_RULES if rule.applies(observation))
 
 
 class InfrastructureError(Exception):

@@ -64,6 +64,14 @@ class SampleResult:
     details: dict[str, Any] = field(default_factory=dict)
     stage: Stage | None = None            # the last layer reached (None: not even collected)
 
+    def __post_init__(self) -> None:
+        # What a result stores becomes training data and prompts: bounded, without the harness's
+        # environment or paths outside the candidate's build (npukernelbench.scrub).
+        from npukernelbench.scrub import scrub, scrub_value
+
+        object.__setattr__(self, "message", scrub(self.message))
+        object.__setattr__(self, "details", scrub_value(self.details))
+
     @property
     def built(self) -> bool:
         return self.status in (Status.PASSED, Status.WRONG, Status.RUNTIME_ERROR, Status.TIMEOUT)

@@ -20,19 +20,24 @@ namespace is matched by its inode number, so the watchdog holds the namespace op
 ``/proc/PID/ns/pid``) until the end, which keeps that number from being reused by a new namespace.
 (Without both, a finished run's final sweep could SIGKILL a concurrent run's namespace.)
 
+Below the wrapper, every command runs under ``npukb-confine`` where the machine can build and run
+it (capabilities dropped, Landlock, seccomp, no inherited descriptors: see
+:mod:`npukernelbench.confinement`), with the caller's explicit environment (:func:`clean_env`).
+
 What is not the command's doing is reported in ``ProcessOutcome.infrastructure`` (a sentence) and
-never as the command's exit: the program cannot be started, the confinement wrapper failed before it
-reported the command's status (:data:`npukernelbench.confinement.STATUS_SHELL`), or the command was
-killed by a signal from outside the sandbox (SIGKILL with no limit of ours reached, SIGTERM, SIGINT,
-SIGHUP: the kernel's out-of-memory killer, a user, a shutdown). Candidate code cannot send signals
-(the static checks reject ``kill``, ``raise`` and friends) and its memory is bounded by
-``RLIMIT_AS``, so such a death is never its doing; the message says when the out-of-memory killer
-ran during the run.
+never as the command's exit. Only what the harness observed outside the command counts
+(:data:`npukernelbench.infrastructure.BLAME_RULES`): the program cannot be started, the confinement
+failed before the command started (the phase channel, which the command cannot write), the
+confinement wrapper failed before it reported the command's status
+(:data:`npukernelbench.confinement.STATUS_SHELL`), or the kernel's out-of-memory killer killed the
+command while it held less than half its memory limit. Every other death -- a signal it sent itself,
+an abort, a trapped system call, a limit of ours it exhausted -- is the command's own.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import functools
 import os
 import resource
@@ -48,7 +53,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from npukernelbench.confinement import BUBBLEWRAP, Confinement, active_confinement, confinement_level
+from npukernelbench.confinement import BUBBLEWRAP, PHASE_ENV, Confinement, active_confinement, confinement_level
+from npukernelbench.infrastructure import Observation, blame
 
 __all__ = ["OUTPUT_LIMIT", "Limits", "ProcessOutcome", "Request", "clean_env", "confinement_level",
            "run_confined"]
@@ -56,7 +62,6 @@ __all__ = ["OUTPUT_LIMIT", "Limits", "ProcessOutcome", "Request", "clean_env", "
 OUTPUT_LIMIT = 64 * 1024          # bytes of stdout/stderr kept from a child (head + tail)
 _TICK_S = 0.05                    # watchdog period
 _EXIT_GRACE_S = 0.5               # how long pipes held open by leftovers may delay the end
-_OUTSIDE_SIGNALS = (signal.SIGKILL, signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 # Signals reset to their default action and unblocked in every child, whatever the caller's thread had.
 _RESET_SIGNALS = (signal.SIGXCPU, signal.SIGXFSZ, signal.SIGPIPE, signal.SIGINT, signal.SIGTERM, signal.SIGHUP,
                   signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2, signal.SIGALRM, signal.SIGCHLD)
@@ -85,10 +90,17 @@ class ProcessOutcome:
     confinement: str = ""             # level the run was confined at
     infrastructure: str | None = None  # why the outcome is not the command's doing (see module doc)
     cpu_seconds: float = 0.0          # user + system time of the run's processes
+    phases: tuple[str, ...] = ()      # lines on the phase channel: "confined", then the command's own
+                                      # ("candidate": the launcher is about to load candidate code)
+    peak_rss_bytes: int = 0           # the largest resident set among the run's reaped processes
 
     @property
     def ok(self) -> bool:
         return self.returncode == 0 and not self.timed_out and self.infrastructure is None
+
+    def reached(self, phase: str) -> bool:
+        """Whether the phase channel reported ``phase`` (e.g. "candidate")."""
+        return phase in self.phases
 
 
 @dataclass(frozen=True)
@@ -102,15 +114,30 @@ class Request:
     readable: tuple[Path, ...] = ()   # read-only paths the command needs (toolchain includes, ...);
                                       # absolute paths named in argv are added automatically
     network: bool = False             # candidates never get one; only for trusted tools
+    phase_to_command: bool = False    # hand the phase channel on to the command (fd 3 below the confiner,
+                                      # NPUKB_PHASE_FD names it): for the launcher, which writes "candidate"
+                                      # there before it loads candidate code and then closes it
 
 
 def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
-    """A minimal environment: PATH and locale only, plus ``extra``."""
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C", "LANG": "C",
-           "HOME": "/nonexistent"}
+    """A minimal environment: PATH and locale only, ``HOME=/nonexistent``, plus ``extra`` (the sandbox
+    adds ``TMPDIR``, the scratch directory). Nothing else of the caller's environment reaches a
+    confined command."""
+    env = {"PATH": _system_path(), "LC_ALL": "C", "LANG": "C", "HOME": "/nonexistent"}
     if extra:
         env.update(extra)
     return env
+
+
+def _system_path() -> str:
+    """The caller's PATH without relative entries and without the home directories' (tools of the
+    user's own), so that it names no secret; the standard directories when nothing is left."""
+    homes = tuple(h.rstrip("/") + "/" for h in {os.path.expanduser("~"), "/root"} if h and h != "/")
+    kept: list[str] = []
+    for entry in os.environ.get("PATH", "").split(os.pathsep):
+        if entry.startswith("/") and not (entry.rstrip("/") + "/").startswith(homes) and entry not in kept:
+            kept.append(entry)
+    return os.pathsep.join(kept) or "/usr/local/bin:/usr/bin:/bin"
 
 
 # ---------------------------------------------------------------------------------------- limits
@@ -373,6 +400,42 @@ def _wrapper_failure(conf: Confinement, leader_rc: int | None, stderr: str) -> s
     return f"the {conf.level} confinement wrapper failed before the command reported its exit status ({why})"
 
 
+def _pipe() -> tuple[int, int]:
+    """A pipe whose ends are both above 2 (a caller with a closed stdin must not get fd 0 back)."""
+    ends = []
+    for fd in os.pipe():
+        if fd < 3:
+            moved = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3)
+            os.close(fd)
+            fd = moved
+        ends.append(fd)
+    return ends[0], ends[1]
+
+
+def _trusted_phases(text: str) -> tuple[str, ...]:
+    """The phase channel's lines up to the first "candidate": whoever holds the channel after that
+    point may run candidate code, so nothing later is believed."""
+    lines: list[str] = []
+    for line in text.splitlines():
+        if line:
+            lines.append(line)
+        if line == "candidate":
+            break
+    return tuple(lines)
+
+
+def _phase_failure(phases: Sequence[str]) -> str | None:
+    """What npukb-confine reported instead of starting the command, or None."""
+    for line in phases:
+        if line.startswith(("failed: ", "exec-failed: ")):
+            return line
+    return None
+
+
+def _signal_number(rc: int | None) -> int | None:
+    return -rc if rc is not None and rc < 0 else None
+
+
 def run_confined(request: Request, confinement: Confinement | None = None) -> ProcessOutcome:
     """Run ``request.argv`` confined; never raises for anything the child does. Failures of the
     machinery (see the module doc) come back in ``infrastructure``."""
@@ -382,11 +445,12 @@ def run_confined(request: Request, confinement: Confinement | None = None) -> Pr
     cwd = Path(request.cwd)
     env = dict(request.env) or clean_env()
     env.setdefault("TMPDIR", str(cwd))         # compiler temporaries stay in the scratch directory
+    env.pop(PHASE_ENV, None)
 
     def not_started(why: str) -> ProcessOutcome:
         text = f"cannot start {request.argv[0]}: {why}"
         return ProcessOutcome(returncode=127, stdout="", stderr=text, seconds=time.monotonic() - start,
-                              confinement=conf.level, infrastructure=text)
+                              confinement=conf.name, infrastructure=text)
 
     missing = _program(str(request.argv[0]), env, cwd)
     if missing:
@@ -394,7 +458,7 @@ def run_confined(request: Request, confinement: Confinement | None = None) -> Pr
     oom_before = _oom_kills()
     wrapped = conf.reports_status(request.network)
     stdin_file: Path | None = None
-    status_r = status_w = -1
+    status_r = status_w = phase_r = phase_w = -1
     try:
         if wrapped:
             if request.stdin is not None:
@@ -402,35 +466,46 @@ def run_confined(request: Request, confinement: Confinement | None = None) -> Pr
                 with os.fdopen(fd, "wb") as fh:
                     fh.write(request.stdin)
                 stdin_file = Path(name)
-            status_r, status_w = os.pipe()
+            status_r, status_w = _pipe()
+        if conf.confines or request.phase_to_command:
+            phase_r, phase_w = _pipe()
+            if not conf.confines:
+                env[PHASE_ENV] = str(phase_w)
         argv = conf.wrap(request.argv, cwd, request.writable, request.readable, request.network,
-                         stdin=str(stdin_file) if stdin_file else os.devnull)
+                         stdin=str(stdin_file) if stdin_file else os.devnull,
+                         phase_fd=phase_w if conf.confines else None, keep_phase=request.phase_to_command)
         nproc = None if os.getuid() == 0 else _user_tasks(os.getuid()) + limits.processes
         stdin: int = status_w if wrapped else subprocess.PIPE if request.stdin is not None else subprocess.DEVNULL
+        passed = (phase_w,) if phase_w >= 0 and (conf.confines or request.phase_to_command) else ()
         proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=stdin, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, start_new_session=True,
-                                preexec_fn=_preexec(limits, nproc), close_fds=True)
+                                preexec_fn=_preexec(limits, nproc), close_fds=True, pass_fds=passed)
     except OSError as exc:
-        if status_r >= 0:
-            os.close(status_r)
+        for fd in (status_r, phase_r):
+            if fd >= 0:
+                os.close(fd)
         if stdin_file is not None:
             stdin_file.unlink(missing_ok=True)
         return not_started(str(exc))
     finally:
-        if status_w >= 0:
-            os.close(status_w)
+        for fd in (status_w, phase_w):
+            if fd >= 0:
+                os.close(fd)
     watch = _Watch(proc.pid)
     feeder = None
     if request.stdin is not None and not wrapped:
         feeder = threading.Thread(target=_feed, args=(proc.stdin, request.stdin), daemon=True)
         feeder.start()
-    captures = {"stdout": _Capture(), "stderr": _Capture(), "status": _Capture()}
+    captures = {"stdout": _Capture(), "stderr": _Capture(), "status": _Capture(), "phase": _Capture()}
     sel = selectors.DefaultSelector()
     sel.register(proc.stdout, selectors.EVENT_READ, captures["stdout"])
     sel.register(proc.stderr, selectors.EVENT_READ, captures["stderr"])
-    status_pipe = os.fdopen(status_r, "rb", buffering=0) if wrapped else None
-    if status_pipe is not None:
-        sel.register(status_pipe, selectors.EVENT_READ, captures["status"])
+    side_pipes = []
+    for fd, name in ((status_r, "status"), (phase_r, "phase")):
+        if fd >= 0:
+            pipe = os.fdopen(fd, "rb", buffering=0)
+            side_pipes.append(pipe)
+            sel.register(pipe, selectors.EVENT_READ, captures[name])
     deadline = start + limits.wall_s
     next_tick = time.monotonic()
     exited_at: float | None = None
@@ -473,7 +548,7 @@ def run_confined(request: Request, confinement: Confinement | None = None) -> Pr
                 while data := os.read(key.fd, 65536):
                     key.data.add(data)
         sel.close()
-        for pipe in (proc.stdout, proc.stderr, proc.stdin, status_pipe):
+        for pipe in (proc.stdout, proc.stderr, proc.stdin, *side_pipes):
             if pipe is not None:
                 with contextlib.suppress(OSError, ValueError):
                     pipe.close()
@@ -483,9 +558,11 @@ def run_confined(request: Request, confinement: Confinement | None = None) -> Pr
             stdin_file.unlink(missing_ok=True)
     stdout, t1 = captures["stdout"].text()
     stderr, t2 = captures["stderr"].text()
+    phases = _trusted_phases(captures["phase"].text()[0])
     rc = proc.returncode
     cpu = usage.ru_utime + usage.ru_stime if usage is not None else 0.0
-    infrastructure: str | None = None
+    peak = usage.ru_maxrss * 1024 if usage is not None else 0
+    status_reported = True
     if wrapped:
         status = captures["status"].text()[0]
         if status.strip().isdigit() and status.count("\n") == 1:
@@ -495,20 +572,31 @@ def run_confined(request: Request, confinement: Confinement | None = None) -> Pr
         elif status:                   # only the command can have written anything else there
             rc = 1
             stderr += "\n[sandbox] the command wrote to the sandbox's status channel"
-        elif limit is None:
-            infrastructure = _wrapper_failure(conf, rc, stderr)
-    sig = _signal_name(rc)
+        else:
+            status_reported = False
     if limit is None and rc == -signal.SIGXCPU:
         limit = "cpu"
     elif limit is None and rc == -signal.SIGXFSZ:
         limit = "file-size"
     elif limit is None and rc == -signal.SIGKILL and cpu >= limits.cpu_s:
         limit = "cpu"                  # SIGXCPU blocked or ignored: the hard limit's SIGKILL
-    if limit is None and infrastructure is None and rc is not None and -rc in _OUTSIDE_SIGNALS:
-        oom = oom_before is not None and (_oom_kills() or 0) > oom_before
-        infrastructure = (f"{request.argv[0]} was killed by {sig} from outside the sandbox, not by a limit of the "
-                          "harness (" + ("the kernel's out-of-memory killer ran meanwhile: the machine is short of "
-                                         "memory" if oom else "the out-of-memory killer, a user or a shutdown") + ")")
+    sig = _signal_name(rc)
+    observed = Observation(
+        confiner_failure=_phase_failure(phases),
+        confined=not conf.confines or "confined" in phases, status_reported=status_reported, limit=limit,
+        signal=_signal_number(rc), oom_kill=oom_before is not None and (_oom_kills() or 0) > oom_before,
+        peak_rss=peak, memory_limit=limits.memory_bytes)
+    rule = blame(observed)
+    infrastructure: str | None = None
+    if rule.infrastructure:
+        if rule.name == "wrapper-failed":
+            infrastructure = _wrapper_failure(conf, rc, stderr)
+        elif rule.name in ("confiner-failed", "confiner-silent"):
+            said = observed.confiner_failure or next(
+                (ln.strip() for ln in stderr.splitlines() if ln.startswith("npukb-confine:")), "no report")
+            infrastructure = f"{rule.why} (npukb-confine: {said})"
+        else:
+            infrastructure = f"{request.argv[0]} was killed by {sig}: {rule.why}"
     timed_out = limit in ("wall-clock", "cpu")
     if limit == "wall-clock":
         stderr += f"\n[sandbox] killed: wall-clock limit of {limits.wall_s:g} s exceeded"
@@ -519,7 +607,10 @@ def run_confined(request: Request, confinement: Confinement | None = None) -> Pr
         sig = sig or "SIGKILL"
     elif limit == "file-size":
         stderr += f"\n[sandbox] killed: wrote a file larger than {limits.file_bytes} bytes"
+    elif rule.name == "oom-own":
+        stderr += (f"\n[sandbox] killed by the kernel's out-of-memory killer while holding "
+                   f"{peak >> 20} MiB (its limit: {limits.memory_bytes >> 20} MiB)")
     return ProcessOutcome(returncode=None if timed_out else rc, stdout=stdout, stderr=stderr,
                           seconds=time.monotonic() - start, timed_out=timed_out, signal_name=sig,
-                          truncated=t1 or t2, limit=limit, confinement=conf.level, infrastructure=infrastructure,
-                          cpu_seconds=round(cpu, 3))
+                          truncated=t1 or t2, limit=limit, confinement=conf.name, infrastructure=infrastructure,
+                          cpu_seconds=round(cpu, 3), phases=phases, peak_rss_bytes=peak)

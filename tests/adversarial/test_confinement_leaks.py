@@ -9,17 +9,18 @@ from pathlib import Path
 
 import pytest
 
-from npukernelbench.confinement import BUBBLEWRAP, confinement_level
+from npukernelbench.confinement import BUBBLEWRAP, active_confinement
 from npukernelbench.evaluate import project_for
 from npukernelbench.sandbox import Limits, Request, run_confined
 
 PASSWD_MARK = "root:x:0:0"
 KERNEL = "op_kernel/add_custom.cpp"
 
+_ACTIVE = active_confinement()
 needs_bwrap = pytest.mark.skipif(
-    confinement_level() != BUBBLEWRAP,
-    reason="file-system confinement needs bubblewrap (apt-get install bubblewrap); below that level the "
-           "static checks are the only guard against reading host files (docs/security.md)")
+    _ACTIVE.level != BUBBLEWRAP and not _ACTIVE.boundary.landlock,
+    reason="file-system confinement needs Landlock (Linux >= 5.13) or bubblewrap (apt-get install bubblewrap); "
+           "without either the static checks are the only guard against reading host files (docs/security.md)")
 
 
 def _has_passwd() -> bool:

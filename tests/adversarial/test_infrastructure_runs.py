@@ -72,7 +72,7 @@ def _builds(cache: Path) -> list[str]:
     return sorted(p.parent.name for p in (cache / "builds").glob("*/*/build.json"))
 
 
-@pytest.mark.parametrize("match", ["op_kernel/add_custom.cpp", "/sim run"], ids=["build", "run"])
+@pytest.mark.parametrize("match", ["op_kernel/add_custom.cpp", "/launcher run"], ids=["build", "run"])
 def test_failing_wrapper_is_an_item_error_counted_nowhere(tmp_path, warm_cache, match) -> None:
     cache = tmp_path / "cache"
     _link_tree(warm_cache, cache)

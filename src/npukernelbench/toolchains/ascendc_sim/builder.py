@@ -1,19 +1,27 @@
-"""Building one operator project into a simulator executable.
+"""Building one operator project into the shared object the simulator's launcher loads.
 
 Steps (each compiler and host-code run confined by ``npukernelbench.sandbox``):
 
 1. compile every host source (``op_host/*.cpp`` / ``*.cc``, as CANN's op project build does, except
    the operator-API library sources ``aclnn_*.cpp`` and ``*_l0.cpp``);
-2. link them with the launcher into a *describe* binary and run it: it prints the registered tiling
-   classes and OpDefs with their signatures (``kernel_prelude``). Steps 1-2 alone are
-   :func:`describe` (cached per host sources; the build reuses its host objects);
+2. link them into a *describe* shared object and have the launcher load it (``launcher describe``):
+   it prints the registered tiling classes and OpDefs with their signatures (``kernel_prelude``).
+   Steps 1-2 alone are :func:`describe` (cached per host sources; the build reuses its host objects);
 3. generate the force-included kernel header (DTYPE macros, tiling struct, entry trampoline);
 4. compile ``op_kernel/<kernel>.cpp`` with it (kernel TU);
-5. link host objects + kernel object + runtime objects into ``sim``.
+5. link host objects + kernel object into ``candidate.so``.
 
-The runtime objects (launcher + out-of-line host API) are compiled once per (compiler, simulator
-version) and cached; host and kernel TUs force-include a per-machine precompiled header of the
-simulator headers they include (``precompiled_header``) when one is usable.
+The candidate's code is never linked into an executable: its static initialisers (however spelt)
+would run before ``main``. The launcher (the runtime objects linked into one executable that exports
+the runtime's API to the shared object) loads it with ``dlopen`` after confining itself
+(docs/security.md). Host and kernel TUs are compiled position-independent for that. Every shared
+object is linked with ``--no-undefined`` against a stub that defines the runtime's exported symbols
+(``npukb_runtime_api.o``, never loaded: the launcher's own definitions win at load time), so an
+undefined or doubly defined symbol is the link error it was in an executable.
+
+The runtime (launcher, stub) is compiled once per (compiler, simulator version) and cached; host and
+kernel TUs force-include a per-machine precompiled header of the simulator headers they include
+(``precompiled_header``) when one is usable.
 
 Only outcomes that the sources alone determine are cached: a successful build and a genuine
 compiler (or host-code) diagnostic. A time-out may be the machine's load and is not cached; a
@@ -35,10 +43,11 @@ import shutil
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from npukernelbench import diagnostics
-from npukernelbench.confinement import confinement_level
+from npukernelbench.confinement import BOUNDARY_DIR, confinement_level
 from npukernelbench.extract import is_host_source
 from npukernelbench.infrastructure import InfrastructureError, disk_error, disk_trouble
 from npukernelbench.result import ErrorCategory
@@ -69,9 +78,24 @@ from npukernelbench.toolchains.ascendc_sim.sources import (
 )
 from npukernelbench.toolchains.base import BuildResult, HostDescription, KernelProject
 
-BUILDER_VERSION = "4"
-EXECUTABLE = "sim"
+BUILDER_VERSION = "5"
+LIBRARY = "candidate.so"                 # the build's artifact: what the launcher loads
+DESCRIBE_LIBRARY = "describe.so"
+LAUNCHER = "launcher"
+API_STUB = "npukb_runtime_api.o"
 PRELUDE = "npukb_build.h"
+# Host and kernel TUs go into a shared object: position-independent, with the optimisations of an
+# executable's code (calls between the candidate's own functions are not interposable).
+PIC_FLAGS: tuple[str, ...] = ("-fPIC", "-fno-semantic-interposition")
+HOST_COMPILE_FLAGS: tuple[str, ...] = (*HOST_FLAGS, *PIC_FLAGS)
+LIBRARY_LINK_FLAGS: tuple[str, ...] = (*LINK_FLAGS, "-shared", "-Wl,--no-undefined")
+# nm symbol types the launcher exports to the candidate's shared object: its strong definitions
+# (code, data, bss, read-only), GNU unique objects (static locals of inline functions, inline
+# variables) and weak objects (vtables and typeinfo of the runtime's classes), never its weak copies
+# of inline functions (the candidate keeps its own, instrumented in the kernel TU).
+_EXPORTED_TYPES = frozenset("TDBRGSuV")
+_WEAK_IN_STUB = frozenset("uV")
+_HIDDEN_PREFIXES = ("DW.ref.",)          # compiler-generated hidden symbols
 COMPILE_LIMITS = Limits(cpu_s=300, memory_bytes=6 << 30, wall_s=240.0)
 DESCRIBE_LIMITS = Limits(cpu_s=20, memory_bytes=2 << 30, wall_s=20.0)
 
@@ -128,9 +152,9 @@ def build_key(project: KernelProject, compiler: Compiler, raw_access: bool = Tru
         "files": sorted(project.files.items()),
         "params": [[p.name, p.role, p.param_type, p.dtype] for p in project.params],
         "flags": FLAGS,
-        "kernel_flags": (*KERNEL_FLAGS, *_raw_flags(compiler, raw_access)),
-        "host_flags": HOST_FLAGS,
-        "link": LINK_FLAGS,
+        "kernel_flags": (*KERNEL_FLAGS, *PIC_FLAGS, *_raw_flags(compiler, raw_access)),
+        "host_flags": HOST_COMPILE_FLAGS,
+        "link": LIBRARY_LINK_FLAGS,
         "compiler": compiler.identity or compiler.version,
         "simulator": simulator_version(),
         "classifier": _classifier_version(),
@@ -148,16 +172,44 @@ def _clean(log: str, folder: Path, pch_root: Path | None = None) -> str:
 
 
 def _run(argv: list[str], cwd: Path, limits: Limits, timings: dict[str, float] | None = None,
-         step: str = "", readable: tuple[Path, ...] = (), what: str = "") -> ProcessOutcome:
+         step: str = "", readable: tuple[Path, ...] = (), what: str = "", phases: bool = False) -> ProcessOutcome:
     """One confined step (``what`` names it in messages); raises InfrastructureError when our
-    machinery failed."""
-    outcome = run_confined(Request(argv=argv, cwd=cwd, limits=limits, env=clean_env(), readable=readable))
+    machinery failed. ``phases``: the command is the launcher, which reports on the phase channel."""
+    outcome = run_confined(Request(argv=argv, cwd=cwd, limits=limits, env=clean_env(),
+                                   readable=(*readable, *_toolchain_prefix(argv[0])), phase_to_command=phases))
     if timings is not None:
         timings[step] = round(timings.get(step, 0.0) + outcome.seconds, 3)
     if outcome.infrastructure:
         raise InfrastructureError(f"ascendc-sim build ({what or step or Path(argv[0]).name}): "
                                   f"{outcome.infrastructure}")
     return outcome
+
+
+def crash_line(stderr: str) -> str:
+    """The launcher's last "npukb: " line (the crash handler's: which block or step, which system call)."""
+    for line in reversed(stderr.splitlines()):
+        if line.startswith("npukb: "):
+            return line[len("npukb: "):].rsplit(" (signal", 1)[0]
+    return ""
+
+
+def death_note(signal_name: str | None, stderr: str) -> str:
+    """" (where and why)" for a launcher that died of ``signal_name``: the crash handler's line; for
+    SIGSYS, the boundary's seccomp policy trapped a system call (named when the handler could run)."""
+    where = crash_line(stderr)
+    if signal_name == "SIGSYS" and "forbidden system call" not in where:
+        where = ("forbidden system call (candidate code may not start programs or processes, open sockets, trace "
+                 "or signal other processes)" + (f"; {where}" if where else ""))
+    return f" ({where})" if where else ""
+
+
+def _toolchain_prefix(program: str) -> tuple[Path, ...]:
+    """The installation a compiler outside the system directories lives in (its libexec, its
+    headers): the confinement lets the compile read it."""
+    real = Path(os.path.realpath(program))
+    if not real.is_absolute() or real.parts[1:2] in (("usr",), ("bin",), ("lib",)) or len(real.parts) < 4:
+        return ()
+    return (real.parent.parent,)
 
 
 # g++ exits with 4 after an internal compiler error; clang's driver names a crashed front end.
@@ -197,45 +249,103 @@ def _compile_failure(outcome: ProcessOutcome, folder: Path, what: str, cache: Bu
     return StepFailure(diagnostics.trim(log), diagnostics.classify(log))
 
 
+@dataclass(frozen=True)
+class Runtime:
+    """The simulator's runtime for one compiler: the launcher executable and the link stub of its API."""
+
+    launcher: Path
+    api_stub: Path
+
+
 def _runtime_folder(compiler: Compiler, cache: BuildCache) -> Path:
-    key = f"{compiler.identity or compiler.version}\0{simulator_version()}\0{FLAGS}\0{RUNTIME_EXTRA_FLAGS}"
+    key = (f"{compiler.identity or compiler.version}\0{simulator_version()}\0{FLAGS}\0{RUNTIME_EXTRA_FLAGS}\0"
+           f"{LINK_FLAGS}\0{BUILDER_VERSION}\0{_boundary_version()}")
     return cache.root / "runtime" / hashlib.sha256(key.encode()).hexdigest()[:24]
 
 
-def runtime_objects(compiler: Compiler, cache: BuildCache) -> tuple[Path, ...]:
-    """The compiled launcher and out-of-line host API for this compiler and simulator version (built
-    once per machine, then cached; the two compile in parallel)."""
+@functools.lru_cache(maxsize=1)
+def _boundary_version() -> str:
+    """The launcher compiles the boundary's header in: a change to it must rebuild the runtime."""
+    return hashlib.sha256((BOUNDARY_DIR / "npukb_boundary.h").read_bytes()).hexdigest()[:16]
+
+
+def runtime(compiler: Compiler, cache: BuildCache) -> Runtime:
+    """The launcher and the API stub for this compiler and simulator version (built once per machine,
+    then cached; the runtime sources compile in parallel)."""
     target = _runtime_folder(compiler, cache)
-    objects = tuple(target / f"{src.stem}.o" for src in RUNTIME_SOURCES)
-    if all(o.is_file() for o in objects):
-        return objects
+    built = Runtime(launcher=target / LAUNCHER, api_stub=target / API_STUB)
+    if built.launcher.is_file() and built.api_stub.is_file():
+        return built
     folder = _scratch(cache, "runtime-")
     try:
         with ThreadPoolExecutor(max_workers=len(RUNTIME_SOURCES)) as pool:
             outs = list(pool.map(lambda src: _run([compiler.path, *FLAGS, *RUNTIME_EXTRA_FLAGS.get(src.stem, ()),
-                                                   "-I", str(INCLUDE_DIR), "-c", str(src), "-o", f"{src.stem}.o"],
+                                                   "-I", str(INCLUDE_DIR), "-I", str(BOUNDARY_DIR), "-c", str(src),
+                                                   "-o", f"{src.stem}.o"],
                                                   folder, COMPILE_LIMITS, step=f"runtime {src.name}",
-                                                  readable=(RUNTIME_DIR,)),
+                                                  readable=(RUNTIME_DIR, BOUNDARY_DIR)),
                                  RUNTIME_SOURCES))
-    except InfrastructureError:
+        for src, out in zip(RUNTIME_SOURCES, outs, strict=True):
+            if not out.ok:
+                why = compiler_crash(out) or disk_trouble(cache.root, out.stderr) or out.stderr[-4000:]
+                raise InfrastructureError(f"ascendc-sim: the simulator's own {src.name} does not compile with "
+                                          f"{compiler.path}: {why}")
+        _link_runtime(compiler, folder, [f"{src.stem}.o" for src in RUNTIME_SOURCES])
+    except BaseException:
         shutil.rmtree(folder, ignore_errors=True)
         raise
-    for src, out in zip(RUNTIME_SOURCES, outs, strict=True):
-        if not out.ok:
-            shutil.rmtree(folder, ignore_errors=True)
-            why = compiler_crash(out) or disk_trouble(cache.root, out.stderr) or out.stderr[-4000:]
-            raise InfrastructureError(f"ascendc-sim: the simulator's own {src.name} does not compile with "
-                                      f"{compiler.path}: {why}")
     target.parent.mkdir(parents=True, exist_ok=True)
     try:
         os.rename(folder, target)
     except OSError:             # another worker published first
         shutil.rmtree(folder, ignore_errors=True)
-    return objects
+    return built
+
+
+def _link_runtime(compiler: Compiler, folder: Path, objects: list[str]) -> None:
+    """Link the launcher (exporting the runtime's strong and unique symbols, nothing else) and
+    assemble the API stub (the same symbols, defined empty) in ``folder``; drop the objects."""
+    nm = shutil.which("nm")
+    if nm is None:
+        raise InfrastructureError("ascendc-sim needs nm (GNU binutils) to link its launcher; install binutils")
+    listed = _run([nm, "-g", "--defined-only", *objects], folder, COMPILE_LIMITS, what="listing the runtime's symbols")
+    if not listed.ok:
+        raise InfrastructureError(f"ascendc-sim: nm failed on the runtime objects: {listed.stderr[-500:]}")
+    symbols: dict[str, str] = {}
+    for line in listed.stdout.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[1] in _EXPORTED_TYPES and not parts[2].startswith(_HIDDEN_PREFIXES):
+            symbols.setdefault(parts[2], parts[1])
+    _write(folder / "launcher.dynlist", "{\n" + "".join(f'  "{name}";\n' for name in sorted(symbols)) + "};\n")
+    _write(folder / "npukb_runtime_api.s", _api_stub_assembly(symbols))
+    steps = (([compiler.path, *LINK_FLAGS, "-Wl,--dynamic-list=launcher.dynlist", *objects, "-o", LAUNCHER, "-ldl"],
+              "linking the launcher"),
+             ([compiler.path, "-c", "npukb_runtime_api.s", "-o", API_STUB], "assembling the runtime's API stub"))
+    for argv, what in steps:
+        out = _run(argv, folder, COMPILE_LIMITS, what=what)
+        if not out.ok:
+            why = compiler_crash(out) or disk_trouble(folder, out.stderr) or out.stderr[-4000:]
+            raise InfrastructureError(f"ascendc-sim: {what} failed with {compiler.path}: {why}")
+    for name in (*objects, "npukb_runtime_api.s"):
+        (folder / name).unlink(missing_ok=True)
+
+
+def _api_stub_assembly(symbols: Mapping[str, str]) -> str:
+    """Assembly defining every exported runtime symbol (functions and objects, unique and weak ones weak) at
+    no address of consequence: the candidate links against it, the launcher's own definitions are
+    what the loader binds."""
+    lines = ["\t.text"]
+    for name, kind in sorted(symbols.items()):
+        bind = ".weak" if kind in _WEAK_IN_STUB else ".globl"
+        sort = "%function" if kind == "T" else "%object"
+        lines += [f'\t{bind} "{name}"', f'\t.type "{name}", {sort}', f'"{name}":']
+    lines.append('\t.section .note.GNU-stack,"",%progbits')
+    return "\n".join(lines) + "\n"
 
 
 def runtime_ready(compiler: Compiler, cache: BuildCache) -> bool:
-    return all((_runtime_folder(compiler, cache) / f"{src.stem}.o").is_file() for src in RUNTIME_SOURCES)
+    folder = _runtime_folder(compiler, cache)
+    return (folder / LAUNCHER).is_file() and (folder / API_STUB).is_file()
 
 
 def prepare(compiler: Compiler, cache: BuildCache, projects: Sequence[Mapping[str, str]],
@@ -244,7 +354,7 @@ def prepare(compiler: Compiler, cache: BuildCache, projects: Sequence[Mapping[st
     need: the runtime objects and the precompiled headers of their header sets. Returns whether
     anything had to be built. Raises InfrastructureError when the runtime does not compile."""
     sets = sorted({(folder, flags, headers) for files in projects
-                   for folder, flags in (("op_host", HOST_FLAGS),
+                   for folder, flags in (("op_host", HOST_COMPILE_FLAGS),
                                          ("op_kernel", kernel_flags(kernel_passes.plan(files))))
                    if (headers := precompiled_header.simulator_includes(files, folder)) is not None})
     todo = [(flags, headers) for _, flags, headers in sets
@@ -256,7 +366,7 @@ def prepare(compiler: Compiler, cache: BuildCache, projects: Sequence[Mapping[st
            f"{' and' if need_runtime else ''} {len(todo)} precompiled header(s) in {cache.root} "
            "(about a minute on 2 cores; cached afterwards)")
     if need_runtime:
-        runtime_objects(compiler, cache)
+        runtime(compiler, cache)
     with ThreadPoolExecutor(max_workers=2) as pool:
         list(pool.map(lambda job: precompiled_header.precompiled_header(compiler, cache, *job), todo))
     return True
@@ -328,9 +438,10 @@ def _host_files(project: KernelProject) -> list[tuple[str, str]]:
 
 def describe_key(project: KernelProject, compiler: Compiler) -> str:
     """Cache key of the host side alone: every op_host file (sources and headers), not the kernel."""
-    payload = {"describe": BUILDER_VERSION, "files": _host_files(project), "host_flags": HOST_FLAGS,
-               "link": LINK_FLAGS, "compiler": compiler.identity or compiler.version, "simulator": simulator_version(),
-               "classifier": _classifier_version(), "confinement": confinement_level()}
+    payload = {"describe": BUILDER_VERSION, "files": _host_files(project), "host_flags": HOST_COMPILE_FLAGS,
+               "link": LIBRARY_LINK_FLAGS, "compiler": compiler.identity or compiler.version,
+               "simulator": simulator_version(), "classifier": _classifier_version(),
+               "confinement": confinement_level()}
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
 
@@ -353,7 +464,7 @@ def _host_steps(project: KernelProject, compiler: Compiler, cache: BuildCache, f
     if not hosts:
         raise StepFailure("the project has no op_host/*.cpp file (host code with the OpDef and TilingFunc)",
                           ErrorCategory.SYNTAX_STRUCTURE)
-    runtime = [str(o) for o in runtime_objects(compiler, cache)]
+    parts = runtime(compiler, cache)
     host_objects = []
     if reuse is not None and all((reuse / f"host_{i}.o").is_file() for i in range(len(hosts))):
         for i in range(len(hosts)):
@@ -361,25 +472,30 @@ def _host_steps(project: KernelProject, compiler: Compiler, cache: BuildCache, f
             host_objects.append(f"{folder}/host_{i}.o")
     else:
         include = ["-I", str(INCLUDE_DIR)]
-        host_pch, host_readable = _pch_args(project, compiler, cache, HOST_FLAGS, "op_host")
+        host_pch, host_readable = _pch_args(project, compiler, cache, HOST_COMPILE_FLAGS, "op_host")
         for i, host in enumerate(hosts):
             obj = f"{folder}/host_{i}.o"
-            out = _run([compiler.path, *HOST_FLAGS, *include, "-I", "op_host", *host_pch, "-c", host, "-o", obj],
-                       src, COMPILE_LIMITS, timings, "host", host_readable, what=f"compiling {host}")
+            out = _run([compiler.path, *HOST_COMPILE_FLAGS, *include, "-I", "op_host", *host_pch, "-c", host, "-o",
+                        obj], src, COMPILE_LIMITS, timings, "host", host_readable, what=f"compiling {host}")
             if not out.ok:
                 raise _compile_failure(out, folder, f"compiling {host}", cache)
             host_objects.append(obj)
-    out = _run([compiler.path, *LINK_FLAGS, *host_objects, *runtime, "-o", "describe"], folder, COMPILE_LIMITS,
-               timings, "describe", what="linking the host code")
+    out = _run([compiler.path, *LIBRARY_LINK_FLAGS, *host_objects, str(parts.api_stub), "-o", DESCRIBE_LIBRARY],
+               folder, COMPILE_LIMITS, timings, "describe", what="linking the host code")
     if not out.ok:
         raise _compile_failure(out, folder, "linking the host code")
-    described = _run([str(folder / "describe"), "describe"], folder, DESCRIBE_LIMITS, timings, "describe",
-                     what="running the host code's registration")
+    described = _run([str(parts.launcher), "describe", str(folder / DESCRIBE_LIBRARY)], folder, DESCRIBE_LIMITS,
+                     timings, "describe", what="running the host code's registration", phases=True)
+    if not described.ok and not described.reached("candidate"):
+        # the launcher failed before it loaded the host code: ours, never the candidate's
+        raise InfrastructureError(f"ascendc-sim build (describe): the launcher failed before it loaded the host "
+                                  f"code: {described.stderr.strip()[-500:] or described.signal_name}")
     if not described.ok:
         disk = disk_trouble(folder, described.stderr)
         if disk:
             raise InfrastructureError(f"ascendc-sim build (describe): {disk}")
-        why = (f"died of {described.signal_name}" if described.signal_name else
+        why = (f"died of {described.signal_name}{death_note(described.signal_name, described.stderr)}"
+               if described.signal_name else
                "timed out" if described.timed_out else f"exited with {described.returncode}")
         raise StepFailure(f"the host code's static initialisation {why}:\n{described.stderr[-2000:]}",
                           ErrorCategory.OTHER, timed_out=described.timed_out)
@@ -409,7 +525,7 @@ def describe(project: KernelProject, compiler: Compiler, cache: BuildCache) -> H
             raise
         record["step_seconds"] = timings
         shutil.rmtree(folder / "src", ignore_errors=True)
-        (folder / "describe").unlink(missing_ok=True)
+        (folder / DESCRIBE_LIBRARY).unlink(missing_ok=True)
         if record["timed_out"]:
             shutil.rmtree(folder, ignore_errors=True)      # the machine's load, maybe: not cached
             return _description(record, cached=False)
@@ -440,7 +556,7 @@ def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder
     host_objects, desc, described_text = _host_steps(project, compiler, cache, folder, timings, reuse)
     _write(folder / tiling_fields.LAYOUT_FILE, described_text)          # runs name tiling values
     src = folder / "src"
-    runtime = [str(o) for o in runtime_objects(compiler, cache)]
+    parts = runtime(compiler, cache)
     include = ["-I", str(INCLUDE_DIR)]
     kplan = kernel_passes.plan(project.files)
     kflags = (*kernel_flags(kplan), *_raw_flags(compiler, raw_access))
@@ -471,11 +587,11 @@ def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder
         if len(kplan.passes) > 1:
             obj = _isolate_pass(obj, kernel_prelude.ENTRIES[core], i == 0, folder, timings)
         kernel_objects.append(obj)
-    out = _run([compiler.path, *LINK_FLAGS, *host_objects, *kernel_objects, *runtime, "-o", EXECUTABLE], folder,
-               COMPILE_LIMITS, timings, "link", what="linking")
+    out = _run([compiler.path, *LIBRARY_LINK_FLAGS, *host_objects, *kernel_objects, str(parts.api_stub), "-o", LIBRARY],
+               folder, COMPILE_LIMITS, timings, "link", what="linking")
     if not out.ok:
         raise _compile_failure(out, folder, "linking")
-    for leftover in [*host_objects, *kernel_objects, f"{folder}/describe"]:
+    for leftover in [*host_objects, *kernel_objects, f"{folder}/{DESCRIBE_LIBRARY}"]:
         Path(leftover).unlink(missing_ok=True)
 
 
@@ -486,10 +602,10 @@ def kernel_flags(kplan: kernel_passes.KernelPlan) -> tuple[str, ...]:
     """Compile flags of the kernel TU. Kernels that use the cube unit are compiled as C++20: their
     libraries (Catlass-style layouts) rely on constexpr constructors that leave members to default
     initialisation, which clang -- and so the device compiler -- accepts in C++17 as an extension
-    and g++ only from C++20 on."""
+    and g++ only from C++20 on. Position-independent (PIC_FLAGS): the kernel goes into a shared object."""
     if "AIC" not in kplan.passes:
-        return KERNEL_FLAGS
-    return tuple("-std=c++20" if f == "-std=c++17" else f for f in KERNEL_FLAGS)
+        return (*KERNEL_FLAGS, *PIC_FLAGS)
+    return (*("-std=c++20" if f == "-std=c++17" else f for f in KERNEL_FLAGS), *PIC_FLAGS)
 
 
 def _isolate_pass(obj: str, entry: str, primary: bool, folder: Path, timings: dict[str, float]) -> str:
@@ -561,7 +677,7 @@ def _publish(cache: BuildCache, key: str, folder: Path, record: dict) -> Path:
 def _result(record: dict, folder: Path, key: str, seconds: float, cached: bool) -> BuildResult:
     ok = bool(record.get("ok"))
     category = record.get("category")
-    return BuildResult(ok=ok, artifact=folder / EXECUTABLE if ok else None, key=key,
+    return BuildResult(ok=ok, artifact=folder / LIBRARY if ok else None, key=key,
                        diagnostics=record.get("diagnostics", ""),
                        error_category=ErrorCategory(category) if category else None,
                        seconds=seconds, cached=cached, timed_out=bool(record.get("timed_out")))

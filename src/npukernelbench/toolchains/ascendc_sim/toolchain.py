@@ -4,8 +4,10 @@ Speeds are **estimates** from the simulator's cost model (``speed_kind = "estima
 
 ``build`` and ``run`` raise :class:`~npukernelbench.infrastructure.InfrastructureError` for what only
 the harness can cause: no usable compiler, a crashed compiler, a failed confinement wrapper, a
-full scratch disk, a process killed from outside, a launch the harness made that the simulator
-rejects as a malformed request, a build artifact that went missing.
+full scratch disk, the out-of-memory killer while the kernel was far below its limits, a launch the
+harness made that the simulator rejects as a malformed request before it loaded the candidate's code,
+a build artifact that went missing. Once the launcher has said "candidate" on the phase channel (it
+is about to load the candidate's shared object), everything that goes wrong is the candidate's.
 """
 
 from __future__ import annotations
@@ -94,18 +96,23 @@ class AscendCSimToolchain:
         except (OSError, ValueError) as exc:
             raise InfrastructureError(f"the build artifact {exe} went missing or is unreadable (cache cleared "
                                       f"meanwhile?): {exc}") from exc
+        found = self._compiler()
+        if isinstance(found, str):
+            raise InfrastructureError(f"ascendc-sim has no usable C++ compiler: {found}")
+        launcher = builder.runtime(found, self.cache).launcher
         try:
             folder = self.cache.scratch("run-")
         except OSError as exc:
             raise disk_error(exc, "cannot create a run folder") or \
                 InfrastructureError(f"cannot create a run folder under {self.cache.root}: {exc}") from exc
         try:
-            return self._run_in(folder, exe, meta["op"], launch, bool(meta.get("raw_access_costed")))
+            return self._run_in(folder, launcher, exe, meta["op"], launch, bool(meta.get("raw_access_costed")))
         finally:
             if not self.keep_runs:
                 shutil.rmtree(folder, ignore_errors=True)
 
-    def _run_in(self, folder: Path, exe: Path, op: str, launch: Launch, raw_access_costed: bool) -> RunResult:
+    def _run_in(self, folder: Path, launcher: Path, exe: Path, op: str, launch: Launch,
+                raw_access_costed: bool) -> RunResult:
         try:
             launch_files.write_request(folder, op, launch)
         except OSError as exc:
@@ -115,21 +122,26 @@ class AscendCSimToolchain:
             raise InfrastructureError(f"the harness made an invalid launch: {exc}") from exc
         limits = Limits(cpu_s=max(2, math.ceil(launch.timeout_s) + 2), memory_bytes=RUN_MEMORY_BYTES,
                         wall_s=launch.timeout_s, file_bytes=4 << 30)
-        outcome = run_confined(Request(argv=[str(exe), "run", str(folder)], cwd=folder, limits=limits,
-                                       env=clean_env({"MALLOC_ARENA_MAX": "2"})))
+        outcome = run_confined(Request(argv=[str(launcher), "run", str(folder), str(exe)], cwd=folder, limits=limits,
+                                       env=clean_env({"MALLOC_ARENA_MAX": "2"}), phase_to_command=True))
         if outcome.infrastructure:
             raise InfrastructureError(f"ascendc-sim run: {outcome.infrastructure}")
+        loaded = outcome.reached("candidate")
         result = call_sites.resolve_result(launch_files.read_result(folder) or {},
                                            lambda offsets: _addr2line(exe, folder, offsets))
         if not outcome.ok and not outcome.timed_out:
             disk = disk_trouble(folder, outcome.stderr)
             if disk:
                 raise InfrastructureError(f"ascendc-sim run: {disk}")
-        if outcome.returncode == EXIT_REQUEST and result.get("status") == "request_error":
-            # only the harness writes the request and reads the files; the kernel has not run yet
-            # (or has finished) when the launcher says so
-            raise InfrastructureError(f"ascendc-sim run: the simulator rejected the harness's request: "
-                                      f"{result.get('message') or outcome.stderr[-500:]}")
+        if not loaded:
+            # the launcher ended before it loaded the candidate's code: the request it rejected (only the
+            # harness writes it) or its own failure, never the candidate's
+            if outcome.returncode == EXIT_REQUEST and result.get("status") == "request_error":
+                raise InfrastructureError(f"ascendc-sim run: the simulator rejected the harness's request: "
+                                          f"{result.get('message') or outcome.stderr[-500:]}")
+            raise InfrastructureError(f"ascendc-sim run: the launcher failed before it loaded the candidate's code "
+                                      f"({outcome.signal_name or f'exit status {outcome.returncode}'}): "
+                                      f"{outcome.stderr.strip()[-500:]}")
         details = {k: result[k] for k in ("block_dim", "tiling_key", "workspace_bytes", "tiling_bytes", "tiling_hex",
                                           "cost", "violation", "status", "kernel_type", "cores", "host_warnings",
                                           "kernel_warnings")
@@ -147,10 +159,9 @@ class AscendCSimToolchain:
                              message=f"timeout: the simulated run exceeded its {launch.timeout_s:g} s limit "
                                      "(an endless loop in the kernel or the tiling function?)")
         if outcome.signal_name:
-            where = _crash_line(outcome.stderr)
             return RunResult(ok=False, details=details,
                              message=f"runtime_error: the kernel process died of {outcome.signal_name}"
-                                     + (f" ({where})" if where else ""))
+                                     + builder.death_note(outcome.signal_name, outcome.stderr))
         if outcome.returncode in (EXIT_VIOLATION, EXIT_LAUNCH):
             return RunResult(ok=False, details=details, message=result.get("message") or outcome.stderr[-2000:])
         if outcome.returncode != 0 or result.get("status") != "ok":
@@ -181,9 +192,3 @@ def _addr2line(exe: Path, folder: Path, offsets: Sequence[int]) -> str:
                                    limits=Limits(cpu_s=20, wall_s=20.0, memory_bytes=2 << 30), env=clean_env()))
     return outcome.stdout if outcome.ok else ""
 
-
-def _crash_line(stderr: str) -> str:
-    for line in reversed(stderr.splitlines()):
-        if line.startswith("npukb: "):
-            return line[len("npukb: "):].rsplit(" (signal", 1)[0]
-    return ""

@@ -3,9 +3,9 @@
 //
 // The kernel-side API has the real signatures: no trailing (file, line) parameters. When the runtime
 // reports a violation, a warning or a wait, it records the return addresses on the calling thread's
-// stack instead, as offsets into the executable, in a token `{{npukb-at:OFF,OFF,...}}` (hex, innermost
-// first). After the run, outside the candidate's process, the toolchain symbolises the offsets with
-// the executable's line tables (the kernel TU is compiled with -g1, which keeps inlining records) and
+// stack instead, as offsets into the image that holds the kernel (the candidate's shared object), in a
+// token `{{npukb-at:OFF,OFF,...}}` (hex, innermost first). After the run, outside the candidate's
+// process, the toolchain symbolises the offsets with that image's line tables (the kernel TU is compiled with -g1, which keeps inlining records) and
 // replaces the token with the first source line in the candidate's own files (call_sites.py): the line
 // of the kernel that called the API, however deep inside the simulator the check ran.
 #pragma once
@@ -27,15 +27,16 @@ struct CallFrames {
   int n = 0;
 };
 
-// The main executable's load bias and the extent of its loaded segments (the kernel is linked into it).
+// The load bias and the extent of the loaded executable segments of the image that holds the
+// kernel: the candidate's shared object once the launcher has loaded it (set_kernel_image), else the
+// main program (a test runtime that links the kernel into its executable).
 struct MainImage {
   std::uintptr_t bias = 0;
   std::uintptr_t lo = ~std::uintptr_t{0};
   std::uintptr_t hi = 0;
 };
 
-inline int main_image_cb(struct dl_phdr_info* info, std::size_t, void* arg) {
-  auto* img = static_cast<MainImage*>(arg);
+inline void add_segments(struct dl_phdr_info* info, MainImage* img) {
   img->bias = info->dlpi_addr;
   for (int i = 0; i < info->dlpi_phnum; ++i) {
     const ElfW(Phdr)& ph = info->dlpi_phdr[i];
@@ -44,7 +45,36 @@ inline int main_image_cb(struct dl_phdr_info* info, std::size_t, void* arg) {
     if (start < img->lo) img->lo = start;
     if (start + ph.p_memsz > img->hi) img->hi = start + ph.p_memsz;
   }
+}
+
+inline int main_image_cb(struct dl_phdr_info* info, std::size_t, void* arg) {
+  add_segments(info, static_cast<MainImage*>(arg));
   return 1;   // the first object dl_iterate_phdr reports is the main program
+}
+
+inline MainImage& kernel_image_slot() {
+  static MainImage img;
+  return img;
+}
+
+struct ImageQuery {
+  std::uintptr_t base;
+  MainImage* img;
+};
+
+inline int kernel_image_cb(struct dl_phdr_info* info, std::size_t, void* arg) {
+  auto* q = static_cast<ImageQuery*>(arg);
+  if (info->dlpi_addr != q->base) return 0;
+  add_segments(info, q->img);
+  return 1;
+}
+
+// The image of the shared object whose load bias is `base` (the link_map's l_addr of the launcher's
+// dlopen handle) holds the kernel from now on.
+inline void set_kernel_image(std::uintptr_t base) {
+  MainImage found;
+  ImageQuery q{base, &found};
+  if (dl_iterate_phdr(kernel_image_cb, &q) != 0 && found.hi > found.lo) kernel_image_slot() = found;
 }
 
 inline const MainImage& main_image() {
@@ -53,7 +83,8 @@ inline const MainImage& main_image() {
     dl_iterate_phdr(main_image_cb, &m);
     return m;
   }();
-  return img;
+  const MainImage& k = kernel_image_slot();
+  return k.hi > k.lo ? k : img;
 }
 
 inline _Unwind_Reason_Code collect_frame(struct _Unwind_Context* ctx, void* arg) {
@@ -67,7 +98,7 @@ inline _Unwind_Reason_Code collect_frame(struct _Unwind_Context* ctx, void* arg)
   return _URC_NO_REASON;
 }
 
-// The token of the calling thread's stack: the offsets of its frames inside the main executable.
+// The token of the calling thread's stack: the offsets of its frames inside the kernel's image.
 inline std::string call_site_token() {
   CallFrames f;
   _Unwind_Backtrace(collect_frame, &f);

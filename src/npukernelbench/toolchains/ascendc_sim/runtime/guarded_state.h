@@ -22,7 +22,12 @@ struct GmRange {
   std::size_t size;
 };
 
+// The kernel-side cost hook of a raw access (npukb_kernel_raw_access in the candidate's shared object,
+// looked up by the launcher when it loads it; null in a build without one).
+using RawAccessFn = void (*)(int space, std::uint64_t offset, std::uint64_t bytes, int write);
+
 struct Guarded {
+  RawAccessFn kernel_raw_access = nullptr;
   int sim_depth = 0;                  // > 0 while the simulator's own instrumented code runs
   std::atomic<int> running_block{-1};  // the block running now (cooperative: exactly one)
   BlockState* blocks = nullptr;       // block_count BlockStates in the private mapping

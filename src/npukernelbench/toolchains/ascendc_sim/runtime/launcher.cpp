@@ -1,8 +1,20 @@
-// launcher.cpp -- main() of every ascendc-sim executable (host TU + kernel TU + this file).
+// launcher.cpp -- main() of the ascendc-sim launcher, which loads a candidate's shared object (its
+// host TU and kernel TU, built by builder.py) after confining itself.
 // Part of the ascendc-sim clean-room simulator; implements npukb_sim/runtime.h.
 //
-//   <exe> describe           print the registered tiling classes (build step, see tilingdata_base.h)
-//   <exe> run <dir>          run <dir>/request.txt, write <dir>/result.json and output .bin files
+//   launcher describe <so>        print the registered tiling classes (build step, see tilingdata_base.h)
+//   launcher run <dir> <so>       run <dir>/request.txt, write <dir>/result.json and output .bin files
+//
+// Start-up (docs/security.md): no candidate code runs before the boundary is up. The launcher reads
+// and checks the harness's request, forks the InferShape helper, closes every descriptor it does not
+// need, drops its capabilities, restricts itself with Landlock (read: the loaded system libraries and
+// the candidate's shared object; read-write: the run's directory; nothing else) and installs the
+// candidate seccomp allow-list (npukb_boundary.h). Only then does it say "candidate" on the harness's
+// phase channel (NPUKB_PHASE_FD), close it, and dlopen the shared object: its static initialisers,
+// however spelt, run inside the boundary. A request error before that point is the harness's; after
+// it, everything is the candidate's. No candidate thread may outlive the host steps, none can be
+// started once the blocks exist, and the process ends with _exit (no candidate destructor runs after
+// the result is written).
 //
 // Run: instantiate the OpDef registered for the op type, check the case's parameters against it,
 // run its TilingFunc with a real gert::TilingContext, build the GM buffers (inputs copied in,
@@ -14,10 +26,13 @@
 //
 // Exit codes: 0 ran to the end; 3 hardware violation in the kernel; 4 launch refused (host side:
 // OpDef, TilingFunc, block dim, tiling size); 2 bad request (a bug of the caller).
+#include <dlfcn.h>
+#include <link.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -42,20 +57,24 @@
 
 #include "call_site.h"
 #include "guarded_state.h"
+#include "npukb_boundary.h"
 #include "npukb_sim/runtime.h"
 #include "exe_graph/runtime/tiling_parse_context.h"
 #include "register/op_def_registry.h"
 #include "register/op_impl_registry.h"
 #include "register/tilingdata_base.h"
 
-// The kernel trampolines generated into the kernel TU (absent from the describe binary): the vector
-// (AIV) pass, the cube (AIC) pass of a kernel that uses the cube unit, and the kernel type the build
-// inferred (KERNEL_TASK_TYPE_DEFAULT / KERNEL_TASK_TYPE or the APIs used; see kernel_passes.py).
-extern "C" void npukb_entry(std::uint8_t** args) __attribute__((weak));
-extern "C" void npukb_entry_aic(std::uint8_t** args) __attribute__((weak));
-extern "C" int npukb_kernel_type(std::uint64_t tiling_key) __attribute__((weak));
-
 namespace {
+
+// The kernel trampolines generated into the kernel TU (absent from a describe build), looked up in the
+// candidate's shared object once it is loaded: the vector (AIV) pass, the cube (AIC) pass of a kernel
+// that uses the cube unit, and the kernel type the build inferred (KERNEL_TASK_TYPE_DEFAULT /
+// KERNEL_TASK_TYPE or the APIs used; see kernel_passes.py).
+using EntryFn = void (*)(std::uint8_t**);
+using KernelTypeFn = int (*)(std::uint64_t);
+EntryFn npukb_entry = nullptr;
+EntryFn npukb_entry_aic = nullptr;
+KernelTypeFn npukb_kernel_type = nullptr;
 
 constexpr int kExitViolation = 3;
 constexpr int kExitLaunch = 4;
@@ -156,7 +175,10 @@ void write_result() {
   std::rename(tmp.c_str(), path.c_str());
 }
 
+bool g_infer_child = false;             // the InferShape helper process: it reports through its pipe only
+
 [[noreturn]] void fail(int code, const std::string& status, const std::string& message) {
+  if (g_infer_child) _exit(0);          // the parent meets the same problem and reports it
   result_set("status", json_str(status));
   result_set("message", json_str(message));
   write_result();
@@ -469,16 +491,43 @@ void on_fpe(int sig, siginfo_t* info, void* context) {
   on_crash(sig);
 }
 
+// A system call the boundary forbids (seccomp SECCOMP_RET_TRAP): name it, then die of SIGSYS.
+void on_sigsys(int sig, siginfo_t* info, void*) {
+  char buf[400];
+  const long nr = info != nullptr ? static_cast<long>(info->si_syscall) : -1;
+  const char* name = nb_syscall_name(nr);
+  const int b = g_running_block.load();
+  char where[160];
+  if (b >= 0) {
+    std::snprintf(where, sizeof where, "block %d of the kernel", b);
+  } else {
+    std::snprintf(where, sizeof where, "%s", g_phase);
+  }
+  const int n = std::snprintf(buf, sizeof buf,
+                              "npukb: forbidden system call %s (number %ld) during %s: candidate code may not start "
+                              "programs or processes, open sockets, trace or signal other processes (signal %d)\n",
+                              name != nullptr ? name : "?", nr, where, sig);
+  if (n > 0) {
+    ssize_t ignored = write(2, buf, static_cast<std::size_t>(n));
+    (void)ignored;
+  }
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
 void install_crash_handlers() {
   static std::vector<char> alt(1 << 16);
   stack_t ss{};
   ss.ss_sp = alt.data();
   ss.ss_size = alt.size();
   sigaltstack(&ss, nullptr);
-  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) {
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGSYS}) {
     struct sigaction sa {};
     if (sig == SIGFPE) {
       sa.sa_sigaction = on_fpe;
+      sa.sa_flags = SA_ONSTACK | SA_SIGINFO;
+    } else if (sig == SIGSYS) {
+      sa.sa_sigaction = on_sigsys;
       sa.sa_flags = SA_ONSTACK | SA_SIGINFO;
     } else {
       sa.sa_handler = on_crash;
@@ -1060,76 +1109,256 @@ std::string infer_datatype_disagreement(ops::InferDataTypeKernelFunc fn, const g
 
 // InferShape and InferDataType as graph mode would run them, compared with the task's outputs. The
 // single-operator (aclnn) path the benchmark calls does not run them (the caller allocates the
-// outputs), so what they get wrong is a warning, not a failure; they run in a forked child so that a
-// crash, a hang or a side effect of theirs cannot touch the launch. One line per finding.
+// outputs), so what they get wrong is a warning, not a failure; they run in a helper process, forked
+// before the boundary went up and confined like the launcher (start_infer_child), so that a crash, a
+// hang or a side effect of theirs cannot touch the launch. One line per finding.
+pid_t g_infer_pid = -1;          // the helper; -1 when it could not be started
+int g_infer_fd = -1;             // read end of its findings
+constexpr int kInferLimitS = 10; // the helper's time: it dies of SIGALRM (set before it loads the candidate)
+
+// The helper's side: what InferShape / InferDataType get wrong, one line each.
+std::string infer_findings(ops::InferShapeKernelFunc shape_fn, ops::InferDataTypeKernelFunc dtype_fn,
+                           const gert::NpukbIoTable& io, const Request& req) {
+  std::string out;
+  if (shape_fn != nullptr) out += infer_shape_disagreement(shape_fn, io, req) + "\n";
+  if (dtype_fn != nullptr) out += infer_datatype_disagreement(dtype_fn, io, req) + "\n";
+  return out;
+}
+
+// The launcher's side: the helper's findings (it reports nothing when the op has neither function).
 std::vector<std::string> infer_warnings(ops::InferShapeKernelFunc shape_fn, ops::InferDataTypeKernelFunc dtype_fn,
-                                        const gert::NpukbIoTable& io, const Request& req) {
+                                        const Request& req) {
   std::vector<std::string> warnings;
-  if (shape_fn == nullptr && dtype_fn == nullptr) return warnings;
-  int fds[2];
-  if (pipe(fds) != 0) {
-    warnings.push_back("InferShape/InferDataType not checked: cannot create a pipe");
-    return warnings;
-  }
-  std::fflush(stdout);
-  std::fflush(stderr);
-  pid_t child = fork();
-  if (child < 0) {
-    close(fds[0]);
-    close(fds[1]);
-    warnings.push_back("InferShape/InferDataType not checked: cannot fork");
-    return warnings;
-  }
-  if (child == 0) {
-    close(fds[0]);
-    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) signal(sig, SIG_DFL);
-    std::string out;
-    if (shape_fn != nullptr) out += infer_shape_disagreement(shape_fn, io, req) + "\n";
-    if (dtype_fn != nullptr) out += infer_datatype_disagreement(dtype_fn, io, req) + "\n";
-    std::fflush(stdout);
-    std::fflush(stderr);
-    for (std::size_t done = 0; done < out.size();) {
-      ssize_t n = write(fds[1], out.data() + done, out.size() - done);
-      if (n <= 0) break;
-      done += static_cast<std::size_t>(n);
+  if (g_infer_pid < 0) {
+    if (shape_fn != nullptr || dtype_fn != nullptr) {
+      warnings.push_back("InferShape/InferDataType not checked: cannot start the helper process");
     }
-    _exit(0);
+    return warnings;
   }
-  close(fds[1]);
   std::string text;
-  constexpr int kInferLimitMs = 10000;
   bool timed_out = false;
   for (;;) {
-    struct pollfd pfd {fds[0], POLLIN, 0};
-    int ready = poll(&pfd, 1, kInferLimitMs);
+    struct pollfd pfd {g_infer_fd, POLLIN, 0};
+    int ready = poll(&pfd, 1, (kInferLimitS + 1) * 1000);
     if (ready <= 0) {
       timed_out = ready == 0;
       if (ready < 0 && errno == EINTR) continue;
       break;
     }
     char buf[4096];
-    ssize_t n = read(fds[0], buf, sizeof buf);
+    ssize_t n = read(g_infer_fd, buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
     text.append(buf, static_cast<std::size_t>(n));
   }
-  close(fds[0]);
-  if (timed_out) kill(child, SIGKILL);
+  close(g_infer_fd);
+  g_infer_fd = -1;
+  // The launcher may signal no other process (not even its helper, whose pid could be reused once it
+  // is reaped): a helper that outlives its alarm is left to the sandbox, which kills it with the run.
   int status = 0;
-  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  while (waitpid(g_infer_pid, &status, timed_out ? WNOHANG : 0) < 0 && errno == EINTR) {
   }
+  g_infer_pid = -1;
+  if (shape_fn == nullptr && dtype_fn == nullptr) return warnings;
   std::istringstream lines(text);
   for (std::string line; std::getline(lines, line);) {
     if (!line.empty()) warnings.push_back(line);
   }
   if (timed_out) {
     warnings.push_back("InferShape/InferDataType of op " + req.op + " did not finish within " +
-                       std::to_string(kInferLimitMs / 1000) + " s");
+                       std::to_string(kInferLimitS) + " s");
+  } else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
+    warnings.push_back("InferShape/InferDataType of op " + req.op + " did not finish within " +
+                       std::to_string(kInferLimitS) + " s");
   } else if (WIFSIGNALED(status)) {
     warnings.push_back("InferShape/InferDataType of op " + req.op + " crashed (signal " +
                        std::to_string(WTERMSIG(status)) + ")");
   }
   return warnings;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The boundary (npukb_boundary.h), entered before the candidate's shared object is loaded.
+
+int g_phase_fd = -1;             // the harness's phase channel, until the candidate's code is loaded
+int g_census_fd = -1;            // /proc/self/stat, opened before the boundary: the thread count
+void* g_candidate = nullptr;     // dlopen handle of the candidate's shared object
+
+// One line on the phase channel (the harness trusts only what arrives before "candidate").
+void phase_report(const std::string& line) {
+  if (g_phase_fd < 0) return;
+  const std::string text = line + "\n";
+  ssize_t ignored = write(g_phase_fd, text.data(), text.size());
+  (void)ignored;
+}
+
+// The launcher's own failure to confine itself: the harness's, never the candidate's.
+[[noreturn]] void boundary_failure(const std::string& why) {
+  phase_report("failed: launcher: " + why);
+  std::fprintf(stderr, "npukb launcher: cannot confine itself: %s\n", why.c_str());
+  std::fflush(stderr);
+  _exit(125);
+}
+
+// The directories of every library loaded now (the candidate's dependencies are among them).
+std::vector<std::string> library_dirs() {
+  std::vector<std::string> dirs;
+  dl_iterate_phdr(
+      [](struct dl_phdr_info* info, std::size_t, void* data) -> int {
+        auto* out = static_cast<std::vector<std::string>*>(data);
+        const std::string name = info->dlpi_name != nullptr ? info->dlpi_name : "";
+        const auto slash = name.rfind('/');
+        if (!name.empty() && name[0] == '/' && slash != std::string::npos && slash > 0) {
+          const std::string dir = name.substr(0, slash);
+          if (std::find(out->begin(), out->end(), dir) == out->end()) out->push_back(dir);
+        }
+        return 0;
+      },
+      &dirs);
+  return dirs;
+}
+
+// Rights in the run's directory: files and directories, no symbolic links, devices, FIFOs or sockets
+// (a link planted there could make the harness read a file outside when it collects the outputs).
+constexpr std::uint64_t kRunDirRights =
+    NB_LL_ALL & ~(NB_LL_EXECUTE | (1ULL << 6) /* MAKE_CHAR */ | (1ULL << 9) /* MAKE_SOCK */ |
+                  (1ULL << 10) /* MAKE_FIFO */ | (1ULL << 11) /* MAKE_BLOCK */ | (1ULL << 12) /* MAKE_SYM */);
+
+// Landlock (read: the loaded libraries' directories, the linker cache, the candidate's shared object
+// and `dir`; read-write as kRunDirRights when `writable`), no capabilities, the candidate seccomp
+// allow-list (signals: to itself only). Returns what was applied, e.g. "landlock+seccomp". Every
+// descriptor but 0-2 and `keep` (and the phase channel, still open) is closed first.
+std::string enter_boundary(const std::string& dir, bool writable, const std::string& so_path,
+                           std::initializer_list<int> keep) {
+  char err[600];
+  for (int fd = 3; fd < 1024; ++fd) {        // descriptors this process inherited or opened for itself
+    bool kept = fd == g_phase_fd || fd == g_census_fd;
+    for (int k : keep) kept |= fd == k;
+    if (!kept) close(fd);
+  }
+  std::string applied;
+  if (nb_landlock_abi() >= 1) {
+    struct nb_landlock ll;
+    if (nb_landlock_begin(&ll, 0, err, sizeof err) != 0) boundary_failure(err);
+    for (const auto& dir : library_dirs()) {
+      if (nb_landlock_allow(&ll, dir.c_str(), NB_LL_READ, err, sizeof err) != 0) boundary_failure(err);
+    }
+    if (nb_landlock_allow(&ll, "/etc/ld.so.cache", NB_LL_READ, err, sizeof err) != 0 ||
+        nb_landlock_allow(&ll, so_path.c_str(), NB_LL_READ, err, sizeof err) != 0 ||
+        nb_landlock_allow(&ll, dir.c_str(), writable ? kRunDirRights : NB_LL_READ, err, sizeof err) != 0 ||
+        nb_landlock_enforce(&ll, err, sizeof err) != 0) {
+      boundary_failure(err);
+    }
+    applied = "landlock";
+  }
+  if (nb_drop_capabilities(err, sizeof err) != 0) boundary_failure(err);
+  if (nb_seccomp_candidate(static_cast<long>(getpid()), -1, err, sizeof err) == 0) {
+    applied += applied.empty() ? "seccomp" : "+seccomp";
+  } else if (errno != EINVAL && errno != ENOSYS) {   // a kernel without seccomp filters: not applied
+    boundary_failure(err);
+  }
+  return applied;
+}
+
+// Loads the candidate's shared object (its static initialisers run now, inside the boundary) and
+// looks up the kernel trampolines and the raw-access cost hook.
+void load_candidate(const std::string& so_path) {
+  g_phase = "loading the candidate's code (its static initialisers)";
+  if (!g_infer_child) {
+    phase_report("candidate");
+    if (g_phase_fd >= 0) close(g_phase_fd);
+    g_phase_fd = -1;
+  }
+  g_candidate = dlopen(so_path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (g_candidate == nullptr) {
+    const char* why = dlerror();
+    launch_error(std::string("cannot load the candidate's code: ") + (why != nullptr ? why : "?"));
+  }
+  struct link_map* map = nullptr;
+  if (dlinfo(g_candidate, RTLD_DI_LINKMAP, &map) == 0 && map != nullptr) {
+    npukb::rt::set_kernel_image(static_cast<std::uintptr_t>(map->l_addr));   // call-site offsets: into the .so
+  }
+  npukb_entry = reinterpret_cast<EntryFn>(dlsym(g_candidate, "npukb_entry"));
+  npukb_entry_aic = reinterpret_cast<EntryFn>(dlsym(g_candidate, "npukb_entry_aic"));
+  npukb_kernel_type = reinterpret_cast<KernelTypeFn>(dlsym(g_candidate, "npukb_kernel_type"));
+  npukb::rt::g_guard.kernel_raw_access =
+      reinterpret_cast<npukb::rt::RawAccessFn>(dlsym(g_candidate, "npukb_kernel_raw_access"));
+}
+
+// Threads of this process now, from the /proc/self/stat opened before the boundary (-1: unknown).
+int thread_count() {
+  if (g_census_fd < 0) return -1;
+  char buf[1024];
+  const ssize_t n = pread(g_census_fd, buf, sizeof buf - 1, 0);
+  if (n <= 0) return -2;
+  buf[n] = '\0';
+  const char* p = std::strrchr(buf, ')');
+  if (p == nullptr) return -2;
+  std::istringstream fields(p + 1);
+  std::string field;
+  for (int i = 0; i < 18 && (fields >> field); ++i) {
+  }
+  return field.empty() ? -2 : std::atoi(field.c_str());
+}
+
+// The candidate may not keep threads of its own: `expected` threads of the launcher's at `when`.
+void census(int expected, const char* when) {
+  const int n = thread_count();
+  if (n == -1) return;            // no /proc here: not checked (docs/security.md)
+  if (n == -2) launch_error("the launcher's thread census was tampered with (its /proc/self/stat descriptor)");
+  if (n > expected) {
+    launch_error("the candidate's code left " + std::to_string(n - expected) + " thread(s) of its own running " + when +
+                 ": host code and kernels may not start threads");
+  }
+}
+
+// The InferShape helper: forked before the boundary (the launcher can create no process after it),
+// it confines itself like the launcher, loads the candidate and runs the launch's host steps up to
+// InferShape/InferDataType, then writes its findings to the pipe and ends. A problem in a step ends
+// it quietly (the launcher meets the same problem and reports it).
+template <typename Steps>
+void start_infer_child(const std::string& dir, const std::string& so_path, Steps&& steps) {
+  int fds[2];
+  if (pipe(fds) != 0) return;
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const pid_t parent = getpid();
+  const pid_t child = fork();
+  if (child < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return;
+  }
+  if (child == 0) {
+    g_infer_child = true;
+    close(fds[0]);
+    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    if (getppid() != parent) _exit(0);
+    const int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (null >= 0) {
+      dup2(null, 1);
+      dup2(null, 2);
+      close(null);
+    }
+    if (g_phase_fd >= 0) close(g_phase_fd);
+    g_phase_fd = -1;
+    if (g_census_fd >= 0) close(g_census_fd);
+    g_census_fd = -1;
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) signal(sig, SIG_DFL);
+    alarm(kInferLimitS);
+    enter_boundary(dir, false, so_path, {fds[1]});
+    load_candidate(so_path);
+    const std::string out = steps();
+    for (std::size_t done = 0; done < out.size();) {
+      const ssize_t n = write(fds[1], out.data() + done, out.size() - done);
+      if (n <= 0) break;
+      done += static_cast<std::size_t>(n);
+    }
+    _exit(0);
+  }
+  close(fds[1]);
+  g_infer_pid = child;
+  g_infer_fd = fds[0];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1162,6 +1391,7 @@ struct Launch {
   explicit Launch(const std::string& run_dir) : dir(run_dir) {}
 
   void parse_request();
+  void check_entries();
   void check_opdef();
   void describe_tensors();
   void load_value_depend_inputs();
@@ -1180,7 +1410,7 @@ struct Launch {
   void finish();
 };
 
-// Reads <dir>/request.txt, seeds the poison and checks that this build has a kernel; hands on req.
+// Reads <dir>/request.txt and seeds the poison (before any candidate code is loaded); hands on req.
 void Launch::parse_request() {
   g_out_dir = dir;
   g_page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
@@ -1188,8 +1418,12 @@ void Launch::parse_request() {
   g_phase = "request parsing";
   req = read_request(dir + "/request.txt");
   set_poison_seed(req.poison_seed);
+}
+
+// Checks that the loaded build has a kernel (not a describe build); hands on nothing.
+void Launch::check_entries() {
   if (npukb_entry == nullptr && npukb_entry_aic == nullptr) {
-    request_error("this executable has no kernel entry (describe build)");
+    request_error("this build has no kernel entry (describe build)");
   }
 }
 
@@ -1294,12 +1528,12 @@ void Launch::find_host_functions() {
   }
 }
 
-// Runs InferShape / InferDataType against the task's outputs (infer_warnings) and records what they
-// get wrong as host_warnings in the result; hands on nothing.
+// Collects what InferShape / InferDataType get wrong against the task's outputs from the helper process
+// (infer_warnings) and records it as host_warnings in the result; hands on nothing.
 void Launch::check_inference() {
   g_phase = "checking InferShape / InferDataType";
   std::string json = "[";
-  for (const auto& w : infer_warnings(infer_shape_fn, infer_dtype_fn, io, req)) {
+  for (const auto& w : infer_warnings(infer_shape_fn, infer_dtype_fn, req)) {
     json += (json.size() > 1 ? ", " : "") + json_str(w);
   }
   result_set("host_warnings", json + "]");
@@ -1498,6 +1732,12 @@ void Launch::schedule_blocks() {
       launch_error("cannot start the thread of block " + std::to_string(b));
     }
   }
+  // From here on no thread or process can be created, in any thread (the blocks wait for their turn).
+  char err[300];
+  if (nb_seccomp_no_clone(err, sizeof err) != 0 && errno != EINVAL && errno != ENOSYS) {
+    launch_error(std::string("a thread of the candidate's escaped the launcher's seccomp filter: ") + err);
+  }
+  census(1 + static_cast<int>(g_blocks.size()), "when the kernel started");
   {
     std::unique_lock<std::mutex> lk(g_sched_mutex);
     g_started = true;
@@ -1585,9 +1825,23 @@ void Launch::finish() {
   write_result();
 }
 
-int run(const std::string& dir) {
+[[noreturn]] void run(const std::string& dir, const std::string& so_path) {
   Launch launch(dir);
-  launch.parse_request();
+  launch.parse_request();               // the harness's request: its errors are the harness's
+  g_census_fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+  start_infer_child(dir, so_path, [&launch]() {
+    launch.check_entries();
+    launch.check_opdef();
+    launch.describe_tensors();
+    launch.load_value_depend_inputs();
+    launch.describe_attrs();
+    launch.find_host_functions();
+    return infer_findings(launch.infer_shape_fn, launch.infer_dtype_fn, launch.io, launch.req);
+  });
+  g_phase = "confining the launcher";
+  result_set("boundary", json_str(enter_boundary(dir, true, so_path, {g_infer_fd})));
+  load_candidate(so_path);              // from here on, everything is the candidate's
+  launch.check_entries();
   launch.check_opdef();
   launch.describe_tensors();
   launch.load_value_depend_inputs();
@@ -1596,6 +1850,7 @@ int run(const std::string& dir) {
   launch.check_inference();
   launch.run_tiling_parse();
   launch.run_tiling();
+  census(1, "when its host code returned");
   launch.choose_cores();
   launch.record_tiling();
   launch.allocate_memory();
@@ -1604,7 +1859,37 @@ int run(const std::string& dir) {
   launch.write_outputs();
   launch.estimate_cost();
   launch.finish();
-  return 0;
+  std::fflush(stdout);
+  std::fflush(stderr);
+  _exit(0);                             // no candidate destructor runs after the result is written
+}
+
+// `describe <so>`: the registered tiling classes and OpDefs of a host-only build.
+[[noreturn]] void describe_build(const std::string& so_path) {
+  char cwd[4096];
+  if (getcwd(cwd, sizeof cwd) == nullptr) boundary_failure("getcwd failed");
+  g_phase = "confining the launcher";
+  enter_boundary(cwd, false, so_path, {});    // the host code may read its build folder, not write it
+  load_candidate(so_path);
+  g_phase = "describing the registered tiling classes and OpDefs";
+  describe();
+  std::cout.flush();
+  std::fflush(stdout);
+  std::fflush(stderr);
+  _exit(0);
+}
+
+// The harness's phase channel (npukb-confine passes it as fd 3 and names it in NPUKB_PHASE_FD).
+void open_phase_channel() {
+  const char* env = std::getenv("NPUKB_PHASE_FD");
+  if (env != nullptr) {
+    const int fd = std::atoi(env);
+    if (fd > 2 && fcntl(fd, F_GETFD) >= 0) {
+      g_phase_fd = fd;
+      fcntl(fd, F_SETFD, FD_CLOEXEC);
+    }
+  }
+  unsetenv("NPUKB_PHASE_FD");
 }
 
 }  // namespace
@@ -1895,9 +2180,10 @@ void kernel_log(const std::string& text) {
 
 int main(int argc, char** argv) {
   install_crash_handlers();
+  open_phase_channel();
   std::string mode = argc > 1 ? argv[1] : "";
-  if (mode == "describe") return describe();
-  if (mode == "run" && argc > 2) return run(argv[2]);
-  std::fprintf(stderr, "usage: %s describe | run <dir>\n", argv[0]);
+  if (mode == "describe" && argc > 2) describe_build(argv[2]);
+  if (mode == "run" && argc > 3) run(argv[2], argv[3]);
+  std::fprintf(stderr, "usage: %s describe <so> | run <dir> <so>\n", argv[0]);
   return kExitRequest;
 }

@@ -8,7 +8,7 @@
 // While simulator code runs (depth > 0) accesses are the simulator's own and cost nothing here (the
 // API they implement has its own cost). Otherwise the access is the kernel's own code: into GM it
 // costs a scalar GM access, into on-chip memory a scalar UB access (npukb_kernel_raw_access, defined
-// by the kernel-side headers), elsewhere (the kernel's stack, its own objects) nothing. A store into
+// by the kernel-side headers, found by the launcher in the candidate's shared object), elsewhere (the kernel's stack, its own objects) nothing. A store into
 // the simulator's guarded state is a violation; a raw GM access just outside a tensor is reported as
 // the GM violation it is.
 //
@@ -107,23 +107,24 @@ inline bool in_onchip(const std::uint8_t* base, std::size_t size, std::uintptr_t
 void on_access(std::uintptr_t a, std::size_t bytes, bool write) {
   if (g_guard.sim_depth > 0) return;
   const int b = g_guard.running_block.load(std::memory_order_relaxed);
-  if (b < 0 || npukb_kernel_raw_access == nullptr) return;
+  const npukb::rt::RawAccessFn cost = g_guard.kernel_raw_access;
+  if (b < 0 || cost == nullptr) return;
   const npukb::BlockState& st = g_guard.blocks[b];
   std::uint64_t off = 0;
   if (in_onchip(st.ub, npukb::kUbBytes, a, &off)) {
-    npukb_kernel_raw_access(npukb::RAW_UB, off, bytes, write);
+    cost(npukb::RAW_UB, off, bytes, write);
     return;
   }
   if (in_onchip(st.l1, npukb::kL1Bytes, a, &off) || in_onchip(st.l0a, npukb::kL0aBytes, a, &off) ||
       in_onchip(st.l0b, npukb::kL0bBytes, a, &off) || in_onchip(st.l0c, npukb::kL0cBytes, a, &off) ||
       in_onchip(st.bt, npukb::kBiasTableBytes, a, &off) || in_onchip(st.fb, npukb::kFixBufBytes, a, &off)) {
-    npukb_kernel_raw_access(npukb::RAW_ONCHIP, off, bytes, write);
+    cost(npukb::RAW_ONCHIP, off, bytes, write);
     return;
   }
   if (a >= g_guard.gm_lo && a < g_guard.gm_hi) {
     int near = -1;
     if (npukb::rt::find_gm_range(a, bytes, write, &near) >= 0) {
-      npukb_kernel_raw_access(npukb::RAW_GM, 0, bytes, write);
+      cost(npukb::RAW_GM, 0, bytes, write);
       return;
     }
     if (near >= 0) npukb::check_gm(reinterpret_cast<const void*>(a), bytes, write, "raw pointer access", "", 0);
