@@ -170,3 +170,14 @@ def test_what_the_device_compiler_accepts_builds_and_runs(sim, make_project) -> 
 ])
 def test_addr2line_output_is_read_per_address(text: str, expected: dict[int, list[str]]) -> None:
     assert symbol_trace.parse_addr2line(text) == expected
+
+
+def test_the_symbol_checks_read_outputs_longer_than_the_confinement_keeps(tmp_path) -> None:
+    # an addr2line run over a big kernel's call sites prints hundreds of KB; the confinement's pipe keeps
+    # 64 KiB: a truncated listing would leave sites without their call chain (and blame the kernel)
+    from npukernelbench.toolchains.ascendc_sim import builder
+
+    run = builder._tool_runner(tmp_path, {}, "test")
+    text = run(["/bin/sh", "-c", "i=0; while [ $i -lt 20000 ]; do echo 0123456789abcdef; i=$((i+1)); done"],
+               "printing")
+    assert len(text) == 20000 * 17 and not list(tmp_path.iterdir())

@@ -122,13 +122,25 @@ def _binutils() -> dict[str, str]:
 
 
 def _tool_runner(folder: Path, timings: dict[str, float], step: str) -> symbol_trace.Run:
-    """Runs binutils on objects our compiler wrote: a failure is our machinery's, not the candidate's."""
+    """Runs binutils on objects our compiler wrote: a failure is our machinery's, not the candidate's.
+    Their output (an addr2line run over every call site: hundreds of KB) goes to a file in ``folder``,
+    not through the confinement's capped pipe."""
+    shell = shutil.which("sh") or "/bin/sh"
+    listing = folder / "symbol_trace_output.txt"
+
     def run(argv: list[str], what: str) -> str:
-        out = _run(argv, folder, COMPILE_LIMITS, timings, step, what=what)
-        if not out.ok:
-            why = disk_trouble(folder, out.stderr) or out.stderr.strip()[-300:] or f"exit status {out.returncode}"
-            raise InfrastructureError(f"ascendc-sim build ({what}): {why}")
-        return out.stdout
+        out = _run([shell, "-c", 'exec "$@" > "$0"', str(listing), *argv], folder, COMPILE_LIMITS, timings, step,
+                   what=what)
+        try:
+            if not out.ok:
+                why = disk_trouble(folder, out.stderr) or out.stderr.strip()[-300:] or f"exit status {out.returncode}"
+                raise InfrastructureError(f"ascendc-sim build ({what}): {why}")
+            try:
+                return listing.read_text(encoding="utf-8", errors="replace")
+            except OSError as exc:
+                raise InfrastructureError(f"ascendc-sim build ({what}): cannot read its output: {exc}") from exc
+        finally:
+            listing.unlink(missing_ok=True)
     return run
 
 
