@@ -1,9 +1,9 @@
 """Whose code calls an undefined symbol of a compiled object: the kernel's (or host code's) own files, or
 the simulator's headers.
 
-The object is compiled with line tables (``-g1 -gdwarf-4``). Its code sections are merged into one
-``.text`` (``objcopy --remove-section=.group`` + ``ld -r``), so that one ``addr2line -i`` run reads the
-(inlined) call chain of every call site. The innermost frame that is neither the C++ library's headers
+The object is compiled with line tables (``-g1 -gdwarf-4 -ffunction-sections``). Its code sections are
+merged into one ``.text`` (``ld -r --force-group-allocation``), so that one ``addr2line -i`` run reads
+the (inlined) call chain of every call site. The innermost frame that is neither the C++ library's headers
 nor a header that stands for the called function itself (``device_libc.h``) decides: the project's own
 files (under the pass's source folder) or the simulator's. Code that only the C++ library's headers own
 (an out-of-line ``std::vector`` member, the vtable of ``std::thread``'s state) belongs to whoever refers to
@@ -22,8 +22,9 @@ from npukernelbench.toolchains.ascendc_sim import elf_object
 from npukernelbench.toolchains.ascendc_sim.elf_object import STT_FUNC, STT_OBJECT, STT_SECTION, ElfObject
 
 _SHF_ALLOC = 0x2
+MAX_DEPTH = 6                               # callers followed through library-only code
 _MERGE_SCRIPT = "SECTIONS\n{\n  .text : { *(.text .text.*) }\n}\n"
-TOOLS = ("objcopy", "ld", "addr2line", "c++filt")
+TOOLS = ("ld", "addr2line", "c++filt")
 
 Run = Callable[[list[str], str], str]       # (argv, what) -> stdout; raises when the tool fails
 
@@ -140,21 +141,45 @@ class _Tracer:
 
     def attribute(self, sites: list[elf_object.Relocation]) -> list[tuple[str, str]]:
         """(role, location) of every site: "candidate" with the kernel line, "simulator", or "unknown"."""
-        known = self.lines([r.offset for r in sites if r.section == self.text])
-        return [self._attribute(r, known, depth=0) for r in sites]
+        self._read_lines(sites)
+        return [self._attribute(r, depth=0) for r in sites]
 
-    def _attribute(self, rel: elf_object.Relocation, known: dict[int, list[str]], depth: int) -> tuple[str, str]:
-        if rel.section == self.text:
-            for frame in known.get(rel.offset, []):
-                path, _, line = frame.partition(" (")[0].rpartition(":")
-                role = self.roles.role(path)
-                if role == "candidate":
-                    return "candidate", f"{self.roles.shown(path)}:{line}"
-                if role == "simulator":
-                    return "simulator", ""
+    def _read_lines(self, sites: list[elf_object.Relocation]) -> None:
+        """Read the line tables of ``sites`` and, level by level, of the callers of the code that only
+        library frames own: one addr2line run per level."""
+        frontier, seen = sites, set()
+        for _ in range(MAX_DEPTH + 1):
+            self.lines([r.offset for r in frontier if r.section == self.text])
+            callers = []
+            for rel in frontier:
+                code = self.container(rel)
+                if self._direct(rel) is None and code is not None and code not in seen:
+                    seen.add(code)
+                    callers.extend(r for r in self.references(code) if self.container(r) != code)
+            if not callers:
+                return
+            frontier = callers
+
+    def _direct(self, rel: elf_object.Relocation) -> tuple[str, str] | None:
+        """What the site's own call chain says, None when only library frames (or none) own it."""
+        if rel.section != self.text:
+            return None
+        for frame in self.lines([]).get(rel.offset, []):
+            path, _, line = frame.partition(" (")[0].rpartition(":")
+            role = self.roles.role(path)
+            if role == "candidate":
+                return "candidate", f"{self.roles.shown(path)}:{line}"
+            if role == "simulator":
+                return "simulator", ""
+        return None
+
+    def _attribute(self, rel: elf_object.Relocation, depth: int) -> tuple[str, str]:
+        direct = self._direct(rel)
+        if direct is not None:
+            return direct
         # Only library code (or no line information): it is whoever calls the enclosing function's code.
         owner = self.container(rel)
-        if owner is None or depth > 6:
+        if owner is None or depth > MAX_DEPTH:
             return "unknown", ""
         return self._owner(owner, depth)
 
@@ -164,8 +189,7 @@ class _Tracer:
         else:
             self.owners[code] = [("unknown", "")]      # a cycle resolves to what the rest says
             callers = [r for r in self.references(code) if self.container(r) != code]
-            known = self.lines([r.offset for r in callers if r.section == self.text])
-            found = sorted({self._attribute(r, known, depth + 1) for r in callers}) or [("unknown", "")]
+            found = sorted({self._attribute(r, depth + 1) for r in callers}) or [("unknown", "")]
             self.owners[code] = found
         for role in ("candidate", "unknown", "simulator"):
             for got in found:
@@ -193,15 +217,15 @@ def foreign_calls(obj: Path, work: Path, suspects: Collection[str], roles: Sourc
                   tools: dict[str, str]) -> list[tuple[str, str]]:
     """(symbol, location) of every reference the project's own code in ``obj`` makes to one of
     ``suspects`` (sorted by location, those without one last). ``work`` is a scratch folder; ``tools``
-    maps objcopy, ld and addr2line to their paths."""
+    maps ld and addr2line to their paths."""
     if not suspects:
         return []
     wanted = set(suspects)
-    flat, merged, script = work / "symbol_trace_flat.o", work / "symbol_trace_merged.o", work / "symbol_trace.ld"
+    merged, script = work / "symbol_trace_merged.o", work / "symbol_trace.ld"
     script.write_text(_MERGE_SCRIPT, encoding="utf-8")
     try:
-        run([tools["objcopy"], "--remove-section=.group", str(obj), str(flat)], "flattening an object (objcopy)")
-        run([tools["ld"], "-r", "-T", str(script), str(flat), "-o", str(merged)], "merging an object's code (ld -r)")
+        run([tools["ld"], "-r", "--force-group-allocation", "-T", str(script), str(obj), "-o", str(merged)],
+            "merging an object's code (ld -r)")
         elf = elf_object.read(merged)
         text = elf.section_named(".text")
         if text is None:
@@ -224,7 +248,7 @@ def foreign_calls(obj: Path, work: Path, suspects: Collection[str], roles: Sourc
             if role != "simulator":
                 found.setdefault((elf.symbols[rel.symbol].name, location), None)
     finally:
-        for path in (flat, merged, script):
+        for path in (merged, script):
             path.unlink(missing_ok=True)
     return sorted(found, key=lambda c: (c[1] == "", _line_key(c[1]), c[0]))
 
