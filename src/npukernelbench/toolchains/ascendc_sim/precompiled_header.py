@@ -108,8 +108,10 @@ def _usable(compiler: Compiler) -> bool:
 
 
 def _target(compiler: Compiler, cache: BuildCache, flags: Sequence[str], headers: Sequence[str]) -> Path:
+    # The include folder's path too: the PCH's line tables name it, and the build's symbol checks tell the
+    # simulator's code from the project's by it (two checkouts of the same simulator share no PCH).
     key = hashlib.sha256("\0".join([compiler.identity or compiler.version, compiler.path, simulator_version(),
-                                    *flags, "|", *headers]).encode()).hexdigest()[:24]
+                                    str(INCLUDE_DIR), *flags, "|", *headers]).encode()).hexdigest()[:24]
     return cache.root / "pch" / key
 
 
