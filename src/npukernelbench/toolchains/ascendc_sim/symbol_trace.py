@@ -227,9 +227,7 @@ def foreign_calls(obj: Path, work: Path, suspects: Collection[str], roles: Sourc
         run([tools["ld"], "-r", "--force-group-allocation", "-T", str(script), str(obj), "-o", str(merged)],
             "merging an object's code (ld -r)")
         elf = elf_object.read(merged)
-        text = elf.section_named(".text")
-        if text is None:
-            return []
+        text = elf.section_named(".text")        # None: no code at all; every reference is then unknown
         cache: dict[int, list[str]] = {}
 
         def lines(offsets: list[int]) -> dict[int, list[str]]:
@@ -240,7 +238,7 @@ def foreign_calls(obj: Path, work: Path, suspects: Collection[str], roles: Sourc
                 cache.update(parse_addr2line(out))
             return cache
 
-        tracer = _Tracer(elf=elf, roles=roles, lines=lines, text=text.index)
+        tracer = _Tracer(elf=elf, roles=roles, lines=lines, text=text.index if text is not None else -1)
         sites = [r for r in elf.relocations if tracer.counts(r.section)
                  and not elf.symbols[r.symbol].defined and elf.symbols[r.symbol].name in wanted]
         found: dict[tuple[str, str], None] = {}
