@@ -164,6 +164,21 @@ def test_what_the_device_compiler_accepts_builds_and_runs(sim, make_project) -> 
     np.testing.assert_array_equal(run.outputs["y"], x)
 
 
+# Namespace-scope objects with a dynamic initialiser are built when the simulator loads the kernel, on the
+# host (never in a launch): <iostream>'s ios_base::Init builds, as real kernels that include it do; what
+# host code may not link stays out.
+LOAD_TIME_OK = "#include <iostream>\n" + ACCEPTED
+LOAD_TIME_FILE = ACCEPTED.replace("struct Block {",
+                                  "static void* g_log = fopen(\"/tmp/kernel.log\", \"w\");\nstruct Block {")
+
+
+def test_load_time_initialisers_are_held_to_what_host_code_may_link(sim, make_project) -> None:
+    assert build(sim, make_project, LOAD_TIME_OK).ok
+    result = build(sim, make_project, "#include <cstdio>\n" + LOAD_TIME_FILE)
+    assert not result.ok, "a kernel file opening a file at load time built"
+    assert "error: device code calls 'fopen'" in result.diagnostics, result.diagnostics
+
+
 @pytest.mark.parametrize("text,expected", [
     ("0x0000000000000010\n/a/b.h:3\n/c/d.cpp:7 (discriminator 2)\n0x20\n??:0\n",
      {0x10: ["/a/b.h:3", "/c/d.cpp:7 (discriminator 2)"], 0x20: ["??:0"]}),

@@ -98,3 +98,13 @@ def test_families_are_read_from_the_mangled_name() -> None:
     assert not host_symbols.permitted("_ZNSt14basic_ofstreamIcSt11char_traitsIcEEC1EPKcSt13_Ios_Openmode", library)
     assert not host_symbols.permitted("_ZNSt6chrono3_V212system_clock3nowEv", library)
     assert not host_symbols.permitted("fopen", library) and host_symbols.permitted("snprintf", host_symbols.C_LIBRARY)
+
+
+def test_host_sources_may_call_each_other(sim) -> None:
+    # a helper defined in one host source, used in another (real op_host projects split their tiling)
+    main = HEAD.replace("static ge::graphStatus TilingFunc", "int HelperRows();\nstatic ge::graphStatus TilingFunc")
+    files = {"op_host/host_probe.cpp": main + "  *n = static_cast<uint32_t>(HelperRows());\n" + TAIL,
+             "op_host/host_probe_helper.cpp": "namespace optiling { int HelperRows() { return 3; } }\n",
+             "op_kernel/host_probe.cpp": "#include \"kernel_operator.h\"\n"}
+    result = sim.describe(KernelProject(op="HostProbe", kernel="host_probe", files=files, params=()))
+    assert result.ok, result.diagnostics

@@ -152,19 +152,24 @@ def _device_calls(obj: Path, pass_src: Path, folder: Path, compiler: Compiler, r
         library = device_symbols.device_library((Path(p) for p in runtime), support_library_symbols(compiler))
         roles = symbol_trace.source_roles(pass_src, folder, INCLUDE_DIR, system_include_dirs(compiler),
                                           (device_symbols.DEVICE_LIBC_HEADER,))
-        return device_symbols.device_calls(obj, folder, library, roles, _tool_runner(folder, timings, "device_check"),
-                                           tools)
+        return device_symbols.device_calls(obj, folder, library, _host_library(compiler, runtime), roles,
+                                           _tool_runner(folder, timings, "device_check"), tools)
     except (InstrumentationError, symbol_trace.elf_object.ElfError) as exc:
         raise InfrastructureError(f"ascendc-sim build (device-symbol check): {exc}") from exc
 
 
-def _host_calls(obj: Path, src: Path, folder: Path, compiler: Compiler, runtime: Sequence[str],
+def _host_library(compiler: Compiler, runtime: Sequence[str]) -> frozenset[str]:
+    return host_symbols.host_library((Path(p) for p in runtime), support_library_symbols(compiler),
+                                     math_library_symbols(compiler))
+
+
+def _host_calls(obj: Path, src: Path, folder: Path, compiler: Compiler, runtime: Sequence[str], own: frozenset[str],
                 timings: dict[str, float]) -> list[host_symbols.HostCall]:
-    """The calls of the project's own host code in ``obj`` outside what host code may link (host_symbols.py)."""
+    """The calls of the project's own host code in ``obj`` outside what host code may link (host_symbols.py);
+    ``own``: what the project's host objects define."""
     tools = _binutils()
     try:
-        library = host_symbols.host_library((Path(p) for p in runtime), support_library_symbols(compiler),
-                                            math_library_symbols(compiler))
+        library = _host_library(compiler, runtime) | own
         roles = symbol_trace.source_roles(src, folder, INCLUDE_DIR, system_include_dirs(compiler))
         return host_symbols.host_calls(obj, folder, library, roles, _tool_runner(folder, timings, "host_check"), tools)
     except (InstrumentationError, symbol_trace.elf_object.ElfError) as exc:
@@ -437,10 +442,13 @@ def _host_steps(project: KernelProject, compiler: Compiler, cache: BuildCache, f
                        src, COMPILE_LIMITS, timings, "host", host_readable, what=f"compiling {host}")
             if not out.ok:
                 raise _compile_failure(out, folder, f"compiling {host}", cache)
-            calls = _host_calls(Path(obj), src, folder, compiler, runtime, timings)
+            host_objects.append(obj)
+        # Each host object may use what the project's other host sources define.
+        own = frozenset().union(*(symbol_trace.defined_globals(Path(o)) for o in host_objects))
+        for host, obj in zip(hosts, host_objects, strict=True):
+            calls = _host_calls(Path(obj), src, folder, compiler, runtime, own, timings)
             if calls:
                 raise StepFailure(host_symbols.report(calls, f"compiling {host}"), ErrorCategory.API_SIGNATURE)
-            host_objects.append(obj)
     out = _run([compiler.path, *LINK_FLAGS, *host_objects, *runtime, "-o", "describe"], folder, COMPILE_LIMITS,
                timings, "describe", what="linking the host code")
     if not out.ok:

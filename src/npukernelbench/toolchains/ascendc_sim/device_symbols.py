@@ -32,7 +32,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from npukernelbench.toolchains.ascendc_sim import symbol_trace
+from npukernelbench.toolchains.ascendc_sim import host_symbols, symbol_trace
 
 # The runtime objects that implement the device side (sources.RUNTIME_SOURCES); host_api and
 # matmul_tiling are the host's.
@@ -74,11 +74,17 @@ def device_library(runtime_objects: Iterable[Path], support_library: frozenset[s
     return _runtime_exports(picked) | support_library | COMPILER_LIBCALLS | LINKER_DEFINED
 
 
-def device_calls(obj: Path, work: Path, library: frozenset[str], roles: symbol_trace.SourceRoles,
-                 run: symbol_trace.Run, tools: dict[str, str]) -> list[DeviceCall]:
-    """The calls of the kernel's own code in ``obj`` that the device cannot link (first ones first)."""
+def device_calls(obj: Path, work: Path, library: frozenset[str], host_library: frozenset[str],
+                 roles: symbol_trace.SourceRoles, run: symbol_trace.Run, tools: dict[str, str]) -> list[DeviceCall]:
+    """The calls of the kernel's own code in ``obj`` that the device cannot link (first ones first). The
+    dynamic initialisation of the kernel file's namespace-scope objects (``<iostream>``'s
+    ``ios_base::Init``) runs when the simulator loads the object, on the host, never on the device: it is
+    held to what host code may link (``host_library``, host_symbols.py) instead."""
     suspects = symbol_trace.undefined_symbols(obj) - library
-    calls = symbol_trace.foreign_calls(obj, work, suspects, roles, run, tools)
+    found = symbol_trace.foreign_calls(obj, work, suspects, roles, run, tools)
+    calls = [(s, loc) for s, loc, role in found
+             if role != "load-time" or not host_symbols.permitted(s, host_library)]
+    calls = sorted(set(calls), key=lambda c: (c[1] == "", symbol_trace.line_key(c[1]), c[0]))
     if not calls:
         return []
     names = symbol_trace.demangle({s for s, _ in calls}, run, tools)

@@ -163,7 +163,8 @@ def host_calls(obj: Path, work: Path, library: frozenset[str], roles: symbol_tra
                run: symbol_trace.Run, tools: dict[str, str]) -> list[HostCall]:
     """The calls of the project's own host code in ``obj`` outside what host code may link."""
     suspects = {s for s in symbol_trace.undefined_symbols(obj) if not permitted(s, library)}
-    calls = symbol_trace.foreign_calls(obj, work, suspects, roles, run, tools)
+    calls = sorted({(s, loc) for s, loc, _role in symbol_trace.foreign_calls(obj, work, suspects, roles, run, tools)},
+                   key=lambda c: (c[1] == "", symbol_trace.line_key(c[1]), c[0]))
     names = symbol_trace.demangle({s for s, _ in calls}, run, tools) if calls else {}
     return [HostCall(symbol=s, name=names[s], location=loc) for s, loc in calls]
 

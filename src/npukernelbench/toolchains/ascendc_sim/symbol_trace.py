@@ -23,6 +23,9 @@ from npukernelbench.toolchains.ascendc_sim.elf_object import STT_FUNC, STT_OBJEC
 
 _SHF_ALLOC = 0x2
 MAX_DEPTH = 6                               # callers followed through library-only code
+# Functions the compiler generates for the dynamic initialisation and destruction of namespace-scope
+# objects (g++ and clang): load-time code.
+LOAD_TIME_PREFIXES = ("_GLOBAL__sub_I_", "_GLOBAL__sub_D_", "_GLOBAL__I_", "_GLOBAL__D_", "__cxx_global_var_init")
 _MERGE_SCRIPT = "SECTIONS\n{\n  .text : { *(.text .text.*) }\n}\n"
 TOOLS = ("ld", "addr2line", "c++filt")
 
@@ -173,10 +176,19 @@ class _Tracer:
                 return "simulator", ""
         return None
 
+    def _load_time(self, rel: elf_object.Relocation) -> bool:
+        """Whether the site lies in code the compiler generates to construct or destroy namespace-scope
+        objects: it runs when the object file is loaded (on the host), never in a kernel launch."""
+        code = self.container(rel)
+        return code is not None and any(self.elf.symbols[i].name.startswith(LOAD_TIME_PREFIXES)
+                                        for i in self.aliases.get(code, []))
+
     def _attribute(self, rel: elf_object.Relocation, depth: int) -> tuple[str, str]:
         direct = self._direct(rel)
-        if direct is not None:
+        if direct is not None and (direct[0] == "simulator" or not self._load_time(rel)):
             return direct
+        if self._load_time(rel):
+            return "load-time", direct[1] if direct is not None else ""
         # Only library code (or no line information): it is whoever calls the enclosing function's code.
         owner = self.container(rel)
         if owner is None or depth > MAX_DEPTH:
@@ -191,7 +203,7 @@ class _Tracer:
             callers = [r for r in self.references(code) if self.container(r) != code]
             found = sorted({self._attribute(r, depth + 1) for r in callers}) or [("unknown", "")]
             self.owners[code] = found
-        for role in ("candidate", "unknown", "simulator"):
+        for role in ("candidate", "unknown", "load-time", "simulator"):
             for got in found:
                 if got[0] == role:
                     return got
@@ -214,10 +226,11 @@ def parse_addr2line(text: str) -> dict[int, list[str]]:
 
 
 def foreign_calls(obj: Path, work: Path, suspects: Collection[str], roles: SourceRoles, run: Run,
-                  tools: dict[str, str]) -> list[tuple[str, str]]:
-    """(symbol, location) of every reference the project's own code in ``obj`` makes to one of
-    ``suspects`` (sorted by location, those without one last). ``work`` is a scratch folder; ``tools``
-    maps ld and addr2line to their paths."""
+                  tools: dict[str, str]) -> list[tuple[str, str, str]]:
+    """(symbol, location, role) of every reference the project's own code in ``obj`` makes to one of
+    ``suspects`` (sorted by location, those without one last); role "candidate", "unknown" (no code
+    owns it) or "load-time" (the dynamic initialisation of namespace-scope objects). ``work`` is a
+    scratch folder; ``tools`` maps ld and addr2line to their paths."""
     if not suspects:
         return []
     wanted = set(suspects)
@@ -241,16 +254,16 @@ def foreign_calls(obj: Path, work: Path, suspects: Collection[str], roles: Sourc
         tracer = _Tracer(elf=elf, roles=roles, lines=lines, text=text.index if text is not None else -1)
         sites = [r for r in elf.relocations if tracer.counts(r.section)
                  and not elf.symbols[r.symbol].defined and elf.symbols[r.symbol].name in wanted]
-        found: dict[tuple[str, str], None] = {}
+        found: dict[tuple[str, str, str], None] = {}
         for rel, (role, location) in zip(sites, tracer.attribute(sites), strict=True):
             if role != "simulator":
-                found.setdefault((elf.symbols[rel.symbol].name, location), None)
+                found.setdefault((elf.symbols[rel.symbol].name, location, role), None)
     finally:
         for path in (merged, script):
             path.unlink(missing_ok=True)
-    return sorted(found, key=lambda c: (c[1] == "", _line_key(c[1]), c[0]))
+    return sorted(found, key=lambda c: (c[1] == "", line_key(c[1]), c[0], c[2]))
 
 
-def _line_key(location: str) -> tuple[str, int]:
+def line_key(location: str) -> tuple[str, int]:
     path, _, line = location.rpartition(":")
     return path, int(line) if line.isdigit() else 0

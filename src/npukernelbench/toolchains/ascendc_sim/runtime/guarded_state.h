@@ -24,6 +24,7 @@ struct GmRange {
 
 struct Guarded {
   int sim_depth = 0;                  // > 0 while the simulator's own instrumented code runs
+  std::uintptr_t last_block = 0;      // where the last basic block costed as the kernel's was (0: none since)
   std::atomic<int> running_block{-1};  // the block running now (cooperative: exactly one)
   BlockState* blocks = nullptr;       // block_count BlockStates in the private mapping
   int block_count = 0;

@@ -223,12 +223,29 @@ void __asan_before_dynamic_init(const char*) {}
 void __asan_after_dynamic_init() {}
 // A basic block of kernel-TU code: the kernel's own when no simulator code runs.
 void __sanitizer_cov_trace_pc() {
+  g_guard.last_block = 0;
   if (g_guard.sim_depth > 0 || npukb_kernel_scalar_block == nullptr) return;
   if (g_guard.running_block.load(std::memory_order_relaxed) < 0) return;
   ++g_guard.sim_depth;
-  npukb_kernel_scalar_block();
+  npukb_kernel_scalar_block(1);
   --g_guard.sim_depth;
+  g_guard.last_block = reinterpret_cast<std::uintptr_t>(__builtin_return_address(0));
 }
-void __cyg_profile_func_enter(void*, void*) { ++g_guard.sim_depth; }
+// A simulator function that was not inlined starts with a basic block of its own before it reports
+// its entry: that block, costed as the kernel's a moment ago, was the simulator's. It lies between the
+// function's start and the entry call, a few instructions apart (an inlined function's entry call lies
+// in its caller, far from its out-of-line copy).
+void __cyg_profile_func_enter(void* fn, void*) {
+  const std::uintptr_t start = reinterpret_cast<std::uintptr_t>(fn);
+  const std::uintptr_t entry_call = reinterpret_cast<std::uintptr_t>(__builtin_return_address(0));
+  const std::uintptr_t block = g_guard.last_block;
+  g_guard.last_block = 0;
+  if (g_guard.sim_depth == 0 && block != 0 && start <= block && block <= entry_call && entry_call - start < 128) {
+    ++g_guard.sim_depth;
+    npukb_kernel_scalar_block(-1);
+    --g_guard.sim_depth;
+  }
+  ++g_guard.sim_depth;
+}
 void __cyg_profile_func_exit(void*, void*) { --g_guard.sim_depth; }
 }

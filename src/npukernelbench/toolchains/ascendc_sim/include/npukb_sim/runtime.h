@@ -151,5 +151,6 @@ void kernel_log(const std::string& text);
 extern "C" void npukb_kernel_raw_access(int space, std::uint64_t offset, std::uint64_t bytes, int write)
     __attribute__((weak));
 // Scalar-code costing: every basic block of the kernel's own code that runs is handed to this function
-// (kernel side, raw_access.h), which costs it on the scalar unit (docs/cost-model.md, "Scalar code").
-extern "C" void npukb_kernel_scalar_block() __attribute__((weak));
+// (kernel side, raw_access.h), which costs it on the scalar unit (docs/cost-model.md, "Scalar code");
+// -1 takes back the block just costed when it turns out to be the entry block of a simulator function.
+extern "C" void npukb_kernel_scalar_block(int blocks) __attribute__((weak));

@@ -41,5 +41,6 @@ extern "C" __attribute__((weak)) void npukb_kernel_raw_access(int space, std::ui
   }
 }
 
-// One basic block of the kernel's own code ran (the runtime's __sanitizer_cov_trace_pc hook).
-extern "C" __attribute__((weak)) void npukb_kernel_scalar_block() { npukb::kern::scalar_block(); }
+// One basic block of the kernel's own code ran (the runtime's __sanitizer_cov_trace_pc hook), or (-1) the
+// last one was not the kernel's after all.
+extern "C" __attribute__((weak)) void npukb_kernel_scalar_block(int blocks) { npukb::kern::scalar_block(blocks); }

@@ -180,11 +180,12 @@ inline void scalar_gm_access(std::size_t bytes, bool write) {
   publish(s);
 }
 
-// One basic block of the kernel's own scalar code: the scalar unit issues it in program order.
-inline void scalar_block() {
+// Basic blocks of the kernel's own scalar code: the scalar unit issues them in program order. -1 takes
+// back the block costed just before (nothing ran in between).
+inline void scalar_block(int blocks) {
   KState& s = state();
-  s.issue += kScalarBlockCycles;
-  ++s.blk->scalar_blocks;
+  s.issue += kScalarBlockCycles * blocks;
+  s.blk->scalar_blocks += static_cast<std::uint64_t>(static_cast<std::int64_t>(blocks));
   publish(s);
 }
 
