@@ -262,6 +262,100 @@ def _zeroing(code: str) -> Callable[[Files], dict[str, str]]:
     return make
 
 
+# ------------------------------------------- unpriced work (issue 25, class 7) and hidden code (class 4)
+
+_COPY_IN = """        DataCopyPad(xLocal, xGm[tile * tileLength], params, pad);
+        DataCopyPad(yLocal, yGm[tile * tileLength], params, pad);
+"""
+
+
+def _libc_copy_in(call: str) -> Callable[[Files], dict[str, str]]:
+    """The inputs reach UB through a C library copy instead of DataCopyPad (``call`` with dst, src, bytes)."""
+    def make(files: Files) -> dict[str, str]:
+        lines = [call.format(dst=f"{v}Local.GetPhyAddr()", src=f"{v}Gm[tile * tileLength].GetPhyAddr()")
+                 for v in ("x", "y")]
+        copy = "".join(f"        {line}\n" for line in lines)
+        files = edit(files, KERNEL, _COPY_IN, "        (void)params;\n        (void)pad;\n" + copy)
+        return {**files, KERNEL: "#include <cstring>\n#include <cwchar>\n" + files[KERNEL]}
+    return make
+
+
+# The sum in scalar loops over local arrays: UB -> a local array, the adds on the local array, back to UB.
+_LOCAL_ARRAY_LOOP = """        constexpr uint32_t CHUNK = 256;
+        T* px = reinterpret_cast<T*>(xLocal.GetPhyAddr());
+        T* py = reinterpret_cast<T*>(yLocal.GetPhyAddr());
+        T* pz = reinterpret_cast<T*>(zLocal.GetPhyAddr());
+        for (uint32_t base = 0; base < count; base += CHUNK) {
+            const uint32_t len = count - base < CHUNK ? count - base : CHUNK;
+            float a[CHUNK];
+            float b[CHUNK];
+            for (uint32_t i = 0; i < len; ++i) {
+                a[i] = static_cast<float>(px[base + i]);
+                b[i] = static_cast<float>(py[base + i]);
+            }
+            for (uint32_t i = 0; i < len; ++i) {
+                a[i] += b[i];
+            }
+            for (uint32_t i = 0; i < len; ++i) {
+                pz[base + i] = static_cast<T>(a[i]);
+            }
+        }
+"""
+
+# The inputs copied GM -> a local struct by the compiler's own block copies of big structs, then to UB.
+_STRUCT_COPY_IN = """        struct Block { uint8_t bytes[512]; };
+        const uint32_t bytes = count * sizeof(T);
+        const uint8_t* gx = reinterpret_cast<const uint8_t*>(xGm[tile * tileLength].GetPhyAddr());
+        const uint8_t* gy = reinterpret_cast<const uint8_t*>(yGm[tile * tileLength].GetPhyAddr());
+        uint8_t* ux = reinterpret_cast<uint8_t*>(xLocal.GetPhyAddr());
+        uint8_t* uy = reinterpret_cast<uint8_t*>(yLocal.GetPhyAddr());
+        (void)params;
+        (void)pad;
+        uint32_t done = 0;
+        for (; done + sizeof(Block) <= bytes; done += sizeof(Block)) {
+            Block bx = *reinterpret_cast<const Block*>(gx + done);    // one statement moves 512 bytes
+            Block by = *reinterpret_cast<const Block*>(gy + done);
+            for (uint32_t i = 0; i < sizeof(Block); ++i) {
+                ux[done + i] = bx.bytes[i];
+                uy[done + i] = by.bytes[i];
+            }
+        }
+        for (; done < bytes; ++done) {
+            ux[done] = gx[done];
+            uy[done] = gy[done];
+        }
+"""
+
+
+def _local_array_loop(files: Files) -> dict[str, str]:
+    return edit(files, KERNEL, _COMPUTE_BLOCK, _LOCAL_ARRAY_LOOP)
+
+
+def _struct_copy_in(files: Files) -> dict[str, str]:
+    return edit(files, KERNEL, _COPY_IN, _STRUCT_COPY_IN)
+
+
+# A kernel that starts a thread (it could do its work outside the cost model), through libstdc++'s
+# internal wrapper (<mutex> is an allowed header; the static checks know pthread_create and std::thread)
+# or through glibc's versioned entry point.
+_THREAD_START = {
+    "gthread": ("#include <mutex>\n", "    __gthread_t helper;\n"
+                "    __gthread_create(&helper, [](void* p) -> void* { return p; }, nullptr);\n"),
+    "glibc_entry": ('extern "C" int __pthread_create_2_1(unsigned long*, const void*, void* (*)(void*), void*);\n',
+                    "    unsigned long helper = 0;\n"
+                    "    __pthread_create_2_1(&helper, nullptr, [](void* p) -> void* { return p; }, nullptr);\n"),
+}
+
+
+def _thread_start(how: str) -> Callable[[Files], dict[str, str]]:
+    head, start = _THREAD_START[how]
+
+    def make(files: Files) -> dict[str, str]:
+        files = edit(files, KERNEL, "    op.Process();\n", start + "    op.Process();\n")
+        return {**files, KERNEL: head + files[KERNEL]}
+    return make
+
+
 VARIANTS: dict[str, Variant] = {v.name: v for v in (
     Variant("expert", "the expert solution: 48 cores, 16K-element double-buffered tiles, vector Add",
             "the reference", _expert),
@@ -286,6 +380,21 @@ VARIANTS: dict[str, Variant] = {v.name: v for v in (
             _zeroing(TLS_ZEROING), gaming=True),
     Variant("state_zeroing", "zeroes its block's clocks and GM counters through the simulator's internals", "-",
             _zeroing(STATE_ZEROING), gaming=True),
+    Variant("libc_copy_in", "copies its inputs GM -> UB with memcpy (a run-time size) instead of DataCopyPad",
+            "does not build: no C library on the AI core",
+            _libc_copy_in("memcpy(reinterpret_cast<void*>({dst}), {src}, count * sizeof(T));"), gaming=True),
+    Variant("libc_wide_copy_in", "copies its inputs GM -> UB with wmemcpy instead of DataCopyPad",
+            "does not build: no C library on the AI core",
+            _libc_copy_in("wmemcpy(reinterpret_cast<wchar_t*>({dst}), reinterpret_cast<const wchar_t*>({src}), "
+                          "(count * sizeof(T) + 3) / 4);"), gaming=True),
+    Variant("local_array_loop", "the sum in scalar loops over local float arrays (UB -> local -> UB)",
+            "scalar-bound (slower than the raw UB pointer loop)", _local_array_loop, gaming=True),
+    Variant("struct_copy_in", "inputs copied GM -> local struct by 512-byte struct assignments, then to UB",
+            "scalar-bound: every word a scalar GM load", _struct_copy_in, gaming=True),
+    Variant("thread_gthread", "starts a thread through libstdc++'s __gthread_create", "does not build: no threads",
+            _thread_start("gthread"), gaming=True),
+    Variant("thread_glibc_entry", "starts a thread through glibc's __pthread_create_2_1", "does not build: no threads",
+            _thread_start("glibc_entry"), gaming=True),
 )}
 
 # Pairs (faster, slower) that hold on a 910B; the estimated times must agree.

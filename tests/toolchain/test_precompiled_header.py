@@ -15,6 +15,9 @@ from npukernelbench.toolchains.ascendc_sim.build_cache import BuildCache
 from npukernelbench.toolchains.ascendc_sim.compiler import HOST_FLAGS, find_compiler
 from npukernelbench.toolchains.ascendc_sim.sources import INCLUDE_DIR
 
+# device_libc.h comes first in every kernel TU (device code's C library memory functions)
+KERNEL_HEADERS = (*pch.FIRST_HEADERS["op_kernel"], "kernel_operator.h")
+
 
 def test_headers_are_the_simulator_includes_of_the_folder():
     files = {
@@ -23,7 +26,7 @@ def test_headers_are_the_simulator_includes_of_the_folder():
         "op_kernel/a.cpp": '// #include "tiling/tiling_api.h"\n#include "kernel_operator.h"\n',
     }
     assert pch.simulator_includes(files, "op_host") == ("register/op_def_registry.h", "register/tilingdata_base.h")
-    assert pch.simulator_includes(files, "op_kernel") == ("kernel_operator.h",)
+    assert pch.simulator_includes(files, "op_kernel") == KERNEL_HEADERS
 
 
 def test_no_header_means_no_pch():
@@ -35,8 +38,8 @@ def test_a_definition_of_a_header_name_before_the_include_disables_it():
     after = '#include "kernel_operator.h"\n#define GM_ADDR int\n'
     guard = '#define MY_KERNEL_H\n#include "kernel_operator.h"\n'
     assert pch.simulator_includes({"op_kernel/a.cpp": before}, "op_kernel") is None
-    assert pch.simulator_includes({"op_kernel/a.cpp": after}, "op_kernel") == ("kernel_operator.h",)
-    assert pch.simulator_includes({"op_kernel/a.cpp": guard}, "op_kernel") == ("kernel_operator.h",)
+    assert pch.simulator_includes({"op_kernel/a.cpp": after}, "op_kernel") == KERNEL_HEADERS
+    assert pch.simulator_includes({"op_kernel/a.cpp": guard}, "op_kernel") == KERNEL_HEADERS
     # a project header without a simulator include may come first: its definitions count everywhere
     helper = {"op_kernel/a.cpp": '#include "h.h"\n#include "kernel_operator.h"\n',
               "op_kernel/h.h": "#define half float\n"}

@@ -54,9 +54,12 @@ from npukernelbench.result import ErrorCategory
 from npukernelbench.sandbox import Limits, ProcessOutcome, Request, clean_env, run_confined
 from npukernelbench.toolchains.ascendc_sim import (
     device_dialect,
+    device_symbols,
+    host_symbols,
     kernel_passes,
     kernel_prelude,
     precompiled_header,
+    symbol_trace,
     tiling_fields,
 )
 from npukernelbench.toolchains.ascendc_sim.build_cache import BuildCache
@@ -67,7 +70,10 @@ from npukernelbench.toolchains.ascendc_sim.compiler import (
     LINK_FLAGS,
     Compiler,
     InstrumentationError,
+    math_library_symbols,
     raw_access_flags,
+    support_library_symbols,
+    system_include_dirs,
 )
 from npukernelbench.toolchains.ascendc_sim.sources import (
     INCLUDE_DIR,
@@ -116,16 +122,82 @@ def _classifier_version() -> str:
     return hashlib.sha256(Path(diagnostics.__file__).read_bytes()).hexdigest()[:16]
 
 
-# The C library's memory functions the kernel TU may call: the instrumentation does not see into them,
-# so the kernel object calls the runtime's costed versions instead (runtime/raw_access.cpp).
-RAW_MEMORY_FUNCTIONS = ("memcpy", "memmove", "memset", "mempcpy", "bcopy", "bzero")
+# The memory functions the compiler calls for the kernel TU's own copies (struct assignments, array
+# initialisers, the builtins behind std::copy): the instrumentation does not see into them, so the kernel
+# object calls the runtime's costed versions instead (runtime/raw_access.cpp).
+RAW_MEMORY_FUNCTIONS = ("memcpy", "memmove", "memset", "memcmp", "mempcpy", "bcopy", "bzero")
 
 
 def redefine_raw_memory_functions(obj: str) -> list[str]:
-    """The objcopy command that points ``obj``'s calls of RAW_MEMORY_FUNCTIONS at npukb_raw_<name> (in place:
-    ``obj`` is relative to the folder it runs in, which the confinement binds writable)."""
+    """The objcopy command that points ``obj``'s calls of RAW_MEMORY_FUNCTIONS at npukb_raw_<name> (in
+    place: ``obj`` is relative to the folder it runs in, which the confinement binds writable). The line
+    tables stay: reports name the kernel line of a call from them (call_sites.py)."""
     objcopy = shutil.which("objcopy") or "objcopy"
     return [objcopy, *(f"--redefine-sym={n}=npukb_raw_{n}" for n in RAW_MEMORY_FUNCTIONS), obj]
+
+
+def _binutils() -> dict[str, str]:
+    tools = {name: shutil.which(name) for name in symbol_trace.TOOLS}
+    missing = [name for name, path in tools.items() if path is None]
+    if missing:
+        raise InfrastructureError(f"ascendc-sim build: {', '.join(missing)} (GNU binutils) is needed to check "
+                                  "what an object calls; install binutils")
+    return {name: path for name, path in tools.items() if path}
+
+
+def _tool_runner(folder: Path, timings: dict[str, float], step: str) -> symbol_trace.Run:
+    """Runs binutils on objects our compiler wrote: a failure is our machinery's, not the candidate's.
+    Their output (an addr2line run over every call site: hundreds of KB) goes to a file in ``folder``,
+    not through the confinement's capped pipe."""
+    shell = shutil.which("sh") or "/bin/sh"
+    listing = folder / "symbol_trace_output.txt"
+
+    def run(argv: list[str], what: str) -> str:
+        out = _run([shell, "-c", 'exec "$@" > "$0"', str(listing), *argv], folder, COMPILE_LIMITS, timings, step,
+                   what=what)
+        try:
+            if not out.ok:
+                why = disk_trouble(folder, out.stderr) or out.stderr.strip()[-300:] or f"exit status {out.returncode}"
+                raise InfrastructureError(f"ascendc-sim build ({what}): {why}")
+            try:
+                return listing.read_text(encoding="utf-8", errors="replace")
+            except OSError as exc:
+                raise InfrastructureError(f"ascendc-sim build ({what}): cannot read its output: {exc}") from exc
+        finally:
+            listing.unlink(missing_ok=True)
+    return run
+
+
+def _device_calls(obj: Path, pass_src: Path, folder: Path, compiler: Compiler, runtime: Sequence[str],
+                  timings: dict[str, float]) -> list[device_symbols.DeviceCall]:
+    """The calls of a compiled kernel pass's own code that the device cannot link (device_symbols.py)."""
+    tools = _binutils()
+    try:
+        library = device_symbols.device_library((Path(p) for p in runtime), support_library_symbols(compiler))
+        roles = symbol_trace.source_roles(pass_src, folder, INCLUDE_DIR, system_include_dirs(compiler),
+                                          (device_symbols.DEVICE_LIBC_HEADER,))
+        return device_symbols.device_calls(obj, folder, library, _host_library(compiler, runtime), roles,
+                                           _tool_runner(folder, timings, "device_check"), tools)
+    except (InstrumentationError, symbol_trace.elf_object.ElfError) as exc:
+        raise InfrastructureError(f"ascendc-sim build (device-symbol check): {exc}") from exc
+
+
+def _host_library(compiler: Compiler, runtime: Sequence[str]) -> frozenset[str]:
+    return host_symbols.host_library((Path(p) for p in runtime), support_library_symbols(compiler),
+                                     math_library_symbols(compiler))
+
+
+def _host_calls(obj: Path, src: Path, folder: Path, compiler: Compiler, runtime: Sequence[str], own: frozenset[str],
+                timings: dict[str, float]) -> list[host_symbols.HostCall]:
+    """The calls of the project's own host code in ``obj`` outside what host code may link (host_symbols.py);
+    ``own``: what the project's host objects define."""
+    tools = _binutils()
+    try:
+        library = _host_library(compiler, runtime) | own
+        roles = symbol_trace.source_roles(src, folder, INCLUDE_DIR, system_include_dirs(compiler))
+        return host_symbols.host_calls(obj, folder, library, roles, _tool_runner(folder, timings, "host_check"), tools)
+    except (InstrumentationError, symbol_trace.elf_object.ElfError) as exc:
+        raise InfrastructureError(f"ascendc-sim build (host-symbol check): {exc}") from exc
 
 
 def _raw_flags(compiler: Compiler, raw_access: bool) -> tuple[str, ...]:
@@ -138,7 +210,8 @@ def _build_logic_version() -> str:
     """The Python that shapes what gets compiled (source rewrites, passes, prelude, this module): a
     change to it must not reuse builds made by the old logic."""
     digest = hashlib.sha256()
-    for module in (device_dialect, kernel_passes, kernel_prelude):
+    for module in (device_dialect, device_symbols, host_symbols, symbol_trace, symbol_trace.elf_object,
+                   kernel_passes, kernel_prelude):
         digest.update(Path(module.__file__).read_bytes())
     digest.update(Path(__file__).read_bytes())
     return digest.hexdigest()[:16]
@@ -251,10 +324,12 @@ def _compile_failure(outcome: ProcessOutcome, folder: Path, what: str, cache: Bu
 
 @dataclass(frozen=True)
 class Runtime:
-    """The simulator's runtime for one compiler: the launcher executable and the link stub of its API."""
+    """The simulator's runtime for one compiler: the launcher executable, the link stub of its API and
+    its objects (kept: the device- and host-symbol checks read what each defines)."""
 
     launcher: Path
     api_stub: Path
+    objects: tuple[Path, ...]
 
 
 def _runtime_folder(compiler: Compiler, cache: BuildCache) -> Path:
@@ -273,8 +348,9 @@ def runtime(compiler: Compiler, cache: BuildCache) -> Runtime:
     """The launcher and the API stub for this compiler and simulator version (built once per machine,
     then cached; the runtime sources compile in parallel)."""
     target = _runtime_folder(compiler, cache)
-    built = Runtime(launcher=target / LAUNCHER, api_stub=target / API_STUB)
-    if built.launcher.is_file() and built.api_stub.is_file():
+    built = Runtime(launcher=target / LAUNCHER, api_stub=target / API_STUB,
+                    objects=tuple(target / f"{src.stem}.o" for src in RUNTIME_SOURCES))
+    if built.launcher.is_file() and built.api_stub.is_file() and all(o.is_file() for o in built.objects):
         return built
     folder = _scratch(cache, "runtime-")
     try:
@@ -304,7 +380,7 @@ def runtime(compiler: Compiler, cache: BuildCache) -> Runtime:
 
 def _link_runtime(compiler: Compiler, folder: Path, objects: list[str]) -> None:
     """Link the launcher (exporting the runtime's strong and unique symbols, nothing else) and
-    assemble the API stub (the same symbols, defined empty) in ``folder``; drop the objects."""
+    assemble the API stub (the same symbols, defined empty) in ``folder``; keep the objects."""
     nm = shutil.which("nm")
     if nm is None:
         raise InfrastructureError("ascendc-sim needs nm (GNU binutils) to link its launcher; install binutils")
@@ -326,8 +402,7 @@ def _link_runtime(compiler: Compiler, folder: Path, objects: list[str]) -> None:
         if not out.ok:
             why = compiler_crash(out) or disk_trouble(folder, out.stderr) or out.stderr[-4000:]
             raise InfrastructureError(f"ascendc-sim: {what} failed with {compiler.path}: {why}")
-    for name in (*objects, "npukb_runtime_api.s"):
-        (folder / name).unlink(missing_ok=True)
+    (folder / "npukb_runtime_api.s").unlink(missing_ok=True)
 
 
 def _api_stub_assembly(symbols: Mapping[str, str]) -> str:
@@ -345,7 +420,8 @@ def _api_stub_assembly(symbols: Mapping[str, str]) -> str:
 
 def runtime_ready(compiler: Compiler, cache: BuildCache) -> bool:
     folder = _runtime_folder(compiler, cache)
-    return (folder / LAUNCHER).is_file() and (folder / API_STUB).is_file()
+    return (folder / LAUNCHER).is_file() and (folder / API_STUB).is_file() and \
+        all((folder / f"{src.stem}.o").is_file() for src in RUNTIME_SOURCES)
 
 
 def prepare(compiler: Compiler, cache: BuildCache, projects: Sequence[Mapping[str, str]],
@@ -441,7 +517,8 @@ def describe_key(project: KernelProject, compiler: Compiler) -> str:
     payload = {"describe": BUILDER_VERSION, "files": _host_files(project), "host_flags": HOST_COMPILE_FLAGS,
                "link": LIBRARY_LINK_FLAGS, "compiler": compiler.identity or compiler.version,
                "simulator": simulator_version(), "classifier": _classifier_version(),
-               "confinement": confinement_level()}
+               "confinement": confinement_level(),
+               "logic": _build_logic_version()}
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
 
@@ -480,6 +557,12 @@ def _host_steps(project: KernelProject, compiler: Compiler, cache: BuildCache, f
             if not out.ok:
                 raise _compile_failure(out, folder, f"compiling {host}", cache)
             host_objects.append(obj)
+        # Each host object may use what the project's other host sources define.
+        own = frozenset().union(*(symbol_trace.defined_globals(Path(o)) for o in host_objects))
+        for host, obj in zip(hosts, host_objects, strict=True):
+            calls = _host_calls(Path(obj), src, folder, compiler, parts.objects, own, timings)
+            if calls:
+                raise StepFailure(host_symbols.report(calls, f"compiling {host}"), ErrorCategory.API_SIGNATURE)
     out = _run([compiler.path, *LIBRARY_LINK_FLAGS, *host_objects, str(parts.api_stub), "-o", DESCRIBE_LIBRARY],
                folder, COMPILE_LIMITS, timings, "describe", what="linking the host code")
     if not out.ok:
@@ -578,6 +661,9 @@ def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder
                    kernel_readable, what=what)
         if not out.ok:
             raise _compile_failure(out, folder, what, cache)
+        calls = _device_calls(Path(obj), pass_src, folder, compiler, parts.objects, timings)
+        if calls:
+            raise StepFailure(device_symbols.report(calls, what), ErrorCategory.API_SIGNATURE)
         if _raw_flags(compiler, raw_access):
             out = _run(redefine_raw_memory_functions(Path(obj).name), folder, COMPILE_LIMITS, timings, "kernel",
                        what="renaming a kernel object's memory functions (objcopy)")
@@ -618,7 +704,8 @@ def _isolate_pass(obj: str, entry: str, primary: bool, folder: Path, timings: di
                                   "on both cube and vector cores; install binutils")
     # The primary pass also exports what the runtime calls back: the kernel type, and the cost of a raw
     # access (runtime/raw_access.cpp; without it no pass's raw accesses would be costed).
-    keep = ["-G", entry] + (["-G", "npukb_kernel_type", "-G", "npukb_kernel_raw_access"] if primary else [])
+    keep = ["-G", entry] + (["-G", "npukb_kernel_type", "-G", "npukb_kernel_raw_access", "-G",
+                             "npukb_kernel_scalar_block"] if primary else [])
     isolated = obj[:-2] + "_local.o"
     out = _run([objcopy, *keep, "--remove-section=.group", obj, isolated], folder, COMPILE_LIMITS, timings, "kernel",
                what="isolating a compile pass (objcopy)")

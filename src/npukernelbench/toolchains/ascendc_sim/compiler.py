@@ -13,6 +13,8 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 
+# Line tables only (same code as -g0), DWARF 4, a section per function: what symbol_trace.py reads.
+LINE_TABLE_FLAGS: tuple[str, ...] = ("-g1", "-gdwarf-4", "-ffunction-sections")
 # -O1: measured as the best cold-build vs run-time trade-off for kernel TUs (docs/simulator.md).
 FLAGS: tuple[str, ...] = ("-std=c++17", "-O1", "-g0", "-pthread", "-fno-strict-aliasing", "-fmax-errors=10")
 # The kernel TU is compiled as bisheng compiles the vector part of an operator for Ascend 910B (dav-c220):
@@ -20,12 +22,22 @@ FLAGS: tuple[str, ...] = ("-std=c++17", "-O1", "-g0", "-pthread", "-fno-strict-a
 # Neither ASCENDC_CPU_DEBUG nor __CCE_KT_TEST__ is defined: they select CPU-debug code paths, and
 # real kernels skip device behaviour (SyncAll, GetAccVal) under them.
 KERNEL_DEFINES: tuple[str, ...] = ("-D__CCE_AICORE__=220", "-D__NPU_ARCH__=2201")
-# -g1 on the kernel TU: line tables with the records of inlined calls, from which reports name the kernel
-# line that called an API (call_sites.py; the API has no location parameters). Debug information does
-# not change the generated code.
-KERNEL_FLAGS: tuple[str, ...] = tuple("-g1" if f == "-g0" else f for f in FLAGS) + KERNEL_DEFINES
+# Device code has no C++ runtime: no exceptions, no RTTI, no thread-safe statics (no threads), no
+# errno (scalar math builtins stay builtins). No _FORTIFY_SOURCE (some distributions define it): the C
+# library's memory functions are the device's (npukb_sim/kernel/device_libc.h). -g1 (line tables and
+# inlining, same code as -g0) lets the device-symbol check tell whose code a call is and name its kernel
+# line (device_symbols.py), and reports name the kernel line that called an API from the call stack
+# (call_sites.py; the API has no location parameters); DWARF 4, whose line tables binutils reads
+# reliably in relocatable objects; one section per function, so that every call between functions is a
+# relocation the check can follow.
+DEVICE_CODE_FLAGS: tuple[str, ...] = ("-fno-exceptions", "-fno-rtti", "-fno-threadsafe-statics", "-fno-math-errno",
+                                      "-U_FORTIFY_SOURCE", *LINE_TABLE_FLAGS)
+KERNEL_FLAGS: tuple[str, ...] = tuple(f for f in FLAGS if f != "-g0") + KERNEL_DEFINES + DEVICE_CODE_FLAGS
 # Host TUs (tiling function + OpDef) run once per launch: no optimisation, fastest to compile.
-HOST_FLAGS: tuple[str, ...] = ("-std=c++17", "-O0", "-g0", "-pthread", "-fno-strict-aliasing", "-fmax-errors=10")
+# Line tables let the host-symbol check name the host line of a call host code may not make (see
+# DEVICE_CODE_FLAGS).
+HOST_FLAGS: tuple[str, ...] = ("-std=c++17", "-O0", "-pthread", "-fno-strict-aliasing", "-fmax-errors=10",
+                               *LINE_TABLE_FLAGS)
 LINK_FLAGS: tuple[str, ...] = ("-pthread",)
 
 
@@ -77,9 +89,11 @@ def find_compiler() -> Compiler | str:
 
 # Kernel-TU instrumentation: every load/store becomes a hook call (no shadow memory, no stack or
 # global redzones), every function the simulator's headers define reports entry and exit.
+# Every basic block reports itself too (``-fsanitize-coverage=trace-pc``): the kernel's own scalar code
+# is priced per executed block (docs/cost-model.md, "Scalar code").
 RAW_ACCESS_BASE_FLAGS: tuple[str, ...] = (
     "-fsanitize=kernel-address", "--param=asan-instrumentation-with-call-threshold=0",
-    "--param=asan-stack=0", "--param=asan-globals=0", "-finstrument-functions")
+    "--param=asan-stack=0", "--param=asan-globals=0", "-finstrument-functions", "-fsanitize-coverage=trace-pc")
 # The candidate's files (compiled as ``op_kernel/...`` in every pass) and the generated preludes
 # (``npukb_build.h``, or one per core type for a kernel built in a cube and a vector pass, whose
 # trampolines call the kernel) are never simulator code.
@@ -131,3 +145,42 @@ def raw_access_flags(compiler: Compiler, include_dir: str) -> tuple[str, ...]:
             "raw-access costing cannot tell them from the candidate's or the C++ library's code; install "
             "npukernelbench elsewhere")
     return (*RAW_ACCESS_BASE_FLAGS, "-finstrument-functions-exclude-file-list=" + ",".join(excluded))
+
+
+def _library_symbols(compiler: Compiler, print_option: str, what: str, dynamic: bool) -> frozenset[str]:
+    """The global symbols a library the compiler names (``-print-libgcc-file-name``,
+    ``-print-file-name=libm.so.6``) defines. Raises InstrumentationError when the compiler or nm cannot say."""
+    try:
+        out = subprocess.run([compiler.path, print_option], capture_output=True, text=True, timeout=30)
+        library = out.stdout.strip()
+        if out.returncode != 0 or not library or not os.path.isfile(library):
+            raise InstrumentationError(f"{compiler.path} {print_option} names no {what} "
+                                       f"({library or out.stderr.strip()[:200]})")
+        nm = shutil.which("nm")
+        if nm is None:
+            raise InstrumentationError(f"nm (GNU binutils) is needed to read the {what}")
+        listing = subprocess.run([nm, *(["-D"] if dynamic else []), "-g", "--defined-only", "--format=posix", library],
+                                 capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise InstrumentationError(f"cannot list the {what}: {exc}") from None
+    names = set()
+    for line in listing.stdout.splitlines():
+        parts = line.split()
+        if len(parts) >= 2 and not line.rstrip().endswith(":") and parts[1] not in ("U", "w", "v"):
+            names.add(parts[0].split("@")[0])
+    if not names:
+        raise InstrumentationError(f"nm lists no symbol in {library}")
+    return frozenset(names)
+
+
+@functools.lru_cache(maxsize=4)
+def support_library_symbols(compiler: Compiler) -> frozenset[str]:
+    """The routines of the compiler's support library (libgcc, or clang's builtins library): what
+    compiled code may call without any runtime library (128-bit division, half-precision conversion)."""
+    return _library_symbols(compiler, "-print-libgcc-file-name", "compiler's support library", dynamic=False)
+
+
+@functools.lru_cache(maxsize=4)
+def math_library_symbols(compiler: Compiler) -> frozenset[str]:
+    """The functions of the C math library (libm) the compiler links host code against."""
+    return _library_symbols(compiler, "-print-file-name=libm.so.6", "C math library", dynamic=True)

@@ -45,6 +45,9 @@ _INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.MULTILINE)
 _DEFINE = re.compile(r"^\s*#\s*(?:define|undef)\s+([A-Za-z_]\w*)", re.MULTILINE)
 _WORD = re.compile(r"[A-Za-z_]\w*")
 _COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
+# Headers every TU of a folder sees before anything else (the kernel prelude includes them first too):
+# device code's C library memory functions must be declared before the C library's headers.
+FIRST_HEADERS: dict[str, tuple[str, ...]] = {"op_kernel": ("npukb_sim/kernel/device_libc.h",)}
 
 
 @functools.lru_cache(maxsize=256)
@@ -96,7 +99,8 @@ def simulator_includes(files: Mapping[str, str], folder: str) -> tuple[str, ...]
     words = _header_words(tuple(sorted(found)))
     if any(name in words for names in defines for name in names):
         return None
-    return tuple(sorted(found))
+    first = FIRST_HEADERS.get(folder, ())
+    return (*first, *(h for h in sorted(found) if h not in first))
 
 
 def _usable(compiler: Compiler) -> bool:
@@ -104,8 +108,10 @@ def _usable(compiler: Compiler) -> bool:
 
 
 def _target(compiler: Compiler, cache: BuildCache, flags: Sequence[str], headers: Sequence[str]) -> Path:
+    # The include folder's path too: the PCH's line tables name it, and the build's symbol checks tell the
+    # simulator's code from the project's by it (two checkouts of the same simulator share no PCH).
     key = hashlib.sha256("\0".join([compiler.identity or compiler.version, compiler.path, simulator_version(),
-                                    *flags, "|", *headers]).encode()).hexdigest()[:24]
+                                    str(INCLUDE_DIR), *flags, "|", *headers]).encode()).hexdigest()[:24]
     return cache.root / "pch" / key
 
 

@@ -2,6 +2,7 @@
 // Clean-room implementation (see npukb_sim/kernel/*.h); mirrors the real header's name and namespace.
 #pragma once
 
+#include "npukb_sim/kernel/device_libc.h"  // first: device code has no C library
 #include "npukb_sim/kernel_macros.h"
 #include "npukb_sim/runtime.h"
 #include "npukb_sim/kernel/types.h"

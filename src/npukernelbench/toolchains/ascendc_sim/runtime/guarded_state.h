@@ -25,10 +25,15 @@ struct GmRange {
 // The kernel-side cost hook of a raw access (npukb_kernel_raw_access in the candidate's shared object,
 // looked up by the launcher when it loads it; null in a build without one).
 using RawAccessFn = void (*)(int space, std::uint64_t offset, std::uint64_t bytes, int write);
+// The kernel-side cost hook of a basic block of the kernel's own code (npukb_kernel_scalar_block, found
+// the same way).
+using ScalarBlockFn = void (*)(int blocks);
 
 struct Guarded {
   RawAccessFn kernel_raw_access = nullptr;
+  ScalarBlockFn kernel_scalar_block = nullptr;
   int sim_depth = 0;                  // > 0 while the simulator's own instrumented code runs
+  std::uintptr_t last_block = 0;      // where the last basic block costed as the kernel's was (0: none since)
   std::atomic<int> running_block{-1};  // the block running now (cooperative: exactly one)
   BlockState* blocks = nullptr;       // block_count BlockStates in the private mapping
   int block_count = 0;

@@ -1283,6 +1283,8 @@ void load_candidate(const std::string& so_path) {
   npukb_kernel_type = reinterpret_cast<KernelTypeFn>(dlsym(g_candidate, "npukb_kernel_type"));
   npukb::rt::g_guard.kernel_raw_access =
       reinterpret_cast<npukb::rt::RawAccessFn>(dlsym(g_candidate, "npukb_kernel_raw_access"));
+  npukb::rt::g_guard.kernel_scalar_block =
+      reinterpret_cast<npukb::rt::ScalarBlockFn>(dlsym(g_candidate, "npukb_kernel_scalar_block"));
 }
 
 // Threads of this process now, from the /proc/self/stat opened before the boundary (-1: unknown).
@@ -1778,7 +1780,7 @@ void Launch::write_outputs() {
 void Launch::estimate_cost() {
   double slowest = 0.0;
   int slowest_block = 0;
-  std::uint64_t gm_bytes = 0, gm_read = 0, gm_write = 0, raw_gm = 0, raw_ub = 0;
+  std::uint64_t gm_bytes = 0, gm_read = 0, gm_write = 0, raw_gm = 0, raw_ub = 0, raw_local = 0, scalar_blocks = 0;
   for (std::size_t b = 0; b < g_blocks.size(); ++b) {
     const auto& s = *g_blocks[b].state;
     gm_bytes += s.gm_read_bytes + s.gm_write_bytes;
@@ -1786,6 +1788,8 @@ void Launch::estimate_cost() {
     gm_write += s.gm_write_bytes;
     raw_gm += s.raw_gm_accesses;
     raw_ub += s.raw_ub_accesses;
+    raw_local += s.raw_local_accesses;
+    scalar_blocks += s.scalar_blocks;
     if (s.finish_cycles > slowest) {
       slowest = s.finish_cycles;
       slowest_block = static_cast<int>(b);
@@ -1815,7 +1819,11 @@ void Launch::estimate_cost() {
                          ", \"gm_bytes\": " + std::to_string(gm_bytes) + ", \"gm_read_bytes\": " +
                          std::to_string(gm_read) + ", \"gm_write_bytes\": " + std::to_string(gm_write) +
                          ", \"raw_gm_accesses\": " + std::to_string(raw_gm) + ", \"raw_ub_accesses\": " +
-                         std::to_string(raw_ub) + ", \"pipe_cycles\": " + pipes + "}");
+                         std::to_string(raw_ub) + ", \"raw_local_accesses\": " + std::to_string(raw_local) +
+                         ", \"scalar_blocks\": " + std::to_string(scalar_blocks) +
+                         ", \"slowest_block_scalar_blocks\": " +
+                         std::to_string(g_blocks[slowest_block].state->scalar_blocks) + ", \"pipe_cycles\": " + pipes +
+                         "}");
 }
 
 // Marks the run ok and writes result.json; the last step.

@@ -1,16 +1,20 @@
-// raw_access.cpp -- costing the kernel's own memory accesses, and the guarded launcher state.
-// Part of the ascendc-sim clean-room simulator (docs/cost-model.md "Raw accesses", docs/security.md).
+// raw_access.cpp -- costing the kernel's own memory accesses and scalar code, and the guarded launcher
+// state. Part of the ascendc-sim clean-room simulator (docs/cost-model.md "Raw accesses", "Scalar
+// code", docs/security.md).
 //
-// The kernel TU is compiled with two kinds of compiler instrumentation (compiler.py):
+// The kernel TU is compiled with three kinds of compiler instrumentation (compiler.py):
 //  * every load and store becomes a call of __asan_{load,store}{1,2,4,8,16,N}_noabort(addr[, size]);
+//  * every basic block starts with a call of __sanitizer_cov_trace_pc();
 //  * every function defined in the simulator's headers (not the candidate's files, not the C++
 //    library) calls __cyg_profile_func_enter/exit, also where it was inlined.
-// While simulator code runs (depth > 0) accesses are the simulator's own and cost nothing here (the
-// API they implement has its own cost). Otherwise the access is the kernel's own code: into GM it
-// costs a scalar GM access, into on-chip memory a scalar UB access (npukb_kernel_raw_access, defined
-// by the kernel-side headers, found by the launcher in the candidate's shared object), elsewhere (the kernel's stack, its own objects) nothing. A store into
-// the simulator's guarded state is a violation; a raw GM access just outside a tensor is reported as
-// the GM violation it is.
+// While simulator code runs (depth > 0) accesses and blocks are the simulator's own and cost nothing
+// here (the API they implement has its own cost). Otherwise they are the kernel's own code: an access
+// into GM costs a scalar GM access, into on-chip memory a scalar UB access, into the kernel's own
+// memory (its stack, local arrays, globals) a scalar local access (npukb_kernel_raw_access, defined by
+// the kernel-side headers); a basic block costs the scalar unit's issue of it (npukb_kernel_scalar_block).
+// The launcher finds both in the candidate's shared object when it loads it (g_guard's hooks).
+// A store into the simulator's guarded state is a violation; a raw GM access just outside a tensor is
+// reported as the GM violation it is.
 //
 // This file is compiled without instrumentation.
 #include <sys/mman.h>
@@ -104,6 +108,14 @@ inline bool in_onchip(const std::uint8_t* base, std::size_t size, std::uintptr_t
   return true;
 }
 
+// The kernel-side cost functions are simulator code: their own blocks and accesses (they are compiled
+// in the kernel TU, instrumented) must not be costed again, as the kernel's.
+void charge_access(npukb::rt::RawAccessFn cost, int space, std::uint64_t offset, std::size_t bytes, bool write) {
+  ++g_guard.sim_depth;
+  cost(space, offset, bytes, write ? 1 : 0);
+  --g_guard.sim_depth;
+}
+
 void on_access(std::uintptr_t a, std::size_t bytes, bool write) {
   if (g_guard.sim_depth > 0) return;
   const int b = g_guard.running_block.load(std::memory_order_relaxed);
@@ -112,19 +124,19 @@ void on_access(std::uintptr_t a, std::size_t bytes, bool write) {
   const npukb::BlockState& st = g_guard.blocks[b];
   std::uint64_t off = 0;
   if (in_onchip(st.ub, npukb::kUbBytes, a, &off)) {
-    cost(npukb::RAW_UB, off, bytes, write);
+    charge_access(cost, npukb::RAW_UB, off, bytes, write);
     return;
   }
   if (in_onchip(st.l1, npukb::kL1Bytes, a, &off) || in_onchip(st.l0a, npukb::kL0aBytes, a, &off) ||
       in_onchip(st.l0b, npukb::kL0bBytes, a, &off) || in_onchip(st.l0c, npukb::kL0cBytes, a, &off) ||
       in_onchip(st.bt, npukb::kBiasTableBytes, a, &off) || in_onchip(st.fb, npukb::kFixBufBytes, a, &off)) {
-    cost(npukb::RAW_ONCHIP, off, bytes, write);
+    charge_access(cost, npukb::RAW_ONCHIP, off, bytes, write);
     return;
   }
   if (a >= g_guard.gm_lo && a < g_guard.gm_hi) {
     int near = -1;
     if (npukb::rt::find_gm_range(a, bytes, write, &near) >= 0) {
-      cost(npukb::RAW_GM, 0, bytes, write);
+      charge_access(cost, npukb::RAW_GM, 0, bytes, write);
       return;
     }
     if (near >= 0) npukb::check_gm(reinterpret_cast<const void*>(a), bytes, write, "raw pointer access", "", 0);
@@ -135,15 +147,33 @@ void on_access(std::uintptr_t a, std::size_t bytes, bool write) {
       wrote_guarded_state(a, bytes);
     }
   }
+  // The kernel's own memory: its stack (local variables and arrays), its globals, anything else.
+  charge_access(cost, npukb::RAW_LOCAL, 0, bytes, write);
 }
 
-// The C library's memory functions called from the kernel TU: the build renames them in the kernel
+// The memory functions the compiler calls for the kernel TU (block copies of struct assignments and
+// array initialisers, the builtins behind std::copy or std::fill): the build renames them in the kernel
 // object (memcpy -> npukb_raw_memcpy, builder.py), since the instrumentation does not look into them.
-// The kernel's own calls cost their bytes as raw accesses (and are bounds-checked like them).
+// The kernel's own copies cost their bytes as raw accesses (and are bounds-checked like them).
 void raw_range(const void* p, std::size_t n, bool write) {
   if (n != 0) on_access(reinterpret_cast<std::uintptr_t>(p), n, write);
 }
 }  // namespace
+
+// The C library's memory functions with a size known only at run time, as the kernel TU calls them
+// (npukb_sim/kernel/device_libc.h). The build's device-symbol check rejects every call the kernel's own
+// code makes (there is no C library on the AI core); the simulator's own code calls them here.
+extern "C" {
+void* npukb_libc_memcpy(void* d, const void* s, std::size_t n) noexcept { return std::memcpy(d, s, n); }
+void* npukb_libc_memmove(void* d, const void* s, std::size_t n) noexcept { return std::memmove(d, s, n); }
+void* npukb_libc_memset(void* d, int c, std::size_t n) noexcept { return std::memset(d, c, n); }
+int npukb_libc_memcmp(const void* a, const void* b, std::size_t n) noexcept { return std::memcmp(a, b, n); }
+void* npukb_libc_mempcpy(void* d, const void* s, std::size_t n) noexcept {
+  return static_cast<unsigned char*>(std::memcpy(d, s, n)) + n;
+}
+void npukb_libc_bcopy(const void* s, void* d, std::size_t n) noexcept { std::memmove(d, s, n); }
+void npukb_libc_bzero(void* d, std::size_t n) noexcept { std::memset(d, 0, n); }
+}
 
 extern "C" {
 void* npukb_raw_memcpy(void* d, const void* s, std::size_t n) {
@@ -162,6 +192,11 @@ void* npukb_raw_memset(void* d, int c, std::size_t n) {
 }
 void* npukb_raw_mempcpy(void* d, const void* s, std::size_t n) {
   return static_cast<unsigned char*>(npukb_raw_memcpy(d, s, n)) + n;
+}
+int npukb_raw_memcmp(const void* a, const void* b, std::size_t n) {
+  raw_range(a, n, false);
+  raw_range(b, n, false);
+  return std::memcmp(a, b, n);
 }
 void npukb_raw_bcopy(const void* s, void* d, std::size_t n) { npukb_raw_memmove(d, s, n); }
 void npukb_raw_bzero(void* d, std::size_t n) { npukb_raw_memset(d, 0, n); }
@@ -188,6 +223,33 @@ void __asan_handle_no_return() {}
 // the costing does not do): a kernel file with a global constructed at load time links.
 void __asan_before_dynamic_init(const char*) {}
 void __asan_after_dynamic_init() {}
-void __cyg_profile_func_enter(void*, void*) { ++g_guard.sim_depth; }
+// A basic block of kernel-TU code: the kernel's own when no simulator code runs.
+void __sanitizer_cov_trace_pc() {
+  g_guard.last_block = 0;
+  const npukb::rt::ScalarBlockFn scalar_block = g_guard.kernel_scalar_block;
+  if (g_guard.sim_depth > 0 || scalar_block == nullptr) return;
+  if (g_guard.running_block.load(std::memory_order_relaxed) < 0) return;
+  ++g_guard.sim_depth;
+  scalar_block(1);
+  --g_guard.sim_depth;
+  g_guard.last_block = reinterpret_cast<std::uintptr_t>(__builtin_return_address(0));
+}
+// A simulator function that was not inlined starts with a basic block of its own before it reports
+// its entry: that block, costed as the kernel's a moment ago, was the simulator's. It lies between the
+// function's start and the entry call, a few instructions apart (an inlined function's entry call lies
+// in its caller, far from its out-of-line copy).
+void __cyg_profile_func_enter(void* fn, void*) {
+  const std::uintptr_t start = reinterpret_cast<std::uintptr_t>(fn);
+  const std::uintptr_t entry_call = reinterpret_cast<std::uintptr_t>(__builtin_return_address(0));
+  const std::uintptr_t block = g_guard.last_block;
+  g_guard.last_block = 0;
+  if (g_guard.sim_depth == 0 && block != 0 && start <= block && block <= entry_call && entry_call - start < 128 &&
+      g_guard.kernel_scalar_block != nullptr) {
+    ++g_guard.sim_depth;
+    g_guard.kernel_scalar_block(-1);
+    --g_guard.sim_depth;
+  }
+  ++g_guard.sim_depth;
+}
 void __cyg_profile_func_exit(void*, void*) { --g_guard.sim_depth; }
 }

@@ -70,6 +70,8 @@ struct BlockState {
   std::uint64_t gm_write_bytes = 0;
   std::uint64_t raw_gm_accesses = 0;        // the kernel's own loads/stores through raw GM pointers
   std::uint64_t raw_ub_accesses = 0;        // ... and through raw on-chip (UB/L1/L0/BT/FB) pointers
+  std::uint64_t raw_local_accesses = 0;     // ... and into its own memory (stack, local arrays, globals)
+  std::uint64_t scalar_blocks = 0;          // basic blocks of the kernel's own code executed
   double server_until = 0.0;      // AIC of a mixed launch: when the Matmul work its AIVs requested ends
   void* api_state = nullptr;      // the kernel-side headers' state, placed in api_storage by state.h
   void* cube_state = nullptr;     // the cube-path headers' state, placed in cube_storage by cube_cost.h
@@ -78,7 +80,7 @@ struct BlockState {
 };
 
 // Memory spaces of a raw access (see npukb_kernel_raw_access).
-enum RawSpace : int { RAW_GM = 0, RAW_UB = 1, RAW_ONCHIP = 2 };
+enum RawSpace : int { RAW_GM = 0, RAW_UB = 1, RAW_ONCHIP = 2, RAW_LOCAL = 3 };
 
 // The block running on this thread.
 BlockState& block();
@@ -154,8 +156,13 @@ void kernel_log(const std::string& text);
 
 // Raw-access costing (docs/cost-model.md): the kernel TU is compiled with memory-access
 // instrumentation; the runtime classifies every load/store the kernel's own code makes and hands
-// those into GM (space RAW_GM, offset 0) or on-chip memory (RAW_UB / RAW_ONCHIP, byte offset in
-// that buffer) to this function, which the kernel-side headers define (raw_access.h) so that the
-// access is costed like GetValue/SetValue on the same memory.
+// those into GM (space RAW_GM, offset 0), on-chip memory (RAW_UB / RAW_ONCHIP, byte offset in that
+// buffer) or the kernel's own memory (RAW_LOCAL: its stack, local arrays, globals) to this function,
+// which the kernel-side headers define (raw_access.h) so that the access is costed like
+// GetValue/SetValue on the same memory (a scalar access to the kernel's own memory).
 extern "C" void npukb_kernel_raw_access(int space, std::uint64_t offset, std::uint64_t bytes, int write)
     __attribute__((weak));
+// Scalar-code costing: every basic block of the kernel's own code that runs is handed to this function
+// (kernel side, raw_access.h), which costs it on the scalar unit (docs/cost-model.md, "Scalar code");
+// -1 takes back the block just costed when it turns out to be the entry block of a simulator function.
+extern "C" void npukb_kernel_scalar_block(int blocks) __attribute__((weak));

@@ -1,11 +1,13 @@
 // npukb_sim/kernel/raw_access.h -- the cost of the kernel's own loads and stores through raw
-// pointers (docs/cost-model.md, "Raw accesses"). Clean-room part of ascendc-sim.
+// pointers, and of its own scalar code (docs/cost-model.md, "Raw accesses", "Scalar code"). Clean-room
+// part of ascendc-sim.
 //
-// The build compiles the kernel TU with memory-access instrumentation (compiler.py); the runtime
-// (runtime/raw_access.cpp) classifies every access the kernel's own code makes and calls
-// npukb_kernel_raw_access for those into GM or on-chip memory. An access is costed as the scalar
-// unit's GetValue/SetValue on the same memory: one scalar access per 8 bytes (the widest scalar load),
-// UB accesses wait for the data (reads) or the buffer (writes) as GetValue/SetValue do.
+// The build compiles the kernel TU with memory-access and basic-block instrumentation (compiler.py);
+// the runtime (runtime/raw_access.cpp) classifies every access the kernel's own code makes and calls
+// npukb_kernel_raw_access, and npukb_kernel_scalar_block for every basic block it runs. An access is
+// costed as the scalar unit's GetValue/SetValue on the same memory: one scalar access per 8 bytes (the
+// widest scalar load), UB accesses wait for the data (reads) or the buffer (writes) as GetValue/SetValue
+// do; an access to the kernel's own memory (stack, local arrays, globals) costs a scalar local access.
 #pragma once
 #include <cstdint>
 
@@ -26,6 +28,11 @@ extern "C" __attribute__((weak)) void npukb_kernel_raw_access(int space, std::ui
     }
     return;
   }
+  if (space == npukb::RAW_LOCAL) {
+    b.raw_local_accesses += words;
+    for (std::uint64_t w = 0; w < words; ++w) npukb::kern::scalar_local_access();
+    return;
+  }
   b.raw_ub_accesses += words;
   for (std::uint64_t w = 0; w < words; ++w) {
     // Only UB has readiness tracking; other on-chip buffers cost the plain scalar access.
@@ -33,3 +40,7 @@ extern "C" __attribute__((weak)) void npukb_kernel_raw_access(int space, std::ui
     npukb::kern::scalar_ub_access(static_cast<std::uint32_t>(at), write != 0);
   }
 }
+
+// One basic block of the kernel's own code ran (the runtime's __sanitizer_cov_trace_pc hook), or (-1) the
+// last one was not the kernel's after all.
+extern "C" __attribute__((weak)) void npukb_kernel_scalar_block(int blocks) { npukb::kern::scalar_block(blocks); }

@@ -117,6 +117,10 @@ constexpr double kIssueCycles = 2.0;       // scalar unit issue per API instruct
 constexpr double kVecStartCycles = 16.0;   // fixed start-up of a vector instruction
 constexpr double kScalarUbCycles = 12.0;   // GetValue/SetValue on UB
 constexpr double kScalarGmCycles = 200.0;  // GetValue/SetValue on GM (through the scalar data cache)
+// The kernel's own scalar code (docs/cost-model.md, "Scalar code"): one executed basic block, and one
+// 8-byte load or store of the kernel's own memory (stack, local arrays, globals: the scalar data cache).
+constexpr double kScalarBlockCycles = 4.0;
+constexpr double kScalarLocalCycles = 2.0;
 
 // A span of UB bytes touched by an instruction.
 struct Span {
@@ -220,6 +224,24 @@ inline void scalar_gm_access(std::size_t bytes, bool write) {
   s.pipe[PIPE_ID_S] = std::max(s.pipe[PIPE_ID_S], t);
   s.blk->pipe_cycles[PIPE_ID_S] += kScalarGmCycles;
   if (write) s.blk->gm_write_bytes += bytes; else s.blk->gm_read_bytes += bytes;
+  publish(s);
+}
+
+// Basic blocks of the kernel's own scalar code: the scalar unit issues them in program order. -1 takes
+// back the block costed just before (nothing ran in between).
+inline void scalar_block(int blocks) {
+  KState& s = state();
+  s.issue += kScalarBlockCycles * blocks;
+  s.blk->scalar_blocks += static_cast<std::uint64_t>(static_cast<std::int64_t>(blocks));
+  publish(s);
+}
+
+// A scalar load or store of the kernel's own memory (stack, local arrays, globals).
+inline void scalar_local_access() {
+  KState& s = state();
+  s.issue += kScalarLocalCycles;
+  s.pipe[PIPE_ID_S] = std::max(s.pipe[PIPE_ID_S], s.issue);
+  s.blk->pipe_cycles[PIPE_ID_S] += kScalarLocalCycles;
   publish(s);
 }
 
