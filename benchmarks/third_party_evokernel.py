@@ -163,6 +163,15 @@ class EvoKernelRunner(Runner):
         finally:
             shutil.rmtree(self.work, ignore_errors=True)
 
+    @staticmethod
+    def _no_inputs(result: dict[str, Any]) -> str:
+        why = result.get("why", "")
+        if result.get("status") == "too_large":
+            return f"no inputs derivable: too large for the simulator: {why}"
+        if result.get("status") == "binding_rejects":
+            return f"no inputs derivable: the binding rejects the reference's inputs: {why}"
+        return f"no inputs derivable: {why}"[:400]
+
     def _driver(self, mode: str) -> dict[str, Any]:
         from third_party_cannops import python_readable
 
@@ -184,6 +193,12 @@ class EvoKernelRunner(Runner):
         from npukernelbench.public.binding import BindingError, build_binding
 
         assert self.work is not None
+        plan = {"reference": str(self.reference), "binding": "", "function": self.function,
+                "params": self.params, "budget": INPUT_BUDGET, "full_budget": FULL_BUDGET}
+        (self.work / "plan.json").write_text(json.dumps(plan), encoding="utf-8")
+        prepared = self._driver("prepare")           # the reference alone first: no binding built in vain
+        if prepared.get("status") != "prepared":
+            return Outcome(inputs=self._no_inputs(prepared))
         source = self.work / "op.cpp"
         source.write_text(adapt_binding(self.binding_text), encoding="utf-8")
         try:
@@ -191,17 +206,12 @@ class EvoKernelRunner(Runner):
         except BindingError as exc:
             return Outcome(inputs=f"no inputs derivable: the binding does not build with the project's "
                                   f"pytorch_npu_helper.hpp: {str(exc).splitlines()[-1][:200]}")
-        plan = {"reference": str(self.reference), "binding": str(library), "function": self.function,
-                "params": self.params, "budget": INPUT_BUDGET, "full_budget": FULL_BUDGET}
+        plan["binding"] = str(library)
         (self.work / "plan.json").write_text(json.dumps(plan), encoding="utf-8")
+        (self.work / "prepared.json").write_text(json.dumps(prepared), encoding="utf-8")
         recorded = self._driver("record")
         if recorded.get("status") != "recorded":
-            why = recorded.get("why", "")
-            if recorded.get("status") == "too_large":
-                return Outcome(inputs=f"no inputs derivable: too large for the simulator: {why}")
-            if recorded.get("status") == "binding_rejects":
-                return Outcome(inputs=f"no inputs derivable: the binding rejects the reference's inputs: {why}")
-            return Outcome(inputs=f"no inputs derivable: {why}"[:400])
+            return Outcome(inputs=self._no_inputs(recorded))
         outcome = Outcome(inputs=recorded.get("inputs", "")[:400])
         for i in range(int(recorded.get("calls", 0))):
             failure = self._serve(i, outcome)

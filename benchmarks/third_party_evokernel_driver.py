@@ -1,16 +1,18 @@
 """Child-process driver of an EvoKernel operator's reference and binding (see ``third_party_evokernel``).
 
-    python third_party_evokernel_driver.py WORK record|replay
+    python third_party_evokernel_driver.py WORK prepare|record|replay
 
 Runs confined, in WORK, which holds ``plan.json`` (reference file, compiled binding, its function
 and parameters, size budgets). Writes ``result.json``:
 
-* record: imports the reference, scales its top-level integer sizes down until its inputs and
-  parameters hold at most ``budget`` elements (halving the largest size of at least 16, the module
-  re-executed so derived sizes follow; the reference's own sizes when the binding accepts only
-  those and they fit ``full_budget``), builds the model (seed 0) and inputs (seed 1), computes the
-  golden, maps the binding's parameters (:func:`map_arguments`) and calls the binding with every
-  ``EXEC_NPU_CMD`` recorded (``call_<i>.pt``); the state is kept in ``state.pt``;
+* prepare (no binding needed): imports the reference, scales its top-level integer sizes down until
+  its inputs and parameters hold at most ``budget`` elements (halving the largest size of at least 16,
+  the module re-executed so derived sizes follow), builds the model (seed 0) and inputs (seed 1),
+  maps the binding's parameters (:func:`map_arguments`), computes the golden; keeps them in
+  ``state.pt``;
+* record: calls the binding on them with every ``EXEC_NPU_CMD`` recorded (``call_<i>.pt``); when the
+  binding rejects the scaled-down inputs, the reference's own sizes are prepared and tried if they fit
+  ``full_budget``;
 * replay: calls the binding on the same values with each ``EXEC_NPU_CMD`` answered from
   ``call_<i>.result.pt`` (the simulator's outputs) and compares what it returns with the golden:
   ``torch.allclose(atol=1e-2, rtol=1e-2)`` per output, shapes equal.
@@ -104,14 +106,37 @@ def _key(name: str) -> str:
     return name.lower().replace(".", "_")
 
 
+SYNONYMS = {"gamma": "weight", "beta": "bias", "w": "weight", "b": "bias", "scale": "weight"}
+
+
+def _abbreviation(path: str) -> str:
+    """``group_norm.weight`` -> ``gn``: the first letters of the module path's words."""
+    words = [w for part in path.split(".")[:-1] for w in part.split("_") if w]
+    return "".join(w[0] for w in words)
+
+
+def _by_token(key: str, tensors: dict[str, Any], used: set[str]) -> str | None:
+    """A parameter named ``<prefix>_<leaf>`` (``post_bias``, ``gn_gamma``, ``fc1_w``): the one unused
+    model tensor with that leaf (``gamma``/``beta``/``w``/``b`` read as ``weight``/``bias``), or among
+    several the one whose module path the prefix names (``gn`` for ``group_norm``, ``fc1`` for ``fc1``)."""
+    tokens = key.split("_")
+    leaf = SYNONYMS.get(tokens[-1], tokens[-1])
+    candidates = [n for n in tensors if n not in used and n.rsplit(".", 1)[-1] == leaf]
+    if len(candidates) > 1 and len(tokens) > 1:
+        prefix = "_".join(tokens[:-1])
+        candidates = [n for n in candidates if _key(n).startswith(prefix) or _abbreviation(n) == prefix]
+    return candidates[0] if len(candidates) == 1 else None
+
+
 def map_arguments(params: list[dict[str, str]], inputs: list[Any], model: Any, init: dict[str, Any],
                   module: types.ModuleType) -> tuple[list[Any], list[str]]:
     """The binding's arguments: the reference's inputs positionally first, then each remaining
     parameter by name among the model's parameters and buffers (``conv_weight`` or a unique
-    ``weight`` for ``conv.weight``), its scalar attributes, its constructor arguments and the
-    module's constants (a tensor parameter given a number gets a one-element float32 tensor). Raises
-    NoInputs when a required parameter matches nothing or an input is left over. Returns the values
-    and a line per parameter saying where it came from."""
+    ``weight`` for ``conv.weight``; ``post_bias`` for the one unused ``bias``, see :func:`_by_token`),
+    its scalar attributes, its constructor arguments and the module's constants (a tensor parameter
+    given a number gets a one-element float32 tensor). Raises NoInputs when a required parameter
+    matches nothing or an input is left over. Returns the values and a line per parameter saying
+    where it came from."""
     import torch
 
     values: list[Any] = []
@@ -150,6 +175,8 @@ def map_arguments(params: list[dict[str, str]], inputs: list[Any], model: Any, i
         elif key in scalars or _key(name) in scalars:
             k = key if key in scalars else _key(name)
             found = (k, scalars[k])
+        elif kind in ("tensor", "optional_tensor") and (by_token := _by_token(key, tensors, used)) is not None:
+            found = (by_token, tensors[by_token])
         if found is None:
             if kind == "optional_tensor":
                 values.append(None)
@@ -237,61 +264,72 @@ def compare(out: Any, golden: Any) -> tuple[bool, str]:
     return True, ""
 
 
+def prepare(work: Path, plan: dict[str, Any], sizes: dict[str, int] | None = None) -> dict[str, Any]:
+    """Reference side only (no binding): sizes, model, inputs, golden, the binding's arguments. The state
+    goes to ``state.pt``; ``sizes`` None chooses them within the budget."""
+    import torch
+
+    path = Path(plan["reference"])
+    if sizes is None:
+        sizes, _ = choose_sizes(path, int(plan["budget"]))
+    module = load_reference(path, sizes)
+    size = elements(module)
+    if not sizes and size > int(plan["full_budget"]):
+        return {"status": "too_large", "why": f"{size} elements at the reference's own sizes"}
+    torch.manual_seed(0)
+    init_values = list(module.get_init_inputs())
+    names = [n for n in inspect.signature(module.Model.__init__).parameters if n != "self"]
+    init = dict(zip(names, init_values, strict=False))
+    model = module.Model(*init_values)
+    torch.manual_seed(1)
+    inputs = list(module.get_inputs())
+    try:
+        values, notes = map_arguments(plan["params"], inputs, model, init, module)
+    except NoInputs as exc:
+        return {"status": "no_inputs", "why": str(exc)}
+    with torch.no_grad():
+        golden = model(*[x.clone() if isinstance(x, torch.Tensor) else x for x in inputs])
+    torch.save({"values": values, "golden": golden}, work / "state.pt")
+    original = int_constants(path)
+    scaling = ", ".join(f"{k} {original[k]}->{v}" for k, v in sizes.items())
+    described = f"{'scaled down (' + scaling + ')' if sizes else 'reference sizes'}: {_describe(values)}"
+    return {"status": "prepared", "scaled": bool(sizes), "elements": size,
+            "inputs": f"{described}; mapping {', '.join(notes)}"}
+
+
 def record(work: Path, plan: dict[str, Any]) -> dict[str, Any]:
+    """The binding called on the prepared state, every EXEC_NPU_CMD saved. When it rejects scaled-down
+    inputs before any call, the reference's own sizes are prepared and tried (within ``full_budget``)."""
     import torch
 
     from npukernelbench.public import op_call
     from npukernelbench.public.binding import load_binding
 
-    path = Path(plan["reference"])
-    overrides, size = choose_sizes(path, int(plan["budget"]))
-    attempts = [overrides] if not overrides else [overrides, {}]
-    module_fn = None
-    last_error = ""
-    for attempt, sizes in enumerate(attempts):
-        scaled = bool(sizes)
-        module = load_reference(path, sizes)
-        if not scaled:
-            size = elements(module)
-            if size > int(plan["full_budget"]):
-                why = f"{size} elements at the reference's own sizes"
-                if last_error:
-                    why = f"the binding rejects scaled-down inputs ({last_error}); {why}"
-                return {"status": "too_large", "why": why}
-        torch.manual_seed(0)
-        init_values = list(module.get_init_inputs())
-        names = [n for n in inspect.signature(module.Model.__init__).parameters if n != "self"]
-        init = dict(zip(names, init_values, strict=False))
-        model = module.Model(*init_values)
-        torch.manual_seed(1)
-        inputs = list(module.get_inputs())
-        with torch.no_grad():
-            golden = model(*[x.clone() if isinstance(x, torch.Tensor) else x for x in inputs])
-        try:
-            values, notes = map_arguments(plan["params"], inputs, model, init, module)
-        except NoInputs as exc:
-            return {"status": "no_inputs", "why": str(exc)}
-        if module_fn is None:
-            module_fn = getattr(load_binding(Path(plan["binding"])), plan["function"])
+    prepared = json.loads((work / "prepared.json").read_text(encoding="utf-8"))
+    fn = getattr(load_binding(Path(plan["binding"])), plan["function"])
+    for attempt in range(2):
+        state = torch.load(work / "state.pt", weights_only=True)
         recorder = Recorder(work, replay=False)
         try:
             with torch.no_grad(), op_call.bound(recorder):   # type: ignore[arg-type]
-                module_fn(*values)
+                fn(*state["values"])
         except Exception as exc:                             # noqa: BLE001 - the binding's own checks
+            why = str(exc).strip().splitlines()[0][:300] if str(exc).strip() else type(exc).__name__
             if recorder.calls:
-                return {"status": "binding_rejects", "why": f"after its call: {str(exc).splitlines()[0][:300]}"}
-            last_error = str(exc).strip().splitlines()[0][:300] if str(exc).strip() else type(exc).__name__
-            if attempt + 1 < len(attempts):
+                return {"status": "binding_rejects", "why": f"after its call: {why}"}
+            if attempt == 0 and prepared.get("scaled"):
+                prepared = prepare(work, plan, sizes={})
+                if prepared["status"] == "too_large":
+                    return {"status": "too_large", "why": f"the binding rejects scaled-down inputs ({why}); "
+                                                          f"{prepared['why']}"}
+                if prepared["status"] != "prepared":
+                    return prepared
                 continue
-            return {"status": "binding_rejects", "why": last_error}
+            return {"status": "binding_rejects", "why": why}
         if not recorder.calls:
             return {"status": "no_inputs", "why": "the binding made no EXEC_NPU_CMD call"}
-        torch.save({"values": values, "golden": golden}, work / "state.pt")
-        scaling = ", ".join(f"{k} {int_constants(path)[k]}->{v}" for k, v in sizes.items())
-        described = f"{'scaled down (' + scaling + ')' if scaled else 'reference sizes'}: {_describe(values)}"
-        return {"status": "recorded", "calls": recorder.calls,
-                "inputs": f"{described}; mapping {', '.join(notes)}"}
-    return {"status": "no_inputs", "why": last_error or "no attempt"}
+        return {"status": "recorded", "calls": recorder.calls, "inputs": prepared.get("inputs", "")}
+    return {"status": "no_inputs", "why": "no attempt"}
 
 
 def replay(work: Path, plan: dict[str, Any]) -> dict[str, Any]:
@@ -313,7 +351,7 @@ def main() -> int:
     work, mode = Path(sys.argv[1]), sys.argv[2]
     plan = json.loads((work / "plan.json").read_text(encoding="utf-8"))
     try:
-        result = record(work, plan) if mode == "record" else replay(work, plan)
+        result = {"prepare": prepare, "record": record, "replay": replay}[mode](work, plan)
     except Exception as exc:                                # noqa: BLE001 - reported to the benchmark
         result = {"status": "driver_error", "why": f"{type(exc).__name__}: {str(exc)[:400]}"}
     (work / "result.json").write_text(json.dumps(result), encoding="utf-8")
