@@ -55,6 +55,9 @@ int main() {
   REPORT_USER_ERR_MSG("EZ1001", "user %d", 9);
   ASC_CPU_LOG_INFO("tiling %d", 11);
   ASC_CPU_LOG_ERROR("plain");
+  AlogRecord(OP, DLOG_TYPE_DEBUG, DLOG_ERROR, "record %d", 4);
+  AlogRecord(OP, DLOG_TYPE_RUN, DLOG_DEBUG, "hidden record");
+  std::printf("tid %d\n", syscall(__NR_gettid) > 0 ? 1 : 0);
   int value = 1;
   std::printf("checked %d %d\n", Checked(false), Checked(true));
   std::printf("null %u %u\n", NullChecked(&ctx, &value), NullChecked(&ctx, nullptr));
@@ -125,8 +128,10 @@ def test_check_macros_run_their_action_only_when_the_check_fails(program_output:
 
 
 def test_log_levels_default_to_errors_only(program_output: tuple[str, str]) -> None:
-    out, _ = program_output
+    out, err = program_output
     assert "levels 0 1 0" in out
+    assert "[ERROR] record 4" in err and "hidden record" not in err
+    assert "tid 1" in out                              # the ops log header brings syscall(__NR_gettid)
 
 
 def test_get_tilingkey_puts_the_first_argument_in_the_lowest_digit(program_output: tuple[str, str]) -> None:

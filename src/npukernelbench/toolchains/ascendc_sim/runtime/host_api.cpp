@@ -143,10 +143,14 @@ OpAICoreDef::OpAICoreDef() = default;
 OpAICoreDef::OpAICoreDef(const OpAICoreDef& other) = default;
 OpAICoreDef& OpAICoreDef::operator=(const OpAICoreDef& other) = default;
 OpAICoreDef::~OpAICoreDef() = default;
-void OpAICoreDef::AddConfig(const char* soc) { socs_.emplace_back(soc); }
-void OpAICoreDef::AddConfig(const char* soc, OpAICoreConfig& aicore_config) {
+OpAICoreDef& OpAICoreDef::AddConfig(const char* soc) {
+  socs_.emplace_back(soc);
+  return *this;
+}
+OpAICoreDef& OpAICoreDef::AddConfig(const char* soc, OpAICoreConfig& aicore_config) {
   socs_.emplace_back(soc);
   configs_[soc] = aicore_config;
+  return *this;
 }
 const OpAICoreConfig* OpAICoreDef::NpukbConfig(const std::string& soc) const {
   auto it = configs_.find(soc);

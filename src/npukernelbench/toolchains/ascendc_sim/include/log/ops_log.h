@@ -6,9 +6,13 @@
 //   OPS_CHECK_NULL_WITH_CONTEXT(context, ptr): a null ptr is reported and the function returns
 //     ge::GRAPH_FAILED; OPS_CHECK_NULL_WITH_CONTEXT_RET(context, ptr, ret) returns ret instead.
 // Part of the ascendc-sim clean-room simulator: messages go to stderr (npukb_sim/host_log.h).
-// Brings toolchain/slog.h (log levels, CheckLogLevel). tiling/tiling_base.h includes this header, as
+// Brings toolchain/slog.h (log levels, CheckLogLevel) and, as the operator repositories' log header
+// does for its thread-id prefix, <unistd.h> and <sys/syscall.h> (syscall(__NR_gettid)). tiling/tiling_base.h includes this header, as
 // template-style tiling code relies on.
 #pragma once
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <string>
 #include <utility>

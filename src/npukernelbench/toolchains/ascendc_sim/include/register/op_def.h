@@ -318,8 +318,11 @@ class OpAICoreDef {
     launch_zero_ele_ = launchFlag;
     return *this;
   }
-  void AddConfig(const char* soc);
-  void AddConfig(const char* soc, OpAICoreConfig& aicore_config);
+  // The documentation shows these returning void; CANN's own operators chain them
+  // (AddConfig("ascend310p").AddConfig("ascend910b")), so they return the OpAICoreDef as the real
+  // headers' do.
+  OpAICoreDef& AddConfig(const char* soc);
+  OpAICoreDef& AddConfig(const char* soc, OpAICoreConfig& aicore_config);
 
   TilingKernelFunc NpukbTiling() const { return tiling_; }
   const std::vector<std::string>& NpukbSocs() const { return socs_; }
