@@ -238,7 +238,8 @@ def annotate(records: list[dict[str, Any]], root: Path, operators: list[Operator
             if repo not in facts_of:
                 facts_of[repo] = repo_facts(repo, folder, SOURCE_SUFFIXES)
             base = facts_of[repo]
-            facts = Facts(tuple(f for f in base.repo_files if not (repo / f).is_relative_to(folder)), base.repo_text,
+            own = folder.relative_to(repo).as_posix() + "/"
+            facts = Facts(tuple(f for f in base.repo_files if not f.startswith(own)), base.repo_text,
                           tuple(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()))
         r["owner"], r["reason"] = classify(layer, line, facts)
 

@@ -62,9 +62,24 @@ class Facts:
         return any(f == name or f.endswith("/" + name) for f in self.repo_files)
 
     def defines(self, name: str) -> bool:
-        pattern = re.compile(rf"(#\s*define\s+{re.escape(name)}\b|\b(?:class|struct|enum)\s+{re.escape(name)}\b"
-                             rf"|\b{re.escape(name)}\s*\([^;{{)]*\)\s*(?:const\s*)?\{{)")
-        return pattern.search(self.repo_text()) is not None
+        """Whether a repository file defines ``name``: a macro, a class/struct/enum, or a function body."""
+        text = self.repo_text()
+        start = text.find(name)
+        while start != -1:
+            end = start + len(name)
+            whole = (start == 0 or not (text[start - 1].isalnum() or text[start - 1] == "_")) and \
+                (end == len(text) or not (text[end].isalnum() or text[end] == "_"))
+            if whole:
+                line_start = text.rfind("\n", 0, start) + 1
+                before = text[line_start:start]
+                if _DEFINE_BEFORE.search(before) or _BODY_AFTER.match(text, end, min(len(text), end + 2000)):
+                    return True
+            start = text.find(name, end)
+        return False
+
+
+_DEFINE_BEFORE = re.compile(r"(#[ \t]*define[ \t]+|\b(?:class|struct|enum)\s+)$")
+_BODY_AFTER = re.compile(r"\s*\([^;{)]*\)\s*(?:const\s*)?\{")
 
 
 @dataclass(frozen=True)
@@ -126,6 +141,8 @@ RULES: tuple[Rule, ...] = (
     Rule("inputs", r"gen_data|verify_result|example", "code", "the sample's own example scripts fail"),
     Rule("tiling_ran", r"TilingFunc|tiling function|tiling", "ours",
          "the tiling function ran on the device with these inputs: a host API behaves differently here"),
+    Rule("tiling_ran", r"blockDim \d+ outside", "ours", "the simulator runs at most 256 logical blocks; the device "
+         "accepts more"),
     Rule("ran_cleanly", r"timeout|exceeded its", "limit", "the simulated run exceeded the benchmark's time limit"),
     Rule("ran_cleanly", r".", "ours", "the kernel ran on the device: a violation or crash here is a simulator "
          "difference until shown otherwise"),
