@@ -38,10 +38,11 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
-from third_party_blockers import Facts, blocker, classify, repo_facts
+from third_party_blockers import Facts, blocker, classify, documented_names, repo_facts
 from third_party_corpus import SOURCE_SUFFIXES, Operator, find_operators, load_operator, pair_kernel
 
 DEFAULT_PATH = Path("../shared/third-party-ascendc")
+DEFAULT_API_DOCS = Path("../shared/asc-devkit-docs/docs/api")
 LAYERS = ("host_built", "kernel_built", "tiling_ran", "ran_cleanly", "matched")
 LAYER_TITLES = {"host_built": "host compiles", "kernel_built": "kernel compiles", "tiling_ran": "tiling runs",
                 "ran_cleanly": "runs cleanly", "matched": "matches golden"}
@@ -171,6 +172,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--min-kernel-compile", type=int, default=None,
                         help="exit 1 when fewer kernels compile")
     parser.add_argument("--json", type=Path, default=None, help="write every operator's record to this file")
+    parser.add_argument("--api-docs", type=Path, default=DEFAULT_API_DOCS,
+                        help=f"the AscendC API reference, to tell documented names apart (default {DEFAULT_API_DOCS})")
     parser.add_argument("--resume", action="store_true",
                         help="keep the operators already recorded in --json's journal (OUT.partial) and skip them")
     args = parser.parse_args(argv)
@@ -197,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
     for r in records:
         r["layers"] = args.layers
     records.sort(key=lambda r: r["operator"])
-    annotate(records, root, operators)
+    annotate(records, root, operators, documented_names(args.api_docs))
     report(records, args.layers, time.monotonic() - start)
     if args.json:
         args.json.write_text(json.dumps(records, indent=1), encoding="utf-8")
@@ -217,7 +220,8 @@ def _root(path: Path, operators: list[Operator]) -> Path:
         else path.resolve()
 
 
-def annotate(records: list[dict[str, Any]], root: Path, operators: list[Operator]) -> None:
+def annotate(records: list[dict[str, Any]], root: Path, operators: list[Operator],
+             api_names: frozenset[str] = frozenset()) -> None:
     """Every failed record gets its blocker line and its owner (ours / code / limit) with the reason."""
     folders = {o.name: o.folder for o in operators}
     repos: dict[Path, Path] = {}
@@ -232,7 +236,7 @@ def annotate(records: list[dict[str, Any]], root: Path, operators: list[Operator
         if r.get("infrastructure") or r.get("harness_error"):
             r["owner"], r["reason"] = "ours", "the benchmark's own machinery failed"
             continue
-        facts = Facts()
+        facts = Facts(api_names=api_names)
         if folder is not None:
             repo = repos.setdefault(folder, _repository(root, folder))
             if repo not in facts_of:
@@ -240,7 +244,7 @@ def annotate(records: list[dict[str, Any]], root: Path, operators: list[Operator
             base = facts_of[repo]
             own = folder.relative_to(repo).as_posix() + "/"
             facts = Facts(tuple(f for f in base.repo_files if not f.startswith(own)), base.repo_text,
-                          tuple(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()))
+                          tuple(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()), api_names)
         r["owner"], r["reason"] = classify(layer, line, facts)
 
 

@@ -50,6 +50,7 @@ class Facts:
     repo_files: tuple[str, ...] = ()
     repo_text: Callable[[], str] = lambda: ""
     project_files: tuple[str, ...] = ()
+    api_names: frozenset[str] = frozenset()       # names the AscendC API reference documents
 
     def renamed(self, include: str) -> bool:
         """A project file has the included name up to underscores and case (renamed, include not)."""
@@ -88,7 +89,7 @@ class Rule:
     pattern: str                    # regex searched in the normalised blocker line
     owner: str                      # "ours" | "code" | "limit"
     reason: str                     # one line: why this owner
-    when: str = ""                  # "" always | "in_repo" | "not_in_repo" | "renamed" | "cann_path" (see classify)
+    when: str = ""                  # "" | "in_repo" | "not_in_repo" | "renamed" | "cann_path" | "documented"
 
 
 # Where CANN's package puts the headers op code includes (its include/ tree): a missing header under one of
@@ -122,6 +123,8 @@ RULES: tuple[Rule, ...] = (
     Rule("", _MISSING_HEADER, "code", "a helper header of the repository's common folders (not in the op project "
          "nor in the corpus, not a CANN package header)"),
     # -- undeclared names -------------------------------------------------------------------------------------
+    Rule("", _UNDECLARED, "ours", "a documented AscendC API (a page of the API reference) the simulator lacks",
+         when="documented"),
     Rule("", _UNDECLARED, "code", "the name is defined by a repository file outside the op project",
          when="in_repo"),
     Rule("", _UNDECLARED, "ours", "a CANN/AscendC name the simulator's headers lack", when="not_in_repo"),
@@ -165,6 +168,8 @@ def classify(layer: str, line: str, facts: Facts | None = None) -> tuple[str, st
             name = match.groupdict().get("name") or match.groupdict().get("name2") or ""
             if rule.when == "renamed":
                 holds = facts.renamed(name)
+            elif rule.when == "documented":
+                holds = name in facts.api_names
             elif rule.when == "cann_path":
                 holds = name.startswith(CANN_INCLUDE_PREFIXES) or name in CANN_INCLUDE_NAMES
             else:
@@ -187,3 +192,14 @@ def repo_facts(repo: Path, project: Path, suffixes: tuple[str, ...]) -> Facts:
             cache.append("\n".join((repo / f).read_text(encoding="utf-8", errors="replace") for f in files))
         return cache[0]
     return Facts(files, text)
+
+
+def documented_names(docs: Path) -> frozenset[str]:
+    """Names the AscendC API reference documents: its page names and the identifiers its API lists
+    (``*列表.md``) mention. Empty when the reference is not there."""
+    if not docs.is_dir():
+        return frozenset()
+    names = {re.sub(r"-\d+$", "", p.stem) for p in docs.rglob("*.md")}
+    for listing in docs.rglob("*列表.md"):
+        names.update(re.findall(r"\b[A-Z][A-Za-z0-9_]{2,}\b", listing.read_text(encoding="utf-8", errors="replace")))
+    return frozenset(n for n in names if re.fullmatch(r"[A-Za-z_]\w*", n))

@@ -51,6 +51,9 @@ def test_blocker_lines_drop_locations_and_numbers(bench) -> None:
     ("kernel_built", "error: 'TQueSync' was not declared in this scope", {}, "ours"),
     ("kernel_built", "error: 'MyHelper' was not declared in this scope",
      dict(repo_files=("a.h",), repo_text=lambda: "#define MyHelper(x) x\n"), "code"),
+    # a documented API, even when some repository file defines a function of that name
+    ("kernel_built", "error: 'Sort' was not declared in this scope",
+     dict(repo_text=lambda: "void Sort(int x) {\n}", api_names=frozenset({"Sort"})), "ours"),
     ("kernel_built", "error: undefined reference to `b_a_m_custom'", {}, "code"),
     ("ran_cleanly", "AIV exception: UB out of range in DataCopy", {}, "ours"),
     ("ran_cleanly", "timeout: the simulated run exceeded its 120 s limit", {}, "limit"),
