@@ -44,7 +44,7 @@ class PlatformAscendC {
   SocVersion GetSocVersion() const { return SocVersion::ASCEND910B; }
   void GetCoreMemSize(const CoreMemType& mem_type, uint64_t& size) const {
     switch (mem_type) {
-      case CoreMemType::UB: size = 196608 - reserved_ub_; break;   // less what ReserveLocalMemory keeps
+      case CoreMemType::UB: size = 196608; size -= reserved_ub_; break;   // less what ReserveLocalMemory keeps
       case CoreMemType::L1: size = 524288; break;
       case CoreMemType::L0_A: size = 65536; break;
       case CoreMemType::L0_B: size = 65536; break;
