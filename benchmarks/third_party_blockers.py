@@ -142,6 +142,8 @@ RULES: tuple[Rule, ...] = (
     Rule("inputs", r"binding rejects|specialised for|specialized for|custom op|must be|expected|only supports",
          "code", "the operator's binding accepts only the exact shapes it was tuned for"),
     Rule("inputs", r"gen_data|verify_result|example", "code", "the sample's own example scripts fail"),
+    Rule("", r"^timeout: the simulated run exceeded", "limit", "the simulated run (tiling and kernel in one launch) "
+         "exceeded the benchmark's time limit: the CPU simulator's speed at these sizes"),
     Rule("tiling_ran", r"TilingFunc|tiling function|tiling", "ours",
          "the tiling function ran on the device with these inputs: a host API behaves differently here"),
     Rule("tiling_ran", r"blockDim \d+ outside", "ours", "the simulator runs at most 256 logical blocks; the device "

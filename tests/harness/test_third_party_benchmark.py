@@ -57,6 +57,10 @@ def test_blocker_lines_drop_locations_and_numbers(bench) -> None:
     ("kernel_built", "error: undefined reference to `b_a_m_custom'", {}, "code"),
     ("ran_cleanly", "AIV exception: UB out of range in DataCopy", {}, "ours"),
     ("ran_cleanly", "timeout: the simulated run exceeded its 120 s limit", {}, "limit"),
+    # a time-out before the launch reported anything (its message mentions the tiling function)
+    ("tiling_ran", "timeout: the simulated run exceeded its N s limit (an endless loop in the kernel or the tiling "
+                   "function?)", {}, "limit"),
+    ("tiling_ran", "launch refused: TilingFunc returned failure (status 1)", {}, "ours"),
     ("matched", "verify_result.py: mismatch", {}, "ours"),
 ])
 def test_blocker_owners_follow_the_rule_table(bench, layer, line, facts, owner) -> None:
