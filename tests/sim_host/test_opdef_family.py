@@ -318,6 +318,47 @@ def test_init_value_fills_the_output_before_the_kernel_and_formats_reach_the_ker
     assert list(result.outputs["f"][:6]) == [x_format, 1, 2, 2, 29, 0 if dtype == "float32" else 1]
 
 
+REF_HOST = r"""
+#include "register/op_def_registry.h"
+
+namespace optiling {
+static ge::graphStatus RefTiling(gert::TilingContext* context) { context->SetBlockDim(1); return ge::GRAPH_SUCCESS; }
+}  // namespace optiling
+
+namespace ops {
+class RefCustom : public OpDef {
+ public:
+  explicit RefCustom(const char* name) : OpDef(name) {
+    this->Input("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT16}).Format({ge::FORMAT_ND});
+    this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_NCHW});
+    this->AICore().SetTiling(optiling::RefTiling);
+    this->AICore().AddConfig("ascend910b");
+  }
+};
+OP_ADD(RefCustom);
+}  // namespace ops
+"""
+
+# An output named like an input is a ref parameter: its kernel argument and generated macros are y_ref.
+REF_KERNEL = r"""
+#include <type_traits>
+#include "kernel_operator.h"
+static_assert(std::is_same<DTYPE_Y, half>::value && ORIG_DTYPE_Y == DT_FLOAT16 && FORMAT_Y == FORMAT_ND, "input y");
+static_assert(std::is_same<DTYPE_Y_REF, float>::value && ORIG_DTYPE_Y_REF == DT_FLOAT && FORMAT_Y_REF == FORMAT_NCHW,
+              "output y: y_ref");
+extern "C" __global__ __aicore__ void ref_custom(GM_ADDR y, GM_ADDR y_ref, GM_ADDR workspace, GM_ADDR tiling) {
+  (void)y; (void)y_ref; (void)workspace; (void)tiling;
+}
+"""
+
+
+@pytest.mark.api("Format")
+def test_an_output_named_like_an_input_gets_the_generated_ref_macros(sim, make_project) -> None:
+    params = [("y", "input", "REQUIRED", "float16"), ("y", "output", "REQUIRED", "float32")]
+    build = sim.build(make_project("RefCustom", "ref_custom", REF_HOST, REF_KERNEL, params))
+    assert build.ok, build.diagnostics
+
+
 @pytest.fixture(scope="module")
 def cfg_build(sim):
     from npukernelbench.toolchains.base import ParamSlot

@@ -1,9 +1,10 @@
 """The header the build force-includes into the kernel TU (``-include npukb_build.h``).
 
 It carries what the real AscendC build generates for a kernel: ``DTYPE_<NAME>`` / ``ORIG_DTYPE_<NAME>``
-macros for every parameter, the kernel-side struct of the registered tiling class (same byte layout
-as the host's ``SaveToBuffer``; see ``register/tilingdata_base.h``), and the trampoline through which
-the launcher calls the kernel entry with its GM arguments.
+/ ``FORMAT_<NAME>`` macros for every parameter (an output named like an input is ``<NAME>_REF``), the
+kernel-side struct of the registered tiling class (same byte layout as the host's ``SaveToBuffer``; see
+``register/tilingdata_base.h``), and the trampoline through which the launcher calls the kernel entry
+with its GM arguments.
 """
 
 from __future__ import annotations
@@ -209,21 +210,21 @@ def tiling_structs(desc: Description, op: str) -> tuple[str, str | None]:
     return "\n".join(lines), top
 
 
-def param_formats(project: KernelProject, desc: Description) -> dict[str, int]:
-    """The ge::Format of every parameter in the DataType column the build's dtypes select (the OpDef's
-    Format / FormatList; parameters without one are ND)."""
+def param_formats(project: KernelProject, desc: Description) -> dict[tuple[str, str], int]:
+    """The ge::Format of every parameter, by (role, name), in the DataType column the build's dtypes
+    select (the OpDef's Format / FormatList; parameters without one are ND)."""
     sig = next((s for s in desc.signatures if s.op == project.op), None)
     if sig is None:
         return {}
-    decls = {p.name: p for p in (*sig.inputs, *sig.outputs)}
-    wanted = {slot.name: slot.dtype for slot in project.params}
+    decls = {**{("input", p.name): p for p in sig.inputs}, **{("output", p.name): p for p in sig.outputs}}
+    wanted = {(slot.role, slot.name): slot.dtype for slot in project.params}
     column = 0
     for j in range(sig.columns):
-        if all(not p.dtypes or p.any_column or p.dtypes[min(j, len(p.dtypes) - 1)] in ("", wanted.get(n))
-               for n, p in decls.items() if n in wanted):
+        if all(not p.dtypes or p.any_column or p.dtypes[min(j, len(p.dtypes) - 1)] in ("", wanted.get(key))
+               for key, p in decls.items() if key in wanted):
             column = j
             break
-    return {n: p.formats[min(column, len(p.formats) - 1)] for n, p in decls.items() if p.formats}
+    return {key: p.formats[min(column, len(p.formats) - 1)] for key, p in decls.items() if p.formats}
 
 
 # Core type constants of the compile passes (AscendC::AIC / AscendC::AIV in npukb_sim/kernel/cube_types.h).
@@ -245,13 +246,16 @@ def prelude(project: KernelProject, desc: Description, core: str = "AIV", plan: 
     for name, value in FORMAT_VALUES.items():
         out.append(f"#define {name} {value}")
     formats = param_formats(project, desc)
+    inputs = {slot.name for slot in project.params if slot.role == "input"}
     for slot in project.params:
         dt = dtype(slot.dtype)
-        upper = slot.name.upper()
+        # an output named like an input (a ref parameter) is <name>_ref in the generated code, as its
+        # kernel argument is: DTYPE_Y_REF beside the input's DTYPE_Y
+        upper = slot.name.upper() + ("_REF" if slot.role == "output" and slot.name in inputs else "")
         out.append(f"#define DTYPE_{upper} {dt.cpp}")
         out.append(f"#define ORIG_DTYPE_{upper} {dt.ge_name}")
         if f"FORMAT_{upper}" not in FORMAT_VALUES:
-            fmt = formats.get(slot.name, FORMAT_VALUES["FORMAT_ND"])
+            fmt = formats.get((slot.role, slot.name), FORMAT_VALUES["FORMAT_ND"])
             out.append(f"#define FORMAT_{upper} {_FORMAT_NAMES.get(fmt, fmt)}")
     out.append("")
     structs, top = tiling_structs(desc, project.op)
