@@ -49,7 +49,7 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, replace
 
 from npukernelbench import preprocessed
-from npukernelbench.extract import is_host_source
+from npukernelbench.extract import host_sources
 
 
 @dataclass(frozen=True)
@@ -416,9 +416,9 @@ _COMMENTS = re.compile(r"/\*.*?(\*/|\Z)|//[^\n]*", re.DOTALL)
 def checked_files(files: Mapping[str, str]) -> list[str]:
     """The files the checks read: C/C++ sources and headers, without the operator-API library
     sources that the build does not compile."""
+    hosts = set(host_sources(files))
     return sorted(p for p in files if preprocessed.is_source(p)
-                  and not (p.startswith("op_host/") and p.endswith((".cpp", ".cc", ".cxx"))
-                           and not is_host_source(p)))
+                  and not (p.startswith("op_host/") and p.endswith((".cpp", ".cc", ".cxx")) and p not in hosts))
 
 
 def _identifiers(text: str) -> set[str]:

@@ -15,8 +15,9 @@ must be present and non-empty.
 
 from __future__ import annotations
 
+import posixpath
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 MAX_COMPLETION_CHARS = 1_000_000
@@ -148,13 +149,52 @@ def extract_files(text: str, required: Iterable[str], complete: bool = True) -> 
 
 
 def is_host_source(path: str) -> bool:
-    """Whether CANN's op project build compiles ``path`` into the host library: ``op_host/*.cpp`` or
-    ``*.cc`` except the operator-API library sources ``aclnn_*.cpp`` and ``*_l0.cpp``."""
+    """Whether ``path`` is named like a source CANN's op project build compiles into the tiling and
+    prototype library: ``op_host/*.cpp`` or ``*.cc`` except the operator-API library sources
+    ``aclnn_*.cpp`` and ``*_l0.cpp`` (files in ``op_host/`` subfolders are not compiled either).
+    :func:`host_sources` also leaves out the operator-API sources named otherwise."""
     parts = path.split("/")
     if len(parts) != 2 or parts[0] != "op_host" or not parts[1].endswith((".cpp", ".cc", ".cxx")):
         return False
     stem = parts[1].rsplit(".", 1)[0]
     return not (stem.startswith("aclnn_") or stem.endswith("_l0"))
+
+
+# Headers only CANN's operator-API library (aclnn level-2 APIs and level-0 operators, built on opdev's
+# executor) includes; its log header (opdev/op_log.h) is shared with tiling and prototype code.
+_OPERATOR_API_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"](?:opdev/(?!op_log\.h)|aclnn/(?!opdev/op_log\.h)'
+                                   r'|aclnnop/|aclnn_kernels/|level0/)', re.MULTILINE)
+_QUOTED_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.MULTILINE)
+
+
+def is_operator_api_source(path: str, files: Mapping[str, str]) -> bool:
+    """Whether ``path`` belongs to the operator-API library: it includes, itself or through the
+    project's own headers, a header of opdev's executor, the aclnn API or its level-0 operators
+    (``opdev/op_executor.h``, ``aclnn/aclnn_base.h``, ``aclnn_kernels/*``, ``level0/*``). CANN builds
+    such files into its operator-API library, not into the tiling library the simulator runs."""
+    seen: set[str] = set()
+    todo = [path]
+    while todo:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        text = files.get(current, "")
+        if _OPERATOR_API_INCLUDE.search(text):
+            return True
+        folder = posixpath.dirname(current)
+        for name in _QUOTED_INCLUDE.findall(text):
+            for candidate in (posixpath.normpath(posixpath.join(folder, name)), f"op_host/{name}"):
+                if candidate in files:
+                    todo.append(candidate)
+                    break
+    return False
+
+
+def host_sources(files: Mapping[str, str]) -> list[str]:
+    """The host translation units the build compiles: :func:`is_host_source` names that are not
+    operator-API library sources (:func:`is_operator_api_source`)."""
+    return sorted(p for p in files if is_host_source(p) and not is_operator_api_source(p, files))
 
 
 def check_project(files: dict[str, str], required: Iterable[str]) -> None:
@@ -163,7 +203,7 @@ def check_project(files: dict[str, str], required: Iterable[str]) -> None:
     for path in required:
         if not files.get(path, "").strip():
             raise ParseError(f"required file {path} is missing or empty (found: {', '.join(sorted(files)) or 'none'})")
-    if not any(is_host_source(p) and files[p].strip() for p in files):
+    if not any(files[p].strip() for p in host_sources(files)):
         raise ParseError("no host source: the project needs at least one op_host/*.cpp file (OpDef and tiling "
                          f"function; found: {', '.join(sorted(files)) or 'none'})")
 

@@ -19,7 +19,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from npukernelbench.extract import is_host_source
+from npukernelbench.extract import host_sources
 from npukernelbench.sandbox import Limits, Request, clean_env, run_confined
 
 LIMITS = Limits(cpu_s=60, memory_bytes=2 << 30, wall_s=60.0, file_bytes=64 << 20)
@@ -36,8 +36,9 @@ class Line:
 
 
 def translation_units(files: Mapping[str, str]) -> list[str]:
-    """The files the build compiles as translation units: host sources and op_kernel/*.cpp."""
-    units = [p for p in files if is_host_source(p)]
+    """The files the build compiles as translation units: host sources (not the operator-API library's)
+    and op_kernel/*.cpp."""
+    units = host_sources(files)
     units += [p for p in files if PurePosixPath(p).parent.as_posix() == "op_kernel" and p.endswith(".cpp")]
     return sorted(units)
 

@@ -94,6 +94,7 @@ class OpParam:
     param_type: str                       # "REQUIRED" | "OPTIONAL" | "DYNAMIC"
     dtypes: tuple[str, ...]               # dtype name per DataType column ("" where unknown here)
     any_column: bool = False              # DataTypeList: each of ``dtypes`` fits every column
+    formats: tuple[int, ...] = ()         # ge::Format value per column (Format), or one for all (FormatList)
 
 
 @dataclass(frozen=True)

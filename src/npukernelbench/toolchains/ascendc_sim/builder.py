@@ -3,7 +3,8 @@
 Steps (each compiler and host-code run confined by ``npukernelbench.sandbox``):
 
 1. compile every host source (``op_host/*.cpp`` / ``*.cc``, as CANN's op project build does, except
-   the operator-API library sources ``aclnn_*.cpp`` and ``*_l0.cpp``);
+   the operator-API library sources: ``aclnn_*.cpp``, ``*_l0.cpp`` and any source that includes
+   opdev's executor, aclnn or level-0 headers, ``extract.host_sources``);
 2. link them into a *describe* shared object and have the launcher load it (``launcher describe``):
    it prints the registered tiling classes and OpDefs with their signatures (``kernel_prelude``).
    Steps 1-2 alone are :func:`describe` (cached per host sources; the build reuses its host objects);
@@ -46,9 +47,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from npukernelbench import diagnostics
+from npukernelbench import diagnostics, extract
 from npukernelbench.confinement import BOUNDARY_DIR, confinement_level
-from npukernelbench.extract import is_host_source
+from npukernelbench.extract import host_sources
 from npukernelbench.infrastructure import InfrastructureError, disk_error, disk_trouble
 from npukernelbench.result import ErrorCategory
 from npukernelbench.sandbox import Limits, ProcessOutcome, Request, clean_env, run_confined
@@ -211,7 +212,7 @@ def _build_logic_version() -> str:
     change to it must not reuse builds made by the old logic."""
     digest = hashlib.sha256()
     for module in (device_dialect, device_symbols, host_symbols, symbol_trace, symbol_trace.elf_object,
-                   kernel_passes, kernel_prelude):
+                   kernel_passes, kernel_prelude, extract):
         digest.update(Path(module.__file__).read_bytes())
     digest.update(Path(__file__).read_bytes())
     return digest.hexdigest()[:16]
@@ -495,6 +496,7 @@ def _write_sources(project: KernelProject, src: Path, core: str = "AIV", cxx20: 
     """Write the project under ``src``, kernel files as the ``core`` compile pass sees them
     (``device_dialect``); returns the host translation units."""
     hosts: list[str] = []
+    compiled = set(host_sources(project.files))
     for name, text in project.files.items():
         rel = _safe_relative(name)
         if kernel_only and rel.parts[0] != "op_kernel":
@@ -503,7 +505,7 @@ def _write_sources(project: KernelProject, src: Path, core: str = "AIV", cxx20: 
         if rel.parts[0] == "op_kernel":
             text = device_dialect.rewrite(text, core, cxx20).text
         _write(path, text)
-        if is_host_source(rel.as_posix()):
+        if rel.as_posix() in compiled:
             hosts.append(rel.as_posix())
     return sorted(hosts)
 

@@ -1,14 +1,15 @@
 """The header the build force-includes into the kernel TU (``-include npukb_build.h``).
 
 It carries what the real AscendC build generates for a kernel: ``DTYPE_<NAME>`` / ``ORIG_DTYPE_<NAME>``
-macros for every parameter, the kernel-side struct of the registered tiling class (same byte layout
-as the host's ``SaveToBuffer``; see ``register/tilingdata_base.h``), and the trampoline through which
-the launcher calls the kernel entry with its GM arguments.
+/ ``FORMAT_<NAME>`` macros for every parameter (an output named like an input is ``<NAME>_REF``), the
+kernel-side struct of the registered tiling class (same byte layout as the host's ``SaveToBuffer``; see
+``register/tilingdata_base.h``), and the trampoline through which the launcher calls the kernel entry
+with its GM arguments.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from npukernelbench.dtypes import DTYPES, dtype
 from npukernelbench.toolchains.ascendc_sim.kernel_passes import KernelPlan
@@ -17,9 +18,21 @@ from npukernelbench.toolchains.base import KernelProject, OpAttr, OpParam, OpSig
 # ge::DataType values as preprocessor numbers, so that `#if ORIG_DTYPE_X == DT_FLOAT16` works.
 GE_VALUES = {
     "DT_FLOAT": 0, "DT_FLOAT16": 1, "DT_INT8": 2, "DT_INT32": 3, "DT_UINT8": 4, "DT_INT16": 6, "DT_UINT16": 7,
-    "DT_UINT32": 8, "DT_INT64": 9, "DT_UINT64": 10, "DT_DOUBLE": 11, "DT_BOOL": 12, "DT_COMPLEX64": 16,
-    "DT_COMPLEX128": 17, "DT_BF16": 27,
+    "DT_UINT32": 8, "DT_INT64": 9, "DT_UINT64": 10, "DT_DOUBLE": 11, "DT_BOOL": 12, "DT_STRING": 13,
+    "DT_DUAL_SUB_INT8": 14, "DT_DUAL_SUB_UINT8": 15, "DT_COMPLEX64": 16, "DT_COMPLEX128": 17, "DT_QINT8": 18,
+    "DT_QINT16": 19, "DT_QINT32": 20, "DT_QUINT8": 21, "DT_QUINT16": 22, "DT_RESOURCE": 23, "DT_STRING_REF": 24,
+    "DT_DUAL": 25, "DT_VARIANT": 26, "DT_BF16": 27, "DT_UNDEFINED": 28, "DT_INT4": 29, "DT_UINT1": 30, "DT_INT2": 31,
+    "DT_UINT2": 32, "DT_COMPLEX32": 33,
 }
+
+# ge::Format values as preprocessor numbers (the FORMAT_<NAME> macros name them, as DTYPE_<NAME> names types).
+FORMAT_VALUES = {
+    "FORMAT_NCHW": 0, "FORMAT_NHWC": 1, "FORMAT_ND": 2, "FORMAT_NC1HWC0": 3, "FORMAT_FRACTAL_Z": 4,
+    "FORMAT_NC1HWC0_C04": 12, "FORMAT_HWCN": 16, "FORMAT_NDHWC": 27, "FORMAT_FRACTAL_NZ": 29, "FORMAT_NCDHW": 30,
+    "FORMAT_DHWCN": 31, "FORMAT_NDC1HWC0": 32, "FORMAT_FRACTAL_Z_3D": 33, "FORMAT_CN": 34, "FORMAT_NC": 35,
+    "FORMAT_NCL": 47,
+}
+_FORMAT_NAMES = {v: k for k, v in FORMAT_VALUES.items()}
 
 _PLAIN_TYPES = {
     "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t", "float", "double",
@@ -106,6 +119,10 @@ def parse_description(text: str) -> Description:
                 params.append(OpParam(name=parts[2], role=parts[1], param_type=parts[3],
                                       dtypes=tuple(_GE_TO_NAME.get(g, "") for g in parts[5:]),
                                       any_column=parts[4] == "any"))
+            elif tag == "format" and opdefs:
+                for i, p in enumerate(params):
+                    if p.role == parts[1] and p.name == parts[2]:
+                        params[i] = replace(p, formats=tuple(int(f) for f in parts[4:]))
             elif tag == "attr" and opdefs:
                 has_default = parts[4] == "default"
                 attrs.append(OpAttr(name=parts[1], type=parts[2], required=parts[3] == "REQUIRED",
@@ -193,6 +210,23 @@ def tiling_structs(desc: Description, op: str) -> tuple[str, str | None]:
     return "\n".join(lines), top
 
 
+def param_formats(project: KernelProject, desc: Description) -> dict[tuple[str, str], int]:
+    """The ge::Format of every parameter, by (role, name), in the DataType column the build's dtypes
+    select (the OpDef's Format / FormatList; parameters without one are ND)."""
+    sig = next((s for s in desc.signatures if s.op == project.op), None)
+    if sig is None:
+        return {}
+    decls = {**{("input", p.name): p for p in sig.inputs}, **{("output", p.name): p for p in sig.outputs}}
+    wanted = {(slot.role, slot.name): slot.dtype for slot in project.params}
+    column = 0
+    for j in range(sig.columns):
+        if all(not p.dtypes or p.any_column or p.dtypes[min(j, len(p.dtypes) - 1)] in ("", wanted.get(key))
+               for key, p in decls.items() if key in wanted):
+            column = j
+            break
+    return {key: p.formats[min(column, len(p.formats) - 1)] for key, p in decls.items() if p.formats}
+
+
 # Device code's C library memory functions (no C library on the AI core): declared before anything else.
 DEVICE_LIBC = "npukb_sim/kernel/device_libc.h"
 
@@ -218,11 +252,20 @@ def prelude(project: KernelProject, desc: Description, core: str = "AIV", plan: 
     for name, value in GE_VALUES.items():
         out.append(f"#define {name} {value}")
     out.append("")
+    for name, value in FORMAT_VALUES.items():
+        out.append(f"#define {name} {value}")
+    formats = param_formats(project, desc)
+    inputs = {slot.name for slot in project.params if slot.role == "input"}
     for slot in project.params:
         dt = dtype(slot.dtype)
-        upper = slot.name.upper()
+        # an output named like an input (a ref parameter) is <name>_ref in the generated code, as its
+        # kernel argument is: DTYPE_Y_REF beside the input's DTYPE_Y
+        upper = slot.name.upper() + ("_REF" if slot.role == "output" and slot.name in inputs else "")
         out.append(f"#define DTYPE_{upper} {dt.cpp}")
         out.append(f"#define ORIG_DTYPE_{upper} {dt.ge_name}")
+        if f"FORMAT_{upper}" not in FORMAT_VALUES:
+            fmt = formats.get((slot.role, slot.name), FORMAT_VALUES["FORMAT_ND"])
+            out.append(f"#define FORMAT_{upper} {_FORMAT_NAMES.get(fmt, fmt)}")
     out.append("")
     structs, top = tiling_structs(desc, project.op)
     if structs:

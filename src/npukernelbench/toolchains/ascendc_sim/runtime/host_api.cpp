@@ -14,6 +14,7 @@
 #include "exe_graph/runtime/tiling_context.h"
 #include "platform/platform_info.h"
 #include "platform/platform_infos_def.h"
+#include "register/op_config_registry.h"
 #include "register/op_def.h"
 #include "register/op_impl_registry.h"
 #include "register/tilingdata_base.h"
@@ -55,7 +56,44 @@ OpParamDef& OpParamDef::Format(std::vector<ge::Format> formats) {
 }
 OpParamDef& OpParamDef::FormatList(std::vector<ge::Format> formats) {
   formats_ = std::move(formats);
+  format_list_ = true;
   return *this;
+}
+OpParamDef& OpParamDef::DataTypeForBinQuery(std::vector<ge::DataType> types) {
+  bin_query_types_ = std::move(types);
+  return *this;
+}
+OpParamDef& OpParamDef::FormatForBinQuery(std::vector<ge::Format> formats) {
+  bin_query_formats_ = std::move(formats);
+  return *this;
+}
+OpParamDef& OpParamDef::To(const char* name) {
+  to_name_ = name == nullptr ? "" : name;
+  return *this;
+}
+// InitValue(uint64_t) zeroes the output (0 is the only value it takes); the ScalarVar forms give a typed
+// value for every column or one per DataType column.
+OpParamDef& OpParamDef::InitValue(uint64_t value) {
+  init_values_.assign(1, ScalarVar(ScalarType::UINT64, value));
+  return *this;
+}
+OpParamDef& OpParamDef::InitValue(const ScalarVar& value) {
+  init_values_.assign(1, value);
+  return *this;
+}
+OpParamDef& OpParamDef::InitValue(const std::vector<ScalarVar>& value) {
+  init_values_ = value;
+  return *this;
+}
+bool OpParamDef::NpukbInitValue(std::size_t column, ScalarVar* value) const {
+  if (init_values_.empty()) return false;
+  if (init_values_.size() == 1) {
+    *value = init_values_[0];
+    return true;
+  }
+  if (column >= init_values_.size()) return false;
+  *value = init_values_[column];
+  return true;
 }
 OpParamDef& OpParamDef::UnknownShapeFormat(std::vector<ge::Format> formats) {
   unknown_shape_formats_ = std::move(formats);
@@ -69,6 +107,10 @@ OpAttrDef& OpAttrDef::operator=(const OpAttrDef& other) = default;
 OpAttrDef& OpAttrDef::operator=(OpAttrDef&& other) noexcept = default;
 OpAttrDef::~OpAttrDef() = default;
 
+ge::AscendString& OpAttrDef::GetName(void) const {
+  ascend_name_ = ge::AscendString(name_.c_str());
+  return ascend_name_;
+}
 OpAttrDef& OpAttrDef::String(const char* value) {
   str_ = value;
   return SetDefault(Kind::STR);
@@ -105,9 +147,9 @@ OpAICoreDef& OpAICoreDef::AddConfig(const char* soc) {
   socs_.emplace_back(soc);
   return *this;
 }
-OpAICoreDef& OpAICoreDef::AddConfig(const char* soc, OpAICoreConfig& config) {
+OpAICoreDef& OpAICoreDef::AddConfig(const char* soc, OpAICoreConfig& aicore_config) {
   socs_.emplace_back(soc);
-  configs_[soc] = config;
+  configs_[soc] = aicore_config;
   return *this;
 }
 const OpAICoreConfig* OpAICoreDef::NpukbConfig(const std::string& soc) const {
@@ -115,7 +157,26 @@ const OpAICoreConfig* OpAICoreDef::NpukbConfig(const std::string& soc) const {
   return it == configs_.end() ? nullptr : &it->second;
 }
 
-OpMC2Def& OpMC2Def::HcclGroup(std::vector<const char*> /*groups*/) { return *this; }
+OpMC2Def& OpMC2Def::HcclGroup(const char* value) {
+  groups_.assign(1, value == nullptr ? "" : value);
+  return *this;
+}
+OpMC2Def& OpMC2Def::HcclGroup(std::vector<const char*> value) {
+  groups_.clear();
+  for (const char* v : value) groups_.emplace_back(v == nullptr ? "" : v);
+  return *this;
+}
+void OpMC2Def::HcclServerType(enum HcclServerType type, const char* soc) {
+  server_types_[soc == nullptr ? "" : soc] = type;
+}
+
+std::map<std::string, std::map<std::string, OpAICoreConfigFunc>>& NpukbAICoreConfigRegistry() {
+  static std::map<std::string, std::map<std::string, OpAICoreConfigFunc>> registry;
+  return registry;
+}
+OpAICoreConfigRegisterer::OpAICoreConfigRegisterer(const char* op_type, const char* soc, OpAICoreConfigFunc func) {
+  NpukbAICoreConfigRegistry()[op_type][soc] = func;
+}
 
 OpDef::OpDef(const char* type) : type_(type) {}
 OpDef::OpDef(const OpDef& other) = default;
@@ -328,6 +389,40 @@ OpImplRegisterV2& OpImplRegisterV2::OutputShapeDependOnCompute(std::initializer_
   return *this;
 }
 OpImplRegisterV2& OpImplRegisterV2::InferOutDataTypeSameWithFirstInput() { return *this; }
+
+namespace {
+template <typename T>
+std::vector<uint8_t> bytes_of(const T* data, std::size_t count) {
+  const auto* p = reinterpret_cast<const uint8_t*>(data);
+  return std::vector<uint8_t>(p, p + count * sizeof(T));
+}
+}  // namespace
+
+OpImplRegisterV2& OpImplRegisterV2::PrivateAttr(const char* private_attr, bool private_attr_val) {
+  NpukbEntry().private_attrs.push_back({private_attr, 'b', bytes_of(&private_attr_val, 1)});
+  return *this;
+}
+OpImplRegisterV2& OpImplRegisterV2::PrivateAttr(const char* private_attr, int64_t private_attr_val) {
+  NpukbEntry().private_attrs.push_back({private_attr, 'i', bytes_of(&private_attr_val, 1)});
+  return *this;
+}
+OpImplRegisterV2& OpImplRegisterV2::PrivateAttr(const char* private_attr, float private_attr_val) {
+  NpukbEntry().private_attrs.push_back({private_attr, 'f', bytes_of(&private_attr_val, 1)});
+  return *this;
+}
+OpImplRegisterV2& OpImplRegisterV2::PrivateAttr(const char* private_attr, const char* private_attr_val) {
+  std::string s = private_attr_val == nullptr ? "" : private_attr_val;
+  NpukbEntry().private_attrs.push_back({private_attr, 's', bytes_of(s.c_str(), s.size() + 1)});
+  return *this;
+}
+OpImplRegisterV2& OpImplRegisterV2::PrivateAttr(const char* private_attr, const std::vector<int64_t>& private_attr_val) {
+  NpukbEntry().private_attrs.push_back({private_attr, 'I', bytes_of(private_attr_val.data(), private_attr_val.size())});
+  return *this;
+}
+OpImplRegisterV2& OpImplRegisterV2::PrivateAttr(const char* private_attr, const std::vector<float>& private_attr_val) {
+  NpukbEntry().private_attrs.push_back({private_attr, 'F', bytes_of(private_attr_val.data(), private_attr_val.size())});
+  return *this;
+}
 
 // Shapes are static in the simulator: every range is [shape, shape].
 InferShapeRangeContext::InferShapeRangeContext(NpukbIoTable* io) : ExtendedKernelContext(io) {

@@ -60,6 +60,7 @@
 #include "npukb_boundary.h"
 #include "npukb_sim/runtime.h"
 #include "exe_graph/runtime/tiling_parse_context.h"
+#include "register/op_config_registry.h"
 #include "register/op_def_registry.h"
 #include "register/op_impl_registry.h"
 #include "register/tilingdata_base.h"
@@ -700,16 +701,37 @@ std::string option_name(ops::Option o) {
   }
 }
 
-void check_params(const ops::OpDef& def, const std::vector<ParamReq>& params) {
-  const ops::OpAICoreConfig* cfg = nullptr;
-  const auto& socs = def.NpukbAICore().NpukbSocs();
-  bool has_910b = false;
-  for (const auto& s : socs) {
+// The ascend910b AI Core configuration of an OpDef: added with AICore().AddConfig (its OpAICoreConfig
+// or none), else registered with REGISTER_OP_AICORE_CONFIG (whose configuration is kept here). False
+// when the OpDef has none for the 910B.
+bool config_910b(const ops::OpDef& def, const ops::OpAICoreConfig** cfg) {
+  *cfg = nullptr;
+  bool found = false;
+  for (const auto& s : def.NpukbAICore().NpukbSocs()) {
     if (lower(s).rfind("ascend910b", 0) == 0) {
-      has_910b = true;
-      cfg = def.NpukbAICore().NpukbConfig(s);
+      found = true;
+      *cfg = def.NpukbAICore().NpukbConfig(s);
     }
   }
+  if (found) return true;
+  auto& registry = ops::NpukbAICoreConfigRegistry();
+  auto op = registry.find(def.NpukbType());
+  if (op == registry.end()) return false;
+  static std::map<std::string, ops::OpAICoreConfig> kept;
+  for (const auto& [soc, func] : op->second) {
+    if (lower(soc).rfind("ascend910b", 0) == 0 && func != nullptr) {
+      auto slot = kept.emplace(def.NpukbType(), func()).first;
+      *cfg = &slot->second;
+      return true;
+    }
+  }
+  return false;
+}
+
+// Checks the case's parameters against the OpDef and returns the DataType column they use.
+std::size_t check_params(const ops::OpDef& def, const std::vector<ParamReq>& params) {
+  const ops::OpAICoreConfig* cfg = nullptr;
+  bool has_910b = config_910b(def, &cfg);
   if (!has_910b) {
     launch_error("OpDef " + def.NpukbType() + " declares no AI Core configuration for ascend910b: add "
                  "this->AICore().AddConfig(\"ascend910b\") to its constructor");
@@ -781,13 +803,42 @@ void check_params(const ops::OpDef& def, const std::vector<ParamReq>& params) {
     return true;
   };
   bool ok = columns == 0 ? matches(0) : false;
-  for (std::size_t j = 0; j < columns && !ok; ++j) ok = matches(j);
+  std::size_t column = 0;
+  for (std::size_t j = 0; j < columns && !ok; ++j) {
+    ok = matches(j);
+    column = j;
+  }
   if (!ok) {
     std::string want;
     for (const auto& p : params) want += (want.empty() ? "" : ", ") + p.name + "=" + ge_name(p.ge);
     launch_error("OpDef " + def.NpukbType() + " supports no data type combination (" + want +
                  "): add it as one column of the DataType({...}) lists of every input and output");
   }
+  return column;
+}
+
+// Fills an output buffer with the initial value its OpDef declares (OpParamDef::InitValue), as the
+// memset the framework inserts before the kernel does. The value's type gives the element size.
+void fill_init_value(std::uint8_t* gm, std::size_t bytes, const ops::ScalarVar& v) {
+  std::uint8_t pattern[8] = {};
+  std::size_t size = 8;
+  const auto& n = v.scalar_num;
+  switch (v.scalar_type) {
+    case ops::ScalarType::UINT64: case ops::ScalarType::INT64: std::memcpy(pattern, &n.value_u64, 8); break;
+    case ops::ScalarType::UINT32: case ops::ScalarType::INT32: {
+      std::uint32_t x = static_cast<std::uint32_t>(n.value_u64); std::memcpy(pattern, &x, 4); size = 4; break;
+    }
+    case ops::ScalarType::UINT16: case ops::ScalarType::INT16: {
+      std::uint16_t x = static_cast<std::uint16_t>(n.value_u64); std::memcpy(pattern, &x, 2); size = 2; break;
+    }
+    case ops::ScalarType::UINT8: case ops::ScalarType::INT8: pattern[0] = static_cast<std::uint8_t>(n.value_u64); size = 1; break;
+    case ops::ScalarType::FLOAT32: std::memcpy(pattern, &n.value_f32, 4); size = 4; break;
+    case ops::ScalarType::FLOAT16: {
+      _Float16 h = static_cast<_Float16>(n.value_f32); std::memcpy(pattern, &h, 2); size = 2; break;
+    }
+    default: return;
+  }
+  for (std::size_t i = 0; i + size <= bytes; i += size) std::memcpy(gm + i, pattern, size);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -931,9 +982,7 @@ std::string hex_of(const std::string& s) {
 
 void describe_signature(const ops::OpDef& def, std::ostream& out) {
   const ops::OpAICoreConfig* cfg = nullptr;
-  for (const auto& s : def.NpukbAICore().NpukbSocs()) {
-    if (lower(s).rfind("ascend910b", 0) == 0) cfg = def.NpukbAICore().NpukbConfig(s);
-  }
+  config_910b(def, &cfg);
   for (const auto* list : {&def.NpukbInputs(), &def.NpukbOutputs()}) {
     bool inputs = list == &def.NpukbInputs();
     for (const auto& p : *list) {
@@ -947,6 +996,13 @@ void describe_signature(const ops::OpDef& def, std::ostream& out) {
           << option_name(p.NpukbParamType()) << ' ' << (chosen->NpukbDataTypeList() ? "any" : "per_column");
       for (auto dt : chosen->NpukbDataTypes()) out << ' ' << ge_name(dt);
       out << '\n';
+      const ops::OpParamDef* formats = chosen->NpukbFormats().empty() ? &p : chosen;
+      if (!formats->NpukbFormats().empty()) {
+        out << "format " << (inputs ? "input" : "output") << ' ' << p.NpukbName() << ' '
+            << (formats->NpukbFormatList() ? "any" : "per_column");
+        for (auto f : formats->NpukbFormats()) out << ' ' << static_cast<int>(f);
+        out << '\n';
+      }
     }
   }
   using K = ops::OpAttrDef::Kind;
@@ -1389,6 +1445,7 @@ struct Launch {
   bool needs_aic = false, needs_aiv = false;          // the passes (cube, vector) the kernel type runs
   std::vector<std::uint8_t*> args;                    // the kernel's arguments (g_args)
   uint32_t n_aic = 0, n_aiv = 0;                      // blocks per core type
+  std::size_t column = 0;                             // the OpDef's DataType column of the case
 
   explicit Launch(const std::string& run_dir) : dir(run_dir) {}
 
@@ -1442,7 +1499,7 @@ void Launch::check_opdef() {
                  " : public OpDef and call OP_ADD(" + req.op + ")" + (known.empty() ? "" : " (registered: " + known + ")"));
   }
   def.reset(it->second(req.op.c_str()));
-  check_params(*def, req.params);
+  column = check_params(*def, req.params);
 }
 
 // Gives io one tensor (shape, dtype, size; no data) per present input and output instance and sets
@@ -1499,6 +1556,24 @@ void Launch::describe_attrs() {
       if (a.name == decl.NpukbName()) given = &a;
     }
     append_attr(io.attrs, decl, given);
+  }
+  // private attributes (OpImplRegisterV2::PrivateAttr) follow the IR attributes, with their values
+  auto& impls = gert::NpukbOpImplRegistry();
+  auto found = impls.find(req.op);
+  if (found != impls.end()) {
+    for (const auto& pa : found->second.private_attrs) {
+      if (pa.kind == 'I' || pa.kind == 'F') {
+        std::size_t elem = pa.kind == 'I' ? 8 : 4, count = pa.value.size() / elem;
+        std::vector<std::uint8_t> buf(sizeof(gert::ContinuousVector) + pa.value.size() + 8, 0);
+        auto* cv = reinterpret_cast<gert::ContinuousVector*>(buf.data());
+        cv->Init(count);
+        cv->SetSize(count);
+        if (!pa.value.empty()) std::memcpy(cv->MutableData(), pa.value.data(), pa.value.size());
+        io.attrs.NpukbAppend(buf.data(), buf.size());
+      } else {
+        io.attrs.NpukbAppend(pa.value.data(), pa.value.size());
+      }
+    }
   }
   for (const auto& a : req.attrs) {
     bool known = false;
@@ -1646,6 +1721,22 @@ void Launch::record_tiling() {
 // (g_args, each param's gm pointers) and the sorted GM regions.
 void Launch::allocate_memory() {
   g_phase = "GM setup";
+  // The OpDef's declaration of an output (the ascend910b configuration's where it declares one).
+  const ops::OpAICoreConfig* cfg = nullptr;
+  config_910b(*def, &cfg);
+  auto output_decl = [&](const std::string& name) -> const ops::OpParamDef* {
+    const ops::OpParamDef* found = nullptr;
+    for (const auto& q : def->NpukbOutputs()) {
+      if (q.NpukbName() == name) found = &q;
+    }
+    if (cfg != nullptr) {
+      for (const auto& q : cfg->NpukbOutputs()) {
+        ops::ScalarVar probe;
+        if (q.NpukbName() == name && q.NpukbInitValue(0, &probe)) found = &q;
+      }
+    }
+    return found;
+  };
   std::map<std::string, ParamReq*> by_name;  // inputs, for aliases (an in-place output may share its input's name)
   for (auto& p : req.params) {
     if (p.role == "input") by_name[p.name] = &p;
@@ -1669,6 +1760,10 @@ void Launch::allocate_memory() {
         t.gm = gm_alloc(t.bytes, label);
         // inputs, and outputs whose buffer the binding initialised (else they stay poisoned)
         if (p.role == "input" || t.file != "-") read_file_into(dir + "/" + t.file, t.gm, t.bytes);
+        ops::ScalarVar init;
+        if (p.role == "output" && output_decl(p.name) != nullptr && output_decl(p.name)->NpukbInitValue(column, &init)) {
+          fill_init_value(t.gm, t.bytes, init);
+        }
       }
       p.arg = p.ptype == "DYNAMIC" ? build_list_descriptor(p) : p.tensors.at(0).gm;
     }

@@ -109,6 +109,18 @@ enum Format {
   FORMAT_MAX = 0xff
 };
 
+// A format value packs the primary format (bits 0-7) and a sub-format (bits 8-23, e.g. the group count
+// of FRACTAL_Z_G); these helpers take it apart and put it together.
+inline int32_t GetPrimaryFormat(int32_t format) { return static_cast<int32_t>(static_cast<uint32_t>(format) & 0xffU); }
+inline int32_t GetSubFormat(int32_t format) {
+  return static_cast<int32_t>((static_cast<uint32_t>(format) & 0xffff00U) >> 8);
+}
+inline bool HasSubFormat(int32_t format) { return GetSubFormat(format) > 0; }
+inline int32_t GetFormatFromSub(int32_t primary_format, int32_t sub_format) {
+  return static_cast<int32_t>((static_cast<uint32_t>(primary_format) & 0xffU) |
+                              ((static_cast<uint32_t>(sub_format) & 0xffffU) << 8));
+}
+
 // Bytes per element; sub-byte types report 1 (as the real helper rounds them up for sizing).
 inline int GetSizeByDataType(DataType data_type) {
   switch (data_type) {

@@ -13,17 +13,88 @@
 #include "exe_graph/runtime/infer_datatype_context.h"
 #include "exe_graph/runtime/infer_shape_context.h"
 #include "exe_graph/runtime/tiling_context.h"
+#include "graph/ascend_string.h"
 #include "graph/types.h"
+#include "register/op_impl_registry.h"
+
+namespace ge {
+class Operator;
+}  // namespace ge
+
+namespace optiling {
+// Callbacks of OpAICoreDef::SetCheckSupport / SetOpSelectFormat / SetOpSupportInfo / SetOpSpecInfo and
+// SetParamGeneralize (accepted and kept; graph-mode only, never called on the single-operator path).
+using OP_CHECK_FUNC = ge::graphStatus (*)(const ge::Operator& op, ge::AscendString& result);
+using PARAM_GENERALIZE_FUNC = ge::graphStatus (*)(const ge::Operator& op, const ge::AscendString& generalize_config,
+                                                  ge::AscendString& generalized_op_params);
+}  // namespace optiling
 
 namespace ops {
 
 enum Option { IGNORE = 0, OPTIONAL = 1, REQUIRED = 2, DYNAMIC = 3, VIRTUAL = 4 };
 enum class FollowType { ALL = 0, DTYPE = 1, FORMAT = 2, SHAPE = 3, INVALID_TYPE };
 enum class ItemFindStatus { ITEM_FIND = 0, ITEM_NOEXIST = 1 };
+enum class DependScope : uint32_t { ALL = 0, TILING = 1, INVALID_SCOPE };
+enum class CommentSection : uint32_t { CATEGORY = 0, BRIEF, CONSTRAINTS, RESTRICTIONS, SEE, THIRDPARTYFWKCOMPAT,
+                                       SECTION_NUM };
+enum class FormatCheckOption : uint32_t { DEFAULT = 0, STRICT, MAX };
+enum HcclServerType : uint32_t { AICPU = 0, AICORE, CCU, MAX };
 
-using TilingKernelFunc = ge::graphStatus (*)(gert::TilingContext*);
-using InferShapeKernelFunc = ge::graphStatus (*)(gert::InferShapeContext*);
-using InferDataTypeKernelFunc = ge::graphStatus (*)(gert::InferDataTypeContext*);
+// Type and value of an output's initial value (OpParamDef::InitValue): the framework fills the
+// output's GM with it before the kernel runs (the launcher does, see runtime/launcher.cpp).
+enum class ScalarType : uint32_t {
+  UINT64 = 0,
+  INT64 = 1,
+  UINT32 = 2,
+  INT32 = 3,
+  UINT16 = 4,
+  INT16 = 5,
+  UINT8 = 6,
+  INT8 = 7,
+  FLOAT32 = 8,
+  FLOAT16 = 9,
+  INVALID_DTYPE = static_cast<uint32_t>(-1),
+};
+union ScalarNum {
+  uint64_t value_u64;
+  int64_t value_i64;
+  float value_f32;
+  ScalarNum() : value_u64(0) {}
+  explicit ScalarNum(uint64_t value) : value_u64(value) {}
+  explicit ScalarNum(int64_t value) : value_i64(value) {}
+  explicit ScalarNum(float value) : value_f32(value) {}
+};
+struct ScalarVar {
+  ScalarType scalar_type;
+  ScalarNum scalar_num;
+  ScalarVar() : scalar_type(ScalarType::INVALID_DTYPE), scalar_num() {}
+  ScalarVar(ScalarType type, uint64_t num) : scalar_type(type), scalar_num(Num(type, static_cast<double>(num), num)) {}
+  ScalarVar(ScalarType type, int64_t num)
+      : scalar_type(type), scalar_num(Num(type, static_cast<double>(num), static_cast<uint64_t>(num))) {}
+  ScalarVar(ScalarType type, int num)
+      : scalar_type(type), scalar_num(Num(type, static_cast<double>(num), static_cast<uint64_t>(int64_t{num}))) {}
+  ScalarVar(ScalarType type, unsigned int num)
+      : scalar_type(type), scalar_num(Num(type, static_cast<double>(num), uint64_t{num})) {}
+  ScalarVar(ScalarType type, float num)
+      : scalar_type(type), scalar_num(Num(type, static_cast<double>(num), static_cast<uint64_t>(static_cast<int64_t>(num)))) {}
+  ScalarVar(ScalarType type, double num)
+      : scalar_type(type), scalar_num(Num(type, num, static_cast<uint64_t>(static_cast<int64_t>(num)))) {}
+  bool operator==(const ScalarVar& other) const {
+    return scalar_type == other.scalar_type && scalar_num.value_u64 == other.scalar_num.value_u64;
+  }
+
+ private:
+  // A float type keeps the value as float (value_f32); an integer type as its 64-bit pattern.
+  static ScalarNum Num(ScalarType type, double as_float, uint64_t as_int) {
+    if (type == ScalarType::FLOAT32 || type == ScalarType::FLOAT16) return ScalarNum(static_cast<float>(as_float));
+    return ScalarNum(as_int);
+  }
+};
+
+using TilingKernelFunc = gert::OpImplRegisterV2::TilingKernelFunc;
+using InferShapeKernelFunc = gert::OpImplRegisterV2::InferShapeKernelFunc;
+using InferDataTypeKernelFunc = gert::OpImplRegisterV2::InferDataTypeKernelFunc;
+using InferShapeRangeKernelFunc = gert::OpImplRegisterV2::InferShapeRangeKernelFunc;
 
 class OpParamDef {
  public:
@@ -46,7 +117,12 @@ class OpParamDef {
     value_depend_ = value_depend;
     return *this;
   }
-  OpParamDef& ValueDepend(Option value_depend, int /*depend_scope*/) { return ValueDepend(value_depend); }
+  OpParamDef& ValueDepend(Option value_depend, DependScope scope) {
+    depend_scope_ = scope;
+    return ValueDepend(value_depend);
+  }
+  OpParamDef& DataTypeForBinQuery(std::vector<ge::DataType> types);
+  OpParamDef& FormatForBinQuery(std::vector<ge::Format> formats);
   OpParamDef& IgnoreContiguous() { return *this; }
   OpParamDef& AutoContiguous() { return *this; }
   OpParamDef& Scalar() {
@@ -59,15 +135,30 @@ class OpParamDef {
   }
   OpParamDef& Follow(const char* /*param*/) { return *this; }
   OpParamDef& Follow(const char* /*param*/, FollowType /*type*/) { return *this; }
-  OpParamDef& InitValue(uint64_t /*value*/) { return *this; }
+  OpParamDef& InitValue(uint64_t value);
+  OpParamDef& InitValue(const ScalarVar& value);
+  OpParamDef& InitValue(const std::vector<ScalarVar>& value);
+  OpParamDef& To(const ge::DataType type) {
+    to_type_ = type;
+    return *this;
+  }
+  OpParamDef& To(const char* name);
   OpParamDef& OutputShapeDependOnCompute() { return *this; }
-  OpParamDef& Comment(const char* /*text*/) { return *this; }
+  OpParamDef& Version(uint32_t version) {
+    version_ = version;
+    return *this;
+  }
+  OpParamDef& Comment(const char* /*comment*/) { return *this; }
 
   const std::string& NpukbName() const { return name_; }
   Option NpukbParamType() const { return param_type_; }
   const std::vector<ge::DataType>& NpukbDataTypes() const { return data_types_; }
   bool NpukbDataTypeList() const { return data_type_list_; }
   Option NpukbValueDepend() const { return value_depend_; }
+  const std::vector<ge::Format>& NpukbFormats() const { return formats_; }
+  bool NpukbFormatList() const { return format_list_; }
+  // The initial value of this output for DataType column ``column`` (false: none declared).
+  bool NpukbInitValue(std::size_t column, ScalarVar* value) const;
 
  private:
   std::string name_;
@@ -75,9 +166,17 @@ class OpParamDef {
   std::vector<ge::DataType> data_types_;
   bool data_type_list_ = false;
   std::vector<ge::Format> formats_;
+  bool format_list_ = false;
   std::vector<ge::Format> unknown_shape_formats_;
+  std::vector<ge::DataType> bin_query_types_;
+  std::vector<ge::Format> bin_query_formats_;
   Option value_depend_ = IGNORE;
+  DependScope depend_scope_ = DependScope::ALL;
   bool scalar_ = false;
+  ge::DataType to_type_ = ge::DT_UNDEFINED;
+  std::string to_name_;
+  uint32_t version_ = 0;
+  std::vector<ScalarVar> init_values_;   // one value for every column, or one per column
 };
 
 class OpAttrDef {
@@ -120,7 +219,9 @@ class OpAttrDef {
   OpAttrDef& ListListInt() { return Set(Kind::LIST_LIST_INT); }
   OpAttrDef& ListListInt(std::vector<std::vector<int64_t>> value);
   OpAttrDef& Version(uint32_t /*version*/) { return *this; }
-  OpAttrDef& Comment(const char* /*text*/) { return *this; }
+  OpAttrDef& Comment(const char* /*comment*/) { return *this; }
+  ge::AscendString& GetName(void) const;
+  bool IsRequired(void) { return attr_type_ == REQUIRED; }
 
   const std::string& NpukbName() const { return name_; }
   Option NpukbAttrType() const { return attr_type_; }
@@ -145,6 +246,7 @@ class OpAttrDef {
     return *this;
   }
   std::string name_;
+  mutable ge::AscendString ascend_name_;
   Option attr_type_ = REQUIRED;
   Kind kind_ = Kind::NONE;
   bool has_default_ = false;
@@ -188,20 +290,39 @@ class OpAICoreDef {
   OpAICoreDef(const OpAICoreDef& other);
   OpAICoreDef& operator=(const OpAICoreDef& other);
   ~OpAICoreDef();
-  OpAICoreDef& SetTiling(TilingKernelFunc func) {
+  OpAICoreDef& SetTiling(gert::OpImplRegisterV2::TilingKernelFunc func) {
     tiling_ = func;
     return *this;
   }
-  template <typename F>
-  OpAICoreDef& SetCheckSupport(F /*func*/) { return *this; }
-  template <typename F>
-  OpAICoreDef& SetOpSelectFormat(F /*func*/) { return *this; }
-  template <typename F>
-  OpAICoreDef& SetOpSupportInfo(F /*func*/) { return *this; }
-  template <typename F>
-  OpAICoreDef& SetOpSpecInfo(F /*func*/) { return *this; }
+  OpAICoreDef& SetCheckSupport(optiling::OP_CHECK_FUNC func) {
+    check_support_ = func;
+    return *this;
+  }
+  OpAICoreDef& SetOpSelectFormat(optiling::OP_CHECK_FUNC func) {
+    select_format_ = func;
+    return *this;
+  }
+  OpAICoreDef& SetOpSupportInfo(optiling::OP_CHECK_FUNC func) {
+    support_info_ = func;
+    return *this;
+  }
+  OpAICoreDef& SetOpSpecInfo(optiling::OP_CHECK_FUNC func) {
+    spec_info_ = func;
+    return *this;
+  }
+  OpAICoreDef& SetParamGeneralize(optiling::PARAM_GENERALIZE_FUNC func) {
+    generalize_ = func;
+    return *this;
+  }
+  OpAICoreDef& LaunchWithZeroEleOutputTensors(bool launchFlag) {
+    launch_zero_ele_ = launchFlag;
+    return *this;
+  }
+  // The documentation shows these returning void; CANN's own operators chain them
+  // (AddConfig("ascend310p").AddConfig("ascend910b")), so they return the OpAICoreDef as the real
+  // headers' do.
   OpAICoreDef& AddConfig(const char* soc);
-  OpAICoreDef& AddConfig(const char* soc, OpAICoreConfig& config);
+  OpAICoreDef& AddConfig(const char* soc, OpAICoreConfig& aicore_config);
 
   TilingKernelFunc NpukbTiling() const { return tiling_; }
   const std::vector<std::string>& NpukbSocs() const { return socs_; }
@@ -209,14 +330,56 @@ class OpAICoreDef {
 
  private:
   TilingKernelFunc tiling_ = nullptr;
+  optiling::OP_CHECK_FUNC check_support_ = nullptr;
+  optiling::OP_CHECK_FUNC select_format_ = nullptr;
+  optiling::OP_CHECK_FUNC support_info_ = nullptr;
+  optiling::OP_CHECK_FUNC spec_info_ = nullptr;
+  optiling::PARAM_GENERALIZE_FUNC generalize_ = nullptr;
+  bool launch_zero_ele_ = true;
   std::vector<std::string> socs_;
   std::map<std::string, OpAICoreConfig> configs_;
 };
 
 class OpMC2Def {
  public:
-  OpMC2Def& HcclGroup(const char* /*group*/) { return *this; }
-  OpMC2Def& HcclGroup(std::vector<const char*> groups);
+  OpMC2Def() = default;
+  OpMC2Def(const OpMC2Def& mc2_def) = default;
+  OpMC2Def& operator=(const OpMC2Def& def) = default;
+  OpMC2Def& HcclGroup(const char* value);
+  OpMC2Def& HcclGroup(std::vector<const char*> value);
+  void HcclServerType(enum HcclServerType type, const char* soc = nullptr);
+
+ private:
+  std::vector<std::string> groups_;
+  std::map<std::string, enum HcclServerType> server_types_;
+};
+
+// The AI CPU and host CPU kernel descriptions of an operator: recorded, never run (the simulator runs
+// the AI Core kernel).
+class OpAICPUDef {
+ public:
+  OpAICPUDef& FunctionName(const char* /*value*/) { return *this; }
+  OpAICPUDef& KernelSo(const char* /*value*/) { return *this; }
+  OpAICPUDef& UserDefined(bool /*flag*/) { return *this; }
+  OpAICPUDef& FlagAsync(bool /*flag*/) { return *this; }
+  OpAICPUDef& FlagPartial(bool /*flag*/) { return *this; }
+  OpAICPUDef& ComputeCost(const char* /*value*/) { return *this; }
+  OpAICPUDef& Engine(const char* /*value*/) { return *this; }
+  OpAICPUDef& OpkernelLib(const char* /*value*/) { return *this; }
+  OpAICPUDef& ExtendCfgInfo(const char* /*key*/, const char* /*value*/) { return *this; }
+};
+
+class OpHostCPUDef {
+ public:
+  OpHostCPUDef& FunctionName(const char* /*value*/) { return *this; }
+  OpHostCPUDef& KernelSo(const char* /*value*/) { return *this; }
+  OpHostCPUDef& UserDefined(bool /*flag*/) { return *this; }
+  OpHostCPUDef& FlagAsync(bool /*flag*/) { return *this; }
+  OpHostCPUDef& FlagPartial(bool /*flag*/) { return *this; }
+  OpHostCPUDef& ComputeCost(const char* /*value*/) { return *this; }
+  OpHostCPUDef& Engine(const char* /*value*/) { return *this; }
+  OpHostCPUDef& OpkernelLib(const char* /*value*/) { return *this; }
+  OpHostCPUDef& ExtendCfgInfo(const char* /*key*/, const char* /*value*/) { return *this; }
 };
 
 class OpDef {
@@ -229,19 +392,31 @@ class OpDef {
   OpParamDef& Input(const char* name);
   OpParamDef& Output(const char* name);
   OpAttrDef& Attr(const char* name);
-  OpDef& SetInferShape(InferShapeKernelFunc func) {
+  OpDef& SetInferShape(gert::OpImplRegisterV2::InferShapeKernelFunc func) {
     infer_shape_ = func;
     return *this;
   }
-  template <typename F>
-  OpDef& SetInferShapeRange(F /*func*/) { return *this; }
-  OpDef& SetInferDataType(InferDataTypeKernelFunc func) {
+  OpDef& SetInferShapeRange(gert::OpImplRegisterV2::InferShapeRangeKernelFunc func) {
+    infer_shape_range_ = func;
+    return *this;
+  }
+  OpDef& SetInferDataType(gert::OpImplRegisterV2::InferDataTypeKernelFunc func) {
     infer_dtype_ = func;
     return *this;
   }
-  OpDef& Comment(const char* /*text*/) { return *this; }
-  OpAICoreDef& AICore() { return aicore_; }
-  OpMC2Def& MC2() { return mc2_; }
+  OpDef& Comment(CommentSection /*section*/, const char* /*comment*/) { return *this; }
+  OpDef& EnableFallBack(void) {
+    fallback_ = true;
+    return *this;
+  }
+  OpDef& FormatMatchMode(FormatCheckOption option) {
+    format_match_ = option;
+    return *this;
+  }
+  OpAICoreDef& AICore(void) { return aicore_; }
+  OpAICPUDef& AICPU(void) { return aicpu_; }
+  OpHostCPUDef& HostCPU(void) { return hostcpu_; }
+  OpMC2Def& MC2(void) { return mc2_; }
 
   const std::string& NpukbType() const { return type_; }
   const std::vector<OpParamDef>& NpukbInputs() const { return inputs_; }
@@ -257,9 +432,14 @@ class OpDef {
   std::vector<OpParamDef> outputs_;
   std::vector<OpAttrDef> attrs_;
   OpAICoreDef aicore_;
+  OpAICPUDef aicpu_;
+  OpHostCPUDef hostcpu_;
   OpMC2Def mc2_;
   InferShapeKernelFunc infer_shape_ = nullptr;
+  InferShapeRangeKernelFunc infer_shape_range_ = nullptr;
   InferDataTypeKernelFunc infer_dtype_ = nullptr;
+  bool fallback_ = false;
+  FormatCheckOption format_match_ = FormatCheckOption::DEFAULT;
 };
 
 // Registry: op type -> factory (filled by OP_ADD at static-initialisation time). The factory returns

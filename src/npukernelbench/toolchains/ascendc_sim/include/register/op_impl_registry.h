@@ -30,6 +30,15 @@ using InferShapeKernelFunc = uint32_t (*)(InferShapeContext*);
 using InferDataTypeKernelFunc = uint32_t (*)(InferDataTypeContext*);
 using InferShapeRangeKernelFunc = uint32_t (*)(InferShapeRangeContext*);
 
+// A private attribute (OpImplRegisterV2::PrivateAttr): appended after the OpDef's attributes in the
+// contexts' RuntimeAttrs, with its default value. kind: 'b' bool, 'i' int64, 'f' float, 's' string,
+// 'I' list of int64, 'F' list of float; value: the bytes RuntimeAttrs stores.
+struct NpukbPrivateAttr {
+  std::string name;
+  char kind;
+  std::vector<uint8_t> value;
+};
+
 // Everything registered for one op type (launcher side).
 struct NpukbOpImpl {
   using CompileInfoCreator = void* (*)();
@@ -44,12 +53,18 @@ struct NpukbOpImpl {
   InferShapeRangeKernelFunc infer_shape_range = nullptr;
   std::vector<int32_t> inputs_data_dependency;
   std::vector<int32_t> tiling_inputs_data_dependency;
+  std::vector<NpukbPrivateAttr> private_attrs;
 };
 
 std::map<std::string, NpukbOpImpl>& NpukbOpImplRegistry();   // runtime/host_api.cpp
 
 class OpImplRegisterV2 {
  public:
+  using TilingKernelFunc = ::gert::TilingKernelFunc;
+  using TilingParseFunc = ::gert::TilingParseFunc;
+  using InferShapeKernelFunc = ::gert::InferShapeKernelFunc;
+  using InferDataTypeKernelFunc = ::gert::InferDataTypeKernelFunc;
+  using InferShapeRangeKernelFunc = ::gert::InferShapeRangeKernelFunc;
   using CompileInfoCreatorFunc = void* (*)();
   using CompileInfoDeleterFunc = void (*)(void*);
 
@@ -70,6 +85,14 @@ class OpImplRegisterV2 {
   OpImplRegisterV2& TilingInputsDataDependency(std::initializer_list<int32_t> inputs);
   OpImplRegisterV2& OutputShapeDependOnCompute(std::initializer_list<int32_t> outputs);
   OpImplRegisterV2& InferOutDataTypeSameWithFirstInput();
+  // Private attributes: not part of the operator's IR, seen by its implementation functions after the
+  // IR attributes (GetAttrs()->GetXxx(index)), with the value given here.
+  OpImplRegisterV2& PrivateAttr(const char* private_attr, bool private_attr_val);
+  OpImplRegisterV2& PrivateAttr(const char* private_attr, int64_t private_attr_val);
+  OpImplRegisterV2& PrivateAttr(const char* private_attr, float private_attr_val);
+  OpImplRegisterV2& PrivateAttr(const char* private_attr, const char* private_attr_val);
+  OpImplRegisterV2& PrivateAttr(const char* private_attr, const std::vector<int64_t>& private_attr_val);
+  OpImplRegisterV2& PrivateAttr(const char* private_attr, const std::vector<float>& private_attr_val);
 
  private:
   template <typename T>

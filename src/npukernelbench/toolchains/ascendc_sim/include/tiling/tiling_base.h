@@ -3,14 +3,19 @@
 // IsCapable, DoOpTiling, DoLibApiTiling, GetWorkspaceSize and PostTiling in that order, then sets
 // the tiling key from GetTilingKey() and calls DumpTilingInfo(). A template that is not capable of
 // the case makes DoTiling return GRAPH_PARAM_INVALID, so that TilingRegistry tries the next one
-// (tiling/tiling_templates_registry.h). Part of the ascendc-sim clean-room simulator.
+// (tiling/tiling_templates_registry.h). Brings <array>, <sstream> and the log/check macros of
+// log/ops_log.h, which template-style tiling code uses without including them.
+// Part of the ascendc-sim clean-room simulator.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <memory>
+#include <sstream>
 #include <string>
 
 #include "exe_graph/runtime/tiling_context.h"
 #include "graph/types.h"
+#include "log/ops_log.h"
 #include "tiling/platform/platform_ascendc.h"
 
 namespace optiling {

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "platform/platform_infos_def.h"
+#include "platform/soc_spec.h"
 
 namespace platform_ascendc {
 
@@ -27,10 +28,14 @@ enum class SocVersion {
   RESERVED_VERSION = 99999
 };
 
+// UB space a kernel keeps for itself (ReserveLocalMemory): 8, 16 or 32 KiB.
+enum class ReservedSize { RESERVED_SIZE_8K, RESERVED_SIZE_16K, RESERVED_SIZE_32K };
+
 class PlatformAscendC {
  public:
-  PlatformAscendC() = default;
-  explicit PlatformAscendC(const fe::PlatFormInfos* /*platform_info*/) {}
+  PlatformAscendC() = delete;
+  ~PlatformAscendC() = default;
+  explicit PlatformAscendC(fe::PlatFormInfos* platformInfo) : platformInfo_(platformInfo) {}
 
   uint32_t GetCoreNum() const { return kAiv; }
   uint32_t GetCoreNumAic() const { return kAic; }
@@ -39,7 +44,7 @@ class PlatformAscendC {
   SocVersion GetSocVersion() const { return SocVersion::ASCEND910B; }
   void GetCoreMemSize(const CoreMemType& mem_type, uint64_t& size) const {
     switch (mem_type) {
-      case CoreMemType::UB: size = 196608; break;
+      case CoreMemType::UB: size = 196608; size -= reserved_ub_; break;   // less what ReserveLocalMemory keeps
       case CoreMemType::L1: size = 524288; break;
       case CoreMemType::L0_A: size = 65536; break;
       case CoreMemType::L0_B: size = 65536; break;
@@ -63,24 +68,36 @@ class PlatformAscendC {
   uint32_t GetResCubeGroupWorkSpaceSize() const { return 0; }
   uint32_t GetResGroupBarrierWorkSpaceSize() const { return 0; }
   // Block dim for a mixed Cube/Vector kernel: one block per AI core, ratio = AIV cores per AIC core.
-  uint32_t CalcTschBlockDim(uint32_t slice_num, uint32_t aic_core_num, uint32_t aiv_core_num) const {
-    if (aic_core_num == 0 || aiv_core_num == 0 || aic_core_num > aiv_core_num) {
-      return slice_num;
+  uint32_t CalcTschNumBlocks(uint32_t sliceNum, uint32_t aicCoreNum, uint32_t aivCoreNum) const {
+    if (aicCoreNum == 0 || aivCoreNum == 0 || aicCoreNum > aivCoreNum) {
+      return sliceNum;
     }
-    uint32_t ratio = aiv_core_num / aic_core_num;
-    return (slice_num + ratio - 1) / ratio;
+    uint32_t ratio = aivCoreNum / aicCoreNum;
+    return (sliceNum + ratio - 1) / ratio;
   }
-  void ReserveLocalMemory(int /*size*/) const {}
+  // The earlier name of CalcTschNumBlocks.
+  uint32_t CalcTschBlockDim(uint32_t slice_num, uint32_t aic_core_num, uint32_t aiv_core_num) const {
+    return CalcTschNumBlocks(slice_num, aic_core_num, aiv_core_num);
+  }
+  NpuArch GetCurNpuArch(void) const { return NpuArch::DAV_2201; }   // Atlas A2 / A3 training series
+  uint32_t GetVecRegLen(void) const { return 0; }                    // not a RegBase architecture
+  // Keeps UB space for the kernel itself; GetCoreMemSize(UB) then reports the rest (last call wins).
+  void ReserveLocalMemory(ReservedSize size) {
+    reserved_ub_ = size == ReservedSize::RESERVED_SIZE_8K ? 8192U : size == ReservedSize::RESERVED_SIZE_16K ? 16384U
+                                                                                                          : 32768U;
+  }
 
  private:
   static constexpr uint32_t kAic = 20;
   static constexpr uint32_t kAiv = 40;
+  fe::PlatFormInfos* platformInfo_ = nullptr;
+  uint32_t reserved_ub_ = 0;
 };
 
 class PlatformAscendCManager {
  public:
   static PlatformAscendC* GetInstance() {
-    static PlatformAscendC instance;
+    static PlatformAscendC instance(nullptr);
     return &instance;
   }
   static PlatformAscendC* GetInstance(const char* /*custom_soc_version*/) { return GetInstance(); }

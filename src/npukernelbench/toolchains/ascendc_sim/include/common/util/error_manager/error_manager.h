@@ -1,8 +1,9 @@
-// common/util/error_manager/error_manager.h -- ErrorManager and the REPORT_*_ERROR macros CANN
+// common/util/error_manager/error_manager.h -- ErrorManager, the REPORT_*_ERROR and REPORT_*_ERR_MSG macros CANN
 // components use to report errors to the user. Part of the ascendc-sim clean-room simulator:
 // reports go to stderr (npukb_sim/host_log.h) and are counted.
 #pragma once
 #include <cstdint>
+#include <cstdio>
 #include <map>
 #include <string>
 #include <vector>
@@ -32,12 +33,26 @@ class ErrorManager {
     ReportErrMessage(error_code, args);
   }
   size_t NpukbReported() const { return reported_; }
+  // (error_code, printf-style format, args...): printed and counted.
+  template <typename... Args>
+  int NpukbReport(const char* error_code, const char* fmt, Args... args) {
+    int n = std::snprintf(nullptr, 0, fmt, args...);
+    std::string text(n > 0 ? static_cast<size_t>(n) : 0, '\0');
+    if (n > 0) std::snprintf(&text[0], text.size() + 1, fmt, args...);
+    return ReportInterErrMessage(error_code == nullptr ? "" : error_code, text);
+  }
 
  private:
   ErrorManager() = default;
   size_t reported_ = 0;
 };
 
+#define REPORT_INNER_ERR_MSG(error_code, fmt, ...) \
+  ErrorManager::GetInstance().NpukbReport(error_code, fmt, ##__VA_ARGS__)
+#define REPORT_USER_ERR_MSG(error_code, fmt, ...) \
+  ErrorManager::GetInstance().NpukbReport(error_code, fmt, ##__VA_ARGS__)
+#define REPORT_PREDEFINED_ERR_MSG(error_code, key, value) \
+  ErrorManager::GetInstance().ATCReportErrMessage(error_code, key, value)
 #define REPORT_INNER_ERROR(error_code, ...) ::npukb_host_log::log("ERROR", error_code, __VA_ARGS__)
 #define REPORT_CALL_ERROR(error_code, ...) ::npukb_host_log::log("ERROR", error_code, __VA_ARGS__)
 #define REPORT_ENV_ERROR(error_code, key, value) \
