@@ -178,8 +178,8 @@ inline void reduce_all(const char* api, const LocalTensor<T>& dst, const LocalTe
                    const std::int32_t count, HASIDX NPUKB_LOC_PARAMS) {                                                \
     static_assert(sim::red_types<T>, #NAME ": unsupported data type (half, float)");                                    \
     const std::uint64_t n = sim::count_form_total(#NAME, isSetMask, count, file, line);                                \
-    sim::Plan pl = sim::count_plan(n, 256 / sizeof(T));                                                                \
-    if (!isSetMask) npukb::kern::state().counter_mode = true;                                                          \
+    sim::Plan pl = sim::counter_plan(n, 256 / sizeof(T));                                                              \
+    if (isSetMask) sim::count_plan(n, 256 / sizeof(T));                                                                \
     sim::reduce_all(#NAME, dst, src, sharedTmpBuffer, pl, 8, OP, NPUKB_IDXVAL, true, file, line);                      \
   }                                                                                                                    \
   template <typename T>                                                                                                \

@@ -107,6 +107,16 @@ inline Plan make_plan(const char* api, bool isSetMask, const std::uint64_t* bits
   return p;
 }
 
+// Plan of n elements in counter mode, the mask register and mode left alone.
+inline Plan counter_plan(std::uint64_t n, std::uint32_t per_rep) {
+  Plan p;
+  p.per_rep = per_rep;
+  p.counter = true;
+  p.total = n;
+  p.repeats = static_cast<std::uint32_t>((n + per_rep - 1) / per_rep);
+  return p;
+}
+
 // Plan of a count-form API (internally counter mode; leaves the mask register reset and normal mode).
 inline Plan count_plan(std::uint64_t count, std::uint32_t per_rep) {
   Plan p;
