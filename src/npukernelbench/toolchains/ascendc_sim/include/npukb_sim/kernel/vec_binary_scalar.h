@@ -68,6 +68,15 @@ inline T leaky_relu(T a, T s) { return static_cast<float>(a) >= 0.0f ? a : stati
 }  // namespace sim
 
 // ---- tensor op scalar --------------------------------------------------------------------------
+// The scalar-type-U overloads: the reference declares their last template parameter as
+// `typename Std::enable_if<Std::is_same<PrimT<T>, U>::value, bool>::type = true`. Here the parameter is
+// the same `bool = true` slot without the SFINAE condition, and the condition is a static_assert in the
+// body: with U == T both overloads fit a function-pointer target (`ForeachOp<T, Adds>` in real code),
+// and g++ finds the two ambiguous when the slot's type depends on U; a mismatched U still fails to
+// compile, as documented.
+#define NPUKB_U_ENABLE typename Std::enable_if<true, bool>::type = true
+#define NPUKB_U_CHECK(NAME) \
+  static_assert(std::is_same_v<PrimT<T>, U>, #NAME ": the scalar's type U must be the operand's element type")
 // CHECK: a statement run with the scalar `s` and the element type T in scope (range checks);
 // EXPR: the result of element `a` (type T) with the scalar `s` (type T).
 #define NPUKB_SCALAR_BODY_COUNT(NAME, COST, CHECK, EXPR)                                                            \
@@ -103,24 +112,27 @@ inline T leaky_relu(T a, T s) { return static_cast<float>(a) >= 0.0f ? a : stati
   }                                                                                                                 \
   /* the scalar's type as a template parameter U (must be the operand's element type) */                           \
   template <typename T, typename U, bool isSetMask = true,                                                          \
-            typename Std::enable_if<Std::is_same<PrimT<T>, U>::value, bool>::type = true>                           \
+            NPUKB_U_ENABLE>                           \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue,                      \
                    const std::int32_t& count, NPUKB_LOC_PARAMS) {                                                   \
+    NPUKB_U_CHECK(NAME);                                                                                            \
     static_assert(sim::one_of<T, __VA_ARGS__>, #NAME ": unsupported data type (supported: " #__VA_ARGS__ ")");     \
     NPUKB_SCALAR_BODY_COUNT(NAME, COST, CHECK, EXPR)                                                                \
   }                                                                                                                 \
   template <typename T, typename U, bool isSetMask = true,                                                          \
-            typename Std::enable_if<Std::is_same<PrimT<T>, U>::value, bool>::type = true>                           \
+            NPUKB_U_ENABLE>                           \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue,                      \
                    const std::uint64_t mask[], sim::RepeatArg repeatTime, const UnaryRepeatParams& repeatParams,    \
                    NPUKB_LOC_PARAMS) {                                                                              \
+    NPUKB_U_CHECK(NAME);                                                                                            \
     static_assert(sim::one_of<T, __VA_ARGS__>, #NAME ": unsupported data type (supported: " #__VA_ARGS__ ")");     \
     NPUKB_SCALAR_BODY_MASK(NAME, COST, CHECK, EXPR, mask, 0)                                                        \
   }                                                                                                                 \
   template <typename T, typename U, bool isSetMask = true,                                                          \
-            typename Std::enable_if<Std::is_same<PrimT<T>, U>::value, bool>::type = true>                           \
+            NPUKB_U_ENABLE>                           \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue, std::uint64_t mask,  \
                    sim::RepeatArg repeatTime, const UnaryRepeatParams& repeatParams, NPUKB_LOC_PARAMS) {            \
+    NPUKB_U_CHECK(NAME);                                                                                            \
     static_assert(sim::one_of<T, __VA_ARGS__>, #NAME ": unsupported data type (supported: " #__VA_ARGS__ ")");     \
     NPUKB_SCALAR_BODY_MASK(NAME, COST, CHECK, EXPR, nullptr, mask)                                                  \
   }                                                                                                                 \
@@ -199,23 +211,26 @@ inline void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, con
   NPUKB_SHR_MASK(nullptr, mask)
 }
 template <typename T, typename U, bool isSetMask = true,
-          typename Std::enable_if<Std::is_same<PrimT<T>, U>::value, bool>::type = true>
+          NPUKB_U_ENABLE>
 inline void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue, const std::int32_t& count,
                        NPUKB_LOC_PARAMS) {
+  NPUKB_U_CHECK(ShiftRight);
   NPUKB_SHR_ASSERT;
   NPUKB_SHR_COUNT
 }
 template <typename T, typename U, bool isSetMask = true,
-          typename Std::enable_if<Std::is_same<PrimT<T>, U>::value, bool>::type = true>
+          NPUKB_U_ENABLE>
 inline void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue, const std::uint64_t mask[],
                        sim::RepeatArg repeatTime, const UnaryRepeatParams& repeatParams, bool roundEn, NPUKB_LOC_PARAMS) {
+  NPUKB_U_CHECK(ShiftRight);
   NPUKB_SHR_ASSERT;
   NPUKB_SHR_MASK(mask, 0)
 }
 template <typename T, typename U, bool isSetMask = true,
-          typename Std::enable_if<Std::is_same<PrimT<T>, U>::value, bool>::type = true>
+          NPUKB_U_ENABLE>
 inline void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue, std::uint64_t mask,
                        sim::RepeatArg repeatTime, const UnaryRepeatParams& repeatParams, bool roundEn, NPUKB_LOC_PARAMS) {
+  NPUKB_U_CHECK(ShiftRight);
   NPUKB_SHR_ASSERT;
   NPUKB_SHR_MASK(nullptr, mask)
 }
