@@ -35,8 +35,9 @@ CASES = {
                    "Add: repeatTimes 300 is outside [0, 255]"),
     "block_count": ("pipe.InitBuffer(b, 4096); LocalTensor<float> t = b.Get<float>();"
                     " DataCopy(t, g, DataCopyParams(5000, 1, 0, 0));", "DataCopy: blockCount 5000 exceeds"),
-    "block_len_zero": ("pipe.InitBuffer(b, 4096); LocalTensor<float> t = b.Get<float>();"
-                       " DataCopy(t, g, DataCopyParams(1, 0, 0, 0));", "DataCopy: blockLen 0 is illegal"),
+    "pad_block_len_elements": ("pipe.InitBuffer(b, 4096); LocalTensor<float> t = b.Get<float>();"
+                               " DataCopyPad(t, g, DataCopyExtParams(1, 6, 0, 0, 0), DataCopyPadExtParams<float>());",
+                               "DataCopyPad: blockLen 6 bytes is not a multiple of sizeof(T) = 4"),
     "getvalue_range": ("pipe.InitBuffer(b, 64); LocalTensor<float> t = b.Get<float>(); float v = t.GetValue(16);"
                        " v += t.GetValue(49152);", "LocalTensor::GetValue: index 49152 is outside"),
     "tensor_overrun": ("pipe.InitBuffer(b, 256); LocalTensor<float> t = b.Get<float>(); Muls(t, t, 2.0f, 128);"

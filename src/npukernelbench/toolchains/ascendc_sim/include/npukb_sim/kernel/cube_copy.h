@@ -233,7 +233,7 @@ void copy_l1_to_bt(const LocalTensor<T>& dst, const LocalTensor<U>& src, const D
                     (std::is_same_v<T, std::int32_t> && std::is_same_v<U, std::int32_t>),
                 "DataCopy L1 -> C2 (bias table) supports float <- float/half/bfloat16_t and int32_t <- int32_t");
   require_cube_core("DataCopy", file, line);
-  check_copy_params("DataCopy", p, file, line);
+  if (!check_copy_params("DataCopy", p, file, line)) return;  // blockCount or blockLen 0: a no-op
   const std::uint64_t src_blk = 64ull * p.blockLen;                       // bytes read per block
   const std::uint64_t elems = src_blk / sizeof(U);
   const std::uint64_t dst_blk = elems * sizeof(T);

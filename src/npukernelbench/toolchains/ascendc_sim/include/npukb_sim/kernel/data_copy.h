@@ -1,9 +1,15 @@
-// npukb_sim/kernel/data_copy.h -- DataCopy / DataCopyPad between GM and local buffers, atomic modes.
-// Units and silent behaviour follow the public API documentation:
+// npukb_sim/kernel/data_copy.h -- DataCopy / DataCopyPad between GM and local buffers, SetPadValue,
+// atomic modes. Units and silent behaviour follow the public API documentation:
 //  * DataCopy count form copies calCount*sizeof(T) rounded DOWN to a multiple of 32 bytes.
-//  * DataCopyParams: blockLen, srcStride, dstStride in 32-byte blocks (strides = gaps between blocks).
-//  * DataCopyPad: blockLen in bytes; the GM-side stride in bytes, the UB-side stride in 32-byte blocks;
-//    each block occupies a whole number of 32-byte blocks in UB (left/right padding when isPad).
+//  * DataCopyParams: blockLen, srcStride, dstStride in 32-byte blocks (strides = gaps between blocks);
+//    blockCount or blockLen 0 is a no-op.
+//  * DataCopyPad: blockLen in bytes (a multiple of sizeof(T); 0, or blockCount 0, is a no-op); the
+//    GM-side stride in bytes, the UB-side stride in 32-byte blocks; each block occupies a whole number of
+//    32-byte blocks in UB: leftPadding elements, the data, rightPadding elements, then dummy bytes up to
+//    the next 32-byte boundary. Padding takes paddingValue (isPad) or the SetPadValue register (isPad
+//    false after SetPadValue); otherwise it is left as it was (the device writes unspecified values).
+//    Dummy bytes take the same value when there is padding or a SetPadValue register, and the block's
+//    first element when there is neither left nor right padding.
 // Clean-room part of ascendc-sim.
 #pragma once
 #include <cstdint>
@@ -112,16 +118,16 @@ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
 
 // ---- DataCopy: DataCopyParams form (all units 32 bytes) ------------------------------------------
 namespace sim {
-inline void check_copy_params(const char* api, const DataCopyParams& p, const char* file, int line) {
+// Returns false for a no-op (blockCount or blockLen 0, documented).
+inline bool check_copy_params(const char* api, const DataCopyParams& p, const char* file, int line) {
   check_block_count(api, p.blockCount, file, line);
-  if (p.blockLen == 0) npukb::violation(api, "blockLen 0 is illegal (range 1..65535, in 32-byte blocks)", file, line);
+  return p.blockCount != 0 && p.blockLen != 0;
 }
 }  // namespace sim
 
 template <typename T>
 inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p) { NPUKB_CALLER;
-  sim::check_copy_params("DataCopy", p, file, line);
-  if (p.blockCount == 0) return;
+  if (!sim::check_copy_params("DataCopy", p, file, line)) return;
   const std::uint64_t blk = static_cast<std::uint64_t>(p.blockLen) * 32u;
   const std::uint64_t sstep = blk + static_cast<std::uint64_t>(p.srcStride) * 32u;
   const std::uint64_t dstep = blk + static_cast<std::uint64_t>(p.dstStride) * 32u;
@@ -138,8 +144,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
 
 template <typename T>
 inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) { NPUKB_CALLER;
-  sim::check_copy_params("DataCopy", p, file, line);
-  if (p.blockCount == 0) return;
+  if (!sim::check_copy_params("DataCopy", p, file, line)) return;
   const std::uint64_t blk = static_cast<std::uint64_t>(p.blockLen) * 32u;
   const std::uint64_t sstep = blk + static_cast<std::uint64_t>(p.srcStride) * 32u;
   const std::uint64_t dstep = blk + static_cast<std::uint64_t>(p.dstStride) * 32u;
@@ -174,8 +179,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
       npukb::violation("DataCopy", "L1 -> C2 (bias table) supports float and int32_t elements", file, line);
     }
   }
-  sim::check_copy_params("DataCopy", p, file, line);
-  if (p.blockCount == 0) return;
+  if (!sim::check_copy_params("DataCopy", p, file, line)) return;
   const std::uint64_t blk = static_cast<std::uint64_t>(p.blockLen) * 32u;
   const std::uint64_t sstep = blk + static_cast<std::uint64_t>(p.srcStride) * 32u;
   const std::uint64_t dstep = blk + static_cast<std::uint64_t>(p.dstStride) * 32u;
@@ -191,17 +195,39 @@ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
 // ---- DataCopyPad -------------------------------------------------------------------------------
 namespace sim {
 template <typename T>
+inline void check_pad_block_len(const char* api, std::uint32_t blockLen, const char* file, int line) {
+  if (blockLen % sizeof(T) != 0) {
+    npukb::violation(api, "blockLen " + npukb::kern::num(blockLen) + " bytes is not a multiple of sizeof(T) = " +
+                     npukb::kern::num(static_cast<std::uint32_t>(sizeof(T))), file, line);
+  }
+  if (blockLen > 2097151u) {
+    npukb::violation(api, "blockLen " + npukb::kern::num(blockLen) + " exceeds 2097151 bytes", file, line);
+  }
+}
+
+template <typename T>
 inline void pad_gm_to_local(const char* api, const LocalTensor<T>& dst, const GlobalTensor<T>& src, std::uint32_t count,
                             std::uint32_t blockLen, std::uint64_t srcStrideBytes, std::uint64_t dstStrideBlocks, bool isPad,
                             std::uint32_t left, std::uint32_t right, T padValue, const char* file, int line) {
   check_block_count(api, count, file, line);
-  if (blockLen == 0) npukb::violation(api, "blockLen 0 is illegal (blockLen is in bytes, at least 1)", file, line);
-  if (count == 0) return;
+  if (count == 0 || blockLen == 0) return;
+  check_pad_block_len<T>(api, blockLen, file, line);
   if (left * sizeof(T) > 32 || right * sizeof(T) > 32) {
     npukb::violation(api, "leftPadding/rightPadding may not exceed 32 bytes each", file, line);
   }
-  if (!isPad) left = right = 0;
-  const std::uint64_t ublk = (left * sizeof(T) + blockLen + right * sizeof(T) + 31u) / 32u * 32u;
+  if constexpr (sizeof(T) == 8) {
+    std::uint64_t pv;
+    std::memcpy(&pv, &padValue, 8);
+    if (isPad && pv != 0) npukb::violation(api, "paddingValue must be 0 for 64-bit data types", file, line);
+  }
+  // the padding value: paddingValue (isPad), else the SetPadValue register, else none (left as it was)
+  const npukb::kern::KState& ks = npukb::kern::state();
+  const bool reg = !isPad && ks.pad_value_set;
+  bool have_pad = isPad || reg;
+  T pv = padValue;
+  if (reg) std::memcpy(&pv, &ks.pad_value, sizeof(T));
+  const std::uint64_t used = left * sizeof(T) + blockLen + right * sizeof(T);
+  const std::uint64_t ublk = (used + 31u) / 32u * 32u;
   const std::uint64_t dstep = ublk + dstStrideBlocks * 32u;
   const std::uint64_t sstep = blockLen + srcStrideBytes;
   const std::uint64_t dend = dstep * (count - 1) + ublk;
@@ -211,9 +237,20 @@ inline void pad_gm_to_local(const char* api, const LocalTensor<T>& dst, const Gl
   for (std::uint32_t i = 0; i < count; ++i) {
     src.check_access(g + i * sstep, blockLen, false, api, file, line);
     std::uint8_t* row = u + i * dstep;
-    for (std::uint32_t k = 0; k < left; ++k) std::memcpy(row + k * sizeof(T), &padValue, sizeof(T));
+    if (have_pad) {
+      for (std::uint32_t k = 0; k < left; ++k) std::memcpy(row + k * sizeof(T), &pv, sizeof(T));
+      for (std::uint32_t k = 0; k < right; ++k) std::memcpy(row + left * sizeof(T) + blockLen + k * sizeof(T), &pv, sizeof(T));
+    }
     std::memcpy(row + left * sizeof(T), g + i * sstep, blockLen);
-    for (std::uint32_t k = 0; k < right; ++k) std::memcpy(row + left * sizeof(T) + blockLen + k * sizeof(T), &padValue, sizeof(T));
+    // dummy elements up to the 32-byte boundary
+    T dummy;
+    bool have_dummy = have_pad;
+    if (reg || (have_pad && (left != 0 || right != 0))) dummy = pv;
+    else if (left == 0 && right == 0) { std::memcpy(&dummy, g + i * sstep, sizeof(T)); have_dummy = true; }
+    else have_dummy = false;
+    if (have_dummy) {
+      for (std::uint64_t b = used; b + sizeof(T) <= ublk; b += sizeof(T)) std::memcpy(row + b, &dummy, sizeof(T));
+    }
   }
   cost_gm_to_local(dst.loc().hw, span_of(dst, 0, dend), static_cast<std::uint64_t>(blockLen) * count, count, gm_512(g));
 }
@@ -223,8 +260,8 @@ inline void pad_local_to_gm(const char* api, const GlobalTensor<T>& dst, const L
                             std::uint32_t blockLen, std::uint64_t srcStrideBlocks, std::uint64_t dstStrideBytes,
                             const char* file, int line) {
   check_block_count(api, count, file, line);
-  if (blockLen == 0) npukb::violation(api, "blockLen 0 is illegal (blockLen is in bytes, at least 1)", file, line);
-  if (count == 0) return;
+  if (count == 0 || blockLen == 0) return;
+  check_pad_block_len<T>(api, blockLen, file, line);
   const std::uint64_t ublk = (blockLen + 31u) / 32u * 32u;
   const std::uint64_t sstep = ublk + srcStrideBlocks * 32u;
   const std::uint64_t dstep = blockLen + dstStrideBytes;
@@ -269,6 +306,20 @@ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, c
 template <typename T>
 inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) { NPUKB_CALLER;
   sim::pad_local_to_gm("DataCopyPad", dst, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, file, line);
+}
+
+// ---- SetPadValue: the padding value of DataCopyPad GM -> UB with isPad = false -------------------
+template <typename T, TPosition pos = TPosition::MAX>
+inline void SetPadValue(T paddingValue) {
+  static_assert(sim::one_of_types<T, std::int8_t, std::uint8_t, std::int16_t, std::uint16_t, half, bfloat16_t, std::int32_t,
+                                  std::uint32_t, float, std::int64_t, std::uint64_t, double>,
+                "SetPadValue: unsupported data type");
+  static_assert(pos == TPosition::VECIN || pos == TPosition::VECOUT || pos == TPosition::MAX,
+                "SetPadValue: pos must be TPosition::VECIN, TPosition::VECOUT or TPosition::MAX");
+  npukb::kern::KState& s = npukb::kern::state();
+  s.pad_value = 0;
+  std::memcpy(&s.pad_value, &paddingValue, sizeof(T));
+  s.pad_value_set = true;
 }
 
 // ---- InitGlobalMemory / InitOutput: fill `size` elements of GM with `value` -----------------------

@@ -1,11 +1,22 @@
-// npukb_sim/kernel/reduce.h -- ReduceSum/Max/Min, WholeReduceSum/Max/Min, BlockReduceSum/Max/Min and
-// PairReduceSum (the library's Sum, Mean and pattern reductions are in lib_reduce.h). Clean-room part of
-// ascendc-sim.
+// npukb_sim/kernel/reduce.h -- the reduction family: ReduceSum/Max/Min (one result for the whole input,
+// count form and mask forms, repeatTime up to INT32_MAX), ReduceRepeat (= WholeReduceSum/Max/Min: one
+// result per repeat, value and index in the documented ReduceOrder), ReduceDataBlock (=
+// BlockReduceSum/Max/Min: one result per 32-byte block), ReducePairElem (= PairReduceSum: sums of
+// adjacent pairs) and the special registers GetReduceRepeatSumSpr / GetReduceRepeatMaxMinSpr (the
+// library's Sum, Mean and pattern reductions are in lib_reduce.h).
+// Semantics, as documented for Atlas A2/A3: sums are binary trees in the element type (each addition
+// rounds to T: adjacent pairs, then pairs of those, over the 32-byte block or the 256-byte repeat;
+// masked-out elements count as 0); ReduceSum's count form then adds the repeat results in order, its
+// mask forms reduce them as a tree of repeats again. Max/Min keep the first (lowest-index) extreme; an
+// index is stored with the bits of an integer in a slot of the element type. A block (ReduceDataBlock)
+// or pair (ReducePairElem) with no element under the mask leaves its dst element unchanged.
+// Clean-room part of ascendc-sim.
 #pragma once
 #include <cstdint>
 #include <vector>
 
 #include "npukb_sim/kernel/vec_elementwise_common.h"
+#include "npukb_sim/kernel/vec_traits.h"
 
 namespace AscendC {
 namespace sim {
@@ -14,6 +25,8 @@ enum class Red { Sum, Max, Min };
 
 template <typename T>
 constexpr bool red_types = one_of<T, half, float>;
+
+inline Red red_of(ReduceType t) { return t == ReduceType::SUM ? Red::Sum : t == ReduceType::MAX ? Red::Max : Red::Min; }
 
 // Index stored in a T-sized slot (the hardware writes the integer bits of the index).
 template <typename T>
@@ -24,24 +37,116 @@ inline T index_bits(std::uint32_t idx) {
   return v;
 }
 
-// Reduce the plan's elements of src into one value (+ index of the first extreme).
+// Binary-tree sum of n values in the element type (pairs of adjacent values, then pairs of those;
+// an odd element out is carried to the next level).
+template <typename T>
+inline T tree_sum(std::vector<T>& v) {
+  if (v.empty()) return T(0);
+  std::size_t n = v.size();
+  while (n > 1) {
+    std::size_t m = 0;
+    for (std::size_t i = 0; i + 1 < n; i += 2) v[m++] = static_cast<T>(v[i] + v[i + 1]);
+    if (n % 2) v[m++] = v[n - 1];
+    n = m;
+  }
+  return v[0];
+}
+
+// One reduction result: the value, the index (Max/Min) and whether any element took part.
+template <typename T>
+struct RedOut {
+  T value{};
+  std::uint32_t index = 0;
+  bool any = false;
+};
+
+// Reduce elements [k0, k1) of repeat r (element k at os.off(r, k)) under plan pl.
+template <typename T>
+inline RedOut<T> reduce_span(const Opnd& os, const Plan& pl, std::uint32_t r, std::uint32_t k0, std::uint32_t k1, Red op) {
+  RedOut<T> o;
+  const std::uint32_t n_in = pl.counter ? pl.count_in(r) : pl.per_rep;
+  if (op == Red::Sum) {
+    std::vector<T> vals(k1 - k0, T(0));
+    for (std::uint32_t k = k0; k < k1; ++k) {
+      const bool on = pl.counter ? k < n_in : pl.bit(k);
+      if (on) { vals[k - k0] = ld<T>(os.p + os.off(r, k)); o.any = true; }
+    }
+    o.value = tree_sum(vals);
+    return o;
+  }
+  for (std::uint32_t k = k0; k < k1; ++k) {
+    const bool on = pl.counter ? k < n_in : pl.bit(k);
+    if (!on) continue;
+    const T v = ld<T>(os.p + os.off(r, k));
+    if (!o.any || (op == Red::Max ? v > o.value : v < o.value)) { o.value = v; o.index = k; }
+    o.any = true;
+  }
+  return o;
+}
+
+// Reduce every element of the plan into one value (+ the flat index of the first extreme).
+// tree_repeats: the repeat results are summed as a tree of repeats (mask forms), else in order.
+template <typename T>
+inline RedOut<T> reduce_plan_all(const Opnd& os, const Plan& pl, Red op, bool tree_repeats) {
+  RedOut<T> all;
+  std::vector<T> part;
+  for (std::uint32_t r = 0; r < pl.repeats; ++r) {
+    const RedOut<T> o = reduce_span<T>(os, pl, r, 0, pl.per_rep, op);
+    if (!o.any) continue;
+    if (op == Red::Sum) {
+      if (tree_repeats) part.push_back(o.value);
+      else all.value = all.any ? static_cast<T>(all.value + o.value) : o.value;
+    } else if (!all.any || (op == Red::Max ? o.value > all.value : o.value < all.value)) {
+      all.value = o.value;
+      all.index = r * pl.per_rep + o.index;
+    }
+    all.any = true;
+  }
+  if (op == Red::Sum && tree_repeats) {
+    // the repeat results are reduced again, per_rep at a time, until one is left
+    while (part.size() > 1) {
+      std::vector<T> next;
+      for (std::size_t i = 0; i < part.size(); i += pl.per_rep) {
+        std::vector<T> chunk(part.begin() + static_cast<std::ptrdiff_t>(i),
+                             part.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(part.size(), i + pl.per_rep)));
+        next.push_back(tree_sum(chunk));
+      }
+      part.swap(next);
+    }
+    if (!part.empty()) all.value = part[0];
+  }
+  return all;
+}
+
+// All elements of a plan into one value, the repeat results added in order (vcadd's accumulate mode,
+// intrinsics.h); the value as float, the flat index of the first extreme.
 template <typename T>
 inline void reduce_plan(const Opnd& os, const Plan& pl, Red op, float& acc, std::uint32_t& idx) {
-  bool first = true;
-  acc = 0.0f;
-  idx = 0;
-  pl.each([&](std::uint32_t r, std::uint32_t k) {
-    const float v = static_cast<float>(ld<T>(os.p + os.off(r, k)));
-    const std::uint32_t flat = r * pl.per_rep + k;
-    if (op == Red::Sum) acc += v;
-    else if (first || (op == Red::Max ? v > acc : v < acc)) { acc = v; idx = flat; }
-    first = false;
-  });
+  const RedOut<T> o = reduce_plan_all<T>(os, pl, op, false);
+  acc = static_cast<float>(o.value);
+  idx = o.index;
+}
+
+template <typename T>
+inline std::uint64_t raw_of(T v) {
+  std::uint64_t b = 0;
+  std::memcpy(&b, &v, sizeof(T));
+  return b;
+}
+
+// The plan of ReduceSum/Max/Min's mask forms: repeatTime is not limited to 255 (documented).
+inline Plan reduce_all_plan(const char* api, const std::uint64_t* bits, std::uint64_t cont, long long repeat,
+                            std::uint32_t per_rep, const char* file, int line) {
+  if (repeat < 0) npukb::violation(api, "repeatTime " + npukb::kern::num(repeat) + " is negative", file, line);
+  Plan p = make_plan(api, true, bits, cont, 0, per_rep, file, line);
+  if (!p.counter) p.repeats = static_cast<std::uint32_t>(repeat);
+  return p;
 }
 
 template <typename T>
 inline void reduce_all(const char* api, const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
-                       const Plan& pl, std::uint32_t srcRepStride, Red op, bool calIndex, const char* file, int line) {
+                       const Plan& pl, std::uint32_t srcRepStride, Red op, bool calIndex, bool count_form, const char* file,
+                       int line) {
   if (pl.empty()) return;
   const Opnd os = opnd(src, 1, srcRepStride);
   const std::uint64_t es = os.extent(pl);
@@ -50,11 +155,16 @@ inline void reduce_all(const char* api, const LocalTensor<T>& dst, const LocalTe
   // the hardware keeps one partial per repeat in the work tensor
   const std::uint64_t wbytes = static_cast<std::uint64_t>(pl.repeats) * sizeof(T) * (op == Red::Sum ? 1 : 2);
   check_local(api, "sharedTmpBuffer", work, wbytes, true, file, line);
-  float acc;
-  std::uint32_t idx;
-  reduce_plan<T>(os, pl, op, acc, idx);
-  dst.ptr()[0] = static_cast<T>(acc);
-  if (op != Red::Sum && calIndex) dst.ptr()[1] = index_bits<T>(idx);
+  const RedOut<T> o = reduce_plan_all<T>(os, pl, op, !count_form);
+  dst.ptr()[0] = o.value;
+  if (op != Red::Sum && calIndex) dst.ptr()[1] = index_bits<T>(o.index);
+  npukb::kern::KState& s = npukb::kern::state();
+  if (op == Red::Sum) {
+    if (count_form) s.acc_val = raw_of<T>(o.value);  // GetReduceRepeatSumSpr / GetAccVal
+  } else {
+    s.max_min_value = raw_of<T>(o.value);  // GetReduceRepeatMaxMinSpr (the index is not exact here)
+    s.max_min_index = raw_of<T>(index_bits<T>(o.index));
+  }
   const npukb::kern::Span sp = vspan(src, es);
   const npukb::kern::Span dp[2] = {vspan(dst, 2 * sizeof(T)), vspan(work, wbytes)};
   const std::uint32_t levels = pl.repeats > 1 ? 2 : 1;
@@ -65,30 +175,31 @@ inline void reduce_all(const char* api, const LocalTensor<T>& dst, const LocalTe
 #define NPUKB_REDUCE_ALL(NAME, OP, HASIDX)                                                                            \
   template <typename T, bool isSetMask = true>                                                                         \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,         \
-                   const std::int32_t count HASIDX) { NPUKB_CALLER;                                                    \
+                   const std::int32_t count HASIDX) { NPUKB_CALLER;                                                     \
     static_assert(sim::red_types<T>, #NAME ": unsupported data type (half, float)");                                    \
-    sim::check_count<T>(#NAME, count, file, line);                                                                     \
-    const sim::Plan pl = sim::count_plan(static_cast<std::uint64_t>(count), 256 / sizeof(T));                          \
-    sim::reduce_all(#NAME, dst, src, sharedTmpBuffer, pl, 8, OP, NPUKB_IDXVAL, file, line);                            \
+    const std::uint64_t n = sim::count_form_total(#NAME, isSetMask, count, file, line);                                \
+    sim::Plan pl = sim::counter_plan(n, 256 / sizeof(T));                                                              \
+    if (isSetMask) sim::count_plan(n, 256 / sizeof(T));                                                                \
+    sim::reduce_all(#NAME, dst, src, sharedTmpBuffer, pl, 8, OP, NPUKB_IDXVAL, true, file, line);                      \
   }                                                                                                                    \
   template <typename T>                                                                                                \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,         \
                    const std::uint64_t mask[], const std::int32_t repeatTimes, const std::int32_t srcRepStride          \
-                   HASIDX) { NPUKB_CALLER;                                                                             \
+                   HASIDX) { NPUKB_CALLER;                                                             \
     static_assert(sim::red_types<T>, #NAME ": unsupported data type (half, float)");                                    \
-    const sim::Plan pl = sim::make_plan(#NAME, true, mask, 0, repeatTimes, 256 / sizeof(T), file, line);               \
+    const sim::Plan pl = sim::reduce_all_plan(#NAME, mask, 0, repeatTimes, 256 / sizeof(T), file, line);               \
     sim::reduce_all(#NAME, dst, src, sharedTmpBuffer, pl, static_cast<std::uint32_t>(srcRepStride), OP, NPUKB_IDXVAL,  \
-                    file, line);                                                                                       \
+                    false, file, line);                                                                                \
   }                                                                                                                    \
   template <typename T>                                                                                                \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,         \
                    const std::int32_t mask, const std::int32_t repeatTimes, const std::int32_t srcRepStride             \
-                   HASIDX) { NPUKB_CALLER;                                                                             \
+                   HASIDX) { NPUKB_CALLER;                                                             \
     static_assert(sim::red_types<T>, #NAME ": unsupported data type (half, float)");                                    \
-    const sim::Plan pl = sim::make_plan(#NAME, true, nullptr, static_cast<std::uint64_t>(mask), repeatTimes,           \
-                                        256 / sizeof(T), file, line);                                                  \
+    const sim::Plan pl = sim::reduce_all_plan(#NAME, nullptr, static_cast<std::uint64_t>(mask), repeatTimes,           \
+                                              256 / sizeof(T), file, line);                                           \
     sim::reduce_all(#NAME, dst, src, sharedTmpBuffer, pl, static_cast<std::uint32_t>(srcRepStride), OP, NPUKB_IDXVAL,  \
-                    file, line);                                                                                       \
+                    false, file, line);                                                                                \
   }
 
 #define NPUKB_IDXVAL false
@@ -101,7 +212,27 @@ NPUKB_REDUCE_ALL(ReduceMin, sim::Red::Min, NPUKB_CALIDX_PARAM)
 #undef NPUKB_CALIDX_PARAM
 #undef NPUKB_IDXVAL
 
-// ---- WholeReduce: one result per repeat ---------------------------------------------------------
+// ---- special registers of the reductions ----------------------------------------------------------
+// The sum of the last ReduceSum count form (as the element type T).
+template <typename T>
+inline T GetReduceRepeatSumSpr() {
+  static_assert(sim::red_types<T>, "GetReduceRepeatSumSpr: unsupported data type (half, float)");
+  T v;
+  const std::uint64_t b = npukb::kern::state().acc_val;
+  std::memcpy(&v, &b, sizeof(T));
+  return v;
+}
+// The extreme of the last ReduceRepeat<MAX/MIN> (WholeReduceMax/Min) over all its repeats and its flat
+// index (index bits in a T), or the extreme of the last ReduceMax/ReduceMin.
+template <typename T>
+inline void GetReduceRepeatMaxMinSpr(T& maxMinValue, T& maxMinIndex) {
+  static_assert(sim::red_types<T>, "GetReduceRepeatMaxMinSpr: unsupported data type (half, float)");
+  const npukb::kern::KState& s = npukb::kern::state();
+  std::memcpy(&maxMinValue, &s.max_min_value, sizeof(T));
+  std::memcpy(&maxMinIndex, &s.max_min_index, sizeof(T));
+}
+
+// ---- WholeReduce / ReduceRepeat: one result per repeat --------------------------------------------
 namespace sim {
 template <typename T>
 inline void whole_reduce(const char* api, const LocalTensor<T>& dst, const LocalTensor<T>& src, bool isSetMask,
@@ -117,38 +248,37 @@ inline void whole_reduce(const char* api, const LocalTensor<T>& dst, const Local
   const std::uint32_t unit = op == Red::Sum ? sizeof(T) : pair ? 2 * sizeof(T) : order == ReduceOrder::ORDER_ONLY_INDEX ? 4 : sizeof(T);
   const std::uint64_t ed = static_cast<std::uint64_t>(pl.repeats - 1) * static_cast<std::uint32_t>(dstRepStride) * unit + unit;
   check_local(api, "dst", dst, ed, false, file, line);
+  if (dst.loc().addr % unit != 0) {
+    npukb::violation(api, "unaligned UB address: dst starts at UB offset " + npukb::kern::num(dst.loc().addr) +
+                     ", which is not " + npukb::kern::num(unit) + "-byte aligned (the size of one result)", file, line);
+  }
+  // all results are computed from the sources before any is written (dst may overlap src)
+  std::vector<RedOut<T>> res(pl.repeats);
+  for (std::uint32_t r = 0; r < pl.repeats; ++r) res[r] = reduce_span<T>(os, pl, r, 0, pl.per_rep, op);
   std::uint8_t* d = reinterpret_cast<std::uint8_t*>(dst.ptr());
   // The extreme of the whole instruction and its flat element index go to the register that
-  // GetReduceMaxMinCount reads (WholeReduceMax/Min only).
-  float best = 0.0f;
+  // GetReduceRepeatMaxMinSpr / GetReduceMaxMinCount read (ReduceRepeat MAX/MIN only).
+  bool have_best = false;
+  T best{};
   std::uint32_t best_idx = 0;
   for (std::uint32_t r = 0; r < pl.repeats; ++r) {
-    Plan one = pl;
-    one.repeats = 1;
-    if (one.counter) { one.total = pl.count_in(r); }
-    const Opnd orow{os.p + static_cast<std::uint64_t>(r) * os.rep * 32u, os.esz, os.blk, os.rep};
-    float acc;
-    std::uint32_t idx;
-    reduce_plan<T>(orow, one, op, acc, idx);
-    if (op != Red::Sum && (r == 0 || (op == Red::Max ? acc > best : acc < best))) {
-      best = acc;
-      best_idx = r * pl.per_rep + idx;
+    const RedOut<T>& o = res[r];
+    if (!o.any) continue;
+    if (op != Red::Sum && (!have_best || (op == Red::Max ? o.value > best : o.value < best))) {
+      best = o.value;
+      best_idx = r * pl.per_rep + o.index;
+      have_best = true;
     }
-    std::uint8_t* o = d + static_cast<std::uint64_t>(r) * static_cast<std::uint32_t>(dstRepStride) * unit;
-    const T v = static_cast<T>(acc);
-    if (op == Red::Sum || order == ReduceOrder::ORDER_ONLY_VALUE) st<T>(o, v);
-    else if (order == ReduceOrder::ORDER_ONLY_INDEX) st<std::uint32_t>(o, idx);
-    else if (order == ReduceOrder::ORDER_VALUE_INDEX) { st<T>(o, v); st<T>(o + sizeof(T), index_bits<T>(idx)); }
-    else { st<T>(o, index_bits<T>(idx)); st<T>(o + sizeof(T), v); }
+    std::uint8_t* out = d + static_cast<std::uint64_t>(r) * static_cast<std::uint32_t>(dstRepStride) * unit;
+    if (op == Red::Sum || order == ReduceOrder::ORDER_ONLY_VALUE) st<T>(out, o.value);
+    else if (order == ReduceOrder::ORDER_ONLY_INDEX) st<std::uint32_t>(out, o.index);
+    else if (order == ReduceOrder::ORDER_VALUE_INDEX) { st<T>(out, o.value); st<T>(out + sizeof(T), index_bits<T>(o.index)); }
+    else { st<T>(out, index_bits<T>(o.index)); st<T>(out + sizeof(T), o.value); }
   }
   if (op != Red::Sum) {
     npukb::kern::KState& s = npukb::kern::state();
-    const T bv = static_cast<T>(best);
-    const T bi = index_bits<T>(best_idx);
-    s.max_min_value = 0;
-    s.max_min_index = 0;
-    std::memcpy(&s.max_min_value, &bv, sizeof(T));
-    std::memcpy(&s.max_min_index, &bi, sizeof(T));
+    s.max_min_value = raw_of<T>(best);
+    s.max_min_index = raw_of<T>(index_bits<T>(best_idx));
   }
   const npukb::kern::Span sp = vspan(src, es), dp = vspan(dst, ed);
   vec_cost(static_cast<double>(npukb::kern::VecCost::Reduce), pl.repeats, &sp, 1, &dp, 1);
@@ -189,7 +319,28 @@ inline void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src,
 NPUKB_WHOLE_MM(WholeReduceMax, sim::Red::Max)
 NPUKB_WHOLE_MM(WholeReduceMin, sim::Red::Min)
 
-// ---- BlockReduce: one result per 32-byte block, 8 per repeat ------------------------------------
+// ReduceRepeat<reduceType, T, U, isSetMask>: the documented name of the WholeReduce instructions.
+template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>
+inline void ReduceRepeat(const LocalTensor<T>& dst, const LocalTensor<U>& src, const std::uint64_t mask[], const std::int32_t repeatTime,
+                         const std::int32_t dstRepStride, const std::int32_t srcBlkStride, const std::int32_t srcRepStride,
+                         ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX) { NPUKB_CALLER;
+  static_assert(sim::red_types<T>, "ReduceRepeat: unsupported data type (half, float)");
+  static_assert(std::is_same_v<T, U>, "ReduceRepeat: dst and src must have the same data type");
+  sim::whole_reduce("ReduceRepeat", dst, src, isSetMask, mask, 0, repeatTime, dstRepStride, srcBlkStride, srcRepStride,
+                    sim::red_of(reduceType), reduceType == ReduceType::SUM ? ReduceOrder::ORDER_ONLY_VALUE : order, file, line);
+}
+template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>
+inline void ReduceRepeat(const LocalTensor<T>& dst, const LocalTensor<U>& src, const std::int32_t mask, const std::int32_t repeatTime,
+                         const std::int32_t dstRepStride, const std::int32_t srcBlkStride, const std::int32_t srcRepStride,
+                         ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX) { NPUKB_CALLER;
+  static_assert(sim::red_types<T>, "ReduceRepeat: unsupported data type (half, float)");
+  static_assert(std::is_same_v<T, U>, "ReduceRepeat: dst and src must have the same data type");
+  sim::whole_reduce("ReduceRepeat", dst, src, isSetMask, nullptr, static_cast<std::uint64_t>(mask), repeatTime, dstRepStride,
+                    srcBlkStride, srcRepStride, sim::red_of(reduceType),
+                    reduceType == ReduceType::SUM ? ReduceOrder::ORDER_ONLY_VALUE : order, file, line);
+}
+
+// ---- BlockReduce / ReduceDataBlock: one result per 32-byte block, 8 per repeat --------------------------
 namespace sim {
 template <typename T>
 inline void block_reduce(const char* api, const LocalTensor<T>& dst, const LocalTensor<T>& src, std::int32_t repeat, bool isSetMask,
@@ -203,31 +354,18 @@ inline void block_reduce(const char* api, const LocalTensor<T>& dst, const Local
   const std::uint64_t ed = (static_cast<std::uint64_t>(pl.repeats - 1) * static_cast<std::uint32_t>(dstRepStride) + 1) * 8 * sizeof(T);
   check_local(api, "dst", dst, ed, false, file, line);
   const std::uint32_t epb = 32 / sizeof(T);
-  float acc[8];
-  bool any[8];
-  std::uint32_t cur = ~0u;
-  auto flush = [&](std::uint32_t r) {
+  std::vector<RedOut<T>> res(static_cast<std::size_t>(pl.repeats) * 8);
+  for (std::uint32_t r = 0; r < pl.repeats; ++r)
+    for (std::uint32_t b = 0; b < 8; ++b) res[r * 8 + b] = reduce_span<T>(os, pl, r, b * epb, (b + 1) * epb, op);
+  for (std::uint32_t r = 0; r < pl.repeats; ++r) {
     T* o = dst.ptr() + static_cast<std::uint64_t>(r) * static_cast<std::uint32_t>(dstRepStride) * 8;
-    for (int b = 0; b < 8; ++b) if (any[b]) o[b] = static_cast<T>(acc[b]);
-  };
-  pl.each([&](std::uint32_t r, std::uint32_t k) {
-    if (r != cur) {
-      if (cur != ~0u) flush(cur);
-      cur = r;
-      for (int b = 0; b < 8; ++b) { acc[b] = 0.0f; any[b] = false; }
-    }
-    const std::uint32_t b = k / epb;
-    const float v = static_cast<float>(ld<T>(os.p + os.off(r, k)));
-    if (op == Red::Sum) acc[b] += v;
-    else if (!any[b] || (op == Red::Max ? v > acc[b] : v < acc[b])) acc[b] = v;
-    any[b] = true;
-  });
-  if (cur != ~0u) flush(cur);
+    for (std::uint32_t b = 0; b < 8; ++b)
+      if (res[r * 8 + b].any) o[b] = res[r * 8 + b].value;
+  }
   const npukb::kern::Span sp = vspan(src, es), dp = vspan(dst, ed);
   vec_cost(static_cast<double>(npukb::kern::VecCost::Reduce), pl.repeats, &sp, 1, &dp, 1);
 }
 }  // namespace sim
-
 #define NPUKB_BLOCK_RED(NAME, OP)                                                                                      \
   template <typename T, bool isSetMask = true>                                                                         \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::int32_t repeatTimes,               \
@@ -267,18 +405,18 @@ inline void pair_reduce(const LocalTensor<T>& dst, const LocalTensor<T>& src, st
                             half_rep) * sizeof(T);
   check_local(api, "dst", dst, ed, true, file, line);
   // every source element is read before any result is written (dst may overlap src)
-  std::vector<float> acc(static_cast<std::size_t>(pl.repeats) * half_rep, 0.0f);
+  std::vector<T> acc(static_cast<std::size_t>(pl.repeats) * half_rep, T(0));
   std::vector<unsigned char> any(acc.size(), 0);
   pl.each([&](std::uint32_t r, std::uint32_t k) {
     const std::size_t o = static_cast<std::size_t>(r) * half_rep + k / 2;
-    acc[o] += static_cast<float>(ld<T>(os.p + os.off(r, k)));
+    acc[o] = static_cast<T>(acc[o] + ld<T>(os.p + os.off(r, k)));  // one addition in T per pair
     any[o] = 1;
   });
   T* d = dst.ptr();
   for (std::uint32_t r = 0; r < pl.repeats; ++r) {
     for (std::uint32_t k = 0; k < half_rep; ++k) {
       const std::size_t o = static_cast<std::size_t>(r) * half_rep + k;
-      if (any[o]) d[static_cast<std::uint64_t>(r) * static_cast<std::uint32_t>(dstRepStride) * half_rep + k] = static_cast<T>(acc[o]);
+      if (any[o]) d[static_cast<std::uint64_t>(r) * static_cast<std::uint32_t>(dstRepStride) * half_rep + k] = acc[o];
     }
   }
   const npukb::kern::Span sp = vspan(src, es), dp = vspan(dst, ed);
@@ -298,6 +436,45 @@ inline void PairReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, 
                           const std::int32_t mask, const std::int32_t dstRepStride, const std::int32_t srcBlkStride,
                           const std::int32_t srcRepStride) { NPUKB_CALLER;
   static_assert(sim::red_types<T>, "PairReduceSum: unsupported data type (half, float)");
+  sim::pair_reduce(dst, src, repeatTime, isSetMask, nullptr, static_cast<std::uint64_t>(mask), dstRepStride, srcBlkStride,
+                   srcRepStride, file, line);
+}
+
+// ---- ReduceDataBlock / ReducePairElem: the documented names with a ReduceType template parameter ----
+template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>
+inline void ReduceDataBlock(const LocalTensor<T>& dst, const LocalTensor<U>& src, const std::uint64_t mask[],
+                            const std::int32_t repeatTime, const std::int32_t dstRepStride, const std::int32_t srcBlkStride,
+                            const std::int32_t srcRepStride) { NPUKB_CALLER;
+  static_assert(sim::red_types<T>, "ReduceDataBlock: unsupported data type (half, float)");
+  static_assert(std::is_same_v<T, U>, "ReduceDataBlock: dst and src must have the same data type");
+  sim::block_reduce("ReduceDataBlock", dst, src, repeatTime, isSetMask, mask, 0, dstRepStride, srcBlkStride, srcRepStride,
+                    sim::red_of(reduceType), file, line);
+}
+template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>
+inline void ReduceDataBlock(const LocalTensor<T>& dst, const LocalTensor<U>& src, const std::int32_t mask,
+                            const std::int32_t repeatTime, const std::int32_t dstRepStride, const std::int32_t srcBlkStride,
+                            const std::int32_t srcRepStride) { NPUKB_CALLER;
+  static_assert(sim::red_types<T>, "ReduceDataBlock: unsupported data type (half, float)");
+  static_assert(std::is_same_v<T, U>, "ReduceDataBlock: dst and src must have the same data type");
+  sim::block_reduce("ReduceDataBlock", dst, src, repeatTime, isSetMask, nullptr, static_cast<std::uint64_t>(mask), dstRepStride,
+                    srcBlkStride, srcRepStride, sim::red_of(reduceType), file, line);
+}
+template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>
+inline void ReducePairElem(const LocalTensor<T>& dst, const LocalTensor<U>& src, const std::uint64_t mask[],
+                           const std::int32_t repeatTime, const std::int32_t dstRepStride, const std::int32_t srcBlkStride,
+                           const std::int32_t srcRepStride) { NPUKB_CALLER;
+  static_assert(sim::red_types<T>, "ReducePairElem: unsupported data type (half, float)");
+  static_assert(std::is_same_v<T, U>, "ReducePairElem: dst and src must have the same data type");
+  static_assert(reduceType == ReduceType::SUM, "ReducePairElem: only ReduceType::SUM is supported");
+  sim::pair_reduce(dst, src, repeatTime, isSetMask, mask, 0, dstRepStride, srcBlkStride, srcRepStride, file, line);
+}
+template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>
+inline void ReducePairElem(const LocalTensor<T>& dst, const LocalTensor<U>& src, const std::int32_t mask,
+                           const std::int32_t repeatTime, const std::int32_t dstRepStride, const std::int32_t srcBlkStride,
+                           const std::int32_t srcRepStride) { NPUKB_CALLER;
+  static_assert(sim::red_types<T>, "ReducePairElem: unsupported data type (half, float)");
+  static_assert(std::is_same_v<T, U>, "ReducePairElem: dst and src must have the same data type");
+  static_assert(reduceType == ReduceType::SUM, "ReducePairElem: only ReduceType::SUM is supported");
   sim::pair_reduce(dst, src, repeatTime, isSetMask, nullptr, static_cast<std::uint64_t>(mask), dstRepStride, srcBlkStride,
                    srcRepStride, file, line);
 }

@@ -33,8 +33,15 @@ struct KState {
   std::uint64_t acc_val = 0;
   std::uint64_t max_min_value = 0;
   std::uint64_t max_min_index = 0;
-  // DEQSCALE register: Cast int32_t -> half multiplies by it (SetDeqScale(half)); 1.0 until set.
-  float deq_scale = 1.0f;
+  // DEQSCALE register (64 bits, SetDeqScale): bits 0-15 the half scale of the int32_t -> half
+  // conversions (Cast, CastDequant, AddDeqRelu); or bits 0-31 a float scale, 37-45 a 9-bit offset and
+  // bit 46 the sign mode of CastDequant int16_t -> b8; or, in vector mode, the UB address of 16
+  // quantization words (vdeq_ub, a byte offset). Half 1.0 until set.
+  std::uint64_t deq_reg = 0x3C00u;
+  std::uint32_t vdeq_ub = ~0u;
+  // DataCopyPad's padding value register (SetPadValue): raw bits, and whether it was set.
+  std::uint64_t pad_value = 0;
+  bool pad_value_set = false;
   // VA0..VA7 address registers (set_va_reg_sb): 8 UB addresses each.
   std::uint64_t va[8][8] = {};
   // Cost model clocks (cycles).

@@ -69,6 +69,14 @@ class LocalTensor {
     size_ = tileSize;
   }
 
+  // `dst = src0 + src1` and the other whole-tensor operator forms: the expression of vec_operators.h
+  // runs its instruction into this tensor.
+  template <typename E, typename = typename E::npukb_tensor_expr>
+  LocalTensor& operator=(const E& expr) {
+    expr.assign_to(*this);
+    return *this;
+  }
+
   LocalTensor operator[](const std::uint32_t offset) const {
     LocalTensor r(*this);
     r.loc_.addr = loc_.addr + offset * static_cast<std::uint32_t>(sizeof(T));

@@ -3,8 +3,10 @@
 // block j holds element j of every source block. 32-bit data: element j of the 16 source blocks fills
 // destination blocks 2j (sources 0..7) and 2j+1 (sources 8..15). 8-bit data: element j of the 16 source
 // blocks fills half a destination block (low or high half of the 32 elements per srcHighHalf /
-// dstHighHalf). Each repeat advances every destination address by dstRepStride and every source address
-// by srcRepStride 32-byte blocks. All 16 source blocks are read before any destination is written.
+// dstHighHalf). Repeat r starts r * dstRepStride / r * srcRepStride 32-byte blocks after the listed
+// addresses; with repeatTimes = 1 the single repeat starts one stride after them (documented: set the
+// strides to 0 to use the listed addresses). All 16 source blocks are read before any destination is
+// written.
 // Clean-room part of ascendc-sim.
 #pragma once
 #include <cstdint>
@@ -51,7 +53,8 @@ inline void trans_5hd(const std::uint64_t* dst, const std::uint64_t* src, std::u
   std::uint8_t* ub = npukb::block().ub;
   constexpr auto kEnd = static_cast<std::uint32_t>(npukb::kUbBytes);
   npukb::kern::Span spans[2] = {{kEnd, 0}, {kEnd, 0}};
-  for (std::uint32_t r = 0; r < p.repeatTimes; ++r) {
+  for (std::uint32_t rr = 0; rr < p.repeatTimes; ++rr) {
+    const std::uint32_t r = p.repeatTimes == 1 ? 1u : rr;
     std::uint8_t in[16][32];
     std::uint32_t out_off[16];
     for (int i = 0; i < 16; ++i) {
@@ -104,6 +107,20 @@ inline void TransDataTo5HD(std::uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE], std:
                            const TransDataTo5HDParams& params) { NPUKB_CALLER;
   static_assert(sim::trans_5hd_types<T>, "TransDataTo5HD: unsupported data type");
   sim::trans_5hd(dstList, srcList, sizeof(T), params, file, line);
+}
+// dst / src: LocalTensor<uint64_t> holding the 16 addresses each (GetPhyAddr values), one after another.
+template <typename T>
+inline void TransDataTo5HD(const LocalTensor<std::uint64_t>& dst, const LocalTensor<std::uint64_t>& src,
+                           const TransDataTo5HDParams& nchwconvParams) { NPUKB_CALLER;
+  static_assert(sim::trans_5hd_types<T>, "TransDataTo5HD: unsupported data type");
+  sim::check_local("TransDataTo5HD", "dst", dst, 16 * 8, true, file, line);
+  sim::check_local("TransDataTo5HD", "src", src, 16 * 8, true, file, line);
+  std::uint64_t d[16], s[16];
+  for (int i = 0; i < 16; ++i) {
+    d[i] = dst.ptr()[i];
+    s[i] = src.ptr()[i];
+  }
+  sim::trans_5hd(d, s, sizeof(T), nchwconvParams, file, line);
 }
 // The implementation entry that real kernels also call directly with raw __ubuf__ address lists.
 template <typename T>

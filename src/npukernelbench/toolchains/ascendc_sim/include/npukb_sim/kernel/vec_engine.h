@@ -84,10 +84,13 @@ inline Plan make_plan(const char* api, bool isSetMask, const std::uint64_t* bits
       p.m0 = bits[0];
       p.m1 = bits[1];
     } else {
-      if (cont > per_rep) {
-        npukb::violation(api, "mask " + npukb::kern::num(static_cast<long long>(cont)) + " is outside [1, " +
-                         npukb::kern::num(per_rep) + "] for this data type", file, line);
+      // Continuous mode: a mask beyond the repeat's element count acts as the maximum (one whole repeat);
+      // a "negative" mask (a huge unsigned value) is undefined on the device.
+      if (static_cast<std::int64_t>(cont) < 0) {
+        npukb::violation(api, "mask " + npukb::kern::num(static_cast<long long>(cont)) +
+                         " is negative (undefined on the device)", file, line);
       }
+      if (cont > per_rep) cont = per_rep;
       p.m0 = mask_low_bits(cont);
       p.m1 = cont > 64 ? mask_low_bits(cont - 64) : 0;
     }
@@ -104,6 +107,16 @@ inline Plan make_plan(const char* api, bool isSetMask, const std::uint64_t* bits
   return p;
 }
 
+// Plan of n elements in counter mode, the mask register and mode left alone.
+inline Plan counter_plan(std::uint64_t n, std::uint32_t per_rep) {
+  Plan p;
+  p.per_rep = per_rep;
+  p.counter = true;
+  p.total = n;
+  p.repeats = static_cast<std::uint32_t>((n + per_rep - 1) / per_rep);
+  return p;
+}
+
 // Plan of a count-form API (internally counter mode; leaves the mask register reset and normal mode).
 inline Plan count_plan(std::uint64_t count, std::uint32_t per_rep) {
   Plan p;
@@ -115,6 +128,34 @@ inline Plan count_plan(std::uint64_t count, std::uint32_t per_rep) {
   s.counter_mode = false;
   s.mask[0] = s.mask[1] = ~0ull;
   return p;
+}
+
+// Element count of a count-form API. isSetMask = true: `count` (the API sets counter mode itself and
+// leaves normal mode with a reset mask). isSetMask = false: the mask register set by SetVectorMask in
+// counter mode (SetMaskCount) gives the count and `count` is ignored, as documented; a count form with
+// an externally set mask in normal mode has no documented meaning and is reported.
+inline std::uint64_t count_form_total(const char* api, bool isSetMask, long long count, const char* file, int line) {
+  if (isSetMask) {
+    if (count < 0) npukb::violation(api, "count " + npukb::kern::num(count) + " is negative", file, line);
+    return static_cast<std::uint64_t>(count);
+  }
+  npukb::kern::KState& s = npukb::kern::state();
+  if (!s.counter_mode) {
+    npukb::violation(api, "isSetMask = false on the tensor-first-n form needs counter mode (SetMaskCount, then "
+                     "SetVectorMask with the element count)", file, line);
+  }
+  return s.mask[0];
+}
+// After a count-form API: isSetMask = true restores normal mode and a full mask (what the API does
+// internally); isSetMask = false leaves the mode and mask register to the caller.
+inline void count_form_done(bool isSetMask, std::uint32_t per_rep, std::uint64_t total) {
+  if (isSetMask) {
+    npukb::kern::KState& s = npukb::kern::state();
+    s.counter_mode = false;
+    s.mask[0] = s.mask[1] = ~0ull;
+  }
+  (void)per_rep;
+  (void)total;
 }
 
 // Element offset (in elements of size esz) of element k of repeat r.
