@@ -254,6 +254,10 @@ def classify_diagnostic(diag: Diagnostic) -> ErrorCategory | None:
     converted = re.search(r"cannot convert '([^']*)' to '([^']*)'", msg)
     if converted and not any(_DTYPE_WORDS.search(t) for t in converted.groups()):
         return ErrorCategory.API_SIGNATURE     # an argument of the wrong kind (an enum, a handle), not a dtype
+    requested = re.search(r"conversion from '([^']*)'(?: \{aka '[^']*'\})? to non-scalar type '([^']*)'", msg)
+    if requested and not any(_is_element_type(t) for t in requested.groups()) and \
+            len({_DTYPE_WORDS.sub("T", t) for t in requested.groups()}) == 2:
+        return ErrorCategory.API_SIGNATURE     # one kind of object for another (a buffer handle for a tensor)
     if _MACRO_ASSERT.search(msg) or any(_IN_MACRO.search(note) for note in diag.notes):
         return ErrorCategory.MACRO_PREPROCESSING
     for rule in RULES:

@@ -1,7 +1,7 @@
-"""The boundary holds without the static checks: every attack of boundary_attacks.py, fed through the
-real evaluate pipeline with the static checks switched off (build with g++, the launcher loading the
-candidate's shared object, the strict comparison), at every confinement level this machine offers,
-gets exactly its status -- nothing leaks into what is recorded, nothing outside the scratch is
+"""The boundary holds without the first filters: every attack of boundary_attacks.py, fed through the
+real evaluate pipeline with the static checks and the build's link checks switched off (build with
+g++, the launcher loading the candidate's shared object, the strict comparison), at every confinement
+level this machine offers, gets exactly its status -- nothing leaks into what is recorded, nothing outside the scratch is
 touched, no process is left behind, no death the candidate caused is blamed on the harness.
 
 A secret file (the canary) lies outside the sandbox and the harness's environment holds an API key
@@ -29,6 +29,7 @@ from npukernelbench.evaluate import EvalOptions, evaluate
 from npukernelbench.generators.base import Completion
 from npukernelbench.result import Status
 from npukernelbench.scrub import TEXT_LIMIT
+from npukernelbench.toolchains.ascendc_sim import builder as builder_mod
 
 OFFERED = sorted({conf_mod._detect(cap).name: cap for cap in conf_mod.LEVELS}.items(),
                  key=lambda item: conf_mod.LEVELS.index(item[1]))
@@ -58,8 +59,11 @@ def level(request, monkeypatch: pytest.MonkeyPatch) -> str:
 
 @pytest.fixture
 def unchecked(monkeypatch: pytest.MonkeyPatch) -> None:
-    """evaluate() without the static checks (the name table is a first filter, never the boundary)."""
+    """evaluate() without the static checks and without the build's link checks (what device and host
+    code may call): both are first filters, never the boundary, so the attacks must reach it."""
     monkeypatch.setattr(evaluate_mod, "check_sources", lambda *args, **kwargs: None)
+    monkeypatch.setattr(builder_mod, "_device_calls", lambda *args, **kwargs: [])
+    monkeypatch.setattr(builder_mod, "_host_calls", lambda *args, **kwargs: [])
 
 
 @pytest.fixture

@@ -300,7 +300,9 @@ def test_failure_details() -> None:
     mixed = compare_array("y", storage([np.nan, 1.0, np.inf, 2.5], "float64"), np.array([1.0, np.nan, 1.0, 2.0]),
                           "float64", tol("float64"))
     assert not mixed.ok and mixed.mismatches == 4 and mixed.index == (0,)
-    assert mixed.max_abs == pytest.approx(0.5) and mixed.max_rel == pytest.approx(0.25)   # finite pairs only
+    assert mixed.max_abs == float("inf") and mixed.max_rel == float("inf")   # NaN / infinite mismatches: unbounded
+    assert "3 mismatched elements are NaN or infinite (error unbounded)" in mixed.message
+    assert "max abs error 0.5 and max rel error 0.25 over the 1 finite elements" in mixed.message   # finite pairs
     nothing_finite = compare_array("y", storage([np.inf, np.nan], "float32"), np.array([np.inf, np.nan]), "float32",
                                    tol("float32"))
     assert nothing_finite.ok and nothing_finite.max_abs == 0.0 and nothing_finite.max_rel == 0.0

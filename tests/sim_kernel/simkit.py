@@ -58,16 +58,18 @@ CUBE_ENGINE = ROOT / "src" / "npukernelbench" / "toolchains" / "ascendc_sim" / "
 
 
 def runtime_object(cache: Path) -> Path:
-    """Compile support/test_runtime.cpp and the simulator's cube engine once per cache directory into
-    one relocatable object."""
+    """Compile support/test_runtime.cpp, support/test_libc.cpp (the device C library's run-time-size
+    memory functions) and the simulator's cube engine once per cache directory into one relocatable
+    object."""
     src = SUPPORT / "test_runtime.cpp"
-    digest = hashlib.sha256(src.read_bytes() + (SUPPORT / "test_support.h").read_bytes() +
+    libc = SUPPORT / "test_libc.cpp"
+    digest = hashlib.sha256(src.read_bytes() + (SUPPORT / "test_support.h").read_bytes() + libc.read_bytes() +
                             CUBE_ENGINE.read_bytes() + (INCLUDE / "npukb_sim" / "cube_engine.h").read_bytes() +
                             (RUNTIME / "call_site.h").read_bytes() + " ".join(FLAGS).encode()).hexdigest()[:16]
     obj = cache / f"test_runtime_{digest}.o"
     if not obj.exists():
         parts = []
-        for i, (source, extra) in enumerate(((src, ()), (CUBE_ENGINE, ("-O2", "-ffp-contract=off")))):
+        for i, (source, extra) in enumerate(((src, ()), (libc, ()), (CUBE_ENGINE, ("-O2", "-ffp-contract=off")))):
             part = cache / f"test_runtime_{digest}_{i}.o"
             subprocess.run([CXX, *FLAGS, *extra, "-c", f"-I{INCLUDE}", f"-I{SUPPORT}", f"-I{RUNTIME}", str(source),
                             "-o", str(part)],

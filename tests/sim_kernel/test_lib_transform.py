@@ -30,7 +30,7 @@ template <typename T, int32_t dim, int32_t axis> static void bc() {
   LocalTensor<T> src = in<T>(u, 1, c == 2 ? m * k : srcn + 32);
   LocalTensor<T> dst = c == 2 ? src : in<T>(u, 2, m * k + 32);
   uint32_t mx = 0, mn = 0;
-  AscendC::GetBroadCastMaxMinTmpSize(platform_ascendc::PlatformAscendC(), dim == 1 ? ge::Shape({1}) :
+  AscendC::GetBroadCastMaxMinTmpSize(platform_ascendc::PlatformAscendC(nullptr), dim == 1 ? ge::Shape({1}) :
       ge::Shape({sshape[0], sshape[1]}), dim == 1 ? ge::Shape({k}) : ge::Shape({m, k}), sizeof(T), false, mx, mn);
   LocalTensor<uint8_t> tmp = u.get<uint8_t>(c == 1 ? mn - 32 : mn + 32);
   switch (form) {
@@ -81,7 +81,7 @@ template <typename T> static void unpad() {
   Ub u;
   LocalTensor<T> src = in<T>(u, 1, h * w), dst = in<T>(u, 2, h * w);
   uint32_t mx = 0, mn = 0;
-  GetUnPadMaxMinTmpSize(platform_ascendc::PlatformAscendC(), ge::Shape({h, w}), sizeof(T), mx, mn);
+  GetUnPadMaxMinTmpSize(platform_ascendc::PlatformAscendC(nullptr), ge::Shape({h, w}), sizeof(T), mx, mn);
   tiling::UnPadTiling t;
   UnPadTilingFunc(ge::Shape({h, w}), mn, sizeof(T), t);
   if (c == 3) t = tiling::UnPadTiling{};
@@ -127,7 +127,7 @@ static void trans_data_call(const A& a, const B& b, uint32_t n_src, uint32_t n_d
   std::vector<int64_t> sd, dd;
   std::apply([&](auto... v) { (sd.push_back(v), ...); }, a.shape);
   std::apply([&](auto... v) { (dd.push_back(v), ...); }, b.shape);
-  const bool ok = GetTransDataMaxMinTmpSize(platform_ascendc::PlatformAscendC(), ge::Shape(sd), ge::Shape(dd),
+  const bool ok = GetTransDataMaxMinTmpSize(platform_ascendc::PlatformAscendC(nullptr), ge::Shape(sd), ge::Shape(dd),
                                             ge::DT_FLOAT16, C, mx, mn);
   LocalTensor<uint8_t> tmp = u.get<uint8_t>(c == 2 ? mn - 32 : (ok ? mn : 32));
   TransDataParams<A, B> p = {a, b};

@@ -93,7 +93,7 @@ inline bool GetTopKMaxMinTmpSize(const int32_t inner, const int32_t outter, cons
                                  const TopKConfig& config, uint32_t& maxValue, uint32_t& minValue) {
   if (config.algo != TopKAlgo::MERGE_SORT || config.order != TopKOrder::UNSET || !config.sorted) return false;
   if (k < 1 || k > inner) return false;
-  return GetTopKMaxMinTmpSize(platform_ascendc::PlatformAscendC(), inner, outter, isReuseSource, isInitIndex, mode,
+  return GetTopKMaxMinTmpSize(platform_ascendc::PlatformAscendC(nullptr), inner, outter, isReuseSource, isInitIndex, mode,
                               isLargest, static_cast<uint32_t>(ge::GetSizeByDataType(dataType)), maxValue, minValue);
 }
 
