@@ -1,8 +1,8 @@
 """The boundary holds without the first filters: every attack of boundary_attacks.py, fed through the
 real evaluate pipeline with the static checks and the build's link checks switched off (build with
 g++, the launcher loading the candidate's shared object, the strict comparison), at every confinement
-level this machine offers, gets exactly its status -- nothing leaks into what is recorded, nothing outside the scratch is
-touched, no process is left behind, no death the candidate caused is blamed on the harness.
+level this machine offers, gets exactly its status -- nothing leaks into what is recorded, nothing
+outside the scratch is touched, no process is left behind, no death the candidate caused is blamed on the harness.
 
 A secret file (the canary) lies outside the sandbox and the harness's environment holds an API key
 (also in a process of the harness's that was started with it, whose /proc/<pid>/environ shows it);
