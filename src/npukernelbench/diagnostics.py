@@ -254,6 +254,10 @@ def classify_diagnostic(diag: Diagnostic) -> ErrorCategory | None:
     converted = re.search(r"cannot convert '([^']*)' to '([^']*)'", msg)
     if converted and not any(_DTYPE_WORDS.search(t) for t in converted.groups()):
         return ErrorCategory.API_SIGNATURE     # an argument of the wrong kind (an enum, a handle), not a dtype
+    operands = re.search(r"no match for 'operator\S*' \(operand types are '([^']*)' and '([^']*)'\)", msg)
+    if operands and operands.group(1) != operands.group(2) and \
+            len({_DTYPE_WORDS.sub("T", t) for t in operands.groups()}) == 1:
+        return ErrorCategory.DTYPE_CONVERSION  # the same kind of operand in two element types (tensor + tensor)
     requested = re.search(r"conversion from '([^']*)'(?: \{aka '[^']*'\})? to non-scalar type '([^']*)'", msg)
     if requested and not any(_is_element_type(t) for t in requested.groups()) and \
             len({_DTYPE_WORDS.sub("T", t) for t in requested.groups()}) == 2:

@@ -134,7 +134,7 @@ static void body(void*) {
   CastDequant<half, int32_t>(zh, x, 128); DataCopy(oh[256], zh, 128);
   Cast(zh, x, RoundMode::CAST_FLOOR, 128); DataCopy(oh[384], zh, 128);   // roundMode has no effect for int32_t -> half
   // int16_t -> int8_t, per tensor: (src * scale) + offset; the scale keeps 10 mantissa bits;
-  halfBlock false: bytes 16-31
+  // halfBlock false: bytes 16-31
   DataCopy(z8.ReinterpretCast<uint8_t>(), init, 512);
   SetDeqScale(1.5f + 1.0f / 4096, (int16_t)-3, true);
   CastDequant<int8_t, int16_t, false, false>(z8, xs, 256); DataCopy(o8, z8, 512);

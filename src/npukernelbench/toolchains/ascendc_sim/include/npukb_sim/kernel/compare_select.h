@@ -122,7 +122,7 @@ inline std::uint32_t cmp_mask_repeats(const char* api, long long repeat, const c
 // ---- Compare: tensor against tensor ---------------------------------------------------------------
 #define NPUKB_CMP_ASSERT(NAME)                                                                                        \
   static_assert(sim::cmp_types<T>, NAME ": unsupported source data type (half, float, int32_t)");                      \
-  static_assert(sim::cmp_dst_types<U>, NAME ": dst must be LocalTensor<int8_t> or LocalTensor<uint8_t> (a bit mask)")
+  static_assert(sim::cmp_dst_types<U>, NAME ": dst's element type must be int8_t or uint8_t (a bit mask)")
 template <typename T, typename U>
 inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,
                     std::uint32_t count) { NPUKB_CALLER;

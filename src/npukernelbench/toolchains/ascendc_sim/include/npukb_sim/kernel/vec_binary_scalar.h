@@ -75,8 +75,17 @@ inline T leaky_relu(T a, T s) { return static_cast<float>(a) >= 0.0f ? a : stati
 // and g++ finds the two ambiguous when the slot's type depends on U; a mismatched U still fails to
 // compile, as documented.
 #define NPUKB_U_ENABLE typename Std::enable_if<true, bool>::type = true
-#define NPUKB_U_CHECK(NAME) \
-  static_assert(std::is_same_v<PrimT<T>, U>, #NAME ": the scalar's type U must be the operand's element type")
+namespace sim {
+template <typename U>
+constexpr bool scalar_is_tensor = false;
+template <typename E>
+constexpr bool scalar_is_tensor<LocalTensor<E>> = true;
+}  // namespace sim
+// A tensor passed where the scalar belongs is a wrong argument kind, reported as such (not as a dtype).
+#define NPUKB_U_CHECK(NAME)                                                                                     \
+  static_assert(!sim::scalar_is_tensor<U>, #NAME ": a tensor passed where the scalar value belongs");          \
+  static_assert(sim::scalar_is_tensor<U> || std::is_same_v<PrimT<T>, U>,                                      \
+                #NAME ": the scalar's type U must be the operand's element type")
 // CHECK: a statement run with the scalar `s` and the element type T in scope (range checks);
 // EXPR: the result of element `a` (type T) with the scalar `s` (type T).
 #define NPUKB_SCALAR_BODY_COUNT(NAME, COST, CHECK, EXPR)                                                            \
