@@ -13,7 +13,7 @@
 
 namespace npukb_lib {
 
-constexpr uint32_t kRepeatBytes = 256;
+// kRepeatBytes (one 256-byte vector repeat) comes from npukb_sim/lib_tmp_sizes.h.
 
 // AscendQuant: two working copies per element in the source's width (the half source or scaled value,
 // the broadcast scale / offset). The minimum is one 256-byte repeat of source elements per pass.
