@@ -48,3 +48,7 @@
 #include "npukb_sim/kernel/lib_norm.h"
 #include "npukb_sim/kernel/lib_welford.h"
 #include "npukb_sim/kernel/lib_quant.h"
+// The rest of the cube family: Load3D and its registers, sparse loads, AIPP image loads.
+#include "npukb_sim/kernel/cube_load3d.h"
+#include "npukb_sim/kernel/cube_sparse.h"
+#include "npukb_sim/kernel/cube_aipp.h"
