@@ -12,10 +12,13 @@ an AI vector core when ``P[1]`` is 2.
 from __future__ import annotations
 
 import struct
+import subprocess
 from pathlib import Path
 
 import numpy as np
-from simkit import Ran, compile_program, run_program
+from simkit import CXX, INCLUDE, SUPPORT, Ran, compile_program, run_program
+
+from npukernelbench.toolchains.ascendc_sim.compiler import KERNEL_DEFINES
 
 HEAD = r"""
 #include <cstring>
@@ -124,6 +127,18 @@ class CubeProgram:
         line = ran.stderr.strip().splitlines()[-1]
         assert line.startswith("VIOLATION: "), line
         return line
+
+
+def syntax_errors(statement: str, workdir: Path) -> str:
+    """Compile ``statement`` inside a body of HEAD with -fsyntax-only; the compiler's stderr ('' when it
+    compiles)."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    src = workdir / "snippet.cpp"
+    src.write_text("#include \"kernel_operator.h\"\n#include \"test_support.h\"\nusing namespace AscendC;\n" + HEAD +
+                   "static void body(void*) { Bufs b(false); " + statement + " }\n")
+    cmd = [CXX, "-std=c++17", "-fsyntax-only", *KERNEL_DEFINES, f"-I{INCLUDE}", f"-I{SUPPORT}", str(src)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    return proc.stderr if proc.returncode != 0 else ""
 
 
 def output(d: Path, i: int, dtype) -> np.ndarray:

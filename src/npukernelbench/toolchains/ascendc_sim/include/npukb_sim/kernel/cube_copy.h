@@ -37,6 +37,7 @@ constexpr bool load2d_type_ok =
     std::is_same_v<T, float>;
 
 // The documented ranges of Nd2NzParams (a zero ndNum/nValue/dValue makes the GM copy a NOP).
+template <typename T>
 inline void check_nd2nz(const char* api, const Nd2NzParams& p, const char* file, int line) {
   auto range = [&](const char* name, long long v, long long lo, long long hi) {
     if (v < lo || v > hi) {
@@ -47,9 +48,10 @@ inline void check_nd2nz(const char* api, const Nd2NzParams& p, const char* file,
   range("ndNum", p.ndNum, 0, 4095);
   range("nValue", p.nValue, 0, 16384);
   range("srcDValue", p.srcDValue, 1, 65535);
-  range("dstNzC0Stride", p.dstNzC0Stride, 1, 16384);
-  range("dstNzNStride", p.dstNzNStride, 1, 16384);
   range("dstNzMatrixStride", p.dstNzMatrixStride, 0, 16384);
+  // a stride no element uses (rows of one 32-byte block; a single row) is not checked
+  if (static_cast<std::uint64_t>(p.dValue) * sizeof(T) > 32) range("dstNzC0Stride", p.dstNzC0Stride, 1, 16384);
+  if (p.nValue > 1) range("dstNzNStride", p.dstNzNStride, 1, 16384);
 }
 
 // ND -> NZ from raw source bytes (ndNum matrices of nValue rows of dValue elements, rows srcDValue apart)
@@ -107,7 +109,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
   static_assert(sim::nd2nz_type_ok<T>, "DataCopy (ND2NZ) supports int8_t, uint8_t, int16_t, uint16_t, int32_t, "
                                        "uint32_t, half, bfloat16_t and float");
   const Nd2NzParams& p = intriParams;
-  sim::check_nd2nz("DataCopy", p, file, line);
+  sim::check_nd2nz<T>("DataCopy", p, file, line);
   if (p.ndNum == 0 || p.nValue == 0 || p.dValue == 0) return;
   const std::uint64_t end = sim::nd2nz_extent<T>(p);
   sim::check_cube_operand("DataCopy", "dst (ND2NZ)", dst, end * sizeof(T), {Hardware::L1, Hardware::UB}, file, line);
@@ -140,8 +142,9 @@ inline void cost_ub_to_l1(const npukb::kern::Span& ub, std::uint64_t bytes, std:
   const double c = npukb::kern::dma_cycles(bytes, rows, true, true) + npukb::kern::dma_cycles(bytes, rows, false, true);
   npukb::kern::schedule(npukb::PIPE_ID_MTE3, c, &ub, 1, nullptr, 0);
 }
+template <typename T>
 inline void check_ub_nd2nz(const char* api, const Nd2NzParams& p, const char* file, int line) {
-  check_nd2nz(api, p, file, line);
+  check_nd2nz<T>(api, p, file, line);
   if (p.ndNum != 1) {
     npukb::violation(api, "UB -> L1 ND2NZ takes ndNum = 1 only (got " + npukb::kern::num(p.ndNum) + ")", file, line);
   }
@@ -157,7 +160,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
   static_assert(sim::nd2nz_type_ok<T>, "DataCopy (UB -> L1, ND2NZ) supports int8_t, uint8_t, int16_t, uint16_t, "
                                        "int32_t, uint32_t, half, bfloat16_t and float");
   const Nd2NzParams& p = intriParams;
-  sim::check_ub_nd2nz("DataCopy", p, file, line);
+  sim::check_ub_nd2nz<T>("DataCopy", p, file, line);
   const std::uint64_t src_elems = static_cast<std::uint64_t>(p.nValue - 1) * p.srcDValue + p.dValue;
   sim::check_cube_operand("DataCopy", "src (UB)", src, src_elems * sizeof(T), {Hardware::UB}, file, line);
   const std::uint64_t end = sim::nd2nz_extent<T>(p);
@@ -176,7 +179,7 @@ inline void DataCopyPad(const LocalTensor<T>& dst, const LocalTensor<T>& src, co
                 "DataCopyPad (UB -> L1) supports 8-, 16-, 32- and 64-bit types");
   const DataCopyExtParams& c = dataCopyParams;
   const Nd2NzParams& p = nd2nzParams;
-  sim::check_ub_nd2nz("DataCopyPad", p, file, line);
+  sim::check_ub_nd2nz<T>("DataCopyPad", p, file, line);
   if (c.blockCount == 0 || c.blockCount > 4095) {
     npukb::violation("DataCopyPad", "blockCount " + npukb::kern::num(c.blockCount) + " is outside [1, 4095]", file, line);
   }

@@ -10,6 +10,7 @@
 // FixpipeParamsM300) are rejected. Clean-room part of ascendc-sim.
 #pragma once
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <type_traits>
@@ -128,12 +129,25 @@ inline void fixpipe(const char* api, std::uint8_t* dst, bool dst_gm, const Local
   if (!nz && p.mSize > 8192) {
     npukb::violation(api, "mSize " + npukb::kern::num(p.mSize) + " exceeds 8192 with NZ2ND", file, line);
   }
-  const std::uint32_t cw = nz && p.isChannelSplit ? 8 : 16;   // columns per Z block of an NZ destination
+  // Z blocks of an NZ destination: 16 columns; 8 with channel split (float); 32 for 8-bit outputs
+  // (channel merge: pairs of 16-column blocks merge, an odd last block of 16 stays as it is).
+  const std::uint32_t cw = nz && p.isChannelSplit ? 8 : 16;
   if (nz && p.nSize % cw != 0) {
     npukb::violation(api, "nSize " + npukb::kern::num(p.nSize) + " must be a multiple of " + npukb::kern::num(cw) +
                      " without NZ2ND (CFG_NZ)", file, line);
   }
   if (!nz && p.isChannelSplit) npukb::violation(api, "isChannelSplit cannot be combined with NZ2ND", file, line);
+  if (p.isChannelSplit && p.unitFlag != 0) {
+    npukb::violation(api, "isChannelSplit cannot be combined with unitFlag", file, line);
+  }
+  struct ZBlock {
+    std::uint32_t col0, width;
+  };
+  std::vector<ZBlock> zblocks;
+  if (nz) {
+    const std::uint32_t merged = sizeof(T) == 1 ? 32 : cw;
+    for (std::uint32_t c = 0; c < p.nSize; c += merged) zblocks.push_back({c, std::min(merged, p.nSize - c)});
+  }
   if (!nz && p.dstStride == 0) npukb::violation(api, "dstStride (ND row length) must not be 0", file, line);
   const std::uint64_t m_rows = (p.mSize + 15) / 16 * 16;
   const std::uint64_t last_col_block = (p.nSize - 1) / 16;
@@ -151,7 +165,8 @@ inline void fixpipe(const char* api, std::uint8_t* dst, bool dst_gm, const Local
     for (std::uint32_t j = 0; j < p.nSize; ++j) col_scale[j] = quant_scale(scale_words[j]);
   }
   const std::uint64_t dst_extent =
-      nz ? (p.nSize / cw - 1ull) * p.dstStride * 32ull + p.mSize * cw * sizeof(T) + (p.ndNum - 1ull) * p.dstNdStride * sizeof(T)
+      nz ? (zblocks.size() - 1ull) * p.dstStride * 32ull + p.mSize * zblocks.back().width * sizeof(T) +
+               (p.ndNum - 1ull) * p.dstNdStride * sizeof(T)
          : ((p.ndNum - 1ull) * p.dstNdStride + (p.mSize - 1ull) * p.dstStride + p.nSize) * sizeof(T);
   if (dst_tensor != nullptr) check_cube_operand(api, "dst", *dst_tensor, dst_extent, {Hardware::L1}, file, line);
   const U* s = src.ptr();
@@ -174,16 +189,17 @@ inline void fixpipe(const char* api, std::uint8_t* dst, bool dst_gm, const Local
         }
         dst_end = std::max<std::uint64_t>(dst_end, off + p.nSize * sizeof(T));
       } else {
-        for (std::uint32_t b = 0; b < p.nSize / cw; ++b) {
-          const std::uint64_t off = static_cast<std::uint64_t>(b) * p.dstStride * 32ull + static_cast<std::uint64_t>(i) * cw * sizeof(T) +
+        for (std::size_t b = 0; b < zblocks.size(); ++b) {
+          const std::uint32_t w = zblocks[b].width;
+          const std::uint64_t off = static_cast<std::uint64_t>(b) * p.dstStride * 32ull + static_cast<std::uint64_t>(i) * w * sizeof(T) +
                                     static_cast<std::uint64_t>(nd) * p.dstNdStride * sizeof(T);
           if (dst_gm) {
-            npukb::check_gm(dst + off, cw * sizeof(T), true, api, file, line);
-            gm_store(reinterpret_cast<T*>(dst + off), row.data() + b * cw, cw);
+            npukb::check_gm(dst + off, w * sizeof(T), true, api, file, line);
+            gm_store(reinterpret_cast<T*>(dst + off), row.data() + zblocks[b].col0, w);
           } else {
-            std::memcpy(dst + off, row.data() + b * cw, cw * sizeof(T));
+            std::memcpy(dst + off, row.data() + zblocks[b].col0, w * sizeof(T));
           }
-          dst_end = std::max<std::uint64_t>(dst_end, off + cw * sizeof(T));
+          dst_end = std::max<std::uint64_t>(dst_end, off + w * sizeof(T));
         }
       }
       written += p.nSize * sizeof(T);
@@ -415,7 +431,9 @@ inline void SetFixpipeNz2ndFlag(std::uint16_t ndNum, std::uint16_t srcNdStride, 
     npukb::violation("SetFixpipeNz2ndFlag", "with ndNum > 1, srcNdStride must lie in [1, 512] (1024-byte units), got " +
                      npukb::kern::num(srcNdStride), file, line);
   }
-  if (dstNdStride == 0) npukb::violation("SetFixpipeNz2ndFlag", "dstNdStride must lie in [1, 65535]", file, line);
+  if (ndNum > 1 && dstNdStride == 0) {
+    npukb::violation("SetFixpipeNz2ndFlag", "with ndNum > 1, dstNdStride must lie in [1, 65535]", file, line);
+  }
   npukb::kern::CubeRegs& regs = npukb::kern::cube_regs();
   regs.nz2nd_set = true;
   regs.nz2nd_num = ndNum;

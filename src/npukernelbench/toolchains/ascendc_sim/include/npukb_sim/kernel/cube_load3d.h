@@ -9,7 +9,8 @@
 // ho * Wo + wo, column k = ((c1 * Kh + kh) * Kw + kw) * C0 + c0, value fm[c1][ho*sh + kh*dh - top]
 // [wo*sw + kw*dw - left][c0], or the padding value outside the map. The instruction moves the window
 // [mStartPt, +mExtension) x [kStartPt, +kExtension) (repeated along M or K by SetLoadDataRepeat, the
-// repeats forming one larger window); fractal positions outside the window are written as zero.
+// repeats forming one larger window). Window positions past the img2col matrix read as the padding value;
+// fractal positions outside the window are written as zero.
 // Clean-room part of ascendc-sim.
 #pragma once
 #include <cstdint>
@@ -151,8 +152,9 @@ inline void load3d(const char* api, const LocalTensor<T>& dst, const LocalTensor
       const std::uint64_t fh = rem / (static_cast<std::uint64_t>(j.kw) * c0), fw = (rem / c0) % j.kw, cc = k % c0;
       const long long hi = static_cast<long long>(oh * j.sh + fh * j.dh) - j.pad[2];
       const long long wi = static_cast<long long>(ow * j.sw + fw * j.dw) - j.pad[0];
-      std::uint64_t v = j.pad_value;
-      if (hi >= 0 && hi < static_cast<long long>(j.h) && wi >= 0 && wi < static_cast<long long>(j.w)) {
+      std::uint64_t v = j.pad_value;   // padding, and window positions past the img2col matrix
+      if (m < big_m && k < big_k && hi >= 0 && hi < static_cast<long long>(j.h) && wi >= 0 &&
+          wi < static_cast<long long>(j.w)) {
         const std::uint64_t idx = ((c1 * j.h + static_cast<std::uint64_t>(hi)) * j.w + static_cast<std::uint64_t>(wi)) * c0 + cc;
         // element index from the start of L1 (the source start is 32-byte aligned)
         std::uint64_t e = static_cast<std::uint64_t>(sl.addr) * 8 / bits + idx;

@@ -63,7 +63,7 @@ inline void check_mmad_params(const char* api, const MmadParams& p, const char* 
   }
 }
 
-template <typename T, typename U, typename S, typename V>
+template <typename T, typename U, typename S, typename V, bool kBias>
 inline void mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter,
                  const LocalTensor<V>* bias, const MmadParams& p, const char* file, int line) {
   static_assert(mmad_types_ok<T, U, S>,
@@ -98,7 +98,7 @@ inline void mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const Loca
   job.init = accumulate ? 0 : 1;
   npukb::kern::CubeSpan reads[4] = {cube_span(fm, 0, a_bytes), cube_span(filter, 0, b_bytes)};
   int nreads = 2;
-  if (bias != nullptr) {
+  if constexpr (kBias) {
     static_assert(mmad_bias_ok<T, U, V>, "Mmad with bias supports bias float (half/bfloat16_t/float inputs) and "
                                          "int32_t (int8_t inputs)");
     check_cube_operand("Mmad", "bias", *bias, n1 * 16 * sizeof(T), {Hardware::BIAS}, file, line);
@@ -106,6 +106,7 @@ inline void mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const Loca
     job.init = 2;
     reads[nreads++] = cube_span(*bias, 0, n1 * 16 * sizeof(T));
   } else if (!p.cmatrixInitVal && p.cmatrixSource && !p.isBias) {
+    (void)bias;
     npukb::violation("Mmad", "cmatrixSource = true (C starts from the bias table) needs the Mmad overload with a bias "
                      "tensor in C2", file, line);
   }
@@ -121,7 +122,7 @@ inline void mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const Loca
 template <typename T, typename U, typename S>
 inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter, const MmadParams& mmadParams,
                  const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-  sim::mmad<T, U, S, T>(dst, fm, filter, nullptr, mmadParams, file, line);
+  sim::mmad<T, U, S, T, false>(dst, fm, filter, nullptr, mmadParams, file, line);
 }
 
 // With a bias in the bias table (C2): C = bias (broadcast over rows) + A x B.
@@ -129,7 +130,7 @@ template <typename T, typename U, typename S, typename V>
 inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter,
                  const LocalTensor<V>& bias, const MmadParams& mmadParams, const char* file = __builtin_FILE(),
                  int line = __builtin_LINE()) {
-  sim::mmad<T, U, S, V>(dst, fm, filter, &bias, mmadParams, file, line);
+  sim::mmad<T, U, S, V, true>(dst, fm, filter, &bias, mmadParams, file, line);
 }
 
 // 4:2 structured sparse Mmad: B (L0B) holds the densified k/2 rows loaded by LoadDataWithSparse, whose
