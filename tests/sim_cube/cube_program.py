@@ -182,3 +182,32 @@ def from_nz_c(c: np.ndarray, m: int, n: int) -> np.ndarray:
     """The L0C layout (n1 column blocks of m1*16 rows x 16) -> m x n."""
     m1, n1 = -(-m // 16), -(-n // 16)
     return c[: n1 * m1 * 256].reshape(n1, m1 * 16, 16).transpose(1, 0, 2).reshape(m1 * 16, n1 * 16)[:m, :n]
+
+
+def densify(b: np.ndarray):
+    """4:2 densification of B (K x N, at most 2 non-zeros per 4 rows of a column) and the index per the
+    documented table: index0 = position of the first non-zero among elements 0..2, index1 = position of
+    the second among elements 1..3, minus 1."""
+    k, n = b.shape
+    dense = np.zeros((k // 2, n), np.int8)
+    idx = np.zeros((k // 2, n), np.uint8)
+    for j in range(n):
+        for g in range(k // 4):
+            grp = b[4 * g: 4 * g + 4, j]
+            nz = [i for i in range(4) if grp[i] != 0]
+            if len(nz) == 2:
+                p0, p1 = nz
+            elif len(nz) == 1:
+                p0, p1 = (nz[0], nz[0]) if nz[0] < 3 else (0, 3)
+            else:
+                p0, p1 = 0, 1
+            dense[2 * g, j] = grp[p0] if p0 in nz else 0
+            dense[2 * g + 1, j] = grp[p1] if (p1 in nz and p1 != p0) else 0
+            idx[2 * g, j] = p0
+            idx[2 * g + 1, j] = max(p1 - 1, 0) if p1 != p0 else 0
+    return dense, idx
+
+
+def pack_index(idx_nz: np.ndarray) -> np.ndarray:
+    v = idx_nz.astype(np.uint8).reshape(-1, 4)
+    return (v[:, 0] | (v[:, 1] << 2) | (v[:, 2] << 4) | (v[:, 3] << 6)).astype(np.uint8)
