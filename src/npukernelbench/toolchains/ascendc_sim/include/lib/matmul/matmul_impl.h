@@ -87,14 +87,18 @@ class Matmul {
                     std::is_same_v<SrcAT, std::int8_t>,
                 "Matmul: A/B types supported here: half, bfloat16_t, float, int8_t (int4b_t is not modelled)");
   static_assert((std::is_same_v<L0cT, float> && (std::is_same_v<DstT, float> || std::is_same_v<DstT, half> ||
-                                                  std::is_same_v<DstT, bfloat16_t> || std::is_same_v<DstT, std::int8_t>)) ||
+                                                  std::is_same_v<DstT, bfloat16_t> ||
+                                                  (std::is_same_v<DstT, std::int8_t> && !std::is_same_v<SrcAT, float>))) ||
                     (std::is_same_v<L0cT, std::int32_t> &&
                      (std::is_same_v<DstT, std::int32_t> || std::is_same_v<DstT, half> || std::is_same_v<DstT, std::int8_t>)),
-                "Matmul: unsupported C type for these inputs (half/bfloat16/float inputs give float, half, bfloat16_t or "
-                "int8_t; int8 inputs give int32_t, or half / int8_t with SetQuantScalar / SetQuantVector)");
-  static_assert(std::is_same_v<BiasT, float> || std::is_same_v<BiasT, half> ||
-                    (std::is_same_v<BiasT, std::int32_t> && std::is_same_v<SrcAT, std::int8_t>),
-                "Matmul: the bias is half or float (int32_t only with int8_t A/B)");
+                "Matmul: unsupported C type for these inputs (half/bfloat16 inputs give float, half, bfloat16_t or "
+                "int8_t, float inputs float, half or bfloat16_t; int8 inputs give int32_t, or half / int8_t with "
+                "SetQuantScalar / SetQuantVector)");
+  // The bias type (BIAS_TYPE defaults to C_TYPE) is checked where a bias is set: half/float for
+  // half/bfloat16_t/float inputs, int32_t for int8_t inputs (table 2 of the Matmul usage page).
+  static constexpr bool kBiasTypeOk = std::is_same_v<SrcAT, std::int8_t>
+                                          ? std::is_same_v<BiasT, std::int32_t>
+                                          : (std::is_same_v<BiasT, float> || std::is_same_v<BiasT, half>);
   static_assert(A_TYPE::pos == TPosition::GM || sim::is_ub(A_TYPE::pos) || sim::is_l1(A_TYPE::pos),
                 "Matmul: A lives in GM, UB (VECIN/VECOUT/VECCALC) or L1 (TSCM)");
   static_assert(B_TYPE::pos == TPosition::GM || sim::is_ub(B_TYPE::pos) || sim::is_l1(B_TYPE::pos),
@@ -210,11 +214,13 @@ class Matmul {
   }
   void SetBias(const AscendC::GlobalTensor<BiasT>& biasGlobal, const char* file = __builtin_FILE(),
                int line = __builtin_LINE()) {
+    static_assert(kBiasTypeOk, "Matmul::SetBias: the bias is half or float (int32_t for int8_t A/B)");
     require_bias_tiling(file, line);
     bias_ = sim::Operand{biasGlobal.GetPhyAddr(), true, true, false, 0.0f, 0};
     bias_enabled_ = true;
   }
   void SetBias(const AscendC::LocalTensor<BiasT>& inputBias, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+    static_assert(kBiasTypeOk, "Matmul::SetBias: the bias is half or float (int32_t for int8_t A/B)");
     require_bias_tiling(file, line);
     bias_ = local_operand(inputBias);
     bias_enabled_ = true;
@@ -315,7 +321,6 @@ class Matmul {
     }
     partial_sum_ = false;
     const int stride = ub_stride(single_n_);
-    check_ub_rows("Matmul::IterateAll", single_n_, file, line);
     double end = 0.0;
     if (!kByBlock) {
       end = compute_to_local(ubCmatrix, 0, 0, single_m_, single_n_, stride, enAtomic, true, file, line);
@@ -692,17 +697,11 @@ class Matmul {
   long long lda() const { return trans_a_ ? org_m_ : org_ka_; }
   long long ldb() const { return trans_b_ ? org_kb_ : org_n_; }
   long long ldc() const { return org_kc_ > 0 ? org_kc_ : org_n_; }
-  // A C going to UB in ND must have rows of whole 32-byte blocks; ND_ALIGN pads them.
-  static void check_ub_rows(const char* api, int n, const char* file, int line) {
-    if (C_TYPE::format == CubeFormat::ND && (static_cast<long long>(n) * sizeof(DstT)) % 32 != 0) {
-      npukb::violation(api, "singleCoreN = " + npukb::kern::num(n) + " is not 32-byte aligned: a C in UB then needs "
-                       "CubeFormat::ND_ALIGN (rows padded to 32 bytes)", file, line);
-    }
-  }
-  // Rows of a C block in UB: ND rows of N elements; ND_ALIGN rounds them up to 32 bytes.
+  // Rows of a C block in UB are whole 32-byte blocks, ND and ND_ALIGN alike: N rounded up to 32 bytes
+  // (the pages state a 32-byte N requirement for a VECIN ND C only on other chips; the simulator pads).
   static int ub_stride(int n) {
     constexpr int c0 = static_cast<int>(32 / sizeof(DstT));
-    return C_TYPE::format == CubeFormat::ND_ALIGN ? (n + c0 - 1) / c0 * c0 : n;
+    return (n + c0 - 1) / c0 * c0;
   }
 
   template <typename T>
@@ -1190,7 +1189,6 @@ class Matmul {
   void batch_to_local(const AscendC::LocalTensor<DstT>& ub, std::uint32_t batchA, std::uint32_t batchB, std::uint32_t strideA,
                       std::uint32_t strideB, bool enPartialSum, std::uint8_t enAtomic, const char* file, int line) {
     const int stride = ub_stride(single_n_);
-    check_ub_rows("Matmul::IterateBatch", single_n_, file, line);
     const std::uint64_t per = static_cast<std::uint64_t>(single_m_) * stride;
     const double end = for_each_batch("Matmul::IterateBatch", batchA, batchB, strideA, strideB, enPartialSum, file, line,
                                       [&](std::uint32_t b) {
