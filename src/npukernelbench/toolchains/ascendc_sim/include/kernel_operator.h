@@ -52,3 +52,4 @@
 #include "npukb_sim/kernel/cube_load3d.h"
 #include "npukb_sim/kernel/cube_sparse.h"
 #include "npukb_sim/kernel/cube_aipp.h"
+#include "npukb_sim/kernel/cube_group.h"

@@ -25,6 +25,7 @@
 #include <atomic>
 #include <cerrno>
 #include <condition_variable>
+#include <functional>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -230,7 +231,7 @@ void sort_regions() {
 // ---------------------------------------------------------------------------------------------
 // Blocks and the cooperative scheduler
 
-enum class BlockRun { READY, RUNNING, BARRIER, WAIT_FLAG, DONE };
+enum class BlockRun { READY, RUNNING, BARRIER, WAIT_FLAG, WAIT_COND, DONE };
 
 constexpr int kFlagIds = 16;             // CrossCoreSetFlag flag ids 0..15
 constexpr int kFlagCounterMax = 15;      // a flag counter holds at most 15 pending sets
@@ -244,6 +245,8 @@ struct BlockSlot {
   BlockRun run = BlockRun::READY;
   std::string wait_where;       // file:line of the SyncAll / wait it blocks in
   int wait_flag = -1;
+  std::function<bool()> wait_cond;   // WAIT_COND: runnable again once it holds (wait_for)
+  std::string wait_what;
   int barrier_group = 0;        // SyncAll: 0 every core, 1 the cores of this block's type
   std::deque<double> flag_sem[kFlagIds];              // delivered, not yet consumed flags (their times)
   std::deque<double> flag_pending[3][kFlagIds];       // sets waiting for the rest of their group, per mode
@@ -323,12 +326,20 @@ void schedule_next_locked(int from) {
       g_sched_cv.notify_all();
       return;
     }
+    if (s.run == BlockRun::WAIT_COND && s.wait_cond()) {
+      s.run = BlockRun::READY;
+      s.wait_cond = nullptr;
+      g_current = b;
+      g_sched_cv.notify_all();
+      return;
+    }
   }
-  int live = 0, done = 0, at_barrier = 0;
+  int live = 0, done = 0, at_barrier = 0, at_cond = 0;
   for (auto& s : g_blocks) {
     live += s.run != BlockRun::DONE;
     done += s.run == BlockRun::DONE;
     at_barrier += s.run == BlockRun::BARRIER;
+    at_cond += s.run == BlockRun::WAIT_COND;
   }
   if (live == 0) {
     g_current = -2;
@@ -340,12 +351,14 @@ void schedule_next_locked(int from) {
   int listed = 0, waiting = 0;
   for (int b = 0; b < n; ++b) {
     const BlockSlot& s = g_blocks[b];
-    if (s.run != BlockRun::BARRIER && s.run != BlockRun::WAIT_FLAG) continue;
+    if (s.run != BlockRun::BARRIER && s.run != BlockRun::WAIT_FLAG && s.run != BlockRun::WAIT_COND) continue;
     ++waiting;
     if (listed >= 6) continue;
     ++listed;
     if (s.run == BlockRun::BARRIER) {
       parts.push_back(block_name(b) + " waits in SyncAll at " + s.wait_where);
+    } else if (s.run == BlockRun::WAIT_COND) {
+      parts.push_back(block_name(b) + " waits in " + s.wait_what + " at " + s.wait_where);
     } else {
       parts.push_back(block_name(b) + " waits in CrossCoreWaitFlag(" + std::to_string(s.wait_flag) + ") at " + s.wait_where);
     }
@@ -356,6 +369,10 @@ void schedule_next_locked(int from) {
   if (done > 0 && at_barrier > 0) {
     detail += "; " + std::to_string(done) + " block(s) finished without reaching the barrier (every block must call "
               "SyncAll the same number of times)";
+  } else if (at_cond > 0) {
+    detail += "; no core can end these waits (a cube group message never posted, freed or quit, or a GroupBarrier "
+              "Arrive missing)";
+    if (done > 0) detail += "; " + std::to_string(done) + " block(s) already finished";
   } else {
     detail += "; no core can set the awaited flag (a missing CrossCoreSetFlag, a set with another mode or flag id, "
               "or fewer sets than waits)";
@@ -1807,6 +1824,21 @@ double cross_core_wait_flag(int flag_id, const char* file, int line) {
   const double t = s.flag_sem[flag_id].front();
   s.flag_sem[flag_id].pop_front();
   return t;
+}
+
+void wait_for(const std::function<bool()>& ready, const std::string& what, const char* file, int line, bool yield) {
+  std::unique_lock<std::mutex> lk(g_sched_mutex);
+  int b = g_running_block.load();
+  if (b < 0) return;
+  if (!yield && ready()) return;
+  BlockSlot& s = g_blocks[b];
+  s.run = BlockRun::WAIT_COND;
+  s.wait_cond = ready;
+  s.wait_what = what;
+  s.wait_where = where(file, line);
+  g_running_block = -1;
+  schedule_next_locked(b);
+  wait_turn_locked(lk, b);
 }
 
 std::uint8_t* lazy_buffer(std::uint8_t** slot, std::size_t bytes) {

@@ -74,6 +74,12 @@ inline void register_objects(AscendC::TPipe* pipe, __gm__ std::uint8_t* ws, M& o
 template <class... Args>
 inline void register_all(AscendC::TPipe* pipe, __gm__ std::uint8_t* ws, Args&&... args) {
   static_assert(sizeof...(Args) <= 8, "REGIST_MATMUL_OBJ registers at most 4 Matmul objects (with their tilings)");
+  npukb::kern::CubeRegs& regs = npukb::kern::cube_regs();
+  if (regs.cube_group) {
+    npukb::violation("REGIST_MATMUL_OBJ", "cannot be used together with the cube group API (CubeResGroupHandle, "
+                     "KfcWorkspace, GroupBarrier)");
+  }
+  regs.regist_matmul = true;
   register_objects(pipe, ws, args...);
 }
 // A cube core of a mixed launch only serves the vector cores' requests.

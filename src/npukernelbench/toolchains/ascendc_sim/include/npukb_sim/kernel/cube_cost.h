@@ -66,6 +66,9 @@ struct CubeRegs {
   std::uint32_t fix_quant_addr;
   std::uint8_t* sparse_index;      // LoadDataWithSparse's index buffer (a quarter of L0B, allocated on use):
   std::uint64_t sparse_loaded[2];  // index fractal f (128 B) belongs to the L0B fractal at byte 512 f; loaded bits
+  bool regist_matmul;              // REGIST_MATMUL_OBJ ran on this core (excludes the cube group API)
+  bool cube_group;                 // the cube group API (cube_group.h) ran on this core
+  bool group_served;               // this AIC served a CreateCubeResGroup group
   bool aipp_init;                  // the AIPP registers (SetAippFunctions; cube_aipp.h's AippState)
   alignas(8) unsigned char aipp[192];
 };
