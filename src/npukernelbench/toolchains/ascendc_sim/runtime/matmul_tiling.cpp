@@ -10,8 +10,9 @@
 //    16 and C0), at most 256, for which A and B base blocks fit L0A / L0B twice (double buffering);
 //  * stepKa = stepKb: the most K blocks (a power of two) whose A and B panels fit L1 twice (depthA1 =
 //    depthB1 = 2 x step, or 1 x step without room or with SetDoubleBuffer(false, ...)), with the bias row;
-//  * MultiCoreMatmulTiling: mDim x nDim (x kDim with split K) <= dim cores minimising the largest
-//    per-core block area, honouring SetSingleShape / SetSingleRange / SetAlignSplit.
+//  * MultiCoreMatmulTiling: mDim x nDim (x kDim with split K) <= dim cores minimising the per-core MAC
+//    work (singleCoreM x singleCoreN x singleCoreK), then the per-core operand traffic (M x K + K x N),
+//    honouring SetSingleShape / SetSingleRange / SetAlignSplit.
 #include "tiling/matmul_tiling.h"
 
 #include <algorithm>
