@@ -119,7 +119,9 @@ class CubeTile {
         SetFlag<HardEvent::MTE1_M>(t);
         WaitFlag<HardEvent::MTE1_M>(t);
         MmadParams mp;
-        mp.m = static_cast<uint16_t>(m);
+        // m = 1 would switch Mmad to GEMV (A read from L0A as a plain K vector); A sits in L0A as zZ
+        // fractals here, so a single row is computed as two (the second row is never stored).
+        mp.m = static_cast<uint16_t>(m == 1 ? 2 : m);
         mp.n = static_cast<uint16_t>(nMmad_);
         mp.k = static_cast<uint16_t>(ks);
         mp.cmatrixInitVal = first;

@@ -60,3 +60,8 @@
 #include "npukb_sim/kernel/lib_index.h"
 #include "npukb_sim/kernel/lib_filter.h"
 #include "npukb_sim/kernel/lib_transform.h"
+// The rest of the cube family: Load3D and its registers, sparse loads, AIPP image loads.
+#include "npukb_sim/kernel/cube_load3d.h"
+#include "npukb_sim/kernel/cube_sparse.h"
+#include "npukb_sim/kernel/cube_aipp.h"
+#include "npukb_sim/kernel/cube_group.h"

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -51,11 +52,13 @@ inline T load_raw(const void* base, std::size_t index) {
   return v;
 }
 
-int input_bytes(npukb::CubeInput in) {
+// Elements of one 32-byte fractal row (k0) of each input type.
+int k0_of(npukb::CubeInput in) {
   switch (in) {
-    case npukb::CubeInput::F16: case npukb::CubeInput::BF16: return 2;
-    case npukb::CubeInput::F32: return 4;
-    default: return 1;
+    case npukb::CubeInput::F16: case npukb::CubeInput::BF16: return 16;
+    case npukb::CubeInput::F32: return 8;
+    case npukb::CubeInput::S4: return 64;
+    default: return 32;
   }
 }
 
@@ -80,6 +83,14 @@ struct ElemS8 {
 };
 struct ElemU8 {
   std::int32_t operator()(const void* base, std::size_t index) const { return load_raw<std::uint8_t>(base, index); }
+};
+// int4b_t: two per byte, element 2i in the low nibble, 2i + 1 in the high one; sign-extended.
+struct ElemS4 {
+  std::int32_t operator()(const void* base, std::size_t index) const {
+    const std::uint8_t byte = load_raw<std::uint8_t>(base, index / 2);
+    const int nib = index % 2 == 0 ? byte & 0xf : byte >> 4;
+    return nib >= 8 ? nib - 16 : nib;
+  }
 };
 
 // c (one 16-column block of NZ, rows of 16) += a_rows (rows x k, row-major) * panel (k x 16).
@@ -137,26 +148,42 @@ void kernel_s32(std::int32_t* c, const std::int32_t* a, const std::int32_t* pane
   }
 }
 
+// HF32 keeps 11 of float's 23 mantissa bits.
+template <typename Acc>
+inline Acc hf32_if(Acc v, int mode) {
+  if constexpr (std::is_same_v<Acc, float>) {
+    return mode != 0 ? npukb::hf32_round(v, mode) : v;
+  } else {
+    (void)mode;
+    return v;
+  }
+}
+
 template <typename Acc, typename Elem, typename Kernel>
 void run(const npukb::MmadJob& job, Elem elem, Kernel kernel) {
-  const int k0 = 32 / input_bytes(job.input);
+  const int k0 = k0_of(job.input);
   const int mp = (job.m + 15) / 16 * 16, np = (job.n + 15) / 16 * 16;
-  const int k1 = (job.k + k0 - 1) / k0, n1 = np / 16;
+  const int k1 = job.k_frac > 0 ? job.k_frac : (job.k + k0 - 1) / k0, n1 = np / 16;
+  const int hf = job.input == npukb::CubeInput::F32 ? job.hf32 : 0;
   thread_local std::vector<Acc> a_pack, panel;
   a_pack.resize(static_cast<std::size_t>(mp) * job.k);
   panel.resize(static_cast<std::size_t>(job.k) * 16);
   for (int i = 0; i < mp; ++i) {
     const std::size_t row_base = static_cast<std::size_t>(i / 16) * k1 * 16 * k0 + static_cast<std::size_t>(i % 16) * k0;
     for (int p = 0; p < job.k; ++p) {
-      a_pack[static_cast<std::size_t>(i) * job.k + p] =
-          elem(job.a, row_base + static_cast<std::size_t>(p / k0) * 16 * k0 + p % k0);
+      Acc v;
+      if (job.gemv) v = i == 0 ? elem(job.a, static_cast<std::size_t>(p)) : Acc(0);
+      else v = elem(job.a, row_base + static_cast<std::size_t>(p / k0) * 16 * k0 + p % k0);
+      a_pack[static_cast<std::size_t>(i) * job.k + p] = hf32_if<Acc>(v, hf);
     }
   }
   Acc* c = static_cast<Acc*>(job.c);
   for (int nb = 0; nb < n1; ++nb) {
     for (int p = 0; p < job.k; ++p) {
       const std::size_t frac = (static_cast<std::size_t>(p / k0) * n1 + nb) * 16 * k0;
-      for (int j = 0; j < 16; ++j) panel[static_cast<std::size_t>(p) * 16 + j] = elem(job.b, frac + j * k0 + p % k0);
+      for (int j = 0; j < 16; ++j) {
+        panel[static_cast<std::size_t>(p) * 16 + j] = hf32_if<Acc>(elem(job.b, frac + j * k0 + p % k0), hf);
+      }
     }
     Acc* block = c + static_cast<std::size_t>(nb) * mp * 16;
     if (job.init == 1) {
@@ -168,9 +195,54 @@ void run(const npukb::MmadJob& job, Elem elem, Kernel kernel) {
   }
 }
 
+// MmadWithSparse (int8): B (L0B, nZ) holds kd = ceil(k/2) dense rows; the index buffer has B's layout
+// with 2-bit entries (entry e of a 128-byte index fractal in bits 2(e%4)..2(e%4)+1 of byte e/4). Dense
+// rows 2g and 2g+1 of column j come from A's columns 4g..4g+3: the first at idx0, the second at
+// max(idx0, 1 + idx1) (both on one element when idx0 >= 1 + idx1, as the documented selection table).
+void run_sparse(const npukb::MmadJob& job) {
+  constexpr int k0 = 32;
+  const int mp = (job.m + 15) / 16 * 16, np = (job.n + 15) / 16 * 16;
+  const int ka1 = (job.k + k0 - 1) / k0, n1 = np / 16;
+  const int kd = (job.k + 1) / 2;
+  const auto* a = static_cast<const std::int8_t*>(job.a);
+  const auto* b = static_cast<const std::int8_t*>(job.b);
+  auto* c = static_cast<std::int32_t*>(job.c);
+  for (int nb = 0; nb < n1; ++nb) {
+    std::int32_t* block = c + static_cast<std::size_t>(nb) * mp * 16;
+    for (int i = 0; i < mp; ++i) {
+      for (int jj = 0; jj < 16; ++jj) {
+        std::int32_t acc = job.init == 0 ? block[i * 16 + jj]
+                           : job.init == 2 ? static_cast<const std::int32_t*>(job.bias)[nb * 16 + jj] : 0;
+        for (int g = 0; g < (kd + 1) / 2; ++g) {
+          int sel[2] = {0, 0};
+          std::int32_t bv[2] = {0, 0};
+          for (int h = 0; h < 2; ++h) {
+            const int p = 2 * g + h;
+            if (p >= kd) continue;
+            const std::size_t e = (static_cast<std::size_t>(p / k0) * n1 + nb) * 16 * k0 + jj * k0 + p % k0;
+            bv[h] = b[e];
+            sel[h] = (job.sparse_index[e / 4] >> (2 * (e % 4))) & 3;
+          }
+          const int first = sel[0];
+          const int second = first > 1 + sel[1] ? first : 1 + sel[1];
+          const int cols[2] = {4 * g + first, 4 * g + second};
+          for (int h = 0; h < 2; ++h) {
+            if (cols[h] >= job.k || bv[h] == 0) continue;
+            const std::size_t ai = static_cast<std::size_t>(i / 16) * ka1 * 512 + static_cast<std::size_t>(cols[h] / k0) * 512 +
+                                   static_cast<std::size_t>(i % 16) * k0 + cols[h] % k0;
+            acc += static_cast<std::int32_t>(a[ai]) * bv[h];
+          }
+        }
+        block[i * 16 + jj] = acc;
+      }
+    }
+  }
+}
+
 template <typename Acc, typename Elem, typename Kernel>
 void run_dense(const npukb::GemmJob& job, Elem elem, Kernel kernel) {
   const int mp = (job.m + 15) / 16 * 16, n1 = (job.n + 15) / 16;
+  const int hf = job.input == npukb::CubeInput::F32 ? job.hf32 : 0;
   thread_local std::vector<Acc> a_pack, panel, block;
   a_pack.assign(static_cast<std::size_t>(mp) * job.k, Acc(0));
   panel.resize(static_cast<std::size_t>(job.k) * 16);
@@ -178,7 +250,7 @@ void run_dense(const npukb::GemmJob& job, Elem elem, Kernel kernel) {
   for (int i = 0; i < job.m; ++i) {
     for (int p = 0; p < job.k; ++p) {
       const long long idx = job.trans_a ? static_cast<long long>(p) * job.lda + i : static_cast<long long>(i) * job.lda + p;
-      a_pack[static_cast<std::size_t>(i) * job.k + p] = elem(job.a, static_cast<std::size_t>(idx));
+      a_pack[static_cast<std::size_t>(i) * job.k + p] = hf32_if<Acc>(elem(job.a, static_cast<std::size_t>(idx)), hf);
     }
   }
   Acc* c = static_cast<Acc*>(job.c);
@@ -189,7 +261,7 @@ void run_dense(const npukb::GemmJob& job, Elem elem, Kernel kernel) {
         Acc v = Acc(0);
         if (j < job.n) {
           const long long idx = job.trans_b ? static_cast<long long>(j) * job.ldb + p : static_cast<long long>(p) * job.ldb + j;
-          v = elem(job.b, static_cast<std::size_t>(idx));
+          v = hf32_if<Acc>(elem(job.b, static_cast<std::size_t>(idx)), hf);
         }
         panel[static_cast<std::size_t>(p) * 16 + jj] = v;
       }
@@ -205,6 +277,18 @@ void run_dense(const npukb::GemmJob& job, Elem elem, Kernel kernel) {
 
 namespace npukb {
 
+float hf32_round(float v, int mode) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &v, 4);
+  if ((bits & 0x7f800000u) == 0x7f800000u) return v;   // Inf / NaN pass through
+  const std::uint32_t low = bits & 0xfffu, base = bits & ~0xfffu;
+  std::uint32_t r = base;
+  if (low > 0x800u || (low == 0x800u && mode == 1 && (base & 0x1000u) != 0)) r = base + 0x1000u;
+  float out;
+  std::memcpy(&out, &r, 4);
+  return out;
+}
+
 void cube_gemm(const GemmJob& job) {
   if (job.m <= 0 || job.n <= 0) return;
   if (job.k <= 0) {
@@ -218,18 +302,24 @@ void cube_gemm(const GemmJob& job) {
     case CubeInput::F32: run_dense<float>(job, ElemF32{}, kernel_f32); break;
     case CubeInput::S8: run_dense<std::int32_t>(job, ElemS8{}, kernel_s32); break;
     case CubeInput::U8: run_dense<std::int32_t>(job, ElemU8{}, kernel_s32); break;
+    case CubeInput::S4: run_dense<std::int32_t>(job, ElemS4{}, kernel_s32); break;
   }
 }
 
 
 void cube_mmad(const MmadJob& job) {
   if (job.m <= 0 || job.n <= 0 || job.k <= 0) return;
+  if (job.sparse_index != nullptr) {
+    run_sparse(job);
+    return;
+  }
   switch (job.input) {
     case CubeInput::F16: run<float>(job, ElemF16{}, kernel_f32); break;
     case CubeInput::BF16: run<float>(job, ElemBF16{}, kernel_f32); break;
     case CubeInput::F32: run<float>(job, ElemF32{}, kernel_f32); break;
     case CubeInput::S8: run<std::int32_t>(job, ElemS8{}, kernel_s32); break;
     case CubeInput::U8: run<std::int32_t>(job, ElemU8{}, kernel_s32); break;
+    case CubeInput::S4: run<std::int32_t>(job, ElemS4{}, kernel_s32); break;
   }
 }
 

@@ -40,6 +40,7 @@
 #include <atomic>
 #include <cerrno>
 #include <condition_variable>
+#include <functional>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -254,7 +255,7 @@ void sort_regions() {
 // ---------------------------------------------------------------------------------------------
 // Blocks and the cooperative scheduler
 
-enum class BlockRun { READY, RUNNING, BARRIER, WAIT_FLAG, WAIT_GM, DONE };
+enum class BlockRun { READY, RUNNING, BARRIER, WAIT_FLAG, WAIT_GM, WAIT_COND, DONE };
 
 constexpr int kFlagIds = 16;             // CrossCoreSetFlag flag ids 0..15
 constexpr int kFlagCounterMax = 15;      // a flag counter holds at most 15 pending sets
@@ -271,6 +272,8 @@ struct BlockSlot {
   const volatile std::int32_t* wait_addr = nullptr;   // WAIT_GM: a GM word the block polls ...
   std::int32_t wait_lo = 0, wait_hi = 0;              // ... until it lies in [wait_lo, wait_hi]
   const char* wait_api = "";
+  std::function<bool()> wait_cond;   // WAIT_COND: runnable again once it holds (wait_for)
+  std::string wait_what;
   int barrier_group = 0;        // SyncAll: 0 every core, 1 the cores of this block's type
   std::deque<double> flag_sem[kFlagIds];              // delivered, not yet consumed flags (their times)
   std::deque<double> flag_pending[3][kFlagIds];       // sets waiting for the rest of their group, per mode
@@ -356,13 +359,21 @@ void schedule_next_locked(int from) {
       g_sched_cv.notify_all();
       return;
     }
+    if (s.run == BlockRun::WAIT_COND && s.wait_cond()) {
+      s.run = BlockRun::READY;
+      s.wait_cond = nullptr;
+      g_current = b;
+      g_sched_cv.notify_all();
+      return;
+    }
   }
-  int live = 0, done = 0, at_barrier = 0, at_gm = 0;
+  int live = 0, done = 0, at_barrier = 0, at_gm = 0, at_cond = 0;
   for (auto& s : g_blocks) {
     live += s.run != BlockRun::DONE;
     done += s.run == BlockRun::DONE;
     at_barrier += s.run == BlockRun::BARRIER;
     at_gm += s.run == BlockRun::WAIT_GM;
+    at_cond += s.run == BlockRun::WAIT_COND;
   }
   if (live == 0) {
     g_current = -2;
@@ -374,7 +385,10 @@ void schedule_next_locked(int from) {
   int listed = 0, waiting = 0;
   for (int b = 0; b < n; ++b) {
     const BlockSlot& s = g_blocks[b];
-    if (s.run != BlockRun::BARRIER && s.run != BlockRun::WAIT_FLAG && s.run != BlockRun::WAIT_GM) continue;
+    if (s.run != BlockRun::BARRIER && s.run != BlockRun::WAIT_FLAG && s.run != BlockRun::WAIT_GM &&
+        s.run != BlockRun::WAIT_COND) {
+      continue;
+    }
     ++waiting;
     if (listed >= 6) continue;
     ++listed;
@@ -382,6 +396,8 @@ void schedule_next_locked(int from) {
       parts.push_back(block_name(b) + " waits in SyncAll at " + s.wait_where);
     } else if (s.run == BlockRun::WAIT_GM) {
       parts.push_back(block_name(b) + " waits in " + s.wait_api + " at " + s.wait_where);
+    } else if (s.run == BlockRun::WAIT_COND) {
+      parts.push_back(block_name(b) + " waits in " + s.wait_what + " at " + s.wait_where);
     } else {
       parts.push_back(block_name(b) + " waits in CrossCoreWaitFlag(" + std::to_string(s.wait_flag) + ") at " + s.wait_where);
     }
@@ -395,6 +411,10 @@ void schedule_next_locked(int from) {
   } else if (at_gm > 0) {
     detail += "; no block writes what they wait for in GM (a block that returned or never reached the matching "
               "call, fewer sets than waits, or a workspace that was not initialised to 0)";
+    if (done > 0) detail += "; " + std::to_string(done) + " block(s) already finished";
+  } else if (at_cond > 0) {
+    detail += "; no core can end these waits (a cube group message never posted, freed or quit, or a GroupBarrier "
+              "Arrive missing)";
     if (done > 0) detail += "; " + std::to_string(done) + " block(s) already finished";
   } else {
     detail += "; no core can set the awaited flag (a missing CrossCoreSetFlag, a set with another mode or flag id, "
@@ -2244,6 +2264,21 @@ double cross_core_wait_flag(int flag_id, const char* file, int line) {
   const double t = s.flag_sem[flag_id].front();
   s.flag_sem[flag_id].pop_front();
   return t;
+}
+
+void wait_for(const std::function<bool()>& ready, const std::string& what, const char* file, int line, bool yield) {
+  std::unique_lock<std::mutex> lk(g_sched_mutex);
+  int b = g_running_block.load();
+  if (b < 0) return;
+  if (!yield && ready()) return;
+  BlockSlot& s = g_blocks[b];
+  s.run = BlockRun::WAIT_COND;
+  s.wait_cond = ready;
+  s.wait_what = what;
+  s.wait_where = where(file, line);
+  g_running_block = -1;
+  schedule_next_locked(b);
+  wait_turn_locked(lk, b);
 }
 
 std::uint8_t* lazy_buffer(std::uint8_t** slot, std::size_t bytes) {

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 // Functions of the simulator's value types (bfloat16_t) act on memory as the caller does: they do not
@@ -131,6 +132,13 @@ void wait_gm(const volatile std::int32_t* addr, std::int32_t lo, std::int32_t hi
 // `time` is the setter's cost-model clock; a wait returns the latest time among the sets it consumed.
 void cross_core_set_flag(int mode, int flag_id, double time, const char* file, int line);
 double cross_core_wait_flag(int flag_id, const char* file, int line);
+
+// Blocks the calling block until `ready()` holds (the cube group management API: message queues and
+// GroupBarrier, which poll GM on the device). The scheduler evaluates `ready` whenever the running block
+// stops, every block paused; with `yield` the caller first lets the other runnable blocks run even when
+// `ready()` already holds (a polling query). A wait no block can end is a hang naming `what`.
+void wait_for(const std::function<bool()>& ready, const std::string& what, const char* file, int line,
+              bool yield = false);
 
 // On-chip memory a block's core type does not have (UB on a cube core, L1/L0/BT/FB on a vector core)
 // is allocated (poisoned) on first use: TPipe::InitBuffer is bookkeeping, and kernel libraries set up

@@ -80,9 +80,9 @@ enum class DataType : std::int32_t {
   DT_INT64 = 9, DT_UINT64 = 10, DT_DOUBLE = 11, DT_BOOL = 12, DT_BF16 = 27, DT_INT4 = 29, DT_UNDEFINED = 28,
 };
 enum class MatrixTraverse : std::int32_t { NOSET = 0, FIRSTM = 1, FIRSTN = 2 };
-enum class MatrixMadType : std::int32_t { NORMAL = 0, HF32 = 1 };
+enum class MatrixMadType : std::int32_t { NORMAL = 0, HF32 = 1, MXMODE = 2 };
 enum class DequantType : std::int32_t { SCALAR = 0, TENSOR = 1 };
-enum class ScheduleType : std::int32_t { INNER_PRODUCT = 0, OUTER_PRODUCT = 1 };
+enum class ScheduleType : std::int32_t { INNER_PRODUCT = 0, OUTER_PRODUCT = 1, N_BUFFER_33 = 2 };
 
 struct PlatformInfo {
   platform_ascendc::SocVersion socVersion = platform_ascendc::SocVersion::ASCEND910B;
@@ -93,6 +93,28 @@ struct PlatformInfo {
   std::uint64_t l0BSize = 65536;
 };
 
+struct MatmulConfigParams {
+  std::int32_t mmConfigType;
+  bool enableL1CacheUB;
+  ScheduleType scheduleType;
+  MatrixTraverse traverse;
+  bool enVecND2NZ;
+  MatmulConfigParams(std::int32_t mmConfigTypeIn = 1, bool enableL1CacheUBIn = false,
+                     ScheduleType scheduleTypeIn = ScheduleType::INNER_PRODUCT, MatrixTraverse traverseIn = MatrixTraverse::NOSET,
+                     bool enVecND2NZIn = false)
+      : mmConfigType(mmConfigTypeIn), enableL1CacheUB(enableL1CacheUBIn), scheduleType(scheduleTypeIn),
+        traverse(traverseIn), enVecND2NZ(enVecND2NZIn) {}
+};
+
+// What a tiling occupies (MatmulGetTmpBufSize and friends).
+struct SysTilingTempBufSize {
+  std::int32_t ubSize = 0;
+  std::int32_t l1Size = 0;
+  std::int32_t l0cSize = 0;
+};
+
+// The calculators. A setter returns 0, or -1 for a value the Atlas A2/A3 Matmul cannot take (then nothing
+// changes); GetTiling returns -1 when no tiling satisfies the settings and the buffer capacities.
 class MatmulApiTilingBase {
  public:
   MatmulApiTilingBase();
@@ -104,11 +126,14 @@ class MatmulApiTilingBase {
   std::int32_t SetBType(TPosition pos, CubeFormat type, DataType dataType, bool isTrans = false);
   std::int32_t SetCType(TPosition pos, CubeFormat type, DataType dataType);
   std::int32_t SetBiasType(TPosition pos, CubeFormat type, DataType dataType);
+  std::int32_t SetScaleAType(TPosition scalePos, CubeFormat scaleType, bool isScaleTrans = false);
+  std::int32_t SetScaleBType(TPosition scalePos, CubeFormat scaleType, bool isScaleTrans = true);
   std::int32_t SetDequantType(DequantType dequantType);
   virtual std::int32_t SetShape(std::int32_t m, std::int32_t n, std::int32_t k);
   std::int32_t SetOrgShape(std::int32_t orgMIn, std::int32_t orgNIn, std::int32_t orgKIn);
   std::int32_t SetOrgShape(std::int32_t orgMIn, std::int32_t orgNIn, std::int32_t orgKaIn, std::int32_t orgKbIn);
   std::int32_t SetBias(bool isBiasIn = false);
+  std::int32_t EnableBias(bool isBiasIn = false);
   std::int32_t SetFixSplit(std::int32_t baseMIn = -1, std::int32_t baseNIn = -1, std::int32_t baseKIn = -1);
   std::int32_t SetBufferSpace(std::int32_t l1Size = -1, std::int32_t l0CSize = -1, std::int32_t ubSize = -1,
                               std::int32_t btSize = -1);
@@ -117,14 +142,18 @@ class MatmulApiTilingBase {
   std::int32_t SetSplitRange(std::int32_t maxBaseM = -1, std::int32_t maxBaseN = -1, std::int32_t maxBaseK = -1,
                              std::int32_t minBaseM = -1, std::int32_t minBaseN = -1, std::int32_t minBaseK = -1);
   std::int32_t SetDoubleBuffer(bool a, bool b, bool c, bool bias, bool transND2NZ = true, bool transNZ2ND = true);
-  std::int32_t SetMatmulConfigParams(std::int32_t mmConfigTypeIn = 1, bool enableL1CacheUBIn = false,
-                                     ScheduleType scheduleTypeIn = ScheduleType::INNER_PRODUCT,
-                                     MatrixTraverse traverseIn = MatrixTraverse::NOSET, bool enVecND2NZIn = false);
+  void SetMatmulConfigParams(std::int32_t mmConfigTypeIn = 1, bool enableL1CacheUBIn = false,
+                             ScheduleType scheduleTypeIn = ScheduleType::INNER_PRODUCT,
+                             MatrixTraverse traverseIn = MatrixTraverse::NOSET, bool enVecND2NZIn = false);
+  void SetMatmulConfigParams(const MatmulConfigParams& configParams);
+  std::int32_t SetSparse(bool isSparseIn = false);
   std::int64_t GetTiling(optiling::TCubeTiling& tiling);
   std::int64_t GetTiling(::TCubeTiling& tiling);
   std::int32_t GetBaseM() const { return base_m_; }
   std::int32_t GetBaseN() const { return base_n_; }
   std::int32_t GetBaseK() const { return base_k_; }
+  // The L1 bank-conflict optimisation is not available on Atlas A2/A3: false.
+  bool EnableL1BankConflictOptimise() { return false; }
 
  protected:
   // Fills `out` for single-core shape (m, n, k); false when no tiling fits.
@@ -134,11 +163,19 @@ class MatmulApiTilingBase {
   std::int32_t m_ = -1, n_ = -1, k_ = -1;
   std::int32_t org_m_ = -1, org_n_ = -1, org_ka_ = -1, org_kb_ = -1;
   std::int32_t a_bytes_ = 2, b_bytes_ = 2, c_bytes_ = 4, bias_bytes_ = 4;
-  bool trans_a_ = false, trans_b_ = false, bias_ = false;
+  bool a_int4_ = false;
+  bool trans_a_ = false, trans_b_ = false, bias_ = false, sparse_ = false, hf32_ = false;
   std::int32_t fix_m_ = -1, fix_n_ = -1, fix_k_ = -1;
-  std::int64_t l1_ = 524288, l0c_ = 131072, l0a_ = 65536, l0b_ = 65536;
+  std::int32_t max_bm_ = -1, max_bn_ = -1, max_bk_ = -1, min_bm_ = -1, min_bn_ = -1, min_bk_ = -1;
+  bool db_a_ = true, db_b_ = true, db_c_ = true;
+  std::int64_t l1_ = 524288, l0c_ = 131072, l0a_ = 65536, l0b_ = 65536, ub_ = 196608, bt_ = 1024;
   MatrixTraverse traverse_ = MatrixTraverse::NOSET;
+  std::int32_t mm_config_type_ = 1;
+  ScheduleType schedule_ = ScheduleType::INNER_PRODUCT;
   std::int32_t base_m_ = 0, base_n_ = 0, base_k_ = 0;
+  // layout and batch information (BatchMatmulTiling), copied into the tiling
+  std::int32_t a_layout_[5] = {0, 0, 0, 0, 0}, b_layout_[5] = {0, 0, 0, 0, 0}, c_layout_[5] = {0, 0, 0, 0, 0};
+  std::int32_t batch_num_ = 1, batch_a_ = 1, batch_b_ = 1;
 };
 
 class MatmulApiTiling : public MatmulApiTilingBase {
@@ -146,7 +183,8 @@ class MatmulApiTiling : public MatmulApiTilingBase {
   using MatmulApiTilingBase::MatmulApiTilingBase;
 };
 
-// Splits M and N of the whole problem over `dim` cores, then tiles one core's share.
+// Splits M and N of the whole problem over `dim` cores (and K with EnableMultiCoreSplitK / SetSplitK),
+// then tiles one core's share.
 class MultiCoreMatmulTiling : public MatmulApiTilingBase {
  public:
   using MatmulApiTilingBase::MatmulApiTilingBase;
@@ -158,14 +196,48 @@ class MultiCoreMatmulTiling : public MatmulApiTilingBase {
   std::int32_t SetAlignSplit(std::int32_t alignM, std::int32_t alignN, std::int32_t alignK);
   std::int32_t GetSingleShape(std::int32_t& shapeM, std::int32_t& shapeN, std::int32_t& shapeK);
   std::int32_t GetCoreNum(std::int32_t& dim, std::int32_t& mDim, std::int32_t& nDim);
-  std::int32_t EnableMultiCoreSplitK(bool flag);
+  void EnableMultiCoreSplitK(bool flag);
+  void SetSplitK(bool flag);
 
  protected:
   bool Plan(::TCubeTiling& out) override;
 
   std::int32_t dim_ = 1, single_m_ = -1, single_n_ = -1, single_k_ = -1;
-  std::int32_t m_dim_ = 1, n_dim_ = 1;
-  bool split_k_ = false;
+  std::int32_t max_sm_ = -1, max_sn_ = -1, max_sk_ = -1, min_sm_ = -1, min_sn_ = -1, min_sk_ = -1;
+  std::int32_t align_m_ = 0, align_n_ = 0, align_k_ = 0;
+  std::int32_t m_dim_ = 1, n_dim_ = 1, k_dim_ = 1;
+  bool split_k_ = false, planned_ = false;
 };
+
+// Batched Matmul (IterateBatch / IterateNBatch): the layouts of A, B and C (SetALayout / SetBLayout /
+// SetCLayout for BSNGD, SBNGD, BNGS1S2; SetBatchInfoForNormal for NORMAL) and the batch count go into the
+// tiling; each core computes whole batches (batchCoreM of the `dim` cores along the batches).
+class BatchMatmulTiling : public MultiCoreMatmulTiling {
+ public:
+  BatchMatmulTiling() = default;
+  explicit BatchMatmulTiling(const platform_ascendc::PlatformAscendC& ascendcPlatform)
+      : MultiCoreMatmulTiling(ascendcPlatform) {}
+  std::int32_t SetALayout(std::int32_t b, std::int32_t s, std::int32_t n, std::int32_t g, std::int32_t d);
+  std::int32_t SetBLayout(std::int32_t b, std::int32_t s, std::int32_t n, std::int32_t g, std::int32_t d);
+  std::int32_t SetCLayout(std::int32_t b, std::int32_t s, std::int32_t n, std::int32_t g, std::int32_t d);
+  std::int32_t SetBatchNum(std::int32_t batch);
+  std::int32_t SetBatchInfoForNormal(std::int32_t batchA, std::int32_t batchB, std::int32_t m, std::int32_t n, std::int32_t k);
+  using MultiCoreMatmulTiling::GetCoreNum;
+  std::int32_t GetCoreNum(std::int32_t& dim, std::int32_t& mDim, std::int32_t& nDim, std::int32_t& batchCoreM,
+                          std::int32_t& batchCoreN);
+
+ protected:
+  bool Plan(::TCubeTiling& out) override;
+  std::int32_t batch_core_m_ = 1;
+};
+
+// The buffer use of a tiling (the simulator's figures: L1 = its A/B panels and bias, L0C = its C blocks,
+// UB = transLength).
+std::int32_t MatmulGetTmpBufSize(optiling::TCubeTiling& tiling, SysTilingTempBufSize& bufSize);
+std::int32_t MatmulGetTmpBufSizeV2(::TCubeTiling& tiling, SysTilingTempBufSize& bufSize);
+std::int32_t MultiCoreMatmulGetTmpBufSize(optiling::TCubeTiling& tiling, SysTilingTempBufSize& bufSize);
+std::int32_t MultiCoreMatmulGetTmpBufSizeV2(::TCubeTiling& tiling, SysTilingTempBufSize& bufSize);
+std::int32_t BatchMatmulGetTmpBufSize(optiling::TCubeTiling& tiling, SysTilingTempBufSize& bufSize);
+std::int32_t BatchMatmulGetTmpBufSizeV2(::TCubeTiling& tiling, SysTilingTempBufSize& bufSize);
 
 }  // namespace matmul_tiling

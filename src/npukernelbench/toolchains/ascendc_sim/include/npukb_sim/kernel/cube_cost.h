@@ -38,9 +38,45 @@ struct CubeSpan {
   std::uint32_t end = 0;     // exclusive
 };
 
+// The cube unit's configuration registers (set by the Set* APIs of the cube family, read by the
+// instructions they configure). All-zero is the power-on state: the members encode their documented
+// defaults as 0.
+struct CubeRegs {
+  // Load3D feature-map descriptions (SetFmatrix; [0] left, [1] right) and padding (SetLoadDataPaddingValue).
+  std::uint16_t fm_h[2];
+  std::uint16_t fm_w[2];
+  std::uint8_t fm_pad[2][4];
+  bool fm_set[2];
+  std::uint64_t pad_bits;          // the padding value's bytes (little endian, element size of the setter)
+  std::uint8_t pad_bytes;          // 0: never set
+  std::uint32_t boundary;          // SetLoadDataBoundary (0: none)
+  bool repeat_set;                 // SetLoadDataRepeat; unset = one repeat
+  std::uint16_t repeat_stride;
+  std::uint8_t repeat_time;
+  std::uint8_t repeat_mode;
+  bool hf32;                       // SetHF32Mode(ENABLE)
+  bool hf32_to_zero;               // SetHF32TransMode(NEAREST_ZERO); default NEAREST_EVEN
+  bool mm_row_major;               // SetMMRowMajor (default: column major, M first)
+  std::uint64_t fix_quant_scalar;  // SetFixpipePreQuantFlag
+  bool nz2nd_set;                  // SetFixpipeNz2ndFlag
+  std::uint16_t nz2nd_num;
+  std::uint16_t nz2nd_src_stride;
+  std::uint16_t nz2nd_dst_stride;
+  bool fix_quant_set;              // SetFixPipeConfig: FB offset of the per-channel quant tensor
+  std::uint32_t fix_quant_addr;
+  std::uint8_t* sparse_index;      // LoadDataWithSparse's index buffer (a quarter of L0B, allocated on use):
+  std::uint64_t sparse_loaded[2];  // index fractal f (128 B) belongs to the L0B fractal at byte 512 f; loaded bits
+  bool regist_matmul;              // REGIST_MATMUL_OBJ ran on this core (excludes the cube group API)
+  bool cube_group;                 // the cube group API (cube_group.h) ran on this core
+  bool group_served;               // this AIC served a CreateCubeResGroup group
+  bool aipp_init;                  // the AIPP registers (SetAippFunctions; cube_aipp.h's AippState)
+  alignas(8) unsigned char aipp[192];
+};
+
 struct CubeCostState {
   double ready[kL1Granules + kL0aGranules + kL0bGranules + kL0cGranules + kBtGranules + kFbGranules];
   double used[kL1Granules + kL0aGranules + kL0bGranules + kL0cGranules + kBtGranules + kFbGranules];
+  CubeRegs regs;
 };
 
 // Like KState (state.h), the cube clocks live inside the block's BlockState (launcher-owned memory the
@@ -57,6 +93,8 @@ inline CubeCostState& cube_cost_state() {
   }
   return *static_cast<CubeCostState*>(b.cube_state);
 }
+
+inline CubeRegs& cube_regs() { return cube_cost_state().regs; }
 
 // First granule index of a buffer inside CubeCostState, and its granule count.
 inline void cube_granules(Hardware hw, std::uint32_t& first, std::uint32_t& count) {

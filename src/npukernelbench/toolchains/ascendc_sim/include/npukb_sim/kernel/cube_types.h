@@ -141,12 +141,183 @@ struct MmadParams {
   bool cmatrixInitVal = true;       // true: C starts at 0
 };
 
-enum class CO2Layout : std::uint8_t { NZ = 0, ROW_MAJOR };
+// ---- Load3D (LoadData with LoadData3DParamsV1/V2/V2Pro) and its registers ---------------------------
+constexpr std::int32_t PAD_SIZE = 4;   // padList: left, right, top, bottom
+
+// Whether Load3D writes the feature-map (l1H, l1W, padList) and padding-value registers from its
+// parameters (true) or uses what SetFmatrix / SetLoadDataPaddingValue set (false).
+struct IsResetLoad3dConfig {
+  bool isSetFMatrix = true;
+  bool isSetPadding = true;
+};
+constexpr IsResetLoad3dConfig IS_RESER_LOAD3D_DEFAULT_CONFIG = {true, true};
+
+enum class FmatrixMode : std::uint8_t { FMATRIX_LEFT = 0, FMATRIX_RIGHT = 1 };
+
+// Load3Dv1 (not available on Atlas A2/A3; declared for source compatibility).
+template <typename T>
+struct LoadData3DParamsV1 {
+  std::uint8_t padList[PAD_SIZE] = {0, 0, 0, 0};
+  std::uint16_t l1H = 0;
+  std::uint16_t l1W = 0;
+  std::uint16_t c1Index = 0;
+  std::uint8_t fetchFilterW = 0;
+  std::uint8_t fetchFilterH = 0;
+  std::int16_t leftTopW = 0;
+  std::int16_t leftTopH = 0;
+  std::uint8_t strideW = 0;
+  std::uint8_t strideH = 0;
+  std::uint8_t filterW = 0;
+  std::uint8_t filterH = 0;
+  std::uint8_t dilationFilterW = 0;
+  std::uint8_t dilationFilterH = 0;
+  std::uint8_t jumpStride = 0;
+  std::uint8_t repeatMode = 0;
+  std::uint8_t repeatTime = 0;
+  std::uint8_t cSize = 0;
+  T padValue = 0;
+};
+
+// Load3Dv2: img2col of an NC1HWC0 feature map in L1 (l1H x l1W pixels, channelSize channels), then the
+// [mStartPt, +mExtension) x [kStartPt, +kExtension) window of the img2col matrix into L0A / L0B.
+template <typename T>
+struct LoadData3DParamsV2 {
+  std::uint8_t padList[PAD_SIZE] = {0, 0, 0, 0};
+  std::uint16_t l1H = 0;
+  std::uint16_t l1W = 0;
+  std::uint16_t channelSize = 0;
+  std::uint16_t kExtension = 0;
+  std::uint16_t mExtension = 0;
+  std::uint16_t kStartPt = 0;
+  std::uint16_t mStartPt = 0;
+  std::uint8_t strideW = 1;
+  std::uint8_t strideH = 1;
+  std::uint8_t filterW = 1;
+  std::uint8_t filterH = 1;
+  std::uint8_t dilationFilterW = 1;
+  std::uint8_t dilationFilterH = 1;
+  bool enTranspose = false;
+  bool enSmallK = false;
+  T padValue = 0;
+  bool filterSizeW = false;
+  bool filterSizeH = false;
+  bool fMatrixCtrl = false;
+};
+
+// Load3Dv2Pro: the same instruction with the window and the filter packed into two words; the feature
+// map and the padding value come from the registers (SetFmatrix, SetLoadDataPaddingValue).
+struct LoadData3DParamsV2Pro {
+  std::uint16_t channelSize = 0;
+  bool enTranspose = false;
+  bool enSmallK = false;
+  bool filterSizeW = false;
+  bool filterSizeH = false;
+  bool fMatrixCtrl = false;
+  std::uint64_t extConfig = 0;                 // mStartPt << 48 | kStartPt << 32 | mExtension << 16 | kExtension
+  std::uint64_t filterConfig = 0X10101010101;  // dilH << 40 | dilW << 32 | filterH << 24 | filterW << 16 | strideH << 8 | strideW
+};
+
+// SetLoadDataRepeat: repeatTime windows, repeatStride apart along the height (repeatMode 0) or the width
+// (1) of the img2col matrix, in units of 32 / sizeof(T) elements on Atlas A2/A3.
+struct LoadDataRepeatParam {
+  LoadDataRepeatParam() = default;
+  LoadDataRepeatParam(std::uint16_t repeatStrideIn, std::uint8_t repeatTimeIn, std::uint8_t repeatModeIn)
+      : repeatStride(repeatStrideIn), repeatTime(repeatTimeIn), repeatMode(repeatModeIn) {}
+  std::uint16_t repeatStride = 0;
+  std::uint8_t repeatTime = 1;
+  std::uint8_t repeatMode = 0;
+};
+
+// ---- L0C copy-out ------------------------------------------------------------------------------------
+enum class CO2Layout : std::uint8_t { NZ = 0, ROW_MAJOR, COLUMN_MAJOR };
 struct FixpipeConfig {
   CO2Layout format;
+  bool isToUB = false;   // the destination is UB (L0C -> UB exists on other chips only)
 };
 constexpr FixpipeConfig CFG_NZ = {CO2Layout::NZ};
 constexpr FixpipeConfig CFG_ROW_MAJOR = {CO2Layout::ROW_MAJOR};
+constexpr FixpipeConfig CFG_COLUMN_MAJOR = {CO2Layout::COLUMN_MAJOR};
+
+// The L0C -> GM / L1 DataCopy (the instruction under Fixpipe): quantisation, ReLU and NZ2ND come from
+// these fields plus the fixpipe registers (SetFixpipePreQuantFlag, SetFixPipeConfig, SetFixpipeNz2ndFlag).
+struct DataCopyCO12DstParams {
+  DataCopyCO12DstParams() = default;
+  DataCopyCO12DstParams(std::uint16_t nSizeIn, std::uint16_t mSizeIn, std::uint32_t dstStrideIn, std::uint16_t srcStrideIn,
+                        QuantMode_t quantPreIn, std::uint8_t reluPreIn, bool channelSplitIn, bool nz2ndEnIn)
+      : nSize(nSizeIn), mSize(mSizeIn), dstStride(dstStrideIn), srcStride(srcStrideIn), quantPre(quantPreIn),
+        reluPre(reluPreIn), channelSplit(channelSplitIn), nz2ndEn(nz2ndEnIn) {}
+  std::uint8_t sid = 0;
+  std::uint16_t nSize = 0;
+  std::uint16_t mSize = 0;
+  std::uint32_t dstStride = 0;
+  std::uint16_t srcStride = 0;
+  std::uint8_t unitFlag = 0;
+  std::uint8_t clipReluPre = 0;
+  std::uint8_t eltWiseOp = 0;
+  QuantMode_t quantPre = QuantMode_t::NoQuant;
+  std::uint8_t reluPre = 0;
+  bool channelSplit = false;
+  bool nz2ndEn = false;
+};
+
+// The other chips' Fixpipe parameter blocks (Ascend 950: FixpipeParamsArch3510; Atlas 200I/500 A2:
+// FixpipeParamsM300). Declared so that sources naming them compile; Atlas A2/A3 reject them at run time.
+struct Nz2NdParams {
+  std::uint16_t ndNum = 1;
+  std::uint16_t srcNdStride = 0;
+  std::uint32_t dstNdStride = 0;
+};
+struct Nz2DnParams {
+  std::uint16_t dnNum = 1;
+  std::uint16_t srcNzMatrixStride = 0;
+  std::uint32_t dstDnMatrixStride = 0;
+  std::uint16_t srcNzC0Stride = 0;
+};
+template <CO2Layout format>
+struct TransformParams {};
+template <>
+struct TransformParams<CO2Layout::NZ> {
+  TransformParams() {}
+  using PARAMS = std::uint8_t;
+};
+template <>
+struct TransformParams<CO2Layout::ROW_MAJOR> {
+  TransformParams() {}
+  using PARAMS = Nz2NdParams;
+};
+template <>
+struct TransformParams<CO2Layout::COLUMN_MAJOR> {
+  TransformParams() {}
+  using PARAMS = Nz2DnParams;
+};
+template <CO2Layout format>
+struct FixpipeParamsArch3510 {
+  std::uint16_t nSize = 0;
+  std::uint16_t mSize = 0;
+  std::uint16_t srcStride = 0;
+  std::uint32_t dstStride = 0;
+  QuantMode_t quantPre = QuantMode_t::NoQuant;
+  std::uint64_t deqScalar = 0;
+  bool reluEn = false;
+  std::uint8_t unitFlag = 0;
+  typename TransformParams<format>::PARAMS params{};
+  std::uint8_t dualDstCtrl = 0;
+  bool subBlockId = false;
+  bool isChannelSplit = false;
+};
+struct FixpipeParamsM300 {
+  std::uint16_t nSize = 0;
+  std::uint16_t mSize = 0;
+  std::uint16_t srcStride = 0;
+  std::uint32_t dstStride = 0;
+  QuantMode_t quantPre = QuantMode_t::NoQuant;
+  std::uint64_t deqScalar = 0;
+  bool reluEn = false;
+  std::uint8_t unitFlag = 0;
+  std::uint16_t ndNum = 1;
+  std::uint16_t srcNdStride = 0;
+  std::uint16_t dstNdStride = 0;
+};
 
 // CO1 (L0C, NZ) -> GM / L1. srcStride: distance between adjacent 16-column (Z) blocks of the source in
 // C0 rows (16 elements); dstStride: ND row length in elements (NZ2ND) or the distance between Z blocks

@@ -168,6 +168,10 @@ void copy_l1_to_bt(const LocalTensor<T>& dst, const LocalTensor<U>& src, const D
 // UB/L1 copies this overload serves, and is rejected at run time if its destination is the bias table.
 template <typename T>
 constexpr bool bias_table_type = std::is_same_v<T, float> || std::is_same_v<T, std::int32_t>;
+// L1 -> fixpipe buffer (C2PIPE2GM) copies count 128-byte units, head to head (cube_copy.h).
+template <typename T>
+void copy_l1_to_fb(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, const char* file,
+                   int line);
 }  // namespace sim
 
 template <typename T>
@@ -177,6 +181,13 @@ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
       return sim::copy_l1_to_bt(dst, src, p, file, line);
     } else {
       npukb::violation("DataCopy", "L1 -> C2 (bias table) supports float and int32_t elements", file, line);
+    }
+  }
+  if (dst.loc().hw == Hardware::FIXBUF) {
+    if constexpr (std::is_same_v<T, std::uint64_t>) {
+      return sim::copy_l1_to_fb(dst, src, p, file, line);
+    } else {
+      npukb::violation("DataCopy", "L1 -> fixpipe buffer (C2PIPE2GM) takes uint64_t quant parameters", file, line);
     }
   }
   if (!sim::check_copy_params("DataCopy", p, file, line)) return;

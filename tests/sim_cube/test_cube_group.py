@@ -1,0 +1,333 @@
+"""Cube group management (Atlas A2) through the real toolchain: a mixed launch of 3 AI cores whose AICs 1
+and 2 form one CubeResGroupHandle serving 5 message queues (AIVs 0..4; AIC 1 gets queues 0..2, AIC 2
+queues 3 and 4). Each message asks the serving AIC for one 16-row tile C = A_tile @ B, computed there
+with the Matmul API; merged messages (PostFakeMsg + SetSkipMsg), polling Wait, quitting queues, the
+GroupBarrier and the documented misuse are one mode each (attribute ``mode``). Written from the
+pages under SIMD-API/基础API/cube_group_mgmt_ISASI."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from npukernelbench.toolchains.base import Launch, TensorArg
+
+api = pytest.mark.api
+CORES = 3
+TILES = 10                       # 16-row tiles of A / C: two per queue
+HOST = r"""
+#include "register/op_def_registry.h"
+#include "tiling/platform/platform_ascendc.h"
+namespace optiling {
+static ge::graphStatus TilingFunc(gert::TilingContext* ctx) {
+  int64_t mode = *ctx->GetAttrs()->GetInt(0);
+  uint32_t* t = ctx->GetTilingData<uint32_t>();
+  t[0] = static_cast<uint32_t>(mode);
+  ctx->SetBlockDim(@CORES@);
+  size_t* ws = ctx->GetWorkspaceSizes(1);
+  ws[0] = 8192;
+  return ge::GRAPH_SUCCESS;
+}
+}  // namespace optiling
+namespace ops {
+class CubeGroup : public OpDef {
+ public:
+  explicit CubeGroup(const char* name) : OpDef(name) {
+    this->Input("a").ParamType(REQUIRED).DataType({ge::DT_FLOAT16}).Format({ge::FORMAT_ND});
+    this->Input("b").ParamType(REQUIRED).DataType({ge::DT_FLOAT16}).Format({ge::FORMAT_ND});
+    this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+    this->Output("z").ParamType(REQUIRED).DataType({ge::DT_INT32}).Format({ge::FORMAT_ND});
+    this->Attr("mode").AttrType(REQUIRED).Int();
+    this->AICore().SetTiling(optiling::TilingFunc);
+    this->AICore().AddConfig("ascend910b");
+  }
+};
+OP_ADD(CubeGroup);
+}  // namespace ops
+""".replace("@CORES@", str(CORES))
+
+KERNEL = r"""
+#include "kernel_operator.h"
+#include "lib/matmul_intf.h"
+using namespace AscendC;
+using namespace matmul;
+struct ModeTiling { uint32_t mode; };
+
+struct Msg {
+  CubeGroupMsgHead head;
+  uint8_t funcId;      // 0: one tile; 1: this tile and the next skipCnt queues' tiles (merged)
+  uint8_t skipCnt;
+  uint32_t tile;       // 16-row tile of A / C
+  uint64_t a, b, c;    // GM addresses
+  uint8_t pad[32];
+};
+
+using AT = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+using CT = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+constexpr MatmulShapeParams kShape = {16, 32, 32, 16, 32, 32};
+constexpr MatmulConfig kCfg = GetMMConfig<MatmulConfigMode::CONFIG_NORM>(kShape);
+constexpr MatmulApiStaticTiling kTiling = GetMatmulApiTiling<AT, AT, CT, CT>(kCfg);
+using MM = Matmul<AT, AT, CT, CT, kTiling>;
+
+static uint32_t g_mode = 0;
+
+static void Tile(MM& mm, const Msg* m, uint32_t tile) {
+  GlobalTensor<half> ga, gb;
+  GlobalTensor<float> gc;
+  ga.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(m->a));
+  gb.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(m->b));
+  gc.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(m->c));
+  mm.SetTensorA(ga[tile * 16 * 32]);
+  mm.SetTensorB(gb);
+  mm.IterateAll(gc[tile * 16 * 32]);
+}
+
+template <class MatmulApiCfg, typename CubeMsgBody>
+struct Serve {
+  template <int32_t funcId>
+  static typename IsEqual<funcId, 0>::Type Do(MatmulApiCfg& mm, __gm__ CubeMsgBody* msg,
+                                              CubeResGroupHandle<CubeMsgBody>& handle) {
+    Tile(mm, msg, msg->tile);
+    if (g_mode != 3) handle.FreeMessage(msg);                 // mode 3: the callback forgets it
+  }
+  template <int32_t funcId>
+  static typename IsEqual<funcId, 1>::Type Do(MatmulApiCfg& mm, __gm__ CubeMsgBody* msg,
+                                              CubeResGroupHandle<CubeMsgBody>& handle) {
+    for (uint32_t i = 0; i <= msg->skipCnt; ++i) Tile(mm, msg, msg->tile + i);
+    handle.FreeMessage(msg, CubeMsgState::VALID);
+    for (uint32_t i = 1; i <= msg->skipCnt; ++i) handle.FreeMessage(msg + i, CubeMsgState::FAKE);
+    handle.SetSkipMsg(g_mode == 6 ? 3 : msg->skipCnt);      // mode 6: past the AIC's last queue
+  }
+  static void Call(MatmulApiCfg& mm, __gm__ CubeMsgBody* msg, CubeResGroupHandle<CubeMsgBody>& handle) {
+    if (msg->funcId == 0) Do<0>(mm, msg, handle);
+    else Do<1>(mm, msg, handle);
+  }
+  static void Init(Serve<MatmulApiCfg, CubeMsgBody>& self, MatmulApiCfg& mm, GM_ADDR tiling) {
+    (void)self;
+    (void)tiling;
+    mm.Init(nullptr);
+  }
+};
+
+extern "C" __global__ __aicore__ void cube_group(GM_ADDR a, GM_ADDR b, GM_ADDR y, GM_ADDR z, GM_ADDR workspace,
+                                                 GM_ADDR tiling) {
+  KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
+  GET_TILING_DATA_WITH_STRUCT(ModeTiling, t, tiling);
+  const uint32_t mode = t.mode;
+  g_mode = mode;
+  GlobalTensor<int32_t> gz, gw;
+  gz.SetGlobalBuffer((__gm__ int32_t*)z);
+  gw.SetGlobalBuffer((__gm__ int32_t*)workspace);
+  TPipe pipe;
+  // The message area must be cleared before the group uses it.
+  if (mode != 11 && ASCEND_IS_AIV && GetBlockIdx() == 0) {
+    for (int i = 0; i < 2048; ++i) gw.SetValue(i, 0);
+  }
+  SyncAll<false>();
+  if (mode == 7 && ASCEND_IS_AIV) {     // REGIST_MATMUL_OBJ next to the group API
+    MM other;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), other);
+  }
+  if (mode == 8 || mode == 9 || mode == 15) {     // GroupBarrier: AIVs 0, 1 arrive, AIVs 2..5 wait
+    GroupBarrier<PipeMode::MTE3_MODE> bar(workspace + 4096, 2, 4);
+    if (mode == 15) {
+      if (ASCEND_IS_AIV && GetBlockIdx() == 0) gz.SetValue(0, static_cast<int32_t>(bar.GetWorkspaceLen()));
+      return;
+    }
+    if ASCEND_IS_AIV {
+      const uint32_t id = GetBlockIdx();
+      for (int32_t round = 1; round <= 3; ++round) {
+        if (id < 2) {
+          gz.SetValue(id, round * 10 + static_cast<int32_t>(id));
+          if (!(mode == 9 && id == 1 && round == 3)) bar.Arrive(id);
+        } else {
+          bar.Wait(id - 2);
+          gz.SetValue(8 + (id - 2) * 4 + round, gz.GetValue(0) + gz.GetValue(1));
+        }
+        if (id < 2) {      // the next round's values wait for every waiter (a second barrier the other way)
+          GroupBarrier<PipeMode::MTE3_MODE> back(workspace + 4608, 4, 2);
+          back.Wait(id);
+        } else {
+          GroupBarrier<PipeMode::MTE3_MODE> back(workspace + 4608, 4, 2);
+          back.Arrive(id - 2);
+        }
+      }
+    }
+    return;
+  }
+  if (mode == 14 || mode == 16) {     // KfcWorkspace managed by hand (the constructor form of the handle)
+    KfcWorkspace desc(workspace);
+    desc.UpdateKfcWorkspace(1024);
+    if (ASCEND_IS_AIV && GetBlockIdx() == 0) gz.SetValue(0, static_cast<int32_t>(desc.GetKfcWorkspace() - workspace));
+    desc.UpdateKfcWorkspace(512);
+    if (ASCEND_IS_AIV && GetBlockIdx() == 0) gz.SetValue(1, static_cast<int32_t>(desc.GetKfcWorkspace() - workspace));
+    CubeResGroupHandle<Msg> manual(desc.GetKfcWorkspace(), 2, 4, 5, 0);
+    if (ASCEND_IS_AIV && GetBlockIdx() == 0) {
+      manual.AssignQueue(0);
+      Msg* first = manual.AllocMessage();
+      gz.SetValue(2, static_cast<int32_t>(reinterpret_cast<GM_ADDR>(first) - workspace));
+    }
+    if (mode == 16) {
+      auto bad = CreateCubeResGroup<2, MM, Serve, Msg>(desc, 2, 4, 5, tiling);
+      (void)bad;
+    }
+    return;
+  }
+  KfcWorkspace desc(workspace);
+  const uint8_t start = mode == 10 ? 1 : 2;
+  auto handle = CreateCubeResGroup<1, MM, Serve, Msg>(desc, start, 4, 5, tiling);
+  // From here on the cube cores only return (the AIV-side calls do nothing there).
+  const uint32_t q = GetBlockIdx();
+  if (ASCEND_IS_AIC) {
+    handle.AssignQueue(0);
+    Msg none{};
+    handle.PostMessage(handle.AllocMessage(), none);
+    return;
+  }
+  if (q >= 5 && mode != 5) return;
+  if (mode == 13) handle.FreeMessage(nullptr);
+  handle.AssignQueue(mode == 4 ? 5 : (mode == 5 && q == 5 ? 4 : q));
+  for (uint32_t round = 0; round < 2; ++round) {
+    Msg m{};
+    m.head = {CubeMsgState::VALID, static_cast<uint8_t>(q)};
+    m.tile = q + 5 * round;
+    m.a = reinterpret_cast<uint64_t>(a);
+    m.b = reinterpret_cast<uint64_t>(b);
+    m.c = reinterpret_cast<uint64_t>(y);
+    auto* slot = handle.AllocMessage();
+    uint16_t off;
+    if ((mode == 1 || mode == 6) && round == 1 && q < 3) {   // merged: queue 0 speaks for queues 1 and 2
+      if (q == 0) {
+        m.funcId = 1;
+        m.skipCnt = 2;
+        off = handle.PostMessage(slot, m);
+      } else {
+        off = handle.PostFakeMsg(slot);
+      }
+    } else {
+      off = handle.PostMessage(slot, m);
+    }
+    gz.SetValue(q * 2 + round, off);
+    if (mode == 12) handle.Wait(off + 1);
+    if (round == 0) {
+      handle.Wait(off);
+    } else {
+      uint32_t polls = 0;
+      while (!handle.template Wait<false>(off)) ++polls;
+      gz.SetValue(16 + q, polls > 0 ? 1 : 0);
+    }
+  }
+  if (!(mode == 2 && q == 4)) handle.SetQuit(handle.AllocMessage());   // mode 2: queue 4 never quits
+}
+"""
+
+PARAMS = [("a", "input", "REQUIRED", "float16"), ("b", "input", "REQUIRED", "float16"),
+          ("y", "output", "REQUIRED", "float32"), ("z", "output", "REQUIRED", "int32")]
+
+
+@pytest.fixture(scope="module")
+def group_build(sim, make_project):
+    build = sim.build(make_project("CubeGroup", "cube_group", HOST, KERNEL, PARAMS))
+    assert build.ok, build.diagnostics
+    return build
+
+
+def _run(sim, build, mode: int, seed: int = 0):
+    rng = np.random.default_rng(3)
+    a = rng.uniform(-1, 1, (TILES * 16, 32)).astype(np.float16)
+    b = rng.uniform(-1, 1, (32, 32)).astype(np.float16)
+    y0 = np.zeros((TILES * 16, 32), np.float32)
+    launch = Launch(inputs=(TensorArg("a", "float16", a), TensorArg("b", "float16", b)),
+                    outputs=(TensorArg("y", "float32", y0), TensorArg("z", "int32", np.zeros(32, np.int32))),
+                    attrs={"mode": ("int", mode)}, poison_seed=seed, timeout_s=120)
+    return sim.run(build, launch), a.astype(np.float32) @ b.astype(np.float32)
+
+
+@api("KfcWorkspace/构造函数与析构函数", "CreateCubeResGroup", "AssignQueue", "AllocMessage", "PostMessage",
+     "CubeResGroupHandle/Wait", "FreeMessage", "SetQuit")
+@pytest.mark.parametrize("seed", [0, 1])
+def test_group_serves_every_queue(sim, group_build, seed):
+    result, ref = _run(sim, group_build, 0, seed)
+    assert result.ok, result.message
+    np.testing.assert_allclose(result.outputs["y"], ref, rtol=1e-5, atol=1e-5)
+    z = result.outputs["z"]
+    # PostMessage returns the message's offset from its queue's first message: row x queues of the AIC
+    # (AIC 1 serves 3 queues, AIC 2 two).
+    assert list(z[:10]) == [0, 3, 0, 3, 0, 3, 0, 2, 0, 2]
+    assert result.details["cores"] == {"aic": CORES, "aiv": 2 * CORES}
+
+
+@api("PostFakeMsg", "SetSkipMsg", "FreeMessage")
+def test_merged_messages(sim, group_build):
+    result, ref = _run(sim, group_build, 1)
+    assert result.ok, result.message
+    np.testing.assert_allclose(result.outputs["y"], ref, rtol=1e-5, atol=1e-5)
+    assert list(result.outputs["z"][:6]) == [0, 3, 0, 3, 0, 3]
+
+
+def test_queue_that_never_quits_hangs(sim, group_build):
+    result, _ = _run(sim, group_build, 2)
+    assert not result.ok and "deadlock" in result.message
+    assert "AIC 2 waits in the AIC server of a cube group (waiting for queue 4, message 2)" in result.message
+
+
+def test_callback_that_never_frees_hangs(sim, group_build):
+    result, _ = _run(sim, group_build, 3)
+    assert not result.ok and "deadlock" in result.message
+    assert "waits in Wait (queue 0, message 0 not processed yet)" in result.message
+
+
+@api("AssignQueue")
+def test_assign_queue_checks(sim, group_build):
+    result, _ = _run(sim, group_build, 4)
+    assert not result.ok and "queueIdIn = 5 outside [0, msgQueueSize - 1 = 4]" in result.message
+    result, _ = _run(sim, group_build, 5)
+    assert not result.ok and "queue 4 is already bound to AIV" in result.message
+
+
+@api("SetSkipMsg")
+def test_skip_never_crosses_a_row(sim, group_build):
+    result, _ = _run(sim, group_build, 6)
+    assert not result.ok and "skipCnt = 3 from queue 0 runs past the last queue of this AIC" in result.message
+
+
+@api("CreateCubeResGroup", "CubeResGroupHandle构造函数")
+def test_group_constraints(sim, group_build):
+    result, _ = _run(sim, group_build, 7)
+    assert not result.ok and "REGIST_MATMUL_OBJ" in result.message
+    result, _ = _run(sim, group_build, 10)
+    assert not result.ok and "blockStart = 1 and blockSize = 4 must be even" in result.message
+    result, _ = _run(sim, group_build, 11)
+    assert not result.ok and "was not cleared" in result.message
+
+
+@api("GroupBarrier构造函数", "Arrive", "GroupBarrier/Wait", "GetWorkspaceLen")
+def test_group_barrier(sim, group_build):
+    result, _ = _run(sim, group_build, 8)
+    assert result.ok, result.message
+    z = result.outputs["z"]
+    for w in range(4):   # waiter w saw both arrivers' values of every round: 10r + 0 + 10r + 1
+        assert list(z[8 + w * 4 + 1: 8 + w * 4 + 4]) == [21, 41, 61]
+    result, _ = _run(sim, group_build, 9)
+    assert not result.ok and "deadlock" in result.message and "GroupBarrier::Wait (round 3" in result.message
+    result, _ = _run(sim, group_build, 15)
+    assert result.ok, result.message
+    assert result.outputs["z"][0] == (2 + 4) * 32
+
+
+@api("CubeResGroupHandle/Wait", "FreeMessage")
+def test_wait_and_free_checks(sim, group_build):
+    result, _ = _run(sim, group_build, 12)
+    assert not result.ok and "offset 1 is no message of this queue" in result.message
+    result, _ = _run(sim, group_build, 13)
+    assert not result.ok and "an AIC-side call" in result.message
+
+
+@api("UpdateKfcWorkspace", "GetKfcWorkspace", "CubeResGroupHandle构造函数")
+def test_kfc_workspace_by_hand(sim, group_build):
+    result, _ = _run(sim, group_build, 14)
+    assert result.ok, result.message
+    assert list(result.outputs["z"][:3]) == [1024, 1536, 1536]   # queue 0's first message opens the area
+    result, _ = _run(sim, group_build, 16)
+    assert not result.ok
+    assert "CreateCubeResGroup: not with UpdateKfcWorkspace / GetKfcWorkspace" in result.message
