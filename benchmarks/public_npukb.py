@@ -36,7 +36,7 @@ def evaluate_task(folder: str, seeds: int | None = None, rows: int | None = None
     from npukernelbench.cases import load_case
     from npukernelbench.evaluate import EvalOptions, evaluate
     from npukernelbench.generators.base import Completion
-    from npukernelbench.reference_runner import ReferenceError_
+    from npukernelbench.reference_runner import CaseReferenceError
     from npukernelbench.spec import SpecError
     from npukernelbench.toolchains.ascendc_sim import AscendCSimToolchain
 
@@ -56,7 +56,7 @@ def evaluate_task(folder: str, seeds: int | None = None, rows: int | None = None
                           EvalOptions(shapes="static", speed=False, seeds=seeds))
         record.update(status=result.status.value, stage=result.stage.value if result.stage else "collected",
                       message=result.message)
-    except ReferenceError_ as exc:         # the task's own files (module.py, pybind.cpp) are at fault
+    except CaseReferenceError as exc:         # the task's own files (module.py, pybind.cpp) are at fault
         record.update(status="task_error", stage="collected", message=str(exc))
     except Exception as exc:               # noqa: BLE001 - our own bug: reported
         record.update(status="harness_error", stage="collected", message=f"{type(exc).__name__}: {exc}")

@@ -20,7 +20,7 @@ def register(name: str, help_text: str, add_arguments: Callable[[argparse.Argume
 
 
 def _evaluate_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("paths", nargs="*", default=["benchmark_cases"], help="case roots or case folders (either layout)")
+    p.add_argument("paths", nargs="*", default=["benchmark_cases"], help="case roots or case folders (any layout)")
     p.add_argument("-k", dest="keyword", default="", help="only samples matching this pytest -k expression")
     p.add_argument("-m", dest="markexpr", default="", help="only samples matching this pytest -m expression "
                    "(level1, a category, static/dynamic)")
@@ -232,24 +232,30 @@ def _run_passthrough(name: str, argv: Sequence[str]) -> int:
 
 def _cache_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("action", choices=("info", "clear"), help="info: what the build cache holds; clear: empty it")
+    p.add_argument("--toolchain", default="ascendc-sim", help="whose build cache: a toolchain name or module:Class "
+                   "(default ascendc-sim)")
     p.add_argument("--cache-dir", type=Path, default=None,
-                   help="the cache root (default: $NPUKB_CACHE_DIR, else ~/.cache/npukernelbench/ascendc-sim)")
+                   help="the cache root (default: the toolchain's; for ascendc-sim $NPUKB_CACHE_DIR, else "
+                        "~/.cache/npukernelbench/ascendc-sim)")
     p.add_argument("--completions", action="store_true", help="clear: also the generated-completion cache")
 
 
 def _cache(ns: argparse.Namespace) -> int:
     from npukernelbench.completion_cache import default_cache_dir
-    from npukernelbench.toolchains.ascendc_sim.build_cache import BuildCache, default_root
+    from npukernelbench.toolchains import get_toolchain
+    from npukernelbench.toolchains.base import CacheKeeper
 
-    cache = BuildCache(ns.cache_dir or default_root())
+    toolchain = get_toolchain(ns.toolchain, **({"cache_dir": ns.cache_dir} if ns.cache_dir else {}))
+    if not isinstance(toolchain, CacheKeeper):
+        raise ValueError(f"toolchain {ns.toolchain!r} keeps no build cache that npukb can report on or clear")
     completions = ns.cache_dir or default_cache_dir()
     entries = [p for p in completions.glob("??/*.json")] if completions.is_dir() else []
     if ns.action == "info":
-        print("\n".join(cache.info().lines()))
+        print("\n".join(toolchain.cache_report()))
         print(f"completion cache: {completions} ({len(entries)} completions)")
         return 0
-    freed = cache.clear()
-    print(f"cleared the build cache {cache.root} ({freed / (1 << 20):.1f} MiB)")
+    freed = toolchain.clear_cache()
+    print(f"cleared the build cache {toolchain.cache_root()} ({freed / (1 << 20):.1f} MiB)")
     if ns.completions:
         for path in entries:
             path.unlink(missing_ok=True)

@@ -85,9 +85,9 @@ def pytest_xdist_node_collection_finished(node, ids) -> None:  # noqa: ARG001
 
 
 def pytest_collect_directory(path: Path, parent: pytest.Collector):
-    from npukernelbench.cases import layout_of
+    from npukernelbench.cases import is_case_dir
 
-    if layout_of(path):
+    if is_case_dir(path):
         from npukernelbench.items import CaseFolder
 
         return CaseFolder.from_parent(parent, path=path)

@@ -148,7 +148,7 @@ def test_an_operator_without_outputs_updates_its_input_list_in_place(sim):
     # tensors of a list in place, and the binding returns those tensors
     import torch
 
-    from npukernelbench.public import op_call
+    from npukernelbench.layouts.upstream import op_call
     from npukernelbench.toolchains.base import KernelProject
 
     files = {"op_host/double_in_place.cpp": IN_PLACE_HOST, "op_kernel/double_in_place.cpp": IN_PLACE_KERNEL}
@@ -166,10 +166,10 @@ def test_a_floating_output_gets_no_finer_tolerance_than_the_tasks_floating_input
     # integer outputs stay exact
     import torch
 
-    from npukernelbench.public.checker import ModelChecker, _floating_dtypes
+    from npukernelbench.layouts.upstream.checker import UpstreamChecker, _floating_dtypes
 
     spec = specs["level1/Math/AddCustom"]
-    checker = ModelChecker(spec, sim, spec.solution)
+    checker = UpstreamChecker(spec, sim, spec.solution)
     f16, f32 = spec.tolerance_for("float16"), spec.tolerance_for("float32")
     assert f16.rtol > f32.rtol
     assert checker._looser_tolerance("float32") == f32
