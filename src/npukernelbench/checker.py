@@ -16,7 +16,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from npukernelbench.data_seed import fresh_data_seed
 from npukernelbench.infrastructure import InfrastructureError
+from npukernelbench.inputs import case_seed
 from npukernelbench.result import Stage, Status
 from npukernelbench.shapes import DrawRejected, ShapeCase, search, static_cases
 from npukernelbench.spec import TaskSpec
@@ -38,10 +40,13 @@ class EvalOptions:
     suspect_speedup: float = SUSPECT_SPEEDUP
     shrink_budget: int = 20
     scratch_dir: Path | None = None   # where the dynamic-shape search may write (the run directory's scratch)
+    data_seed: int | None = None      # every case's input data derives from it; None: drawn fresh (os.urandom)
 
     def __post_init__(self) -> None:
         if self.shapes not in ("static", "dynamic", "both"):
             raise ValueError(f"shapes must be static, dynamic or both, got {self.shapes!r}")
+        if self.data_seed is None:
+            object.__setattr__(self, "data_seed", fresh_data_seed())
 
 
 @dataclass(frozen=True)
@@ -130,8 +135,15 @@ class Checker:
 
     # -- shared ----------------------------------------------------------------------------------
     def input_seed(self, case: ShapeCase, index: int) -> int:
-        """The seed of the ``index``-th input draw of ``case``."""
-        return case.seed * 1000 + index
+        """The seed of the ``index``-th input draw of ``case``: derived from the run's data seed, the case
+        and its own base seed, so that neither the case nor its row number predicts the data. The seeds
+        of one case are consecutive (hooks may vary their regime with ``seed % 3``)."""
+        base = case_seed("inputs", self.options.data_seed, case.key(), case.seed) % 10**9
+        return base * 1000 + index
+
+    def where(self, case: ShapeCase, seed: int) -> str:
+        """Where a failure happened, with what replays it (the run's data seed)."""
+        return f"on {case.describe()} (input seed {seed}; data seed {self.options.data_seed})"
 
     def check(self, case: ShapeCase) -> CaseOutcome:
         """Every input seed of one shape case (at least ``spec.seeds``). Build failures raise

@@ -8,7 +8,9 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from npukernelbench.data_seed import recorded_data_seed
 from npukernelbench.options import RunOptions, add_argparse_options
+from npukernelbench.store import RunDir
 
 Command = tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]
 COMMANDS: dict[str, Command] = {}
@@ -55,12 +57,14 @@ def _evaluate(ns: argparse.Namespace) -> int:
     from npukernelbench.generation import ensure_completions
     from npukernelbench.options import load_toolchain
     from npukernelbench.parallel_eval import evaluate_all
-    from npukernelbench.store import RunDir
 
     ns.npukb_cases = ()
     if ns.jobs < 1:
         raise ValueError(f"--jobs must be >= 1, got {ns.jobs}")
     options = RunOptions.from_namespace(ns)
+    if options.resume and options.data_seed is None:      # a resumed run keeps its data seed
+        options = options.with_data_seed(recorded_data_seed(RunDir(options.out)))
+    options = options.with_data_seed()
     if options.html:
         from npukernelbench.report_plots import require_matplotlib
 
@@ -75,6 +79,8 @@ def _evaluate(ns: argparse.Namespace) -> int:
     print(f"npukb evaluate: model={options.model} toolchain={options.toolchain} samples={options.samples} "
           f"shapes={options.shapes} tasks={len(specs)} items={len(chosen)} jobs={ns.jobs} confinement={level} "
           f"out={options.out}", flush=True)
+    print(f"npukb evaluate: input data seed {options.data_seed} (replay this run's data with --npukb-data-seed="
+          f"{options.data_seed})", flush=True)
     prepare = getattr(toolchain, "prepare", None)
     if callable(prepare):
         prepare(specs, lambda line: print(line, flush=True))
@@ -84,7 +90,8 @@ def _evaluate(ns: argparse.Namespace) -> int:
     if not options.resume:
         run.start_fresh()
     run.write_header({"model": options.model, "toolchain": options.toolchain, "samples_per_task": options.samples,
-                      "shapes": options.shapes, "shape_examples": options.shape_examples, "seed": options.seed,
+                      "shapes": options.shapes, "shape_examples": options.shape_examples,
+                      "shape_seed": options.shape_seed, "data_seed": options.data_seed, "seed": options.seed,
                       "confinement": level})
     done = run.finished() if options.resume else set()
     absent = [(spec.case_id, i) for spec, i in chosen if completions[(spec.case_id, i)].meta.get("missing")]

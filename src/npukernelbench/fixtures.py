@@ -121,6 +121,7 @@ class Checker:
 def npukb_checker(request: pytest.FixtureRequest, npukb_task, npukb_toolchain, npukb_completion) -> Checker:
     from npukernelbench.evaluate import EvalOptions, checker_for, files_of
     from npukernelbench.extract import ParseError
+    from npukernelbench.session import STATE
 
     try:
         files = files_of(npukb_task, npukb_completion)
@@ -128,7 +129,8 @@ def npukb_checker(request: pytest.FixtureRequest, npukb_task, npukb_toolchain, n
         pytest.fail(f"parse_error: {exc}", pytrace=False)
     cfg = request.config
     options = EvalOptions(shapes=cfg.getoption("npukb_shapes"), shape_examples=cfg.getoption("npukb_shape_examples"),
-                          shape_seed=cfg.getoption("npukb_shape_seed"))
+                          shape_seed=cfg.getoption("npukb_shape_seed"),
+                          data_seed=cfg.stash[STATE].options.data_seed)    # the run's: one per run, printed
     return Checker(checker_for(npukb_task, npukb_toolchain, files, options))
 
 

@@ -117,7 +117,7 @@ class CaseTomlChecker(Checker):
             self._reach(Stage.TILING_RAN)
         if run.ok:
             self._reach(Stage.RAN_CLEANLY)
-        where = f"on {case.describe()} (input seed {seed})"
+        where = self.where(case, seed)
         if run.timed_out:
             return CaseOutcome(Status.TIMEOUT, f"timed out after {self.options.run_timeout_s:g} s {where}: "
                                                f"{run.message}".strip(), case=case)

@@ -83,10 +83,16 @@ class UpstreamTask:
         return getattr(self.prepare, "custom_check_precision", None)
 
     def make_inputs(self, row: Row, seed: int) -> Inputs:
-        """``get_init_inputs`` then ``get_inputs`` (as upstream orders them) after seeding torch."""
+        """``get_init_inputs`` then ``get_inputs`` (as upstream orders them) after seeding torch, and the
+        global generators of numpy and Python that some tasks draw from instead."""
+        import random
+
+        import numpy as np
         import torch
 
         torch.manual_seed(seed)
+        np.random.seed(seed % 2**32)
+        random.seed(seed)
         try:
             with shims.npu_on_cpu():
                 init_fn = getattr(self.prepare, "get_init_inputs", None)
