@@ -31,7 +31,8 @@ class ShapeCase:
 
     def describe(self) -> str:
         if self.row is not None:
-            return "case " + ", ".join(f"{k}={v}" for k, v in self.row.items())
+            drawn = "drawn " if self.kind == "dynamic" else ""
+            return f"{drawn}case " + ", ".join(f"{k}={v}" for k, v in self.row.items())
         parts = [f"{name}={list(shape)}" for name, shape in self.shapes.items()]
         if self.types:
             parts.append(", ".join(f"{k}={v}" for k, v in self.types.items()))

@@ -1,13 +1,15 @@
-"""One candidate project against a public NPUKernelBench task, the way upstream evaluates it.
+"""One candidate project against a task of the upstream layout, the way upstream evaluates it, on
+its CSV rows (the static cases) and on rows drawn from them (the dynamic cases, ``row_variants``).
 
 1. ``describe``: the toolchain compiles the candidate's host code alone and reports the OpDefs it
    registers; the one named after the kernel file is the operator (``op_call.pick_signature``).
-2. For every CSV row and ``seeds`` seeds (``torch.manual_seed(seed)`` before ``get_init_inputs`` and
-   ``get_inputs``): the reference ``Model(*init)(*args)`` runs twice on copies, in the original dtypes
-   (its outputs' count, shapes and dtypes are the contract) and with half/bf16 tensors upcast to float32
-   (the expected values); the candidate runs as ``ModelNew(*init)(*args)`` with ``kernel_gen_ops`` the
-   task's compiled ``pybind.cpp``, whose ``EXEC_NPU_CMD`` runs the kernel in a child process
-   (``op_call``).
+2. For every row and ``seeds`` input seeds derived from the run's data seed
+   (``torch.manual_seed(seed)``, and numpy's and Python's global generators, before ``get_init_inputs``
+   and ``get_inputs``; a drawn row the task's own code refuses is discarded): the reference
+   ``Model(*init)(*args)`` runs twice on copies, in the original dtypes (its outputs' count, shapes and
+   dtypes are the contract) and with half/bf16 tensors upcast to float32 (the expected values); the
+   candidate runs as ``ModelNew(*init)(*args)`` with ``kernel_gen_ops`` the task's compiled
+   ``pybind.cpp``, whose ``EXEC_NPU_CMD`` runs the kernel in a child process (``op_call``).
 3. Outputs are compared positionally: count, shapes and dtypes strictly against what ``Model``
    returns; extra outputs that ``ModelNew`` returns beyond those (an ``rstd`` the reference does not
    compute) are not compared, as upstream's pairwise comparison ignores them. Values: the task's
@@ -16,7 +18,7 @@
    its absolute and its relative error both exceed 1e-3) or the per-dtype tolerance where that is
    looser; values are compared in float32 (half and bf16 outputs upcast).
 4. The first seed of every row runs twice with different poison in the fresh output buffers; the two
-   results must agree bit for bit.
+   results must agree bit for bit; its kernel launches are held to the speed floors (``speed_audit``).
 """
 
 from __future__ import annotations
@@ -25,24 +27,34 @@ import contextlib
 from collections.abc import Mapping
 from typing import Any
 
-from npukernelbench.checker import BaselineCache, BuildFailed, CaseOutcome, Checker, EvalOptions, SeedChecked
+from npukernelbench.checker import (
+    BaselineCache,
+    BuildFailed,
+    CaseOutcome,
+    Checker,
+    DrawRejected,
+    EvalOptions,
+    SeedChecked,
+)
 from npukernelbench.compare import ErrorLimits, compare_array, same_bits
 from npukernelbench.infrastructure import InfrastructureError
 from npukernelbench.layouts.upstream import op_call
 from npukernelbench.layouts.upstream.binding import BindingError
 from npukernelbench.layouts.upstream.large_case_lock import large_case_turn
 from npukernelbench.layouts.upstream.precision import VerdictError, verdict_of
+from npukernelbench.layouts.upstream.row_variants import row_strategy
 from npukernelbench.layouts.upstream.task import Inputs, UpstreamTask, upcast, upstream_task
 from npukernelbench.module_loader import CaseReferenceError
 from npukernelbench.result import Stage, Status
 from npukernelbench.shapes import ShapeCase
 from npukernelbench.spec import TaskSpec
-from npukernelbench.speed_audit import RunCost, combined, cost_of
+from npukernelbench.speed_audit import RunCost, combined, cost_of, floor_violations
 from npukernelbench.toolchains.base import BuildResult, HostDescriber, KernelProject, OpSignature, Toolchain
 
 # What upstream's harness judges a task without ``custom_check_precision`` by: ``check_precision`` with
 # its evaluation settings' ``max_abs_error`` and ``max_rel_error`` (both 1e-3), whatever the dtype.
 UPSTREAM_DEFAULT_LIMITS = ErrorLimits(max_abs=1e-3, max_rel=1e-3)
+DRAW_BUDGET_FLOOR = 1 << 20      # a drawn row may always have this many input bytes (a row of [1] grows too)
 
 
 class ToolchainUnsupported(RuntimeError):
@@ -73,6 +85,7 @@ class UpstreamChecker(Checker):
         super().__init__(spec, toolchain, files, options, baseline)
         self.task = task or upstream_task(spec.folder, spec.op, spec.kernel)
         self.signature: OpSignature | None = None
+        self._row_bytes: dict[int, int] = {}      # input bytes of each source row (the draw budget)
 
     def _note_runs(self, runner: op_call.OpRunner) -> None:
         if runner.built:
@@ -237,17 +250,38 @@ class UpstreamChecker(Checker):
 
     # -- one row ---------------------------------------------------------------------------------------
     def check_seed(self, case: ShapeCase, seed: int, first: bool) -> CaseOutcome | SeedChecked:
-        """One input seed of one CSV row (under the large-case lock for rows of large inputs)."""
+        """One input seed of one CSV row (under the large-case lock for rows of large inputs). A drawn
+        row that the task's own code refuses, or whose inputs exceed the draw budget, is rejected."""
         assert case.row is not None
         self.describe()
-        inputs = self.task.make_inputs(case.row, seed)
-        with large_case_turn(_tensor_bytes(inputs.args) + _tensor_bytes(inputs.init), self.toolchain.cache_root()):
-            return self._check_seed(case, seed, inputs, first)
+        try:
+            inputs = self.task.make_inputs(case.row, seed)
+            size = _tensor_bytes(inputs.args) + _tensor_bytes(inputs.init)
+            if case.kind == "dynamic" and size > self._draw_budget(case):
+                raise DrawRejected(f"{size} input bytes, over the budget of a drawn row")
+            with large_case_turn(size, self.toolchain.cache_root()):
+                return self._check_seed(case, seed, inputs, first)
+        except CaseReferenceError as exc:
+            if case.kind == "dynamic":        # the task's own code does not take this draw
+                raise DrawRejected(str(exc)) from exc
+            raise
+
+    def _draw_budget(self, case: ShapeCase) -> int:
+        """Input bytes a drawn row may have: twice its source row's (at least DRAW_BUDGET_FLOOR bytes)."""
+        source = self.spec.cases[case.seed]
+        if source.index not in self._row_bytes:
+            assert source.row is not None
+            inputs = self.task.make_inputs(source.row, 0)
+            self._row_bytes[source.index] = _tensor_bytes(inputs.args) + _tensor_bytes(inputs.init)
+        return max(2 * self._row_bytes[source.index], DRAW_BUDGET_FLOOR)
+
+    def case_strategy(self) -> Any:
+        return row_strategy([c.row for c in self.spec.cases if c.row is not None])
 
     def _check_seed(self, case: ShapeCase, seed: int, inputs: Inputs, first: bool) -> CaseOutcome | SeedChecked:
         """One seed of a row: reference, candidate, comparison (and on the first seed the determinism
         re-run and the costs). A failure's outcome, or what passed."""
-        where = f"on {case.describe()} (input seed {seed})"
+        where = self.where(case, seed)
         structure = self.task.reference(case.row, inputs)
         values = self._values(case, inputs, structure)
         try:
@@ -274,7 +308,7 @@ class UpstreamChecker(Checker):
             cost = _launch_cost(runner)
             base = self._baseline_time(case, seed, inputs, cost) if cost is not None else None
         return SeedChecked(compared[0], compared[1], time_us=cost.time_us if cost else None, cost=cost,
-                           baseline=base)
+                           baseline=base, floors=_launch_floors(runner) if first else ())
 
     def _baseline_time(self, case: ShapeCase, seed: int, inputs: Inputs, own: RunCost | None) -> RunCost | None:
         """The expert answer's time on the same row and seed (through the same toolchain; cached)."""
@@ -309,9 +343,6 @@ class UpstreamChecker(Checker):
                                    for x, y in zip(a, b, strict=True)):
             return upcast(structure)
         return values
-
-    def case_strategy(self) -> Any:
-        raise NotImplementedError("drawn rows come with the row variants")
 
     def build_case(self, case: ShapeCase) -> BuildResult:
         """The candidate built for ``case``: the binding decides the dtypes when ``ModelNew`` calls the
@@ -375,6 +406,17 @@ def _launch_cost(runner: op_call.OpRunner) -> RunCost | None:
     """The kernel launches of one Model call as one cost (speedups compare kernel times)."""
     costs = [cost_of(r.time_us, r.details) for r in runner.runs if r.time_us is not None]
     return combined(costs) if costs else None
+
+
+def _launch_floors(runner: op_call.OpRunner) -> tuple[str, ...]:
+    """The speed floors the kernel launches of one Model call are below (each launch on its own bytes,
+    as a case-toml task's single launch is)."""
+    found = []
+    timed = [(r, t) for r, t in zip(runner.runs, runner.traffic, strict=False) if r.time_us is not None]
+    for i, (run, traffic) in enumerate(timed):
+        prefix = f"launch {i + 1} of {len(timed)}: " if len(timed) > 1 else ""
+        found += [prefix + reason for reason in floor_violations(traffic, cost_of(run.time_us, run.details))]
+    return tuple(found)
 
 
 def _same_outputs(a: Any, b: Any) -> bool:

@@ -2,7 +2,8 @@
 
 The operator's inputs, outputs and attributes are not read from the templates: a candidate's own
 compiled OpDef and the task's ``validation/pybind.cpp`` bind them when it runs (``op_call``). Every
-row of ``validation/test_cases.csv`` is one static case (``StaticCase.row``).
+row of ``validation/test_cases.csv`` is one static case (``StaticCase.row``); the dynamic cases are
+rows drawn from them (``row_variants``).
 """
 
 from __future__ import annotations
@@ -103,7 +104,7 @@ def load_task(folder: Path, root: Path | None = None) -> TaskSpec:
         case_id=case_id, root=root, folder=folder, layout=NAME, op=op, kernel=kernel, level=level,
         category=category, description=(folder / "api_desc.md").read_text(encoding="utf-8"),
         inputs=(), outputs=(), attrs=(), types={}, type_combos=(),
-        cases=cases, dynamic=DynamicSpec(enabled=False),
+        cases=cases, dynamic=DynamicSpec(enabled=True),       # rows drawn from these (row_variants)
         tolerance={name: Tolerance(r, a) for name, (r, a) in DEFAULT_TOLERANCE.items()},
         reference=ReferenceSpec("torch-model", validation), templates=read_tree(folder / "question"),
         solution=solution,
