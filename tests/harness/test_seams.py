@@ -1,7 +1,8 @@
 """The Layout and Toolchain seams hold: generic code never imports a toolchain's own package (the
-simulator's internals stay behind ``toolchains.base.Toolchain``) and never compares a layout name
-(what a layout decides goes through ``layouts.base.Layout``). Both scans are shown to catch a
-violation."""
+simulator's internals stay behind ``toolchains.base.Toolchain``), never compares a layout name
+(what a layout decides goes through ``layouts.base.Layout``), and the evaluation's modules import one
+another without cycles (imports inside functions count; ``if TYPE_CHECKING:`` blocks do not). Every
+scan is shown to catch a violation."""
 
 from __future__ import annotations
 
@@ -93,3 +94,96 @@ def test_the_layout_scan_catches_a_name_test(text: str) -> None:
 def test_the_scans_pass_legitimate_code() -> None:
     assert sim_imports(SRC / "npukernelbench" / "x.py", "from npukernelbench.toolchains import get_toolchain\n") == []
     assert layout_name_tests('marker = "npukb"\nok = name.startswith("npukb")\n') == []
+
+
+# the evaluation's modules: no import cycle may pass through one of them
+EVALUATION = ("npukernelbench.evaluate", "npukernelbench.checker", "npukernelbench.cases", "npukernelbench.shapes",
+              "npukernelbench.prompt", "npukernelbench.checks", "npukernelbench.preprocessed", "npukernelbench.layouts")
+
+
+class _Imports(ast.NodeVisitor):
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def visit_If(self, node: ast.If) -> None:
+        test = node.test
+        if (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or \
+                (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"):
+            for child in node.orelse:
+                self.visit(child)
+            return
+        self.generic_visit(node)
+
+    def visit_Import(self, node: ast.Import) -> None:
+        self.names.update(a.name for a in node.names)
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        if node.level == 0 and node.module:
+            self.names.add(node.module)
+            self.names.update(f"{node.module}.{a.name}" for a in node.names)
+
+
+def import_graph(sources: dict[str, str]) -> dict[str, set[str]]:
+    """module -> the modules (of ``sources``) it imports."""
+    graph = {}
+    for module, text in sources.items():
+        visitor = _Imports()
+        visitor.visit(ast.parse(text))
+        targets = set()
+        for name in visitor.names:
+            while name and name not in sources:
+                name = name.rpartition(".")[0]
+            if name and name != module:
+                targets.add(name)
+        graph[module] = targets
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def _package_sources() -> dict[str, str]:
+    return {_module_name(p): p.read_text(encoding="utf-8") for p in sorted((SRC / "npukernelbench").rglob("*.py"))}
+
+
+def test_the_evaluations_modules_import_without_cycles() -> None:
+    through = [c for c in cycles(import_graph(_package_sources())) if any(m.startswith(EVALUATION) for m in c)]
+    assert through == []
+
+
+def test_the_cycle_check_catches_a_cycle() -> None:
+    sources = _package_sources()
+    sources["npukernelbench.checker"] += "\ndef f():\n    from npukernelbench import evaluate\n"
+    assert ["npukernelbench.checker", "npukernelbench.evaluate"] in cycles(import_graph(sources))
+    typed = _package_sources()
+    typed["npukernelbench.checker"] += "\nif TYPE_CHECKING:\n    from npukernelbench.evaluate import evaluate\n"
+    assert not any("npukernelbench.checker" in c for c in cycles(import_graph(typed)))
