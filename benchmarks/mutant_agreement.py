@@ -47,8 +47,8 @@ def main() -> int:
 
     from npukernelbench.cases import discover
     from npukernelbench.diagnostics import classify
-    from npukernelbench.evaluate import KernelChecker
     from npukernelbench.generators.mutants import mutate
+    from npukernelbench.layouts.case_toml.checker import CaseTomlChecker
     from npukernelbench.options import load_toolchain
     from npukernelbench.result import ErrorCategory
     from npukernelbench.shapes import static_cases
@@ -63,7 +63,7 @@ def main() -> int:
     specs = [s for s in discover(ns.paths) if s.solution is not None]
 
     def expert_builds(spec) -> bool:
-        return _build_all(KernelChecker(spec, toolchain, dict(spec.solution)), static_cases(spec)) is None
+        return _build_all(CaseTomlChecker(spec, toolchain, dict(spec.solution)), static_cases(spec)) is None
 
     with ThreadPoolExecutor(max_workers=ns.jobs) as pool:
         ok = list(pool.map(expert_builds, specs))
@@ -73,7 +73,7 @@ def main() -> int:
     def one(job):
         spec, i = job
         files, meta = mutate(dict(spec.solution), spec.kernel, spec.case_id, i, ns.seed)
-        failed = _build_all(KernelChecker(spec, toolchain, files), static_cases(spec))
+        failed = _build_all(CaseTomlChecker(spec, toolchain, files), static_cases(spec))
         if failed is None:
             return spec.case_id, i, meta, "built", ""
         got = failed.error_category or classify(failed.diagnostics)

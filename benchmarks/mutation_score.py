@@ -40,6 +40,8 @@ from queue import Queue
 ROOT = Path(__file__).resolve().parents[1]
 PKG = "src/npukernelbench"
 SIM = f"{PKG}/toolchains/ascendc_sim/include/npukb_sim/kernel"
+CASE_TOML = f"{PKG}/layouts/case_toml/checker.py"
+UPSTREAM = f"{PKG}/layouts/upstream/checker.py"
 
 
 @dataclass(frozen=True)
@@ -67,7 +69,13 @@ TARGETS: tuple[Target, ...] = (
            ("hook_passed", "custom_check", "_as_outputs", "to_numpy", "expected")),
     Target("evaluate.py", f"{PKG}/evaluate.py",
            ("tests/harness/test_evaluate_verdicts.py", "tests/harness/test_custom_check.py"),
-           ("check", "evaluate", "files_of", "_build_result")),
+           ("evaluate", "_evaluate_once", "files_of", "_build_result")),
+    Target("checker.py", f"{PKG}/checker.py",
+           ("tests/harness/test_evaluate_verdicts.py", "tests/harness/test_custom_check.py"),
+           ("check", "check_static", "input_seed")),
+    Target("case_toml/checker.py", f"{PKG}/layouts/case_toml/checker.py",
+           ("tests/harness/test_evaluate_verdicts.py", "tests/harness/test_custom_check.py"),
+           ("check_seed",)),
 )
 
 
@@ -86,6 +94,7 @@ class HandMutant:
 VIOLATIONS = "tests/sim_kernel/test_violations.py"
 STATIC = ("tests/adversarial/test_static_checks.py", "-k", "not every_expert_solution")
 DIAG = ("tests/harness/test_diagnostic_rules.py",)
+PREDICTABLE = "tests/adversarial/test_predictable_checks.py"
 
 
 def _hand_made() -> list[HandMutant]:
@@ -125,19 +134,33 @@ def _hand_made() -> list[HandMutant]:
         HandMutant("reference_runner.py", "tuple result taken as truthy", f"{PKG}/reference_runner.py",
                    "        value = value[0]\n", "        value = bool(value)\n",
                    ("tests/harness/test_custom_check.py",)),
-        HandMutant("evaluate.py", "audit: a passing hook overrides a failed tolerance check", f"{PKG}/evaluate.py",
+        HandMutant("case_toml/checker.py", "audit: a passing hook overrides a failed tolerance check", CASE_TOML,
                    "if verdict.ok and self.reference.custom_check(case, run.outputs, expected, dtypes) is False:",
                    "if (verdict.ok or verdict.index is not None) and self.reference.custom_check(case, run.outputs, "
-                   "expected, dtypes) is True:\n                verdict = replace(verdict, ok=True)\n"
-                   "            elif verdict.ok and self.reference.custom_check(case, run.outputs, expected, dtypes) "
+                   "expected, dtypes) is True:\n            verdict = replace(verdict, ok=True)\n"
+                   "        elif verdict.ok and self.reference.custom_check(case, run.outputs, expected, dtypes) "
                    "is False:", ("tests/harness/test_custom_check.py",)),
-        HandMutant("evaluate.py", "inputs-unchanged check dropped", f"{PKG}/evaluate.py",
+        HandMutant("case_toml/checker.py", "inputs-unchanged check dropped", CASE_TOML,
                    "if not same_bits(run.inputs_after[d.name], inputs[d.name]):", "if False:",
                    ("tests/harness/test_evaluate_verdicts.py",)),
-        HandMutant("evaluate.py", "determinism rerun dropped", f"{PKG}/evaluate.py",
+        HandMutant("case_toml/checker.py", "determinism rerun dropped", CASE_TOML,
                    "if self.options.determinism:", "if False:", ("tests/harness/test_evaluate_verdicts.py",)),
-        HandMutant("toolchain.py", "audit: wall-clock limit dropped", f"{PKG}/toolchains/ascendc_sim/toolchain.py",
-                   "wall_s=launch.timeout_s, ", "", ("tests/toolchain/test_launcher_errors.py", "-k", "sleeping")),
+        # -- checks a policy cannot predict (issue 25, class 6) and the floors on upstream tasks ----
+        HandMutant("upstream/layout.py", "upstream tasks checked on their CSV rows only",
+                   f"{PKG}/layouts/upstream/layout.py",
+                   "dynamic=DynamicSpec(enabled=True)", "dynamic=DynamicSpec(enabled=False)",
+                   (PREDICTABLE, "-k", "shapes")),
+        HandMutant("checker.py", "input data from the case's number again", f"{PKG}/checker.py",
+                   'base = case_seed("inputs", self.options.data_seed, case.key(), case.seed) % 10**9',
+                   "base = case.seed", (PREDICTABLE, "-k", "rows_data")),
+        HandMutant("upstream/checker.py", "speed floors not applied to upstream tasks", UPSTREAM,
+                   "baseline=base, floors=_launch_floors(runner) if first else ())", "baseline=base, floors=())",
+                   (PREDICTABLE, "-k", "floors")),
+        HandMutant("plugin.py", "xdist workers draw data seeds of their own", f"{PKG}/plugin.py",
+                   "node.workerinput[DATA_SEED_KEY] = node.config.stash[STATE].options.data_seed", "pass",
+                   ("tests/harness/test_plugin.py", "-k", "one_data_seed")),
+        # (No mutant drops the run's wall-clock limit: device code has no C library, so no kernel can wait
+        # without CPU any more -- the CPU limit stops a spinning one; tests/sandbox tests the wall limit.)
         # -- the simulator's allocator and bounds checks (C++ headers) ---------------------------
         HandMutant("pipe.h", "audit: UB allocator ignores what is already allocated", f"{SIM}/pipe.h",
                    "if (used_[h] + bytes > l.region_bytes) {", "if (bytes > l.region_bytes) {",
@@ -252,13 +275,13 @@ EQUIVALENT_OPERATOR: list[tuple[str, str, str, str]] = [
      "both sides gives the same answer"),
     ("reference_runner.py", "NumberReplacer", "spec.outputs[ -1].kind",
      "only read when the task has exactly one output, where [-1] and [0] are the same"),
-    ("evaluate.py", "ReplaceBinaryOperator_Add_Sub", "seed = case.seed * 1000 - s",
-     "the input seeds stay distinct per case and seed index; only which pseudo-random inputs are drawn changes"),
+    ("checker.py", "ReplaceBinaryOperator_Add_Sub", "return base * 1000 - index",
+     "the input seeds stay distinct and consecutive per case; only which pseudo-random inputs are drawn changes"),
     ("evaluate.py", "NumberReplacer", "seconds=round(time.monotonic() - start, ",
      "display precision of the wall time a sample took"),
     ("evaluate.py", "NumberReplacer", "outcomes[- 0].status",
      "after a static failure the dynamic search may run, but the first failure is still the verdict"),
-    ("evaluate.py", "NumberReplacer", "worst_abs = worst_rel = -1.0",
+    ("checker.py", "NumberReplacer", "worst_abs = worst_rel = -1.0",
      "every check runs at least one seed, whose error figures (>= 0) replace the start value"),
     ("evaluate.py", "NumberReplacer", "default= ",
      "a passing sample has at least one checked case (never an empty list), so max() never uses its default"),

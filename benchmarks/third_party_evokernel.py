@@ -5,7 +5,7 @@ tensors (and scalars), allocates the outputs and calls ``EXEC_NPU_CMD(aclnn<Op>,
 the PyTorch reference in ``pytorch-references/`` (``Model``, ``get_inputs``, ``get_init_inputs``),
 judged with ``torch.allclose(atol=rtol=1e-2)``. Here:
 
-1. the binding is compiled with the project's own machinery (``npukernelbench.public.binding``,
+1. the binding is compiled with the project's own machinery (``npukernelbench.layouts.upstream.binding``,
    the clean-room ``pytorch_npu_helper.hpp``), after one adaptation: on the simulator the NPU's
    tensors are CPU tensors (``PrivateUse1`` -> ``CPU``, ``is_privateuseone()`` -> ``is_cpu()``);
 2. a driver (``third_party_evokernel_driver.py``) runs confined, in a child process: it imports the
@@ -13,7 +13,7 @@ judged with ``torch.allclose(atol=rtol=1e-2)``. Here:
    model and inputs (seeded), computes the golden, maps the binding's parameters onto them (see
    :func:`third_party_evokernel_driver.map_arguments`) and calls the binding in *record* mode: every
    ``EXEC_NPU_CMD`` call is saved;
-3. each recorded call runs here through ``npukernelbench.public.op_call.OpRunner`` (the same code
+3. each recorded call runs here through ``npukernelbench.layouts.upstream.op_call.OpRunner`` (the same code
    that serves the public tasks: OpDef binding, build, simulator run, outputs copied back);
 4. the driver runs the binding again in *replay* mode (the calls hand back the simulator's outputs)
    and compares what the binding returns with the golden.
@@ -190,7 +190,7 @@ class EvoKernelRunner(Runner):
         return {"status": "driver_failed", "why": f"the reference driver failed ({why}): {tail}"}
 
     def _run(self, root: Path) -> Outcome:
-        from npukernelbench.public.binding import BindingError, build_binding
+        from npukernelbench.layouts.upstream.binding import BindingError, build_binding
 
         assert self.work is not None
         plan = {"reference": str(self.reference), "binding": "", "function": self.function,
@@ -202,7 +202,7 @@ class EvoKernelRunner(Runner):
         source = self.work / "op.cpp"
         source.write_text(adapt_binding(self.binding_text), encoding="utf-8")
         try:
-            library = build_binding(source, root, self.sig.op, self.kernel)
+            library = build_binding(source, root, self.sig.op, self.kernel, self.toolchain.host_compiler())
         except BindingError as exc:
             return Outcome(inputs=f"no inputs derivable: the binding does not build with the project's "
                                   f"pytorch_npu_helper.hpp: {str(exc).splitlines()[-1][:200]}")
@@ -228,7 +228,7 @@ class EvoKernelRunner(Runner):
         """Run recorded call ``index`` on the simulator; None when it ran, else the failed outcome."""
         import torch
 
-        from npukernelbench.public import op_call
+        from npukernelbench.layouts.upstream import op_call
 
         assert self.work is not None
         saved = torch.load(self.work / f"call_{index}.pt", weights_only=True)

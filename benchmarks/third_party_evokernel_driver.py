@@ -302,8 +302,8 @@ def record(work: Path, plan: dict[str, Any]) -> dict[str, Any]:
     inputs before any call, the reference's own sizes are prepared and tried (within ``full_budget``)."""
     import torch
 
-    from npukernelbench.public import op_call
-    from npukernelbench.public.binding import load_binding
+    from npukernelbench.layouts.upstream import op_call
+    from npukernelbench.layouts.upstream.binding import load_binding
 
     prepared = json.loads((work / "prepared.json").read_text(encoding="utf-8"))
     fn = getattr(load_binding(Path(plan["binding"])), plan["function"])
@@ -335,8 +335,8 @@ def record(work: Path, plan: dict[str, Any]) -> dict[str, Any]:
 def replay(work: Path, plan: dict[str, Any]) -> dict[str, Any]:
     import torch
 
-    from npukernelbench.public import op_call
-    from npukernelbench.public.binding import load_binding
+    from npukernelbench.layouts.upstream import op_call
+    from npukernelbench.layouts.upstream.binding import load_binding
 
     state = torch.load(work / "state.pt", weights_only=True)
     fn = getattr(load_binding(Path(plan["binding"])), plan["function"])

@@ -31,12 +31,13 @@ class TilingTruth:
 
 def tiling_truth(spec: Any, case: Any, toolchain: Any) -> TilingTruth:
     """Run ``spec``'s solution on ``case`` (a ``shapes.ShapeCase``) and read what its TilingFunc set."""
-    from npukernelbench.evaluate import BuildFailed, EvalOptions, KernelChecker
+    from npukernelbench.evaluate import BuildFailed, EvalOptions
+    from npukernelbench.layouts.case_toml.checker import CaseTomlChecker
 
     if not spec.solution:
         raise GroundTruthError(f"{spec.case_id} has no expert solution to run")
-    checker = KernelChecker(spec, toolchain, spec.solution, EvalOptions(shapes="static", speed=False))
-    seed = case.seed * 1000
+    checker = CaseTomlChecker(spec, toolchain, spec.solution, EvalOptions(shapes="static", speed=False))
+    seed = checker.input_seed(case, 0)
     try:
         inputs = checker.reference.make_inputs(case, seed)
         dtypes = checker.reference.dtypes(case, inputs)

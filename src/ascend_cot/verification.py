@@ -167,7 +167,7 @@ class Verifier:
         hit = self._cached(key)
         if hit is not None:
             return hit
-        finding = check_sources(files, self.toolchain.include_allowlist())
+        finding = check_sources(files, self.toolchain.include_allowlist(), self.toolchain.preprocessing())
         if finding is not None:
             return self._store(key, Verification(Verified.FAILED, str(finding), "rejected"), True)
         kernel = kernel_name(files)

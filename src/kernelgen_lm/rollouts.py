@@ -55,9 +55,9 @@ class Rollout:
 
 def _infrastructure_errors() -> tuple[type[BaseException], ...]:
     """Exceptions that mean "no outcome": our machinery failed, or the case itself is broken."""
-    from npukernelbench.reference_runner import ReferenceError_
+    from npukernelbench.reference_runner import CaseReferenceError
 
-    errors: list[type[BaseException]] = [ReferenceError_]
+    errors: list[type[BaseException]] = [CaseReferenceError]
     try:
         from npukernelbench.infrastructure import InfrastructureError
     except ImportError:       # a benchmark version without the explicit infrastructure outcome

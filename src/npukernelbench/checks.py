@@ -7,8 +7,9 @@ such as ``CMakeLists.txt``):
 1. the raw text, read the way the compiler does where it matters: backslash-newlines spliced,
    comments dropped, string literals kept apart from code, digraphs (``%:``) read as ``#``;
    directives (includes, pragmas, ``#line``, keyword macros) are checked here;
-2. what the compiler sees: every translation unit preprocessed with the simulator's include
-   directory in a confined child (:mod:`npukernelbench.preprocessed`), and the rules on names applied
+2. what the compiler sees: every translation unit preprocessed as the toolchain's compiler does
+   (``Toolchain.preprocessing()``: its include directories and defines) in a confined child
+   (:mod:`npukernelbench.preprocessed`), and the rules on names applied
    to the lines that come from the project's own files. A name assembled by token pasting or hidden
    behind a macro is spelled out there, so ``##`` itself needs no ban. Names are compared after
    removing the spellings that reach the same libc function (``__builtin_fork``, ``__libc_system``,
@@ -50,6 +51,7 @@ from dataclasses import dataclass, replace
 
 from npukernelbench import preprocessed
 from npukernelbench.extract import host_sources
+from npukernelbench.toolchains.base import Preprocessing
 
 
 @dataclass(frozen=True)
@@ -283,7 +285,7 @@ def _finding(rule: str, path: str, line: int, what: str = "") -> Finding:
 
 
 def _check_include(name: str, angle: bool, path: str, line: int, files: Mapping[str, str],
-                   headers: Collection[str]) -> Finding | None:
+                   headers: Collection[str], cxx: str | None) -> Finding | None:
     if not name or name.startswith("/") or "\\" in name:
         return _finding("include-path", path, line, f"#include {name!r}")
     parts = name.split("/")
@@ -305,14 +307,14 @@ def _check_include(name: str, angle: bool, path: str, line: int, files: Mapping[
     if not _HEADER_FILE.fullmatch(parts[-1]):      # <platform/config.json>, <lib/a b.h>: not a header
         shown = f"<{name}>" if angle else f'"{name}"'
         return _finding("include-not-allowed", path, line, f"#include {shown}")
-    if not (name.startswith("npukb") or preprocessed.system_header(name)):
+    if not (name.startswith("npukb") or preprocessed.system_header(name, cxx)):
         return None                     # found nowhere: the build fails with "no such file"
     shown = f"<{name}>" if angle else f'"{name}"'
     return _finding("include-not-allowed", path, line, f"#include {shown}")
 
 
 def _check_directive(tokens: list[_Token], raw: str, path: str, files: Mapping[str, str],
-                     headers: Collection[str]) -> Finding | None:
+                     headers: Collection[str], cxx: str | None) -> Finding | None:
     """``tokens`` starts at the '#'; ``raw`` is the directive's text after its name."""
     line = tokens[0].line
     if len(tokens) > 1 and tokens[1].kind == "number":      # GNU line marker: '# 12 "file"' works like #line
@@ -327,7 +329,8 @@ def _check_directive(tokens: list[_Token], raw: str, path: str, files: Mapping[s
         if not m:
             return _finding("include-path", path, line, f"computed include '#include {raw.strip()[:60]}'")
         angle = m.group("angle") is not None
-        return _check_include(m.group("angle") if angle else m.group("quote"), angle, path, line, files, headers)
+        return _check_include(m.group("angle") if angle else m.group("quote"), angle, path, line, files, headers,
+                              cxx)
     if name == "pragma":
         body = " ".join(raw.split())
         if not any(p.match(body) for p in ALLOWED_PRAGMAS):
@@ -376,7 +379,8 @@ def _check_code(tokens: list[_Token], path: str,
     return None
 
 
-def _check_file(path: str, text: str, files: Mapping[str, str], headers: Collection[str]) -> Finding | None:
+def _check_file(path: str, text: str, files: Mapping[str, str], headers: Collection[str],
+                cxx: str | None) -> Finding | None:
     spliced, lines = _splice(text)
     tokens = _tokens(spliced, lines)
     code: list[_Token] = []
@@ -396,7 +400,7 @@ def _check_file(path: str, text: str, files: Mapping[str, str], headers: Collect
             end = tokens[j].start if j < len(tokens) else len(spliced)
             rest = spliced[directive[1].end:end] if len(directive) > 1 else ""
             rest = _COMMENTS.sub(" ", rest)
-            finding = _check_directive(directive, rest, path, files, headers)
+            finding = _check_directive(directive, rest, path, files, headers, cxx)
             if finding:
                 return finding
             name = directive[1].text if len(directive) > 1 else ""
@@ -440,8 +444,8 @@ def _candidate_macros(files: Mapping[str, str]) -> dict[str, set[str]]:
     return bodies
 
 
-def _check_preprocessed(files: Mapping[str, str]) -> Finding | None:
-    macros = preprocessed.toolchain_macros()
+def _check_preprocessed(files: Mapping[str, str], preprocessing: Preprocessing) -> Finding | None:
+    macros = preprocessed.toolchain_macros(tuple(preprocessing.include_dirs))
     own = _candidate_macros(files)
     raw_lines = {path: text.splitlines() for path, text in files.items()}
 
@@ -473,7 +477,8 @@ def _check_preprocessed(files: Mapping[str, str]) -> Finding | None:
         raw = _identifiers(invocation(lines, tok.line)) if 0 < tok.line <= len(lines) else set()
         return tok.text not in raw and bool(reachable(raw) & macros)
 
-    for line in preprocessed.candidate_lines({p: files[p] for p in files if preprocessed.is_source(p)}):
+    for line in preprocessed.candidate_lines({p: files[p] for p in files if preprocessed.is_source(p)},
+                                             preprocessing):
         tokens = [_Token(t.kind, t.text, line.line, t.start, t.end)
                   for t in _tokens(line.text, [line.line] * len(line.text)) if t.kind != "newline"]
         finding = _check_code(tokens, line.path, lambda rule, tok, path=line.path: allowed(rule, tok, path))
@@ -482,16 +487,13 @@ def _check_preprocessed(files: Mapping[str, str]) -> Finding | None:
     return None
 
 
-def check_sources(files: Mapping[str, str], headers: Collection[str] | None = None) -> Finding | None:
+def check_sources(files: Mapping[str, str], headers: Collection[str], preprocessing: Preprocessing) -> Finding | None:
     """The first rule violated by any file, or None when the sources pass. ``headers``: the include
-    names of the toolchain's public headers (``Toolchain.include_allowlist()``); by default those of
-    the ascendc-sim simulator, whose preprocessor the second pass uses."""
-    if headers is None:
-        from npukernelbench.toolchains.ascendc_sim.platform import public_headers
-
-        headers = public_headers()
+    names of the toolchain's public headers (``Toolchain.include_allowlist()``); ``preprocessing``: how
+    its compiler preprocesses the project (``Toolchain.preprocessing()``), for the second pass over the
+    code with macros expanded (skipped when it names no compiler)."""
     for path in checked_files(files):
-        finding = _check_file(path, files[path], files, headers)
+        finding = _check_file(path, files[path], files, headers, preprocessing.compiler)
         if finding:
             return finding
-    return _check_preprocessed(files)
+    return _check_preprocessed(files, preprocessing)

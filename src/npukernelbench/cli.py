@@ -8,7 +8,9 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from npukernelbench.data_seed import recorded_data_seed
 from npukernelbench.options import RunOptions, add_argparse_options
+from npukernelbench.store import RunDir
 
 Command = tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]
 COMMANDS: dict[str, Command] = {}
@@ -20,7 +22,7 @@ def register(name: str, help_text: str, add_arguments: Callable[[argparse.Argume
 
 
 def _evaluate_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("paths", nargs="*", default=["benchmark_cases"], help="case roots or case folders (either layout)")
+    p.add_argument("paths", nargs="*", default=["benchmark_cases"], help="case roots or case folders (any layout)")
     p.add_argument("-k", dest="keyword", default="", help="only samples matching this pytest -k expression")
     p.add_argument("-m", dest="markexpr", default="", help="only samples matching this pytest -m expression "
                    "(level1, a category, static/dynamic)")
@@ -55,12 +57,14 @@ def _evaluate(ns: argparse.Namespace) -> int:
     from npukernelbench.generation import ensure_completions
     from npukernelbench.options import load_toolchain
     from npukernelbench.parallel_eval import evaluate_all
-    from npukernelbench.store import RunDir
 
     ns.npukb_cases = ()
     if ns.jobs < 1:
         raise ValueError(f"--jobs must be >= 1, got {ns.jobs}")
     options = RunOptions.from_namespace(ns)
+    if options.resume and options.data_seed is None:      # a resumed run keeps its data seed
+        options = options.with_data_seed(recorded_data_seed(RunDir(options.out)))
+    options = options.with_data_seed()
     if options.html:
         from npukernelbench.report_plots import require_matplotlib
 
@@ -75,6 +79,8 @@ def _evaluate(ns: argparse.Namespace) -> int:
     print(f"npukb evaluate: model={options.model} toolchain={options.toolchain} samples={options.samples} "
           f"shapes={options.shapes} tasks={len(specs)} items={len(chosen)} jobs={ns.jobs} confinement={level} "
           f"out={options.out}", flush=True)
+    print(f"npukb evaluate: input data seed {options.data_seed} (replay this run's data with --npukb-data-seed="
+          f"{options.data_seed})", flush=True)
     prepare = getattr(toolchain, "prepare", None)
     if callable(prepare):
         prepare(specs, lambda line: print(line, flush=True))
@@ -84,7 +90,8 @@ def _evaluate(ns: argparse.Namespace) -> int:
     if not options.resume:
         run.start_fresh()
     run.write_header({"model": options.model, "toolchain": options.toolchain, "samples_per_task": options.samples,
-                      "shapes": options.shapes, "shape_examples": options.shape_examples, "seed": options.seed,
+                      "shapes": options.shapes, "shape_examples": options.shape_examples,
+                      "shape_seed": options.shape_seed, "data_seed": options.data_seed, "seed": options.seed,
                       "confinement": level})
     done = run.finished() if options.resume else set()
     absent = [(spec.case_id, i) for spec, i in chosen if completions[(spec.case_id, i)].meta.get("missing")]
@@ -232,24 +239,30 @@ def _run_passthrough(name: str, argv: Sequence[str]) -> int:
 
 def _cache_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("action", choices=("info", "clear"), help="info: what the build cache holds; clear: empty it")
+    p.add_argument("--toolchain", default="ascendc-sim", help="whose build cache: a toolchain name or module:Class "
+                   "(default ascendc-sim)")
     p.add_argument("--cache-dir", type=Path, default=None,
-                   help="the cache root (default: $NPUKB_CACHE_DIR, else ~/.cache/npukernelbench/ascendc-sim)")
+                   help="the cache root (default: the toolchain's; for ascendc-sim $NPUKB_CACHE_DIR, else "
+                        "~/.cache/npukernelbench/ascendc-sim)")
     p.add_argument("--completions", action="store_true", help="clear: also the generated-completion cache")
 
 
 def _cache(ns: argparse.Namespace) -> int:
     from npukernelbench.completion_cache import default_cache_dir
-    from npukernelbench.toolchains.ascendc_sim.build_cache import BuildCache, default_root
+    from npukernelbench.toolchains import get_toolchain
+    from npukernelbench.toolchains.base import CacheKeeper
 
-    cache = BuildCache(ns.cache_dir or default_root())
+    toolchain = get_toolchain(ns.toolchain, **({"cache_dir": ns.cache_dir} if ns.cache_dir else {}))
+    if not isinstance(toolchain, CacheKeeper):
+        raise ValueError(f"toolchain {ns.toolchain!r} keeps no build cache that npukb can report on or clear")
     completions = ns.cache_dir or default_cache_dir()
     entries = [p for p in completions.glob("??/*.json")] if completions.is_dir() else []
     if ns.action == "info":
-        print("\n".join(cache.info().lines()))
+        print("\n".join(toolchain.cache_report()))
         print(f"completion cache: {completions} ({len(entries)} completions)")
         return 0
-    freed = cache.clear()
-    print(f"cleared the build cache {cache.root} ({freed / (1 << 20):.1f} MiB)")
+    freed = toolchain.clear_cache()
+    print(f"cleared the build cache {toolchain.cache_root()} ({freed / (1 << 20):.1f} MiB)")
     if ns.completions:
         for path in entries:
             path.unlink(missing_ok=True)

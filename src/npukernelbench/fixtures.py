@@ -9,7 +9,7 @@ npukb_task             function the TaskSpec named by ``@pytest.mark.npukb_case(
 npukb_completion       function a Completion: ``@pytest.mark.npukb_files({...})`` or the expert solution
 npukb_kernel           function the completion built for the task's first static case (BuildResult);
                                 fails the test with classified diagnostics when it does not build
-npukb_checker          function ``KernelChecker``: ``check(case)``, ``check_static()``,
+npukb_checker          function the task layout's ``Checker``: ``check(case)``, ``check_static()``,
                                 ``check_dynamic(examples, seed)``, ``assert_correct()``
 =====================  =======  =================================================================
 
@@ -83,7 +83,7 @@ def npukb_completion(request: pytest.FixtureRequest, npukb_task) -> Any:
 
 
 class Checker:
-    """A KernelChecker with pytest-friendly assertions."""
+    """A layout's checker (``npukernelbench.checker.Checker``) with pytest-friendly assertions."""
 
     def __init__(self, inner: Any):
         self.inner = inner
@@ -97,12 +97,11 @@ class Checker:
         from npukernelbench.evaluate import BuildFailed
         from npukernelbench.infrastructure import retry_once
         from npukernelbench.result import Status
-        from npukernelbench.shapes import dynamic_enabled
 
         def check() -> list:
             outcomes = self.inner.check_static() if shapes in ("static", "both") else []
             if all(o.status is Status.PASSED for o in outcomes) and shapes in ("dynamic", "both") \
-                    and dynamic_enabled(self.inner.spec):
+                    and self.inner.dynamic_enabled():
                 outcomes.append(self.inner.check_dynamic(examples, seed))
             return outcomes
 
@@ -120,8 +119,9 @@ class Checker:
 
 @pytest.fixture
 def npukb_checker(request: pytest.FixtureRequest, npukb_task, npukb_toolchain, npukb_completion) -> Checker:
-    from npukernelbench.evaluate import EvalOptions, KernelChecker, files_of
+    from npukernelbench.evaluate import EvalOptions, checker_for, files_of
     from npukernelbench.extract import ParseError
+    from npukernelbench.session import STATE
 
     try:
         files = files_of(npukb_task, npukb_completion)
@@ -129,8 +129,9 @@ def npukb_checker(request: pytest.FixtureRequest, npukb_task, npukb_toolchain, n
         pytest.fail(f"parse_error: {exc}", pytrace=False)
     cfg = request.config
     options = EvalOptions(shapes=cfg.getoption("npukb_shapes"), shape_examples=cfg.getoption("npukb_shape_examples"),
-                          shape_seed=cfg.getoption("npukb_shape_seed"))
-    return Checker(KernelChecker(npukb_task, npukb_toolchain, files, options))
+                          shape_seed=cfg.getoption("npukb_shape_seed"),
+                          data_seed=cfg.stash[STATE].options.data_seed)    # the run's: one per run, printed
+    return Checker(checker_for(npukb_task, npukb_toolchain, files, options))
 
 
 @pytest.fixture

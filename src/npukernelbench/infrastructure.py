@@ -27,12 +27,13 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import signal
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -147,3 +148,23 @@ def disk_error(exc: OSError, what: str, path: Path | None = None) -> Infrastruct
         return InfrastructureError(f"{what}: {exc.strerror or exc} (the scratch disk is full or failing)")
     trouble = disk_trouble(path, str(exc)) if path is not None else None
     return InfrastructureError(f"{what}: {trouble}") if trouble else None
+
+
+# g++ exits with 4 after an internal compiler error; clang's driver names a crashed front end.
+_GCC_ICE_EXIT = 4
+_CLANG_CRASH = re.compile(r"^\S*clang\S*: error: (clang frontend command failed|unable to execute command)",
+                          re.MULTILINE)
+
+
+def compiler_crash(outcome: Any) -> str | None:
+    """Why a failed compiler run (a ``sandbox.ProcessOutcome``) is the compiler's own crash, an
+    infrastructure failure, or None."""
+    log = outcome.stderr + outcome.stdout
+    if outcome.signal_name and outcome.limit is None:
+        return f"the compiler died of {outcome.signal_name}"
+    if outcome.returncode == _GCC_ICE_EXIT and "internal compiler error" in log:
+        line = next(ln for ln in log.splitlines() if "internal compiler error" in ln)
+        return f"internal compiler error ({line.strip()[-200:]})"
+    if (match := _CLANG_CRASH.search(log)) is not None:
+        return f"the compiler crashed ({match.group(0)[-200:]})"
+    return None

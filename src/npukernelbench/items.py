@@ -63,7 +63,7 @@ class SampleItem(pytest.Item):
     def setup(self) -> None:
         from npukernelbench.evaluate import evaluate
         from npukernelbench.infrastructure import InfrastructureError
-        from npukernelbench.reference_runner import ReferenceError_
+        from npukernelbench.module_loader import CaseReferenceError
 
         state = self.config.stash[STATE]
         worker = state.worker
@@ -71,12 +71,12 @@ class SampleItem(pytest.Item):
             pytest.skip(f"already finished in {state.options.out} (--npukb-resume)")
         reason = state.toolchain.unavailable_reason()
         where = f"{self.spec.case_id} sample {self.sample}"
-        if not reason and self.spec.layout == "npukernelbench":
-            from npukernelbench.toolchains.base import HostDescriber
+        if not reason:
+            from npukernelbench.layouts import layout_of
 
-            if not isinstance(state.toolchain.get(), HostDescriber):
-                pytest.skip(f"toolchain {state.options.toolchain!r} cannot describe host code, which the public "
-                            "NPUKernelBench layout needs to bind the operator (use ascendc-sim)")
+            unsupported = layout_of(self.spec).unsupported(state.toolchain.get())
+            if unsupported:
+                pytest.skip(unsupported)
         error = None
         try:
             if reason:
@@ -90,7 +90,7 @@ class SampleItem(pytest.Item):
             self.user_properties.append((INFRA_KEY, json.dumps({"task": self.spec.case_id, "sample": self.sample,
                                                                 "cause": exc.cause})))
             error = f"{where}: infrastructure failure (not the kernel's fault, not counted): {exc.cause}"
-        except ReferenceError_ as exc:
+        except CaseReferenceError as exc:
             error = f"{where}: the case's reference failed (a bug in the case, not the kernel): {exc}"
         if error is not None:                    # outside the except: no chained traceback in the report
             pytest.fail(error, pytrace=False)

@@ -11,12 +11,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from npukernelbench.public.shims import import_shims
+from npukernelbench.npu_shims import import_shims
 
 _MODULES: dict[str, types.ModuleType] = {}
 
 
-class ReferenceError_(RuntimeError):
+class CaseReferenceError(RuntimeError):
     """The reference itself failed (a bug in the case, not in the candidate)."""
 
 
@@ -30,7 +30,7 @@ def load_module(path: Path, shims: Callable[[], contextlib.AbstractContextManage
     name = "npukb_case_" + str(abs(hash(key)))
     spec = importlib.util.spec_from_file_location(name, key)
     if spec is None or spec.loader is None:
-        raise ReferenceError_(f"cannot import {path}")
+        raise CaseReferenceError(f"cannot import {path}")
     module = importlib.util.module_from_spec(spec)
     folder = str(Path(key).parent)
     sys.path.insert(0, folder)          # sibling imports (module.py <-> prepare_inputs.py)
@@ -40,7 +40,7 @@ def load_module(path: Path, shims: Callable[[], contextlib.AbstractContextManage
             spec.loader.exec_module(module)
     except Exception as exc:
         sys.modules.pop(name, None)
-        raise ReferenceError_(f"importing {path} failed: {type(exc).__name__}: {exc}") from exc
+        raise CaseReferenceError(f"importing {path} failed: {type(exc).__name__}: {exc}") from exc
     finally:
         try:
             sys.path.remove(folder)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from npukernelbench.data_seed import fresh_data_seed
 from npukernelbench.sharding import Shard
 
 if TYPE_CHECKING:
@@ -48,6 +49,9 @@ OPTIONS: tuple[Opt, ...] = (
         default=10, short="--shape-examples", metavar="N"),
     Opt("--npukb-shape-seed", "npukb_shape_seed", "seed of the dynamic-shape search (printed to replay a failure)",
         type=int, default=0, short="--shape-seed", metavar="N"),
+    Opt("--npukb-data-seed", "npukb_data_seed", "seed every case's input data derives from (default: drawn fresh "
+        "per run, printed in the run header and stored in run.json; give it to replay a run's data)", type=int,
+        default=None, short="--data-seed", metavar="N"),
     Opt("--npukb-cases", "npukb_cases", "extra case root or case folder (repeatable; either layout)",
         action="append", default=None, metavar="PATH"),
     Opt("--npukb-out", "npukb_out", "run directory (completions.jsonl, results.jsonl, summary.json, report.md)",
@@ -149,6 +153,7 @@ class RunOptions:
     shapes: str = "both"
     shape_examples: int = 10
     shape_seed: int = 0
+    data_seed: int | None = None          # None: drawn fresh when the run begins (see with_data_seed)
     cases: tuple[str, ...] = ()
     out: Path = Path("npukb-out")
     resume: bool = False
@@ -174,7 +179,8 @@ class RunOptions:
         get = (lambda name: ns.getoption(name)) if hasattr(ns, "getoption") else (lambda name: getattr(ns, name))
         return cls(model=get("npukb_model"), samples=get("npukb_samples"), toolchain=get("npukb_toolchain"),
                    shapes=get("npukb_shapes"), shape_examples=get("npukb_shape_examples"),
-                   shape_seed=get("npukb_shape_seed"), cases=tuple(get("npukb_cases") or ()),
+                   shape_seed=get("npukb_shape_seed"), data_seed=get("npukb_data_seed"),
+                   cases=tuple(get("npukb_cases") or ()),
                    out=Path(get("npukb_out")), resume=bool(get("npukb_resume")), html=bool(get("npukb_html")),
                    temperature=get("npukb_temperature"), top_p=get("npukb_top_p"),
                    max_tokens=get("npukb_max_tokens"), seed=get("npukb_seed"), lora=get("npukb_lora"),
@@ -200,7 +206,13 @@ class RunOptions:
         from npukernelbench.evaluate import EvalOptions
 
         return EvalOptions(shapes=self.shapes, shape_examples=self.shape_examples, shape_seed=self.shape_seed,
-                           scratch_dir=self.out / "scratch")
+                           scratch_dir=self.out / "scratch", data_seed=self.data_seed)
+
+    def with_data_seed(self, seed: int | None = None) -> RunOptions:
+        """These options with a data seed: ``seed`` when one is given, else the one the options hold,
+        else a fresh one (every process of one run must use the same: the controller picks it)."""
+        chosen = seed if seed is not None else self.data_seed
+        return replace(self, data_seed=chosen if chosen is not None else fresh_data_seed())
 
 
 def _engine_options(**fields: Any) -> EngineOptions:

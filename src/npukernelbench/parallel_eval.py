@@ -33,13 +33,13 @@ def _start(toolchain: str) -> None:
 def _one(spec: TaskSpec, completion: Completion, options: RunOptions) -> Outcome:
     from npukernelbench.evaluate import evaluate
     from npukernelbench.infrastructure import InfrastructureError
-    from npukernelbench.reference_runner import ReferenceError_
+    from npukernelbench.reference_runner import CaseReferenceError
 
     try:
         return evaluate(spec, completion, _WORKER["toolchain"], options.eval_options(), _WORKER["baseline"])
     except InfrastructureError as exc:
         return f"infrastructure failure (not the kernel's fault): {exc.cause}"
-    except ReferenceError_ as exc:
+    except CaseReferenceError as exc:
         return f"the case's reference failed (a bug in the case, not the kernel): {exc}"
 
 

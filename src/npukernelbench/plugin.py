@@ -46,6 +46,14 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(state.controller.recorder(), "npukernelbench-recorder")
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node) -> None:
+    """pytest-xdist controller, for each worker it starts: the run's data seed (drawn once, here)."""
+    from npukernelbench.session import DATA_SEED_KEY, STATE
+
+    node.workerinput[DATA_SEED_KEY] = node.config.stash[STATE].options.data_seed
+
+
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list) -> None:  # noqa: ARG001
     """``--npukb-shard K/N``: the samples of the tasks of other shards are deselected (on every xdist
     worker alike: the split depends on the task id only)."""
@@ -85,9 +93,9 @@ def pytest_xdist_node_collection_finished(node, ids) -> None:  # noqa: ARG001
 
 
 def pytest_collect_directory(path: Path, parent: pytest.Collector):
-    from npukernelbench.cases import layout_of
+    from npukernelbench.cases import is_case_dir
 
-    if layout_of(path):
+    if is_case_dir(path):
         from npukernelbench.items import CaseFolder
 
         return CaseFolder.from_parent(parent, path=path)

@@ -1,5 +1,6 @@
-"""A project's translation units as the compiler sees them: preprocessed with the simulator's include
-directory, in a confined child process, and cut into the lines that come from the project's own files.
+"""A project's translation units as the toolchain's compiler sees them: preprocessed with its include
+directories and defines (``Toolchain.preprocessing()``), in a confined child process, and cut into the
+lines that come from the project's own files.
 
 Used by the static checks (:mod:`npukernelbench.checks`): names a candidate builds with macros (token
 pasting included) appear spelled out here, on the candidate's line that expands the macro (GCC's line
@@ -21,6 +22,7 @@ from pathlib import Path, PurePosixPath
 
 from npukernelbench.extract import host_sources
 from npukernelbench.sandbox import Limits, Request, clean_env, run_confined
+from npukernelbench.toolchains.base import Preprocessing
 
 LIMITS = Limits(cpu_s=60, memory_bytes=2 << 30, wall_s=60.0, file_bytes=64 << 20)
 _MARKER = re.compile(r'^# (\d+) "((?:[^"\\]|\\.)*)"')
@@ -47,21 +49,20 @@ def is_source(path: str) -> bool:
     return path.endswith(SOURCE_SUFFIXES)
 
 
-@functools.lru_cache(maxsize=1)
-def toolchain_macros() -> frozenset[str]:
-    """Names of the macros the simulator's headers define (API macros such as GET_TILING_DATA)."""
-    from npukernelbench.toolchains.ascendc_sim.sources import INCLUDE_DIR
-
+@functools.lru_cache(maxsize=4)
+def toolchain_macros(include_dirs: tuple[Path, ...]) -> frozenset[str]:
+    """Names of the macros the toolchain's headers under ``include_dirs`` define (API macros such as
+    GET_TILING_DATA)."""
     names: set[str] = set()
-    for path in INCLUDE_DIR.rglob("*.h"):
-        names.update(_DEFINE.findall(path.read_text(encoding="utf-8", errors="replace").replace("\\\n", " ")))
+    for folder in include_dirs:
+        for path in Path(folder).rglob("*.h"):
+            names.update(_DEFINE.findall(path.read_text(encoding="utf-8", errors="replace").replace("\\\n", " ")))
     return frozenset(names)
 
 
-@functools.lru_cache(maxsize=1)
-def system_include_dirs() -> tuple[Path, ...]:
+@functools.lru_cache(maxsize=4)
+def system_include_dirs(cxx: str | None) -> tuple[Path, ...]:
     """The compiler's system header search path (where ``<unistd.h>``, ``<fstream>`` live)."""
-    cxx = _compiler()
     dirs: list[Path] = []
     if cxx is not None:
         try:
@@ -80,28 +81,22 @@ def system_include_dirs() -> tuple[Path, ...]:
     return tuple(dirs) or (Path("/usr/local/include"), Path("/usr/include"))
 
 
-def system_header(name: str) -> bool:
-    """Whether ``name`` is found on the system header search path."""
+def system_header(name: str, cxx: str | None) -> bool:
+    """Whether ``name`` is found on the system header search path of the compiler ``cxx``."""
     rel = PurePosixPath(name)
-    return not rel.is_absolute() and ".." not in rel.parts and any((d / rel).is_file() for d in system_include_dirs())
+    return not rel.is_absolute() and ".." not in rel.parts and any((d / rel).is_file()
+                                                                   for d in system_include_dirs(cxx))
 
 
-def _compiler() -> str | None:
-    from npukernelbench.toolchains.ascendc_sim.compiler import find_compiler
-
-    found = find_compiler()
-    return None if isinstance(found, str) else found.path
-
-
-def candidate_lines(files: Mapping[str, str]) -> Iterator[Line]:
+def candidate_lines(files: Mapping[str, str], preprocessing: Preprocessing) -> Iterator[Line]:
     """Every line of preprocessed text that comes from a project file, over all translation units.
     A unit the preprocessor rejects (a missing include, ``#error``) is skipped: the build reports it."""
-    cxx = _compiler()
+    cxx = preprocessing.compiler
     units = translation_units(files)
     if cxx is None or not units:
         return
-    from npukernelbench.toolchains.ascendc_sim.sources import INCLUDE_DIR
-
+    includes = [arg for folder in preprocessing.include_dirs for arg in ("-I", str(folder))]
+    defines = [f"-D{d}" for d in preprocessing.defines]
     folder = Path(tempfile.mkdtemp(prefix="npukb-pp-"))
     try:
         src = folder / "src"
@@ -116,7 +111,7 @@ def candidate_lines(files: Mapping[str, str]) -> Iterator[Line]:
             side = PurePosixPath(unit).parts[0]
             result = src / ".npukb-preprocessed.i"
             result.unlink(missing_ok=True)
-            out = run_confined(Request(argv=[cxx, "-std=c++17", "-E", "-I", str(INCLUDE_DIR), "-I", side, unit,
+            out = run_confined(Request(argv=[cxx, "-std=c++17", "-E", *defines, *includes, "-I", side, unit,
                                              "-o", result.name], cwd=src, limits=LIMITS, env=clean_env()))
             if not out.ok or not result.is_file():
                 continue

@@ -82,26 +82,10 @@ def system_message(task: TaskSpec) -> str:
 
 
 def describe_case(task: TaskSpec, case: StaticCase) -> str:
-    rows = task.extra.get("csv_rows") if task.layout == "npukernelbench" else None
-    if rows:                     # the public layout: the test case is its CSV row
-        return f"case {case.index}: {rows[case.index].label()}"
-    parts = []
-    for decl in task.inputs:
-        if decl.name not in case.shapes:
-            parts.append(f"{decl.name}: absent")
-            continue
-        shape = case.shapes[decl.name]
-        dtype = case.dtype_of(decl)
-        if decl.kind == "tensor":
-            parts.append(f"{decl.name}: {dtype} {list(shape)}")
-        else:
-            parts.append(f"{decl.name}: {decl.kind} of {len(shape)} x {dtype} {[list(s) for s in shape]}")
-    outputs = ", ".join(f"{d.name}: {case.dtype_of(d)}" for d in task.outputs)
-    text = f"case {case.index}: inputs {', '.join(parts)}; outputs {outputs}"
-    if case.attrs:
-        attrs = ", ".join(f"{k}={json.dumps(v)}" for k, v in sorted(case.attrs.items()))
-        text += f"; attrs {attrs}"
-    return text
+    """One static case as the project-level prompt lists it (its layout decides how)."""
+    from npukernelbench.layouts import layout_of
+
+    return layout_of(task).describe_case(task, case)
 
 
 def _fence(path: str, text: str) -> str:

@@ -1,12 +1,12 @@
 """Runs a task's torch reference (in this process; candidates run in child processes).
 
-Our layout (``TaskSpec.reference.kind == "function"``): ``reference.py`` imported by path;
+Our ``case-toml`` layout (``TaskSpec.reference.kind == "function"``): ``reference.py`` imported by path;
 ``reference(*inputs, **attrs)`` returns a tensor or a tuple of tensors (one per output). Optional
 hooks: ``make_inputs(case, seed)`` returning ``{name: array or tensor}`` and ``check(got, expected,
-case) -> bool``. ``torch_npu`` and friends are shimmed when absent (``npukernelbench.public.shims``).
-The public NPUKernelBench layout loads its ``Model`` through ``npukernelbench.public``; both kinds of
+case) -> bool``. ``torch_npu`` and friends are shimmed when absent (``npukernelbench.npu_shims``).
+The upstream layout loads its ``Model`` through ``npukernelbench.layouts.upstream``; both kinds of
 reference are called through :func:`call_reference` (no autograd graph, ``npu`` mapped to the CPU, any
-exception a :class:`ReferenceError_` naming the file, the callable and the case).
+exception a :class:`CaseReferenceError` naming the file, the callable and the case).
 
 Half and bfloat16 inputs are upcast to float32 before the reference runs, so the expected values
 are computed in float32 (float32/float64 inputs stay as they are).
@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from npukernelbench.inputs import InputValue, case_seed, from_values, make_inputs, to_values
-from npukernelbench.module_loader import ReferenceError_, load_module
+from npukernelbench.module_loader import CaseReferenceError, load_module
 from npukernelbench.shapes import ShapeCase
 from npukernelbench.spec import TaskSpec
 
@@ -30,13 +30,13 @@ def call_reference(fn: Callable[..., Any], args: Sequence[Any], kwargs: Mapping[
     """Run a task's torch reference (``what``: file and callable, for the message; ``on``: the case)."""
     import torch
 
-    from npukernelbench.public import shims
+    from npukernelbench import npu_shims as shims
 
     try:
         with torch.no_grad(), shims.npu_on_cpu():
             return fn(*args, **kwargs)
     except Exception as exc:
-        raise ReferenceError_(f"{what} raised {type(exc).__name__}: {exc} on {on}") from exc
+        raise CaseReferenceError(f"{what} raised {type(exc).__name__}: {exc} on {on}") from exc
 
 
 def _torch_dtype_name(tensor: Any) -> str:
@@ -72,7 +72,7 @@ def _as_outputs(result: Any, spec: TaskSpec) -> dict[str, Any]:
     if not isinstance(result, tuple | list) or (len(spec.outputs) == 1 and spec.outputs[0].kind == "list"):
         result = (result,)
     if len(result) != len(spec.outputs):
-        raise ReferenceError_(f"the reference returned {len(result)} value(s) for {len(spec.outputs)} output(s) "
+        raise CaseReferenceError(f"the reference returned {len(result)} value(s) for {len(spec.outputs)} output(s) "
                               f"({', '.join(o.name for o in spec.outputs)})")
     out: dict[str, Any] = {}
     for decl, value in zip(spec.outputs, result, strict=True):
@@ -84,10 +84,10 @@ def hook_passed(value: Any, hook: str) -> bool:
     """A custom check's verdict, strictly: ``True``/``False`` (Python or numpy), ``0``/``1``, a tensor or
     array of booleans (every element must hold), or a tuple/list whose first element is one of these
     (the public layout's ``(is_pass, abs_diff, rel_diff)``). Anything else (``None``, a float, a count,
-    an empty tensor) is a bug in the case and raises :class:`ReferenceError_`; it never passes a kernel."""
+    an empty tensor) is a bug in the case and raises :class:`CaseReferenceError`; it never passes a kernel."""
     if isinstance(value, tuple | list):
         if not value:
-            raise ReferenceError_(f"{hook} returned an empty {type(value).__name__}; expected (is_pass, ...)")
+            raise CaseReferenceError(f"{hook} returned an empty {type(value).__name__}; expected (is_pass, ...)")
         value = value[0]
     if hasattr(value, "detach"):                 # torch tensor
         value = value.detach().cpu().numpy()
@@ -98,7 +98,7 @@ def hook_passed(value: Any, hook: str) -> bool:
     if isinstance(value, np.ndarray) and value.size > 0 and (
             value.dtype == np.bool_ or (value.dtype.kind in "iu" and np.isin(value, (0, 1)).all())):
         return bool(value.all())
-    raise ReferenceError_(f"{hook} returned {value!r} ({type(value).__name__}); expected a bool, 0/1, a boolean "
+    raise CaseReferenceError(f"{hook} returned {value!r} ({type(value).__name__}); expected a bool, 0/1, a boolean "
                           "tensor or a tuple starting with one")
 
 
@@ -130,7 +130,7 @@ class FunctionReference(Reference):
         super().__init__(spec)
         self.module = load_module(spec.reference.path)
         if not callable(getattr(self.module, "reference", None)):
-            raise ReferenceError_(f"{spec.reference.path} defines no function reference(*inputs, **attrs)")
+            raise CaseReferenceError(f"{spec.reference.path} defines no function reference(*inputs, **attrs)")
 
     def make_inputs(self, case: ShapeCase, seed: int) -> dict[str, InputValue]:
         hook = getattr(self.module, "make_inputs", None)
@@ -167,7 +167,8 @@ class FunctionReference(Reference):
 
 
 def reference_for(spec: TaskSpec) -> Reference:
+    """The function reference of a ``case.toml`` task (``reference.py``)."""
     if spec.reference.kind != "function":
-        raise ReferenceError_(f"{spec.folder}: the {spec.layout} layout has no function reference (its Model "
-                              "runs through npukernelbench.public)")
+        raise CaseReferenceError(f"{spec.folder}: the {spec.layout} layout has no function reference (its "
+                                 f"reference is a {spec.reference.kind})")
     return FunctionReference(spec)

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from npukernelbench.data_seed import recorded_data_seed
 from npukernelbench.options import RunOptions
 from npukernelbench.store import RunDir
 
@@ -37,6 +38,7 @@ if TYPE_CHECKING:                            # typing only: loading the plugin s
     from npukernelbench.toolchains.base import Toolchain
 
 INFRA_KEY = "npukb_infrastructure"
+DATA_SEED_KEY = "npukb_data_seed"         # workerinput key: the controller's data seed, for every xdist worker
 Say = Callable[[str], None]
 
 
@@ -58,10 +60,20 @@ class RunState:
             out = Path(config.invocation_params.dir) / out
         self.run = RunDir(out)
         self.is_worker = hasattr(config, "workerinput")
+        self.options = self.options.with_data_seed(self._inherited_data_seed())
         self.toolchain = LoadedToolchain(self.options.toolchain)
         self.worker = SampleWorker(self.options, self.run, self.toolchain)
         self.controller = None if self.is_worker else RunController(config, self.options, self.run, self.toolchain,
                                                                     self.worker)
+
+    def _inherited_data_seed(self) -> int | None:
+        """The data seed this process must use rather than draw: the controller's (an xdist worker gets
+        it in ``workerinput``), else the interrupted run's when resuming without an explicit one."""
+        if self.is_worker:
+            return getattr(self.config, "workerinput", {}).get(DATA_SEED_KEY)
+        if self.options.resume and self.options.data_seed is None:
+            return recorded_data_seed(self.run)
+        return None
 
     def extra_roots(self) -> list[str]:
         """``--npukb-cases`` roots as collection arguments."""
@@ -268,6 +280,8 @@ class RunController:
         say(f"npukernelbench: model={o.model} toolchain={o.toolchain} samples={o.samples} shapes={o.shapes} "
             f"tasks={len(specs)} out={self.run.path}")
         say(f"npukernelbench: confinement of candidate builds and runs: {self.confinement}")
+        say(f"npukernelbench: input data seed {o.data_seed} (replay this run's data with --npukb-data-seed="
+            f"{o.data_seed})")
         self._set_up_toolchain(specs, say)
         self.run.create(fresh=False)             # writable? (earlier results stay until generation worked)
         if self.options.resume:
@@ -283,7 +297,8 @@ class RunController:
         if not self.options.resume:
             self.run.start_fresh()
         self.run.write_header({"model": o.model, "toolchain": o.toolchain, "samples_per_task": o.samples,
-                               "shapes": o.shapes, "shape_examples": o.shape_examples, "seed": o.seed,
+                               "shapes": o.shapes, "shape_examples": o.shape_examples, "shape_seed": o.shape_seed,
+                               "data_seed": o.data_seed, "seed": o.seed,
                                "confinement": self.confinement, "shard": str(o.shard) if o.shard else None})
 
     def _set_up_toolchain(self, specs: list[TaskSpec], say: Say) -> None:

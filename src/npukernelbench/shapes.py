@@ -1,8 +1,9 @@
-"""Shape cases: the static ones listed by a spec, and hypothesis strategies for dynamic ones.
+"""Shape cases: the static ones listed by a spec, our case format's hypothesis strategy for dynamic
+ones, and the hypothesis search every layout's checker runs its drawn cases through.
 
 A :class:`ShapeCase` is what one check runs on: input shapes, the type-variable binding and the
-attribute values (for the public NPUKernelBench layout: one row of ``test_cases.csv``).
-Hypothesis is imported only when a dynamic strategy is built.
+attribute values (for the upstream layout: one row of ``test_cases.csv``, the parameters its
+``get_inputs`` reads). Hypothesis is imported only when a dynamic strategy is built.
 """
 
 from __future__ import annotations
@@ -24,13 +25,14 @@ class ShapeCase:
     types: Mapping[str, str]             # type variable -> dtype
     attrs: Mapping[str, Any]
     label: str                           # "static[0]" or "dynamic"
-    row: Mapping[str, str] | None = None  # public layout: the CSV row handed to get_inputs
+    row: Mapping[str, Any] | None = None  # upstream layout: the CSV row handed to get_inputs
     seed: int = 0
     kind: str = "static"                 # static | dynamic
 
     def describe(self) -> str:
         if self.row is not None:
-            return "case " + ", ".join(f"{k}={v}" for k, v in self.row.items())
+            drawn = "drawn " if self.kind == "dynamic" else ""
+            return f"{drawn}case " + ", ".join(f"{k}={v}" for k, v in self.row.items())
         parts = [f"{name}={list(shape)}" for name, shape in self.shapes.items()]
         if self.types:
             parts.append(", ".join(f"{k}={v}" for k, v in self.types.items()))
@@ -45,18 +47,14 @@ class ShapeCase:
                      sorted(self.row.items()) if self.row else None))
 
 
+class DrawRejected(Exception):
+    """A drawn case that the task's own code does not accept (its input preparation or its reference
+    raises on it): the search discards the draw; it says nothing about the candidate."""
+
+
 def static_cases(spec: TaskSpec) -> list[ShapeCase]:
-    rows = spec.extra.get("csv_rows") if spec.layout == "npukernelbench" else None
-    cases = []
-    for case in spec.cases:
-        row = rows[case.index] if rows else None
-        cases.append(ShapeCase(shapes=dict(case.shapes), types=dict(case.types), attrs=dict(case.attrs),
-                               label=f"static[{case.index}]", row=row, seed=case.seed))
-    return cases
-
-
-def dynamic_enabled(spec: TaskSpec) -> bool:
-    return spec.dynamic.enabled and spec.layout == "npukb"
+    return [ShapeCase(shapes=dict(case.shapes), types=dict(case.types), attrs=dict(case.attrs),
+                      label=f"static[{case.index}]", row=case.row, seed=case.seed) for case in spec.cases]
 
 
 def _element_align(spec: TaskSpec, types: Mapping[str, str]) -> int:
@@ -178,15 +176,21 @@ class DynamicOutcome:
     seen: dict[str, str | None] = field(default_factory=dict)
 
 
-def search(spec: TaskSpec, check, examples: int, seed: int, shrink_budget: int = 25,
+_REJECTED = "\0rejected"
+
+
+def search(strategy: Any, check, examples: int, seed: int, shrink_budget: int = 25,
            storage_dir: Path | None = None) -> DynamicOutcome:
-    """Run ``check(case) -> str | None`` (None: correct; else the failure message) on hypothesis-drawn
-    cases, programmatically (no nested pytest), seeded with ``seed``. A failure shrinks to a minimal
-    case; ``shrink_budget`` bounds the extra checks spent shrinking (results are memoised per case so
-    the final replay is consistent). Hypothesis's own files go under ``storage_dir`` (the run's
-    scratch directory), else a throw-away temporary directory."""
-    from hypothesis import HealthCheck, Phase, given, settings
+    """Run ``check(case) -> str | None`` (None: correct; else the failure message) on cases drawn from
+    the hypothesis ``strategy``, programmatically (no nested pytest), seeded with ``seed``. A case
+    for which ``check`` raises :class:`DrawRejected` is discarded (hypothesis draws another, within its
+    own budget of invalid draws). A failure shrinks to a minimal case; ``shrink_budget`` bounds the
+    extra checks spent shrinking (results are memoised per case so the final replay is consistent).
+    Hypothesis's own files go under ``storage_dir`` (the run's scratch directory), else a throw-away
+    temporary directory."""
+    from hypothesis import HealthCheck, Phase, given, reject, settings
     from hypothesis import seed as hseed
+    from hypothesis.errors import Unsatisfiable
 
     outcome = DynamicOutcome(replay_seed=seed)
     first_failure = {"done": False}
@@ -204,9 +208,15 @@ def search(spec: TaskSpec, check, examples: int, seed: int, shrink_budget: int =
         else:
             if first_failure["done"]:
                 budget["left"] -= 1
-            outcome.examples += 1
-            message = check(case)
+            try:
+                message = check(case)
+            except DrawRejected:
+                message = _REJECTED
+            else:
+                outcome.examples += 1
             outcome.seen[key] = message
+        if message == _REJECTED:
+            reject()
         if message is not None:
             first_failure["done"] = True
             outcome.failure, outcome.failure_message = case, message   # the final replay is the minimal case
@@ -215,12 +225,12 @@ def search(spec: TaskSpec, check, examples: int, seed: int, shrink_budget: int =
     test = settings(max_examples=max(1, examples), database=None, deadline=None, derandomize=False,
                     phases=(Phase.explicit, Phase.generate, Phase.shrink), print_blob=False,
                     suppress_health_check=list(HealthCheck), report_multiple_bugs=False)(
-        given(case_strategy(spec))(body))
+        given(strategy)(body))
     test = hseed(seed)(test)
     with _private_hypothesis_storage(storage_dir):
         try:
             test()
-        except _Failed:
+        except (_Failed, Unsatisfiable):   # Unsatisfiable: every draw was rejected, nothing was checked
             pass
     return outcome
 

@@ -28,6 +28,7 @@ from typing import Any
 from npukernelbench.dtypes import DTYPES
 
 SPEC_FILE = "case.toml"
+LAYOUT = "case-toml"               # the name of this format in the layout registry (npukernelbench.layouts)
 ATTR_TYPES = ("float", "int", "bool", "str", "list_int", "list_float", "list_bool")
 DISTRIBUTION_KINDS = ("uniform", "normal", "int", "bool", "choice", "special")
 PARAM_KINDS = ("tensor", "list", "scalar", "scalar_list")
@@ -94,13 +95,16 @@ class AttrDecl:
 @dataclass(frozen=True)
 class StaticCase:
     """One static shape case. ``shapes`` maps input name to a shape (a list of shapes for lists);
-    an optional input missing from ``shapes`` is absent. ``types`` binds every type variable."""
+    an optional input missing from ``shapes`` is absent. ``types`` binds every type variable. A case
+    of the upstream layout is one row of its ``test_cases.csv`` instead (``row``: the parameters
+    its ``get_inputs`` reads; ``shapes``, ``types`` and ``attrs`` are then empty)."""
 
     index: int
     shapes: Mapping[str, Any]
     types: Mapping[str, str]
     attrs: Mapping[str, Any]
     seed: int = 0
+    row: Mapping[str, Any] | None = None
 
     def dtype_of(self, decl: ParamDecl) -> str:
         return self.types.get(decl.dtype, decl.dtype)
@@ -134,8 +138,8 @@ class Tolerance:
 
 @dataclass(frozen=True)
 class ReferenceSpec:
-    """Where the torch semantics live. ``kind`` is ``function`` (our reference.py) or
-    ``npukernelbench`` (validation/module.py ``Model`` + prepare_inputs.py)."""
+    """Where the torch semantics live. ``kind`` is ``function`` (our reference.py) or ``torch-model``
+    (the upstream layout: validation/module.py ``Model`` + prepare_inputs.py)."""
 
     kind: str
     path: Path
@@ -146,7 +150,7 @@ class TaskSpec:
     case_id: str                     # folder path relative to its root, e.g. level1/math/add_custom
     root: Path
     folder: Path
-    layout: str                      # "npukb" (ours) or "npukernelbench" (public layout)
+    layout: str                      # the registered name of its layout (npukernelbench.layouts)
     op: str                          # OpDef type name, e.g. AddCustom
     kernel: str                      # kernel entry / file stem, e.g. add_custom
     level: int
@@ -628,7 +632,7 @@ def load_spec(folder: Path, root: Path | None = None) -> TaskSpec:
     if case_id == ".":
         case_id = folder.name
     return TaskSpec(
-        case_id=case_id, root=root, folder=folder, layout="npukb", op=op, kernel=kernel, level=level,
+        case_id=case_id, root=root, folder=folder, layout=LAYOUT, op=op, kernel=kernel, level=level,
         category=category, description=desc_path.read_text(encoding="utf-8"), inputs=inputs, outputs=outputs,
         attrs=attrs, types=types, type_combos=_combos(r, data, types), cases=_cases(r, data, inputs, attrs, types),
         dynamic=_dynamic(r, data, types, attrs), tolerance=_tolerance(r, data),

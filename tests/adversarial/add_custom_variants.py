@@ -426,11 +426,12 @@ def order_violations(times: Mapping[str, float], pairs: tuple[tuple[str, str], .
 def estimate(spec, toolchain, files: Files) -> tuple[float, float]:
     """(estimated time, kernel time without launch overhead) in us over the case's static shapes, one
     input seed each, outputs checked; AssertionError when the variant fails a shape."""
-    from npukernelbench.evaluate import EvalOptions, KernelChecker
+    from npukernelbench.evaluate import EvalOptions
+    from npukernelbench.layouts.case_toml.checker import CaseTomlChecker
     from npukernelbench.result import Status
     from npukernelbench.shapes import static_cases
 
-    checker = KernelChecker(spec, toolchain, files, EvalOptions(shapes="static", seeds=1, determinism=False,
+    checker = CaseTomlChecker(spec, toolchain, files, EvalOptions(shapes="static", seeds=1, determinism=False,
                                                                 speed=False, run_timeout_s=120.0))
     total = kernel = 0.0
     for case in static_cases(spec):

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from npukernelbench.confinement import BUBBLEWRAP, active_confinement
-from npukernelbench.evaluate import project_for
+from npukernelbench.layouts.case_toml.checker import project_for
 from npukernelbench.sandbox import Limits, Request, run_confined
 
 PASSWD_MARK = "root:x:0:0"

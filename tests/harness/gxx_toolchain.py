@@ -26,7 +26,7 @@ from npukernelbench.dtypes import dtype as lookup_dtype
 from npukernelbench.hardware import Hardware
 from npukernelbench.infrastructure import InfrastructureError
 from npukernelbench.sandbox import Limits, Request, run_confined
-from npukernelbench.toolchains.base import BuildResult, KernelProject, Launch, RunResult
+from npukernelbench.toolchains.base import BuildResult, HostCompiler, KernelProject, Launch, Preprocessing, RunResult
 
 LAUNCHER = r"""
 #include <cstdio>
@@ -86,6 +86,18 @@ class GxxToolchain:
 
     def include_allowlist(self) -> frozenset[str]:
         return frozenset()                 # plain C++: the standard headers the checks allow anyway
+
+    def preprocessing(self) -> Preprocessing:
+        return Preprocessing(compiler=shutil.which("g++"))      # plain C++: no headers of its own
+
+    def host_compiler(self) -> HostCompiler:
+        path = shutil.which("g++")
+        if path is None:
+            raise InfrastructureError("g++ not found on PATH")
+        return HostCompiler(path=path, version="g++")
+
+    def cache_root(self) -> Path:
+        return self.cache
 
     def hardware(self) -> Hardware:
         return Hardware(soc="host CPU (g++ test toolchain)", vector_cores=1, cube_cores=0, ub_bytes=0,

@@ -47,6 +47,9 @@ def test_keyword_jobs_and_header(tmp_path, cases) -> None:
     assert sorted((r["task"], r["sample"]) for r in _results(tmp_path)) == [(VADD, 0), (VADD, 1)]
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert summary["confinement"] in header and summary["levels"]["level2"] is None
+    seed = json.loads((tmp_path / "out" / "run.json").read_text())["data_seed"]     # drawn, printed, recorded
+    assert proc.stdout.splitlines()[1] == (f"npukb evaluate: input data seed {seed} (replay this run's data with "
+                                           f"--npukb-data-seed={seed})")
 
 
 def test_markexpr(tmp_path, cases) -> None:

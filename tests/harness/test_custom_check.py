@@ -12,7 +12,7 @@ from gxx_toolchain import GxxToolchain
 
 from npukernelbench.evaluate import EvalOptions, evaluate
 from npukernelbench.generators.base import Completion
-from npukernelbench.reference_runner import ReferenceError_
+from npukernelbench.reference_runner import CaseReferenceError
 from npukernelbench.result import Status
 from npukernelbench.spec import load_spec
 
@@ -139,5 +139,5 @@ def test_failing_hook_rejects_a_kernel_within_tolerance(name, gxx, tmp_path) -> 
 @pytest.mark.parametrize("name", sorted(INVALID))
 def test_malformed_hook_result_is_a_case_bug(name, gxx, tmp_path) -> None:
     spec = case_with_hook(tmp_path, f"invalid_{name}", INVALID[name])
-    with pytest.raises(ReferenceError_, match=r"check\(\) returned"):
+    with pytest.raises(CaseReferenceError, match=r"check\(\) returned"):
         run(spec, gxx, EXACT)

@@ -136,8 +136,10 @@ def test_modified_input_is_wrong(vadd, gxx) -> None:
 
 
 def test_wrong_only_on_the_second_static_case(vadd, gxx) -> None:
-    result = run(vadd, gxx, kernel(ADD + "    if (n == 231) z[230] += 1.0f;\n"))
-    assert result.status is Status.WRONG and "output 'z'" in result.message and "(input seed 1000)" in result.message
+    result = run(vadd, gxx, kernel(ADD + "    if (n == 231) z[230] += 1.0f;\n"),
+                 EvalOptions(shapes="static", seeds=1, data_seed=12345))
+    assert result.status is Status.WRONG and "output 'z'" in result.message
+    assert "(input seed " in result.message and "; data seed 12345)" in result.message
     assert "[3, 77]" in result.details["case"]
 
 
@@ -146,8 +148,27 @@ def test_wrong_on_a_later_seed(vadd, gxx) -> None:
     body = ADD + "    static int calls = 0;\n    if (x[0] != x[0] * 1.0f) calls = 0;\n"
     assert run(vadd, gxx, kernel(body), EvalOptions(shapes="static", speed=False)).status is Status.PASSED
     seed_dependent = ADD + "    if (x[0] > 0.5f) z[0] = 0;\n"
-    result = run(vadd, gxx, kernel(seed_dependent), EvalOptions(shapes="static", speed=False))
+    options = _first_seed_below(vadd, gxx, 0.5)
+    result = run(vadd, gxx, kernel(seed_dependent), options)
     assert result.status is Status.WRONG and "input seed" in result.message
+
+
+def _first_seed_below(spec, gxx, limit: float) -> EvalOptions:
+    """Options whose data seed gives x[0] <= limit on the first input seed of the first static case and
+    x[0] > limit on one of its later seeds (the data come from the data seed, so one is searched for)."""
+    from npukernelbench.inputs import to_values
+    from npukernelbench.layouts.case_toml.checker import CaseTomlChecker
+    from npukernelbench.shapes import static_cases
+
+    case = static_cases(spec)[0]
+    for data_seed in range(1000):
+        options = EvalOptions(shapes="static", speed=False, data_seed=data_seed)
+        checker = CaseTomlChecker(spec, gxx, {}, options)
+        first = [float(to_values(checker.reference.make_inputs(case, checker.input_seed(case, s))["x"], "float32")
+                       .flat[0]) for s in range(spec.seeds)]
+        if first[0] <= limit < max(first[1:]):
+            return options
+    raise AssertionError("no data seed found")
 
 
 def test_nondeterministic_output_is_wrong(vadd, gxx) -> None:

@@ -7,7 +7,7 @@ import sys
 import threading
 import time
 
-from npukernelbench.public.large_case_lock import LARGE_INPUT_BYTES, large_case_turn
+from npukernelbench.layouts.upstream.large_case_lock import LARGE_INPUT_BYTES, large_case_turn
 
 
 def test_a_second_large_row_waits_for_the_first(tmp_path) -> None:
@@ -39,7 +39,7 @@ def test_small_rows_pass_while_a_large_one_holds_the_turn(tmp_path) -> None:
 
 def test_a_killed_holder_releases_the_turn(tmp_path) -> None:
     code = ("import sys, time; from pathlib import Path; "
-            "from npukernelbench.public.large_case_lock import large_case_turn, LARGE_INPUT_BYTES\n"
+            "from npukernelbench.layouts.upstream.large_case_lock import large_case_turn, LARGE_INPUT_BYTES\n"
             "with large_case_turn(LARGE_INPUT_BYTES, Path(sys.argv[1])):\n"
             "    print('held', flush=True); time.sleep(60)\n")
     holder = subprocess.Popen([sys.executable, "-c", code, str(tmp_path)], stdout=subprocess.PIPE, text=True)

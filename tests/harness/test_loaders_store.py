@@ -20,7 +20,7 @@ def test_public_layout_loader():
     specs = {s.case_id: s for s in discover([DATA / "npkb_tree"])}
     assert sorted(specs) == ["level1/Activation/ReluCustom", "level1/Math/AddCustom", "level2/Norm/ScaleShiftCustom"]
     add = specs["level1/Math/AddCustom"]
-    assert add.layout == "npukernelbench" and add.op == "AddCustom" and add.kernel == "add_custom"
+    assert add.layout == "upstream" and add.op == "AddCustom" and add.kernel == "add_custom"
     assert add.inputs == () and add.outputs == ()        # bound from the candidate's OpDef when it runs
     assert len(add.cases) == 2 and add.solution and "op_kernel/add_custom.cpp" in add.solution
     assert add.required_files() == ("op_kernel/add_custom.cpp",)

@@ -127,3 +127,40 @@ def test_a_worker_that_dies_is_an_infrastructure_failure(tree):
     again = tree.runpytest_subprocess(*args, "--npukb-resume")
     again.assert_outcomes(passed=1, skipped=1)
     assert summary(tree)["infrastructure_failures"] == []
+
+
+def _seeds(tree) -> set[tuple[str, str]]:
+    """(input seed, data seed) named by every failure of the run in ``out``."""
+    import re
+
+    lines = (tree.path / "out" / "results.jsonl").read_text().splitlines()
+    return {re.search(r"\(input seed (\d+); data seed (\d+)\)", json.loads(line)["message"]).groups()
+            for line in lines}
+
+
+def test_one_data_seed_per_run_printed_recorded_resumed_and_replayed(tree):
+    """Every xdist worker checks with the controller's data seed, which the run prints and records;
+    a resumed run keeps it, ``--npukb-data-seed`` replays it, and a fresh run draws another."""
+    kernel = (tree.path / "cases/level1/math/vadd/solution/op_kernel/vadd.cpp").read_text()
+    bad = kernel.replace("x[i] + y[i]", "x[i] - y[i]")
+    replay = tree.path / "replay.jsonl"
+    replay.write_text("\n".join(json.dumps({"task": "level1/math/vadd", "sample": i, "files": {
+        "op_host/vadd.cpp": "// host\n", "op_kernel/vadd.cpp": bad}}) for i in range(4)))
+    args = ["-p", "npukernelbench.plugin", "-p", "xdist.plugin", "-n", "2", "cases/level1", TOOL,
+            f"--model=replay:{replay}", "--samples=4", "--npukb-out=out", "--shapes=static"]
+    first = tree.runpytest_subprocess(*args)
+    first.assert_outcomes(failed=4)
+    seed = json.loads((tree.path / "out" / "run.json").read_text())["data_seed"]
+    first.stdout.fnmatch_lines([f"*input data seed {seed} (replay this run's data with --npukb-data-seed={seed})*"])
+    named = _seeds(tree)
+    assert len(named) == 1 and next(iter(named))[1] == str(seed)       # one seed for both workers' samples
+    results = tree.path / "out" / "results.jsonl"
+    results.write_text(results.read_text().splitlines()[0] + "\n")
+    resumed = tree.runpytest_subprocess(*args, "--npukb-resume")
+    resumed.assert_outcomes(failed=3, skipped=1)
+    assert json.loads((tree.path / "out" / "run.json").read_text())["data_seed"] == seed and _seeds(tree) == named
+    tree.runpytest_subprocess(*args, f"--npukb-data-seed={seed}").assert_outcomes(failed=4)
+    assert _seeds(tree) == named                                         # the same data again
+    tree.runpytest_subprocess(*args).assert_outcomes(failed=4)
+    fresh = json.loads((tree.path / "out" / "run.json").read_text())["data_seed"]
+    assert fresh != seed and _seeds(tree) != named                       # drawn per run

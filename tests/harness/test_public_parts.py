@@ -10,10 +10,11 @@ import pytest
 import torch
 from harness_paths import DATA
 
-from npukernelbench.public import op_call, shims
-from npukernelbench.public.precision import VerdictError, check_precision, verdict_of
-from npukernelbench.public.rows import read_rows
-from npukernelbench.public.task import PublicTask
+from npukernelbench import npu_shims as shims
+from npukernelbench.layouts.upstream import op_call
+from npukernelbench.layouts.upstream.precision import VerdictError, check_precision, verdict_of
+from npukernelbench.layouts.upstream.rows import read_rows
+from npukernelbench.layouts.upstream.task import UpstreamTask
 from npukernelbench.toolchains.base import OpAttr, OpParam, OpSignature
 
 # -- rows ----------------------------------------------------------------------------------------------
@@ -53,7 +54,7 @@ def test_check_precision_fails_only_where_both_errors_exceed():
 
 
 def test_check_precision_sees_every_chunk_of_a_large_output():
-    from npukernelbench.public import precision
+    from npukernelbench.layouts.upstream import precision
 
     n = 2 * precision._CHUNK + 3
     ref = torch.linspace(1.0, 2.0, n).half().reshape(-1, 1)
@@ -105,7 +106,7 @@ def test_npu_device_maps_to_cpu_and_is_restored():
 
 
 def test_task_reference_imports_under_the_shims():
-    task = PublicTask(DATA / "npkb_tree" / "level1" / "Activation" / "ReluCustom", "ReluCustom", "relu_custom")
+    task = UpstreamTask(DATA / "npkb_tree" / "level1" / "Activation" / "ReluCustom", "ReluCustom", "relu_custom")
     inputs = task.make_inputs(task.rows[1], seed=3)
     again = task.make_inputs(task.rows[1], seed=3)
     assert inputs.args[0].shape == (8, 64) and torch.equal(inputs.args[0], again.args[0])
@@ -219,7 +220,7 @@ def test_a_project_has_free_host_file_names():
 
 
 def test_outputs_may_differ_from_the_reference_only_in_unit_dimensions():
-    from npukernelbench.public.checker import _same_but_unit_dims
+    from npukernelbench.layouts.upstream.checker import _same_but_unit_dims
 
     assert _same_but_unit_dims((1,), ()) and _same_but_unit_dims((4, 1, 3), (4, 3))
     assert not _same_but_unit_dims((3, 4), (4, 3)) and not _same_but_unit_dims((2,), ())

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from npukernelbench.reference_runner import ReferenceError_, reference_for
+from npukernelbench.reference_runner import CaseReferenceError, reference_for
 from npukernelbench.shapes import static_cases
 from npukernelbench.spec import load_spec
 
@@ -62,7 +62,7 @@ def test_float64_results_stay(tmp_path: Path) -> None:
 
 
 def test_wrong_output_count_and_raising_reference_are_case_bugs(tmp_path: Path) -> None:
-    with pytest.raises(ReferenceError_, match=r"returned 2 value\(s\) for 1 output"):
+    with pytest.raises(CaseReferenceError, match=r"returned 2 value\(s\) for 1 output"):
         expected_of(vadd_with(tmp_path / "a", "def reference(x, y):\n    return x, y\n"))
-    with pytest.raises(ReferenceError_, match=r"reference\(\) raised ValueError: broken"):
+    with pytest.raises(CaseReferenceError, match=r"reference\(\) raised ValueError: broken"):
         expected_of(vadd_with(tmp_path / "b", "def reference(x, y):\n    raise ValueError('broken')\n"))

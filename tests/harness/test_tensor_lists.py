@@ -11,8 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from npukernelbench.compare import compare_outputs, same_bits
-from npukernelbench.evaluate import EvalOptions, KernelChecker, project_for
+from npukernelbench.evaluate import EvalOptions
 from npukernelbench.inputs import make_inputs
+from npukernelbench.layouts.case_toml.checker import CaseTomlChecker, project_for
 from npukernelbench.result import Status
 from npukernelbench.shapes import ShapeCase, case_strategy, static_cases
 from npukernelbench.spec import SpecError, load_spec
@@ -185,7 +186,7 @@ OPTS = EvalOptions(shapes="static", seeds=3, speed=False)
 
 def test_scalar_list_kernel_passes_on_ragged_lists(sim):
     spec = load_spec(FOREACH / "foreach_addcmul_scalar_list", ROOT / "benchmark_cases")
-    checker = KernelChecker(spec, sim, spec.solution, OPTS)
+    checker = CaseTomlChecker(spec, sim, spec.solution, OPTS)
     outcome = checker.check(small(spec, [[3, 7], [1], [40], [2, 2, 9]], "float16"))
     assert outcome.status is Status.PASSED, outcome.message
 
@@ -196,20 +197,20 @@ def test_kernel_that_reads_the_wrong_scalar_fails_on_that_tensor(sim):
     base = "op_kernel/foreach_kernel.h"
     assert "s = ReadScalar(scalars, t);" in files[base]
     files[base] = files[base].replace("s = ReadScalar(scalars, t);", "s = ReadScalar(scalars, 0);")
-    outcome = KernelChecker(spec, sim, files, OPTS).check(small(spec, [[33], [17]], "float32"))
+    outcome = CaseTomlChecker(spec, sim, files, OPTS).check(small(spec, [[33], [17]], "float32"))
     assert outcome.status is Status.WRONG
     assert "output 'y[1]'" in outcome.message
 
 
 def test_in_place_list_output_is_read_from_the_input_buffers(sim):
     spec = load_spec(FOREACH / "foreach_zero_inplace", ROOT / "benchmark_cases")
-    checker = KernelChecker(spec, sim, spec.solution, OPTS)
+    checker = CaseTomlChecker(spec, sim, spec.solution, OPTS)
     assert checker.check(small(spec, [[5, 3], [64], [1]], "bfloat16")).status is Status.PASSED
     # A kernel that leaves the last tensor alone fails on exactly that tensor.
     files = dict(spec.solution)
     kernel = "op_kernel/foreach_zero_inplace.cpp"
     files[kernel] = files[kernel].replace("Duplicate(out, 0.0f, n);", "Duplicate(out, n > 1 ? 0.0f : 1.0f, n);")
-    outcome = KernelChecker(spec, sim, files, OPTS).check(small(spec, [[5, 3], [64], [1]], "float32"))
+    outcome = CaseTomlChecker(spec, sim, files, OPTS).check(small(spec, [[5, 3], [64], [1]], "float32"))
     assert outcome.status is Status.WRONG and "output 'y[2]'" in outcome.message
 
 
@@ -221,13 +222,13 @@ def test_kernel_that_writes_an_input_list_is_caught(sim):
     entry = "foreach::RunLists<DTYPE_X, AbsOp>({x}, y, tiling);"
     assert entry in files[kernel]
     files[kernel] = files[kernel].replace(entry, entry + "\n    foreach::RunLists<DTYPE_X, AbsOp>({x}, x, tiling);")
-    outcome = KernelChecker(spec, sim, files, OPTS).check(small(spec, [[40], [3, 3]], "float32"))
+    outcome = CaseTomlChecker(spec, sim, files, OPTS).check(small(spec, [[40], [3, 3]], "float32"))
     assert outcome.status is Status.WRONG and "input 'x' was modified" in outcome.message
 
 
 def test_dynamic_search_over_lists_passes_the_expert_solution(sim):
     spec = load_spec(FOREACH / "foreach_add_list", ROOT / "benchmark_cases")
-    checker = KernelChecker(spec, sim, spec.solution, EvalOptions(shapes="dynamic", seeds=1, speed=False,
+    checker = CaseTomlChecker(spec, sim, spec.solution, EvalOptions(shapes="dynamic", seeds=1, speed=False,
                                                                   determinism=False))
     outcome = checker.check_dynamic(examples=4, seed=3)
     assert outcome.status is Status.PASSED, outcome.message

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from npukernelbench.infrastructure import InfrastructureError
-from npukernelbench.public import binding
+from npukernelbench.layouts.upstream import binding
+from npukernelbench.toolchains.ascendc_sim import AscendCSimToolchain
 
 FAKE_CXX = r"""#!/bin/sh
 case "$*" in
@@ -55,6 +56,11 @@ class Mode:
         self.script.write_text(FAKE_CXX.format(gxx=self.gxx, mode=mode))
 
 
+def host_compiler(cache: Path):
+    """The simulator's host compiler, as the upstream layout builds bindings with it (NPUKB_CXX)."""
+    return AscendCSimToolchain(cache_dir=cache).host_compiler()
+
+
 def _kept(cache: Path) -> list[Path]:
     """What a failed build left under the binding cache (besides empty scratch and lock files)."""
     root = cache / "pybind"
@@ -71,7 +77,7 @@ def test_crashing_compiler_is_infrastructure_and_not_cached(fake, mode, cause) -
     mode_file, pybind, cache = fake
     mode_file.write_text(mode)
     with pytest.raises(InfrastructureError, match=cause) as caught:
-        binding.build_binding(pybind, cache, "AddCustom", "add_custom")
+        binding.build_binding(pybind, cache, "AddCustom", "add_custom", host_compiler(cache))
     assert "pybind.cpp" in caught.value.cause
     assert not isinstance(caught.value, binding.BindingError)
     assert _kept(cache) == [], "a failure of our machinery was cached"
@@ -82,22 +88,22 @@ def test_full_disk_is_infrastructure(fake, monkeypatch) -> None:
     mode_file.write_text("nospace")
     monkeypatch.setattr("npukernelbench.infrastructure.DISK_MESSAGE_MARGIN_BYTES", 1 << 62)  # "the disk is full"
     with pytest.raises(InfrastructureError, match="scratch disk is full"):
-        binding.build_binding(pybind, cache, "AddCustom", "add_custom")
+        binding.build_binding(pybind, cache, "AddCustom", "add_custom", host_compiler(cache))
     assert _kept(cache) == []
 
 
 def test_missing_compiler_is_infrastructure(fake, monkeypatch) -> None:
     _, pybind, cache = fake
     monkeypatch.setenv("NPUKB_CXX", "/nonexistent/g++")
-    with pytest.raises(InfrastructureError, match="pybind.cpp"):
-        binding.build_binding(pybind, cache, "AddCustom", "add_custom")
+    with pytest.raises(InfrastructureError, match="no host C\\+\\+ compiler"):
+        binding.build_binding(pybind, cache, "AddCustom", "add_custom", host_compiler(cache))
 
 
 def test_genuine_diagnostic_is_the_tasks_binding_error(fake) -> None:
     mode_file, pybind, cache = fake
     mode_file.write_text("error")
     with pytest.raises(binding.BindingError, match="was not declared") as caught:
-        binding.build_binding(pybind, cache, "AddCustom", "add_custom")
+        binding.build_binding(pybind, cache, "AddCustom", "add_custom", host_compiler(cache))
     assert not isinstance(caught.value, InfrastructureError)
     # the headers' diagnostic is remembered for the precompiled header (the same headers fail again);
     # the module itself is never cached as failed

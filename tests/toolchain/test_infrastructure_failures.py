@@ -21,9 +21,10 @@ import pytest
 
 from npukernelbench import infrastructure
 from npukernelbench.cases import load_case
-from npukernelbench.evaluate import EvalOptions, evaluate, project_for
+from npukernelbench.evaluate import EvalOptions, evaluate
 from npukernelbench.generators.base import Completion
 from npukernelbench.infrastructure import InfrastructureError
+from npukernelbench.layouts.case_toml.checker import project_for
 from npukernelbench.result import Status
 from npukernelbench.toolchains.ascendc_sim import AscendCSimToolchain, builder, launch_files
 from npukernelbench.toolchains.ascendc_sim.compiler import find_compiler

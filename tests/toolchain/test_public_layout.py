@@ -36,13 +36,15 @@ def test_expert_project_passes(specs, sim, task):
     result = run(specs[task], sim)
     assert result.status is Status.PASSED, result.message
     assert result.stage is Stage.MATCHED and result.shapes_checked == 2
+    assert not result.suspect, result.message              # the speed floors hold it, and it is above them
 
 
 def test_wrong_kernel_fails_the_tuple_returning_custom_check(specs, sim):
     spec = specs["level1/Activation/ReluCustom"]
     files = dict(spec.solution)
     kernel = "op_kernel/relu_custom.cpp"
-    files[kernel] = files[kernel].replace("    Relu(v, v, t.totalLength);\n", "")      # copies x through
+    assert "    Relu(v, v, n);\n" in files[kernel]
+    files[kernel] = files[kernel].replace("    Relu(v, v, n);\n", "")                  # copies x through
     result = run(spec, sim, files)
     assert result.status is Status.WRONG, result.message
     assert "custom_check_precision failed" in result.message and result.stage is Stage.RAN_CLEANLY
@@ -148,7 +150,7 @@ def test_an_operator_without_outputs_updates_its_input_list_in_place(sim):
     # tensors of a list in place, and the binding returns those tensors
     import torch
 
-    from npukernelbench.public import op_call
+    from npukernelbench.layouts.upstream import op_call
     from npukernelbench.toolchains.base import KernelProject
 
     files = {"op_host/double_in_place.cpp": IN_PLACE_HOST, "op_kernel/double_in_place.cpp": IN_PLACE_KERNEL}
@@ -166,10 +168,10 @@ def test_a_floating_output_gets_no_finer_tolerance_than_the_tasks_floating_input
     # integer outputs stay exact
     import torch
 
-    from npukernelbench.public.checker import ModelChecker, _floating_dtypes
+    from npukernelbench.layouts.upstream.checker import UpstreamChecker, _floating_dtypes
 
     spec = specs["level1/Math/AddCustom"]
-    checker = ModelChecker(spec, sim, spec.solution)
+    checker = UpstreamChecker(spec, sim, spec.solution)
     f16, f32 = spec.tolerance_for("float16"), spec.tolerance_for("float32")
     assert f16.rtol > f32.rtol
     assert checker._looser_tolerance("float32") == f32
@@ -196,3 +198,54 @@ def test_a_task_without_its_own_check_is_judged_by_upstreams_fixed_limits(specs,
     else:
         assert result.status is Status.WRONG, result.message
         assert "limits (abs 0.001 or rel 0.001)" in result.message, result.message
+
+
+FIXTURE_TESTS = '''
+import pytest
+
+WRONG = {"op_kernel/add_custom.cpp": "SOURCE"}
+
+
+@pytest.mark.npukb_case("tasks/level1/Math/AddCustom")
+def test_upstream_expert(npukb_checker, npukb_kernel):
+    assert npukb_kernel.ok
+    npukb_checker.assert_correct()
+
+
+@pytest.mark.npukb_case("cases/add_custom")
+def test_case_toml_expert(npukb_checker):
+    npukb_checker.assert_correct(shapes="static")
+
+
+@pytest.mark.npukb_case("tasks/level1/Math/AddCustom")
+@pytest.mark.npukb_files(FILES)
+def test_upstream_wrong(npukb_checker):
+    npukb_checker.assert_correct(shapes="static")
+'''
+
+
+def test_the_checker_fixture_serves_both_layouts(pytester, sim):
+    """``npukb_checker`` (and ``npukb_kernel``) check a hand-written project against a task of either
+    layout; a wrong kernel fails the test that uses it."""
+    shutil.copytree(DATA, pytester.path / "tasks")
+    shutil.copytree(Path(__file__).resolve().parents[2] / "benchmark_cases" / "level1" / "math" / "add_custom",
+                    pytester.path / "cases" / "add_custom")
+    spec = {s.case_id: s for s in discover([DATA])}["level1/Math/AddCustom"]
+    files = dict(spec.solution)
+    files["op_kernel/add_custom.cpp"] = files["op_kernel/add_custom.cpp"].replace("Add(", "Sub(", 1)
+    pytester.makepyfile(test_fixtures=FIXTURE_TESTS.replace("FILES", repr(files)))
+    pytester._monkeypatch.setenv("NPUKB_CACHE_DIR", os.environ.get("NPUKB_CACHE_DIR", str(sim.cache.root)))
+    res = pytester.runpytest_subprocess("test_fixtures.py", "--npukb-shape-examples=2", "-p", "no:cacheprovider",
+                                        "-v")
+    res.assert_outcomes(passed=2, failed=1)
+    res.stdout.fnmatch_lines(["*test_upstream_wrong*FAILED*", "*wrong*outside rtol*data seed*"])
+
+
+@pytest.mark.parametrize("task", ["level1/Math/AddCustom", "level2/Norm/ScaleShiftCustom"])
+def test_expert_project_passes_on_drawn_rows(specs, sim, task):
+    """The expert projects handle any length (sizes 1, tails, attributes drawn from the rows). Until
+    drawn rows were checked, ScaleShiftCustom's used DataCopy, right only for 32-byte multiples."""
+    result = evaluate(specs[task], Completion(task, 0, files=dict(specs[task].solution)), sim,
+                      EvalOptions(shapes="dynamic", seeds=1, speed=False, shape_examples=4))
+    assert result.status is Status.PASSED, result.message
+    assert result.shapes_checked >= 1                 # drawn rows the task accepts were checked

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from npukernelbench.evaluate import project_for
+from npukernelbench.layouts.case_toml.checker import project_for
 from npukernelbench.spec import load_spec
 from npukernelbench.toolchains.base import Launch, TensorArg
 

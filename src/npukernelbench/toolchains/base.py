@@ -3,6 +3,12 @@
 Toolchains never import torch: tensors travel as numpy arrays of the dtype's storage type
 (``npukernelbench.dtypes``; bfloat16 as uint16 bits). Builds and runs happen in child processes
 (see ``npukernelbench.sandbox``); nothing a candidate wrote runs in the caller's process.
+
+Besides building and running, a toolchain hands generic code what it needs to know about it, so
+that nothing outside a toolchain's own package imports that package: how its compiler preprocesses
+a project (the static checks read the candidate's code as that compiler sees it,
+:class:`Preprocessing`), the host C++ compiler that builds task-side host code (the public layout's
+``pybind.cpp``, :class:`HostCompiler`), and where it caches what it builds (``cache_root``).
 """
 
 from __future__ import annotations
@@ -139,6 +145,25 @@ class HostDescription:
         return next((s for s in self.signatures if s.op == op), None)
 
 
+@dataclass(frozen=True)
+class Preprocessing:
+    """How a toolchain's compiler preprocesses a project's translation units: the static checks run
+    ``compiler -E`` with these include directories and defines to see macro-built names spelled out.
+    ``compiler`` None: no preprocessor is available, and only the checks on the raw text run."""
+
+    compiler: str | None
+    include_dirs: tuple[Path, ...] = ()
+    defines: tuple[str, ...] = ()          # NAME or NAME=VALUE, as -D takes them
+
+
+@dataclass(frozen=True)
+class HostCompiler:
+    """The C++ compiler that builds host-side code on this machine (a task's ``pybind.cpp``)."""
+
+    path: str
+    version: str                           # first line of ``--version``: part of cache keys
+
+
 @runtime_checkable
 class Toolchain(Protocol):
     name: str
@@ -155,6 +180,17 @@ class Toolchain(Protocol):
     def hardware(self) -> Hardware:
         """The device the toolchain builds for, as the project-level prompt describes it."""
 
+    def preprocessing(self) -> Preprocessing:
+        """How this toolchain's compiler preprocesses a project (for the static checks)."""
+
+    def host_compiler(self) -> HostCompiler:
+        """The host C++ compiler; raises :class:`~npukernelbench.infrastructure.InfrastructureError`
+        when there is none (the machine's problem, never a candidate's or a task's)."""
+
+    def cache_root(self) -> Path:
+        """Where this toolchain caches builds; task-side artifacts built for it (the public layout's
+        compiled bindings) are cached below it too."""
+
     def build(self, project: KernelProject) -> BuildResult: ...
 
     def run(self, build: BuildResult, launch: Launch) -> RunResult: ...
@@ -167,3 +203,14 @@ class HostDescriber(Protocol):
     layout). The ``project.params`` of such a call are empty: no dtype binding exists yet."""
 
     def describe(self, project: KernelProject) -> HostDescription: ...
+
+
+@runtime_checkable
+class CacheKeeper(Protocol):
+    """A toolchain whose build cache ``npukb cache info`` reports on and ``npukb cache clear`` empties."""
+
+    def cache_report(self) -> list[str]:
+        """Lines saying what the cache holds (its root first)."""
+
+    def clear_cache(self) -> int:
+        """Delete what the cache holds; the bytes freed."""

@@ -39,7 +39,6 @@ import functools
 import hashlib
 import json
 import os
-import re
 import shutil
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -50,7 +49,7 @@ from pathlib import Path, PurePosixPath
 from npukernelbench import diagnostics, extract
 from npukernelbench.confinement import BOUNDARY_DIR, confinement_level
 from npukernelbench.extract import host_sources
-from npukernelbench.infrastructure import InfrastructureError, disk_error, disk_trouble
+from npukernelbench.infrastructure import InfrastructureError, compiler_crash, disk_error, disk_trouble
 from npukernelbench.result import ErrorCategory
 from npukernelbench.sandbox import Limits, ProcessOutcome, Request, clean_env, run_confined
 from npukernelbench.toolchains.ascendc_sim import (
@@ -284,25 +283,6 @@ def _toolchain_prefix(program: str) -> tuple[Path, ...]:
     if not real.is_absolute() or real.parts[1:2] in (("usr",), ("bin",), ("lib",)) or len(real.parts) < 4:
         return ()
     return (real.parent.parent,)
-
-
-# g++ exits with 4 after an internal compiler error; clang's driver names a crashed front end.
-_GCC_ICE_EXIT = 4
-_CLANG_CRASH = re.compile(r"^\S*clang\S*: error: (clang frontend command failed|unable to execute command)",
-                          re.MULTILINE)
-
-
-def compiler_crash(outcome: ProcessOutcome) -> str | None:
-    """Why a failed compiler run is the compiler's own crash (an infrastructure failure), or None."""
-    log = outcome.stderr + outcome.stdout
-    if outcome.signal_name and outcome.limit is None:
-        return f"the compiler died of {outcome.signal_name}"
-    if outcome.returncode == _GCC_ICE_EXIT and "internal compiler error" in log:
-        line = next(ln for ln in log.splitlines() if "internal compiler error" in ln)
-        return f"internal compiler error ({line.strip()[-200:]})"
-    if (match := _CLANG_CRASH.search(log)) is not None:
-        return f"the compiler crashed ({match.group(0)[-200:]})"
-    return None
 
 
 def _compile_failure(outcome: ProcessOutcome, folder: Path, what: str, cache: BuildCache | None = None

@@ -26,7 +26,16 @@ from npukernelbench.toolchains.ascendc_sim import builder, call_sites, launch_fi
 from npukernelbench.toolchains.ascendc_sim.build_cache import BuildCache, default_root
 from npukernelbench.toolchains.ascendc_sim.compiler import Compiler, find_compiler
 from npukernelbench.toolchains.ascendc_sim.platform import public_headers, simulated_hardware
-from npukernelbench.toolchains.base import BuildResult, HostDescription, KernelProject, Launch, RunResult
+from npukernelbench.toolchains.ascendc_sim.sources import INCLUDE_DIR
+from npukernelbench.toolchains.base import (
+    BuildResult,
+    HostCompiler,
+    HostDescription,
+    KernelProject,
+    Launch,
+    Preprocessing,
+    RunResult,
+)
 
 RUN_MEMORY_BYTES = 8 << 30        # address space of one simulated run (48 block stacks + GM)
 EXIT_REQUEST = 2                  # the launcher could not read the harness's request or write its files
@@ -69,6 +78,26 @@ class AscendCSimToolchain:
 
     def hardware(self) -> Hardware:
         return simulated_hardware()
+
+    def preprocessing(self) -> Preprocessing:
+        """The clean-room headers, as the build includes them (no defines)."""
+        found = self._compiler()
+        return Preprocessing(compiler=None if isinstance(found, str) else found.path, include_dirs=(INCLUDE_DIR,))
+
+    def host_compiler(self) -> HostCompiler:
+        found = self._compiler()
+        if isinstance(found, str):
+            raise InfrastructureError(f"ascendc-sim has no host C++ compiler: {found}")
+        return HostCompiler(path=found.path, version=found.version)
+
+    def cache_root(self) -> Path:
+        return self.cache.root
+
+    def cache_report(self) -> list[str]:
+        return self.cache.info().lines()
+
+    def clear_cache(self) -> int:
+        return self.cache.clear()
 
     # -- build --------------------------------------------------------------------------------
 

@@ -7,18 +7,22 @@ extern "C" __global__ __aicore__ void scale_shift_custom(GM_ADDR x, GM_ADDR y, G
     GET_TILING_DATA(t, tiling);
     TPipe pipe;
     TBuf<QuePosition::VECCALC> buf;
-    pipe.InitBuffer(buf, t.totalLength * sizeof(float));
+    // any length: DataCopyPad moves exactly n elements, the UB buffer is rounded up to 32 bytes
+    uint32_t n = t.totalLength;
+    pipe.InitBuffer(buf, (n * sizeof(float) + 31) / 32 * 32);
     GlobalTensor<float> xGm, yGm;
     GlobalTensor<int32_t> countGm;
     xGm.SetGlobalBuffer((__gm__ float*)x, t.totalLength);
     yGm.SetGlobalBuffer((__gm__ float*)y, t.totalLength);
     countGm.SetGlobalBuffer((__gm__ int32_t*)count, 1);
     LocalTensor<float> v = buf.Get<float>();
-    DataCopy(v, xGm, t.totalLength);
+    DataCopyExtParams params{1, static_cast<uint32_t>(n * sizeof(float)), 0, 0, 0};
+    DataCopyPadExtParams<float> pad{false, 0, 0, 0};
+    DataCopyPad(v, xGm, params, pad);
     PipeBarrier<PIPE_ALL>();
-    Muls(v, v, t.scale, t.totalLength);
-    Adds(v, v, t.shift, t.totalLength);
+    Muls(v, v, t.scale, n);
+    Adds(v, v, t.shift, n);
     PipeBarrier<PIPE_ALL>();
-    DataCopy(yGm, v, t.totalLength);
+    DataCopyPad(yGm, v, params);
     countGm.SetValue(0, static_cast<int32_t>(t.totalLength));
 }

@@ -3,7 +3,7 @@
 The file is compiled against torch's own C++ headers (the CPU wheel ships them under
 ``torch/include``) and the Python headers, with npukernelbench's ``pytorch_npu_helper.hpp`` (see
 ``include/``) in place of torch_npu's: its ``EXEC_NPU_CMD`` hands the op name and the arguments to
-:mod:`npukernelbench.public.op_call`. The task's own code thus decides, exactly as upstream, which
+:mod:`npukernelbench.layouts.upstream.op_call`. The task's own code thus decides, exactly as upstream, which
 outputs exist, how they are allocated (``empty_like``, explicit shapes and dtypes, extra outputs) and
 in which order inputs, attributes and outputs reach the operator.
 
@@ -32,8 +32,9 @@ import types
 from dataclasses import dataclass
 from pathlib import Path
 
-from npukernelbench.infrastructure import InfrastructureError, disk_error, disk_trouble
+from npukernelbench.infrastructure import InfrastructureError, compiler_crash, disk_error, disk_trouble
 from npukernelbench.sandbox import Limits, ProcessOutcome, Request, clean_env, run_confined
+from npukernelbench.toolchains.base import HostCompiler
 
 HELPER_DIR = Path(__file__).resolve().parent / "include"
 MODULE_NAME = "kernel_gen_ops"
@@ -84,15 +85,6 @@ def helper_version() -> str:
         if path.is_file():
             digest.update(path.relative_to(HELPER_DIR).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
-
-
-def _compiler() -> tuple[str, str]:
-    from npukernelbench.toolchains.ascendc_sim.compiler import find_compiler
-
-    found = find_compiler()
-    if isinstance(found, str):
-        raise InfrastructureError(f"building the task's pybind.cpp: {found}")
-    return found.path, found.version
 
 
 def _flags(build: TorchBuild) -> list[str]:
@@ -163,8 +155,6 @@ def _scratch(root: Path, prefix: str) -> str:
 
 def _machinery_failure(out: ProcessOutcome, folder: Path) -> str | None:
     """Why a failed compile or link was our machinery's doing (not the task's code), or None."""
-    from npukernelbench.toolchains.ascendc_sim.builder import compiler_crash
-
     if out.infrastructure:
         return out.infrastructure
     if out.timed_out:
@@ -179,16 +169,16 @@ def task_source(text: str, op: str, kernel: str) -> str:
     return text.replace("aclnnCustomOp", f"aclnn{op}").replace("custom_pybind_api", kernel)
 
 
-def build_binding(pybind: Path, cache_root: Path, op: str, kernel: str) -> Path:
+def build_binding(pybind: Path, cache_root: Path, op: str, kernel: str, compiler: HostCompiler) -> Path:
     """The compiled ``kernel_gen_ops`` extension of ``pybind`` for operator ``op`` with kernel name
-    ``kernel`` (built once, then cached)."""
+    ``kernel`` (built once, then cached), built with the toolchain's host ``compiler``."""
     pybind = Path(pybind)
     try:
         source = task_source(pybind.read_text(encoding="utf-8"), op, kernel)
     except OSError as exc:
         raise BindingError(f"cannot read {pybind}: {exc}") from None
     build = torch_build()
-    cxx, version = _compiler()
+    cxx, version = compiler.path, compiler.version
     flags = _flags(build)
     suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
     root = Path(cache_root) / "pybind"

@@ -1,13 +1,15 @@
-"""One candidate project against a public NPUKernelBench task, the way upstream evaluates it.
+"""One candidate project against a task of the upstream layout, the way upstream evaluates it, on
+its CSV rows (the static cases) and on rows drawn from them (the dynamic cases, ``row_variants``).
 
 1. ``describe``: the toolchain compiles the candidate's host code alone and reports the OpDefs it
    registers; the one named after the kernel file is the operator (``op_call.pick_signature``).
-2. For every CSV row and ``seeds`` seeds (``torch.manual_seed(seed)`` before ``get_init_inputs`` and
-   ``get_inputs``): the reference ``Model(*init)(*args)`` runs twice on copies, in the original dtypes
-   (its outputs' count, shapes and dtypes are the contract) and with half/bf16 tensors upcast to float32
-   (the expected values); the candidate runs as ``ModelNew(*init)(*args)`` with ``kernel_gen_ops`` the
-   task's compiled ``pybind.cpp``, whose ``EXEC_NPU_CMD`` runs the kernel in a child process
-   (``op_call``).
+2. For every row and ``seeds`` input seeds derived from the run's data seed
+   (``torch.manual_seed(seed)``, and numpy's and Python's global generators, before ``get_init_inputs``
+   and ``get_inputs``; a drawn row the task's own code refuses is discarded): the reference
+   ``Model(*init)(*args)`` runs twice on copies, in the original dtypes (its outputs' count, shapes and
+   dtypes are the contract) and with half/bf16 tensors upcast to float32 (the expected values); the
+   candidate runs as ``ModelNew(*init)(*args)`` with ``kernel_gen_ops`` the task's compiled
+   ``pybind.cpp``, whose ``EXEC_NPU_CMD`` runs the kernel in a child process (``op_call``).
 3. Outputs are compared positionally: count, shapes and dtypes strictly against what ``Model``
    returns; extra outputs that ``ModelNew`` returns beyond those (an ``rstd`` the reference does not
    compute) are not compared, as upstream's pairwise comparison ignores them. Values: the task's
@@ -16,34 +18,43 @@
    its absolute and its relative error both exceed 1e-3) or the per-dtype tolerance where that is
    looser; values are compared in float32 (half and bf16 outputs upcast).
 4. The first seed of every row runs twice with different poison in the fresh output buffers; the two
-   results must agree bit for bit.
+   results must agree bit for bit; its kernel launches are held to the speed floors (``speed_audit``).
 """
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
+from npukernelbench.checker import (
+    BaselineCache,
+    BuildFailed,
+    CaseOutcome,
+    Checker,
+    DrawRejected,
+    EvalOptions,
+    SeedChecked,
+)
 from npukernelbench.compare import ErrorLimits, compare_array, same_bits
-from npukernelbench.evaluate import BaselineCache, BuildFailed, CaseOutcome, EvalOptions
 from npukernelbench.infrastructure import InfrastructureError
-from npukernelbench.public import op_call
-from npukernelbench.public.binding import BindingError
-from npukernelbench.public.large_case_lock import large_case_turn
-from npukernelbench.public.precision import VerdictError, verdict_of
-from npukernelbench.public.task import Inputs, PublicTask, public_task, upcast
-from npukernelbench.reference_runner import ReferenceError_
+from npukernelbench.layouts.upstream import op_call
+from npukernelbench.layouts.upstream.binding import BindingError
+from npukernelbench.layouts.upstream.large_case_lock import large_case_turn
+from npukernelbench.layouts.upstream.precision import VerdictError, verdict_of
+from npukernelbench.layouts.upstream.row_variants import row_strategy
+from npukernelbench.layouts.upstream.task import Inputs, UpstreamTask, upcast, upstream_task
+from npukernelbench.module_loader import CaseReferenceError
 from npukernelbench.result import Stage, Status
-from npukernelbench.shapes import ShapeCase, static_cases
+from npukernelbench.shapes import ShapeCase
 from npukernelbench.spec import TaskSpec
-from npukernelbench.speed_audit import RunCost, combined, cost_of
+from npukernelbench.speed_audit import RunCost, combined, cost_of, floor_violations
 from npukernelbench.toolchains.base import BuildResult, HostDescriber, KernelProject, OpSignature, Toolchain
 
 # What upstream's harness judges a task without ``custom_check_precision`` by: ``check_precision`` with
 # its evaluation settings' ``max_abs_error`` and ``max_rel_error`` (both 1e-3), whatever the dtype.
 UPSTREAM_DEFAULT_LIMITS = ErrorLimits(max_abs=1e-3, max_rel=1e-3)
+DRAW_BUDGET_FLOOR = 1 << 20      # a drawn row may always have this many input bytes (a row of [1] grows too)
 
 
 class ToolchainUnsupported(RuntimeError):
@@ -61,31 +72,20 @@ def _upcast_out(value: Any) -> Any:
     return upcast(value)
 
 
-class ModelChecker:
-    """Public-layout counterpart of ``evaluate.KernelChecker``: ``check_static()`` -> outcomes."""
+class UpstreamChecker(Checker):
+    """``Checker`` of the upstream layout: the candidate runs as ``ModelNew`` through the task's own
+    binding; ``check(case)`` checks one CSV row (``case.row``)."""
 
     def __init__(self, spec: TaskSpec, toolchain: Toolchain, files: Mapping[str, str],
                  options: EvalOptions | None = None, baseline: BaselineCache | None = None,
-                 task: PublicTask | None = None):
+                 task: UpstreamTask | None = None):
         if not isinstance(toolchain, HostDescriber):
             raise ToolchainUnsupported(f"toolchain {toolchain.name!r} cannot describe host code (no describe()); "
-                                       "the public NPUKernelBench layout binds operators through their OpDef")
-        self.spec = spec
-        self.toolchain = toolchain
-        self.files = dict(files)
-        self.options = options or EvalOptions()
-        self.baseline = baseline if baseline is not None else BaselineCache()
-        self.task = task or public_task(spec.folder, spec.op, spec.kernel)
-        self.stage = Stage.COLLECTED
-        self.shapes_checked = 0
+                                       "the upstream NPUKernelBench layout binds operators through their OpDef")
+        super().__init__(spec, toolchain, files, options, baseline)
+        self.task = task or upstream_task(spec.folder, spec.op, spec.kernel)
         self.signature: OpSignature | None = None
-        self.builds: dict[tuple[tuple[str, str], ...], BuildResult] = {}
-
-    # -- stages ---------------------------------------------------------------------------------------
-    def _reach(self, stage: Stage) -> None:
-        order = Stage.order()
-        if order.index(stage) > order.index(self.stage):
-            self.stage = stage
+        self._row_bytes: dict[int, int] = {}      # input bytes of each source row (the draw budget)
 
     def _note_runs(self, runner: op_call.OpRunner) -> None:
         if runner.built:
@@ -119,10 +119,10 @@ class ModelChecker:
                                   files=self.files, poison_seed=poison_seed, timeout_s=self.options.run_timeout_s,
                                   builds=self.builds)
         try:
-            with self.task.bound_module(self._cache_root()), op_call.bound(runner):
+            with self.task.bound_module(self.toolchain), op_call.bound(runner):
                 out = self.task.candidate(inputs)
         except (BindingError, op_call.TaskCallsOtherOp) as exc:
-            raise ReferenceError_(f"{self.spec.folder}/validation/pybind.cpp: {exc}") from exc
+            raise CaseReferenceError(f"{self.spec.folder}/validation/pybind.cpp: {exc}") from exc
         except InfrastructureError:             # our machinery, not the task's module.py nor the candidate
             raise
         except op_call.CallError:
@@ -130,17 +130,10 @@ class ModelChecker:
             raise
         except Exception as exc:
             self._note_runs(runner)
-            raise ReferenceError_(f"{self.spec.folder}/validation/module.py: ModelNew raised "
+            raise CaseReferenceError(f"{self.spec.folder}/validation/module.py: ModelNew raised "
                                   f"{type(exc).__name__}: {exc}") from exc
         self._note_runs(runner)
         return out, runner
-
-    def _cache_root(self) -> Path:
-        """Where compiled bindings are cached: the per-user cache (``NPUKB_CACHE_DIR``), shared by every
-        toolchain (the binding is the task's code, not the candidate's)."""
-        from npukernelbench.toolchains.ascendc_sim.build_cache import default_root
-
-        return default_root()
 
     def _call_outcome(self, exc: op_call.CallError, case: ShapeCase, where: str) -> CaseOutcome:
         if isinstance(exc, op_call.KernelBuildFailed):
@@ -229,9 +222,9 @@ class ModelChecker:
                         ok = verdict_of(hook(case.row, native, _upcast_out(out)))
                 del native
             except VerdictError as exc:
-                raise ReferenceError_(f"{self.spec.folder}/validation/prepare_inputs.py: {exc}") from exc
+                raise CaseReferenceError(f"{self.spec.folder}/validation/prepare_inputs.py: {exc}") from exc
             except Exception as exc:
-                raise ReferenceError_(f"{self.spec.folder}/validation/prepare_inputs.py: custom_check_precision "
+                raise CaseReferenceError(f"{self.spec.folder}/validation/prepare_inputs.py: custom_check_precision "
                                       f"raised {type(exc).__name__}: {exc}") from exc
             if ok:
                 return 0.0, 0.0            # the task's check decides; default-tolerance figures are not computed
@@ -256,36 +249,39 @@ class ModelChecker:
         return max(found, key=lambda t: (t.rtol, t.atol)) if found else None
 
     # -- one row ---------------------------------------------------------------------------------------
-    def check(self, case: ShapeCase) -> CaseOutcome:
-        """Every seed of one CSV row. Build failures raise :class:`BuildFailed`."""
+    def check_seed(self, case: ShapeCase, seed: int, first: bool) -> CaseOutcome | SeedChecked:
+        """One input seed of one CSV row (under the large-case lock for rows of large inputs). A drawn
+        row that the task's own code refuses, or whose inputs exceed the draw budget, is rejected."""
         assert case.row is not None
-        seeds = self.options.seeds or self.spec.seeds
-        cost: RunCost | None = None
-        base: RunCost | None = None
-        worst_abs = worst_rel = 0.0
         self.describe()
-        for s in range(seeds):
-            seed = case.seed * 1000 + s
+        try:
             inputs = self.task.make_inputs(case.row, seed)
-            with large_case_turn(_tensor_bytes(inputs.args) + _tensor_bytes(inputs.init), self._cache_root()):
-                checked = self._check_seed(case, seed, inputs, first=s == 0)
-            del inputs                             # before the next seed's inputs: rows can be gigabytes
-            if isinstance(checked, CaseOutcome):
-                return checked
-            worst_abs, worst_rel = max(worst_abs, checked[0]), max(worst_rel, checked[1])
-            if s == 0:
-                cost, base = checked[2], checked[3]
-        self.shapes_checked += 1
-        return CaseOutcome(Status.PASSED, time_us=cost.time_us if cost else None,
-                           baseline_us=base.time_us if base else None, case=case, max_abs=worst_abs,
-                           max_rel=worst_rel, kernel_us=cost.kernel_us if cost else None,
-                           baseline_kernel_us=base.kernel_us if base else None)
+            size = _tensor_bytes(inputs.args) + _tensor_bytes(inputs.init)
+            if case.kind == "dynamic" and size > self._draw_budget(case):
+                raise DrawRejected(f"{size} input bytes, over the budget of a drawn row")
+            with large_case_turn(size, self.toolchain.cache_root()):
+                return self._check_seed(case, seed, inputs, first)
+        except CaseReferenceError as exc:
+            if case.kind == "dynamic":        # the task's own code does not take this draw
+                raise DrawRejected(str(exc)) from exc
+            raise
 
-    def _check_seed(self, case: ShapeCase, seed: int, inputs: Inputs, first: bool
-                    ) -> CaseOutcome | tuple[float, float, RunCost | None, RunCost | None]:
+    def _draw_budget(self, case: ShapeCase) -> int:
+        """Input bytes a drawn row may have: twice its source row's (at least DRAW_BUDGET_FLOOR bytes)."""
+        source = self.spec.cases[case.seed]
+        if source.index not in self._row_bytes:
+            assert source.row is not None
+            inputs = self.task.make_inputs(source.row, 0)
+            self._row_bytes[source.index] = _tensor_bytes(inputs.args) + _tensor_bytes(inputs.init)
+        return max(2 * self._row_bytes[source.index], DRAW_BUDGET_FLOOR)
+
+    def case_strategy(self) -> Any:
+        return row_strategy([c.row for c in self.spec.cases if c.row is not None])
+
+    def _check_seed(self, case: ShapeCase, seed: int, inputs: Inputs, first: bool) -> CaseOutcome | SeedChecked:
         """One seed of a row: reference, candidate, comparison (and on the first seed the determinism
-        re-run and the costs). A failure's outcome, or (max abs, max rel, cost, baseline cost)."""
-        where = f"on {case.describe()} (input seed {seed})"
+        re-run and the costs). A failure's outcome, or what passed."""
+        where = self.where(case, seed)
         structure = self.task.reference(case.row, inputs)
         values = self._values(case, inputs, structure)
         try:
@@ -311,7 +307,8 @@ class ModelChecker:
             del out
             cost = _launch_cost(runner)
             base = self._baseline_time(case, seed, inputs, cost) if cost is not None else None
-        return compared[0], compared[1], cost, base
+        return SeedChecked(compared[0], compared[1], time_us=cost.time_us if cost else None, cost=cost,
+                           baseline=base, floors=_launch_floors(runner) if first else ())
 
     def _baseline_time(self, case: ShapeCase, seed: int, inputs: Inputs, own: RunCost | None) -> RunCost | None:
         """The expert answer's time on the same row and seed (through the same toolchain; cached)."""
@@ -322,12 +319,12 @@ class ModelChecker:
             if dict(self.spec.solution) == self.files:
                 self.baseline.times[key] = own
             else:
-                expert = ModelChecker(self.spec, self.toolchain, self.spec.solution, self.options, self.baseline,
-                                      self.task)
+                expert = UpstreamChecker(self.spec, self.toolchain, self.spec.solution, self.options,
+                                         self.baseline, self.task)
                 try:
                     _, runner = expert._run_candidate(inputs, poison_seed=seed)
                     self.baseline.times[key] = _launch_cost(runner)
-                except (BuildFailed, op_call.CallError, ReferenceError_):
+                except (BuildFailed, op_call.CallError, CaseReferenceError):
                     self.baseline.times[key] = None
         return self.baseline.times[key]
 
@@ -338,7 +335,7 @@ class ModelChecker:
 
         try:
             values = self.task.reference(case.row, inputs, values=True)
-        except ReferenceError_:
+        except CaseReferenceError:
             return upcast(structure)
         a, b = _as_list(structure), _as_list(values)
         if len(a) != len(b) or any(isinstance(x, torch.Tensor) != isinstance(y, torch.Tensor)
@@ -347,16 +344,22 @@ class ModelChecker:
             return upcast(structure)
         return values
 
-    def check_static(self) -> list[CaseOutcome]:
-        outcomes = []
-        for case in static_cases(self.spec):
-            outcome = self.check(case)
-            outcomes.append(outcome)
-            if outcome.status is not Status.PASSED:
-                break
-        if outcomes and all(o.status is Status.PASSED for o in outcomes):
-            self._reach(Stage.MATCHED)
-        return outcomes
+    def build_case(self, case: ShapeCase) -> BuildResult:
+        """The candidate built for ``case``: the binding decides the dtypes when ``ModelNew`` calls the
+        operator, so the case runs once and its first build is returned."""
+        assert case.row is not None
+        inputs = self.task.make_inputs(case.row, self.input_seed(case, 0))
+        try:
+            _, runner = self._run_candidate(inputs, poison_seed=0)
+        except op_call.KernelBuildFailed as exc:
+            raise BuildFailed(exc.build) from None
+        except op_call.CallError:
+            pass
+        built = [b for b in self.builds.values() if b.ok]
+        if not built:
+            raise BuildFailed(BuildResult(ok=False, artifact=None, key="", diagnostics="the task's ModelNew made no "
+                                          f"operator call on {case.describe()}"))
+        return built[0]
 
 
 def _floating_dtypes(value: Any) -> tuple[str, ...]:
@@ -403,6 +406,17 @@ def _launch_cost(runner: op_call.OpRunner) -> RunCost | None:
     """The kernel launches of one Model call as one cost (speedups compare kernel times)."""
     costs = [cost_of(r.time_us, r.details) for r in runner.runs if r.time_us is not None]
     return combined(costs) if costs else None
+
+
+def _launch_floors(runner: op_call.OpRunner) -> tuple[str, ...]:
+    """The speed floors the kernel launches of one Model call are below (each launch on its own bytes,
+    as a case-toml task's single launch is)."""
+    found = []
+    timed = [(r, t) for r, t in zip(runner.runs, runner.traffic, strict=False) if r.time_us is not None]
+    for i, (run, traffic) in enumerate(timed):
+        prefix = f"launch {i + 1} of {len(timed)}: " if len(timed) > 1 else ""
+        found += [prefix + reason for reason in floor_violations(traffic, cost_of(run.time_us, run.details))]
+    return tuple(found)
 
 
 def _same_outputs(a: Any, b: Any) -> bool:

@@ -3,7 +3,7 @@
 typed CSV rows and the compiled ``pybind.cpp`` (``kernel_gen_ops``).
 
 The task files are trusted (they are the benchmark); they run in this process, under the CPU shims
-and with the ``npu`` device mapped to the CPU (:mod:`npukernelbench.public.shims`). Candidate code
+and with the ``npu`` device mapped to the CPU (:mod:`npukernelbench.npu_shims`). Candidate code
 never runs here: ``kernel_gen_ops`` hands every operator call to the toolchain.
 """
 
@@ -17,10 +17,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from npukernelbench.module_loader import ReferenceError_, load_module
-from npukernelbench.public import binding, shims
-from npukernelbench.public.rows import Row, read_rows
+from npukernelbench import npu_shims as shims
+from npukernelbench.layouts.upstream import binding
+from npukernelbench.layouts.upstream.rows import Row, read_rows
+from npukernelbench.module_loader import CaseReferenceError, load_module
 from npukernelbench.reference_runner import call_reference
+from npukernelbench.toolchains.base import Toolchain
 
 
 @dataclass(frozen=True)
@@ -59,8 +61,8 @@ def upcast(value: Any) -> Any:
     return value
 
 
-class PublicTask:
-    """Loaded once per task folder and process (see :func:`public_task`)."""
+class UpstreamTask:
+    """Loaded once per task folder and process (see :func:`upstream_task`)."""
 
     def __init__(self, folder: Path, op: str, kernel: str):
         self.folder = Path(folder)
@@ -71,7 +73,7 @@ class PublicTask:
         self.prepare = load_module(validation / "prepare_inputs.py", shims.import_shims)
         for owner, name in ((self.module, "Model"), (self.module, "ModelNew"), (self.prepare, "get_inputs")):
             if not hasattr(owner, name):
-                raise ReferenceError_(f"{owner.__file__} defines no {name}")
+                raise CaseReferenceError(f"{owner.__file__} defines no {name}")
         self.rows: list[Row] = read_rows(validation / "test_cases.csv")
         self.pybind = validation / "pybind.cpp"
         self._binding: types.ModuleType | None = None
@@ -81,17 +83,23 @@ class PublicTask:
         return getattr(self.prepare, "custom_check_precision", None)
 
     def make_inputs(self, row: Row, seed: int) -> Inputs:
-        """``get_init_inputs`` then ``get_inputs`` (as upstream orders them) after seeding torch."""
+        """``get_init_inputs`` then ``get_inputs`` (as upstream orders them) after seeding torch, and the
+        global generators of numpy and Python that some tasks draw from instead."""
+        import random
+
+        import numpy as np
         import torch
 
         torch.manual_seed(seed)
+        np.random.seed(seed % 2**32)
+        random.seed(seed)
         try:
             with shims.npu_on_cpu():
                 init_fn = getattr(self.prepare, "get_init_inputs", None)
                 init = tuple(init_fn(row, device="cpu")) if init_fn is not None else ()
                 args = self.prepare.get_inputs(row, device="cpu")
         except Exception as exc:
-            raise ReferenceError_(f"{self.folder}/validation/prepare_inputs.py raised {type(exc).__name__}: {exc} "
+            raise CaseReferenceError(f"{self.folder}/validation/prepare_inputs.py raised {type(exc).__name__}: {exc} "
                                   f"on case {row.label()}") from exc
         return Inputs(init=init, args=tuple(args) if isinstance(args, tuple | list) else (args,))
 
@@ -105,17 +113,19 @@ class PublicTask:
         return call_reference(model, (copy(inputs.init), copy(inputs.args)), {},
                               f"{self.folder}/validation/module.py: Model", f"case {row.label()}")
 
-    def binding(self, cache_root: Path) -> types.ModuleType:
-        """The compiled ``kernel_gen_ops`` of this task (raises binding.BindingError)."""
+    def binding(self, toolchain: Toolchain) -> types.ModuleType:
+        """The compiled ``kernel_gen_ops`` of this task, built with the toolchain's host compiler and
+        cached under its cache root (raises binding.BindingError)."""
         if self._binding is None:
-            self._binding = binding.load_binding(binding.build_binding(self.pybind, cache_root, self.op, self.kernel))
+            self._binding = binding.load_binding(binding.build_binding(
+                self.pybind, toolchain.cache_root(), self.op, self.kernel, toolchain.host_compiler()))
         return self._binding
 
     @contextlib.contextmanager
-    def bound_module(self, cache_root: Path) -> Iterator[None]:
+    def bound_module(self, toolchain: Toolchain) -> Iterator[None]:
         """``kernel_gen_ops`` is the compiled binding while the block runs: in module.py's namespace (its
         import at the top) and in ``sys.modules`` (imports inside ``forward``)."""
-        compiled = self.binding(cache_root)
+        compiled = self.binding(toolchain)
         spaces = (vars(self.module), sys.modules)
         saved = [space.get(binding.MODULE_NAME) for space in spaces]
         for space in spaces:
@@ -137,13 +147,13 @@ class PublicTask:
             return self.module.ModelNew(*clone(inputs.init))(*clone(inputs.args))
 
 
-_TASKS: dict[str, PublicTask] = {}
+_TASKS: dict[str, UpstreamTask] = {}
 
 
-def public_task(folder: Path, op: str, kernel: str) -> PublicTask:
+def upstream_task(folder: Path, op: str, kernel: str) -> UpstreamTask:
     """The task in ``folder`` (loaded once per process); ``op`` is its OpDef type, ``kernel`` its kernel
     name (``TaskSpec.op`` / ``TaskSpec.kernel``)."""
     key = str(Path(folder).resolve())
     if key not in _TASKS:
-        _TASKS[key] = PublicTask(Path(key), op, kernel)
+        _TASKS[key] = UpstreamTask(Path(key), op, kernel)
     return _TASKS[key]

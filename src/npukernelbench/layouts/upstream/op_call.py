@@ -14,6 +14,9 @@ candidate then does what CANN's generated aclnn API and runtime do on hardware:
 4. check that inputs the operator does not write are unchanged, and copy the outputs back into the
    tensors ``pybind.cpp`` allocated. An output tensor that *is* one of the input tensors (identity,
    or the same storage, shape and dtype) is an in-place output: the kernel gets that input's buffer.
+
+Every run also records the bytes it had to move (its own outputs, every input in full: the upstream
+layout declares no partial reads), which the checker holds its cost to (``speed_audit`` floors).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ import numpy as np
 from npukernelbench.compare import same_bits
 from npukernelbench.inputs import from_values
 from npukernelbench.result import ErrorCategory
+from npukernelbench.speed_audit import Traffic
 from npukernelbench.toolchains.base import (
     BuildResult,
     KernelProject,
@@ -372,6 +376,14 @@ def _column(sig: OpSignature, bound: Bound, api: str) -> dict[str, str]:
 
 # -- running ---------------------------------------------------------------------------------------------
 
+def _nbytes(value: Any) -> int:
+    if value is None:
+        return 0
+    if isinstance(value, list | tuple):
+        return sum(int(np.asarray(v).nbytes) for v in value)
+    return int(np.asarray(value).nbytes)
+
+
 @dataclass
 class OpRunner:
     """Serves the EXEC_NPU_CMD calls of one candidate project (bound with :func:`bound`)."""
@@ -384,6 +396,7 @@ class OpRunner:
     timeout_s: float = 60.0
     builds: dict[tuple[tuple[str, str], ...], BuildResult] = field(default_factory=dict)
     runs: list[RunResult] = field(default_factory=list)
+    traffic: list[Traffic] = field(default_factory=list)   # per run: the bytes it had to move (speed floors)
     built: bool = False            # some build of this project succeeded
 
     def project(self, dtypes: Mapping[str, str], lists: set[str]) -> KernelProject:
@@ -445,6 +458,9 @@ class OpRunner:
             raise KernelRunFailed(run)
         # kept for its time and details; the arrays (as large as the tensors) are handed back below
         self.runs.append(replace(run, outputs={}, inputs_after={}))
+        self.traffic.append(Traffic(output_bytes=sum(_nbytes(run.outputs.get(p.name)) for p in sig.outputs
+                                                      if p.name not in b.aliases),
+                                    input_bytes=sum(_nbytes(sent[p.name]) for p in sig.inputs)))
         aliased = set(b.aliases.values())
         for p in sig.inputs:
             if p.name in aliased or sent[p.name] is None or p.name not in run.inputs_after:

@@ -4,7 +4,7 @@
 // On Ascend hardware, EXEC_NPU_CMD(aclnnX, args...) converts every argument to its aclnn type and
 // calls the generated aclnn API of the custom operator (op inputs, then attributes, then outputs, in
 // OpDef order). Here it converts every argument to a tagged Python value and hands the call to the
-// harness (npukernelbench.public.op_call.exec_npu_cmd), which binds the arguments onto the candidate's
+// harness (npukernelbench.layouts.upstream.op_call.exec_npu_cmd), which binds the arguments onto the candidate's
 // own OpDef, runs the candidate kernel on the simulator in a child process and copies the outputs back
 // into the tensors this file allocated. Nothing else of the aclnn API exists here.
 //
@@ -164,7 +164,7 @@ py::list pack(const Args&... args) {
 }
 
 inline void exec(const char* api, const py::list& args) {
-  py::module_ dispatcher = py::module_::import("npukernelbench.public.op_call");
+  py::module_ dispatcher = py::module_::import("npukernelbench.layouts.upstream.op_call");
   dispatcher.attr("exec_npu_cmd")(py::str(api), args);
 }
 

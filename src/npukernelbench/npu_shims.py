@@ -1,5 +1,5 @@
-"""CPU stand-ins for what a public NPUKernelBench task's Python files import, and a scoped mapping of
-the ``npu`` device onto the CPU.
+"""CPU stand-ins for the Ascend-only Python packages that task references import, and a scoped mapping
+of the ``npu`` device onto the CPU (for the references of every layout).
 
 ``validation/module.py`` and ``prepare_inputs.py`` import ``torch_npu``, ``torch_npu.contrib.
 transfer_to_npu``, ``kernel_gen_ops`` and ``framework.utils.check_precision`` (the upstream harness's
@@ -19,8 +19,6 @@ import sys
 import types
 from collections.abc import Callable, Iterator
 from typing import Any
-
-from npukernelbench.public.precision import check_precision
 
 SHIMMED = ("torch_npu", "torch_npu.contrib", "torch_npu.contrib.transfer_to_npu", "kernel_gen_ops", "framework",
            "framework.utils")
@@ -66,6 +64,8 @@ def _make(name: str) -> types.ModuleType:
     if name == "framework":
         return _module(name, "the upstream harness package")
     if name == "framework.utils":
+        from npukernelbench.layouts.upstream.precision import check_precision
+
         return _module(name, "the upstream harness's helpers", check_precision=check_precision)
     raise KeyError(name)
 

@@ -1,0 +1,45 @@
+"""The Layout protocol: what the harness needs from one on-disk task format.
+
+A layout recognises its task folders (``detect``), loads one into a :class:`~npukernelbench.spec.TaskSpec`
+(``load``: its static cases are ``TaskSpec.cases``, whatever form they take on disk), builds the
+checker that runs a candidate against the task's reference (``checker``: a subclass of
+:class:`~npukernelbench.checker.Checker`, which holds the static checks' loop, stage tracking, the
+dynamic-shape search and the speed floors), says which toolchains can check its tasks
+(``unsupported``), and gives the prompt its part (``describe_case``: one static case as the
+project-level prompt lists it). Registered in :data:`npukernelbench.layouts.LAYOUTS`; ``TaskSpec.layout``
+is the registered name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from npukernelbench.checker import BaselineCache, Checker, EvalOptions
+    from npukernelbench.spec import StaticCase, TaskSpec
+    from npukernelbench.toolchains.base import Toolchain
+
+
+@runtime_checkable
+class Layout(Protocol):
+    name: str                       # the registered name; TaskSpec.layout of its tasks
+
+    def detect(self, folder: Path) -> bool:
+        """Whether ``folder`` is a task folder of this layout. Cheap (it runs for every directory pytest
+        collects) and without imports of torch or numpy."""
+
+    def load(self, folder: Path, root: Path) -> TaskSpec:
+        """The task in ``folder``, its id relative to the case root ``root``; raises
+        :class:`~npukernelbench.spec.SpecError` naming the file, field and problem."""
+
+    def checker(self, spec: TaskSpec, toolchain: Toolchain, files: Mapping[str, str],
+                options: EvalOptions | None = None, baseline: BaselineCache | None = None) -> Checker:
+        """A checker of the candidate project ``files`` against ``spec``."""
+
+    def unsupported(self, toolchain: Toolchain) -> str | None:
+        """Why ``toolchain`` cannot check this layout's tasks (the sample is then skipped), or None."""
+
+    def describe_case(self, spec: TaskSpec, case: StaticCase) -> str:
+        """One static case, one line, as the project-level prompt lists the test cases."""
