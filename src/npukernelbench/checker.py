@@ -138,7 +138,7 @@ class Checker:
         """The seed of the ``index``-th input draw of ``case``: derived from the run's data seed, the case
         and its own base seed, so that neither the case nor its row number predicts the data. The seeds
         of one case are consecutive (hooks may vary their regime with ``seed % 3``)."""
-        base = case.seed
+        base = case_seed("inputs", self.options.data_seed, case.key(), case.seed) % 10**9
         return base * 1000 + index
 
     def where(self, case: ShapeCase, seed: int) -> str:
