@@ -18,7 +18,6 @@ message and to every string in its details when it is made, so nothing recorded 
 
 from __future__ import annotations
 
-import functools
 import os
 import re
 from collections.abc import Mapping
@@ -36,11 +35,17 @@ _SOURCE_NAME = re.compile(r"[\w.+-]+\.(?:h|hh|hpp|hxx|inc|inl|ipp|tcc|c|cc|cpp|c
 _PUBLIC_PREFIXES = ("/usr/include/", "/usr/lib/gcc/", "/usr/local/include/", "/usr/lib/llvm")
 
 
-@functools.lru_cache(maxsize=1)
-def _simulator_include() -> str:
-    from npukernelbench.toolchains.ascendc_sim.sources import INCLUDE_DIR
+# Directories a toolchain declares public (its own headers: add_public_root); paths below one are shown
+# relative to it, as the compiler's include path would name them.
+_PUBLIC_ROOTS: list[str] = []
 
-    return str(INCLUDE_DIR) + "/"
+
+def add_public_root(path: str | os.PathLike[str]) -> None:
+    """Declare a directory whose files are public knowledge (a toolchain's headers, called by the
+    toolchain when it is set up): scrubbed messages show paths below it relative to it."""
+    root = str(path).rstrip("/") + "/"
+    if root not in _PUBLIC_ROOTS:
+        _PUBLIC_ROOTS.append(root)
 
 
 def harness_secrets(environ: Mapping[str, str] | None = None) -> list[str]:
@@ -53,9 +58,9 @@ def harness_secrets(environ: Mapping[str, str] | None = None) -> list[str]:
 
 def _path(match: re.Match[str]) -> str:
     path = match.group(0)
-    include = _simulator_include()
-    if path.startswith(include):
-        return path[len(include):]
+    for root in _PUBLIC_ROOTS:
+        if path.startswith(root):
+            return path[len(root):]
     if path.startswith(_PUBLIC_PREFIXES):
         return path
     name = path.rstrip("/").rsplit("/", 1)[-1]

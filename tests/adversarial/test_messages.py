@@ -10,9 +10,10 @@ import pytest
 
 from npukernelbench.compare import compare_array
 from npukernelbench.result import SampleResult, Status
-from npukernelbench.scrub import PATH, REDACTED, TEXT_LIMIT, bound, harness_secrets, scrub
+from npukernelbench.scrub import PATH, REDACTED, TEXT_LIMIT, add_public_root, bound, harness_secrets, scrub
 from npukernelbench.spec import Tolerance
 from npukernelbench.toolchains.ascendc_sim.sources import INCLUDE_DIR
+from npukernelbench.toolchains.ascendc_sim.toolchain import AscendCSimToolchain
 
 ENV = {"NPUKB_API_KEY": "sk-live-0123456789", "HF_TOKEN": "abc", "SHLVL": "1", "CACHE_ROOT": "/srv/cache/npukb",
        "LANG": "C"}
@@ -39,7 +40,15 @@ def test_secret_names_are_redacted_at_any_length_of_three_or_more() -> None:
     (f"{INCLUDE_DIR}/kernel_operator.h", "kernel_operator.h"),
 ])
 def test_absolute_paths_outside_the_build_are_replaced(path: str, shown: str) -> None:
+    AscendCSimToolchain()          # declares its headers public (scrub.add_public_root), as any run does
     assert scrub(f"error in {path}:12:3: boom", environ={}) == f"error in {shown}:12:3: boom"
+
+
+def test_a_directory_is_public_only_once_declared(tmp_path) -> None:
+    header = f"{tmp_path}/inc/npukb_decl/k.h"
+    assert scrub(f"in {header}:1", environ={}) == f"in {PATH}/k.h:1"
+    add_public_root(tmp_path / "inc")
+    assert scrub(f"in {header}:1", environ={}) == "in npukb_decl/k.h:1"
 
 
 def test_relative_paths_code_and_comments_are_kept() -> None:

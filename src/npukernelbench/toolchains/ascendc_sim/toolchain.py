@@ -20,6 +20,7 @@ from pathlib import Path
 
 from npukernelbench.hardware import Hardware
 from npukernelbench.infrastructure import InfrastructureError, disk_error, disk_trouble
+from npukernelbench import scrub
 from npukernelbench.sandbox import Limits, Request, clean_env, run_confined
 from npukernelbench.spec import TaskSpec
 from npukernelbench.toolchains.ascendc_sim import builder, call_sites, launch_files, tiling_fields
@@ -52,6 +53,7 @@ class AscendCSimToolchain:
         kernel's own loads and stores through raw pointers then cost nothing): only for showing that
         the cost rule matters (tests), never for results."""
         self.cache = BuildCache(Path(cache_dir) if cache_dir is not None else default_root())
+        scrub.add_public_root(INCLUDE_DIR)        # messages name the simulator's headers as kernels include them
         self.keep_runs = keep_runs
         self.raw_access_costing = raw_access_costing
 
