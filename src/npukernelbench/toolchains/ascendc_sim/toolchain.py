@@ -18,9 +18,9 @@ import shutil
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from npukernelbench import scrub
 from npukernelbench.hardware import Hardware
 from npukernelbench.infrastructure import InfrastructureError, disk_error, disk_trouble
-from npukernelbench import scrub
 from npukernelbench.sandbox import Limits, Request, clean_env, run_confined
 from npukernelbench.spec import TaskSpec
 from npukernelbench.toolchains.ascendc_sim import builder, call_sites, launch_files, tiling_fields
