@@ -386,8 +386,8 @@ class Matmul {
     if (!sim::mixed_client()) {
       npukb::violation("Matmul::GetTensorC", "the GM + VECIN form is not available in cube-only kernels", file, line);
     }
-    GetTensorC<sync>(co2Local, enAtomic, enSequentialWrite, 0, 0, 0, 0, file, line);
-    GetTensorC<sync>(gm, enAtomic, enSequentialWrite, file, line);
+    GetTensorC<sync>(co2Local, enAtomic, enSequentialWrite, 0, 0, 0, 0);
+    GetTensorC<sync>(gm, enAtomic, enSequentialWrite);
   }
   // The block in the workspace (SetWorkspace), baseM x baseN row-major; the caller reads it from there.
   template <bool sync = true>
@@ -404,7 +404,7 @@ class Matmul {
   }
   void WaitGetTensorC() { sim::wait_until(pending_); }
   void AsyncGetTensorC(const AscendC::LocalTensor<DstT>& c) { NPUKB_CALLER;
-    GetTensorC<false>(c, 0, false, 0, 0, 0, 0, file, line);
+    GetTensorC<false>(c, 0, false, 0, 0, 0, 0);
   }
   MatrixOffset GetOffsetC() const {
     int m0, n0, bm, bn;
@@ -501,12 +501,12 @@ class Matmul {
   }
   template <bool sync = true>
   AscendC::GlobalTensor<DstT> GetBatchC(std::uint32_t batchA, std::uint32_t batchB, bool enSequentialWrite = false) { NPUKB_CALLER;
-    return GetBatchTensorC<sync>(batchA, batchB, enSequentialWrite, file, line);
+    return GetBatchTensorC<sync>(batchA, batchB, enSequentialWrite);
   }
   template <bool sync = true>
   void GetBatchC(const AscendC::LocalTensor<DstT>& c, std::uint32_t batchA, std::uint32_t batchB,
                  bool enSequentialWrite = false) { NPUKB_CALLER;
-    GetBatchTensorC<sync>(c, batchA, batchB, enSequentialWrite, file, line);
+    GetBatchTensorC<sync>(c, batchA, batchB, enSequentialWrite);
   }
 
   void End() {
