@@ -54,8 +54,9 @@ def end_to_end_runner(op: Any, sig: OpSignature, kernel: str, toolchain: Toolcha
 
 
 def confined(argv: list[str], cwd: Path, limits: Limits, env: dict[str, str] | None = None,
-             readable: tuple[Path, ...] = ()) -> ProcessOutcome:
-    out = run_confined(Request(argv=argv, cwd=cwd, limits=limits, env=clean_env(env), readable=readable))
+             readable: tuple[Path, ...] = (), writable: tuple[Path, ...] = ()) -> ProcessOutcome:
+    out = run_confined(Request(argv=argv, cwd=cwd, limits=limits, env=clean_env(env), readable=readable,
+                               writable=writable))
     if out.infrastructure:
         raise InfrastructureError(f"third_party: {Path(argv[0]).name}: {out.infrastructure}")
     return out
@@ -149,8 +150,9 @@ class CannOpsRunner(Runner):
         out = confined(argv, work, PROGRAM_LIMITS)
         if not out.ok:
             raise _NoInputs(f"main.cpp does not compile against the ACL stand-in: {_first_error(out)}")
+        # the example reads ../input and writes ../output and the calls folder: the whole scratch folder
         out = confined([str(work / "build" / "example")], work / "build", PROGRAM_LIMITS,
-                       {"NPUKB_ACL_MODE": "record", "NPUKB_ACL_DIR": str(work / "calls")})
+                       {"NPUKB_ACL_MODE": "record", "NPUKB_ACL_DIR": str(work / "calls")}, writable=(work,))
         calls_file = work / "calls" / "calls.txt"
         if not calls_file.is_file():
             raise _NoInputs(f"main.cpp made no operator call ({_why(out)}): {_tail(out)}")
@@ -237,7 +239,7 @@ class CannOpsRunner(Runner):
                 return outcome
             self.cann.write_outputs(self.work / "calls", call, dict(result.outputs))
         out = confined([str(self.work / "build" / "example")], self.work / "build", PROGRAM_LIMITS,
-                       {"NPUKB_ACL_MODE": "replay", "NPUKB_ACL_DIR": str(self.work / "calls")})
+                       {"NPUKB_ACL_MODE": "replay", "NPUKB_ACL_DIR": str(self.work / "calls")}, writable=(self.work,))
         if not out.ok:
             outcome.failed, outcome.message = "matched", f"the example's replay run failed ({_why(out)}): {_tail(out)}"
             return outcome

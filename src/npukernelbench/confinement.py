@@ -244,8 +244,15 @@ def bwrap_argv(bwrap: str, argv: Sequence[str], cwd: Path, writable: Sequence[Pa
     ro, rw = visible_paths(argv, cwd, writable, readable)
     binds = {**{p: False for p in ro}, **{p: True for p in rw}}
     # Parents first, so that a deeper bind (a writable scratch inside a read-only tree or the
-    # reverse) stays in force.
+    # reverse) stays in force. A path that its nearest bound parent already shows with the same access
+    # is not bound again: bubblewrap would have to create its mount point inside a read-only bind (and
+    # cannot where the path is a symlink, such as a virtual environment's bin/python).
+    shown: dict[Path, bool] = {}
     for path in sorted(binds, key=lambda p: len(p.parts)):
+        parent = next((shown[a] for a in path.parents if a in shown), None)    # nearest bound ancestor
+        if parent is binds[path]:
+            continue
+        shown[path] = binds[path]
         args += ["--bind" if binds[path] else "--ro-bind", str(path), str(path)]
     args += ["--chdir", str(Path(os.path.abspath(cwd))), "--"]
     return args + list(launcher) + list(argv)

@@ -49,6 +49,7 @@ _HEAD = re.compile(r"^(?P<loc>[^\s:][^:]*?(?::\d+){1,2}): (?P<sev>fatal error|er
 _BARE = re.compile(r"^(?P<loc>[\w.+-]+): (?P<sev>fatal error|error): (?P<msg>.*)$")   # "cc1plus: error: ..."
 _LINKER = re.compile(r"(undefined reference to|multiple definition of)\s+[`'\"](?P<sym>[^`'\"]+)"
                      r"|^\S*\bld(?:\.\w+)?: (?:cannot find|cannot open|.*file not recognized)")
+_REQUIRED_HERE = re.compile(r"^[^\s:][^:]*?(?::\d+){1,2}:\s+required from here")
 _EXCERPT = re.compile(r"^\s*(\d+\s*)?\|")    # "   12 |   code" and "      |   ^~~"
 _NOISE = re.compile(r"(In instantiation of|required from|required by substitution of|In file included from|"
                     r"^\s+from \S+:\d+[,:]|In (member )?function|In constructor|In destructor|In lambda|"
@@ -79,6 +80,7 @@ class Diagnostic:
     message: str
     notes: tuple[str, ...] = ()
     lines: tuple[str, ...] = field(default=(), repr=False)   # raw lines, for trimming
+    origin: str = ""      # "file:line:col:   required from here" of an error inside an instantiated template
 
 
 @dataclass(frozen=True)
@@ -170,22 +172,26 @@ def parse(log: str) -> list[Diagnostic]:
     """The errors of a compiler/linker log, in order, each with the notes that follow it."""
     diags: list[Diagnostic] = []
     current: dict | None = None
+    origin = ""           # the last "required from here" line: where the next error's template was used
 
     def close() -> None:
         nonlocal current
         if current is not None:
             diags.append(Diagnostic(current["loc"], current["sev"], current["msg"], tuple(current["notes"]),
-                                    tuple(current["lines"])))
+                                    tuple(current["lines"]), current["origin"]))
         current = None
 
     for raw in _norm(log).splitlines():
+        if _REQUIRED_HERE.match(raw):
+            origin = raw.strip()
         m = _HEAD.match(raw) or _BARE.match(raw)
         if m:
             sev = m.group("sev")
             if sev in ("error", "fatal error"):
                 close()
                 current = {"loc": m.group("loc"), "sev": sev, "msg": m.group("msg").strip(), "notes": [],
-                           "lines": [raw]}
+                           "lines": [raw], "origin": origin}
+                origin = ""
             elif sev == "note" and current is not None:
                 current["notes"].append(m.group("msg").strip())
                 current["lines"].append(raw)
@@ -300,6 +306,8 @@ def trim(log: str, limit: int = 4000, max_errors: int = 5, max_notes: int = 3) -
     for diag in diags[:max_errors]:
         notes_kept = 0
         keep_excerpt = True
+        if diag.origin:
+            out.append(diag.origin)          # the caller's line of an error inside a library template
         for line in diag.lines:
             head = _HEAD.match(line)
             if head and head.group("sev") == "note":

@@ -49,3 +49,18 @@ def test_missing_include_and_trim(tmp_path):
     short = trim(noisy, limit=1000)
     assert len(short) <= 1000 and "required from" not in short and "more error(s)" in short
     assert classify("") .value == "other"
+
+
+def test_an_error_inside_a_library_template_names_the_callers_line():
+    """A static_assert inside a simulator header fires in an instantiation: the trimmed diagnostics
+    lead with the candidate's "required from here" line (g++ prints it before the error)."""
+    log = ("npukb_sim/kernel/vec_binary_scalar.h: In instantiation of 'void AscendC::Muls(...)':\n"
+           "op_kernel/copy_custom.cpp:12:20:   required from here\n"
+           "npukb_sim/kernel/vec_binary_scalar.h:86:23: error: static assertion failed: Muls: a tensor passed "
+           "where the scalar value belongs\n"
+           "   86 |   static_assert(!sim::scalar_is_tensor<U>, \"...\");\n")
+    text = trim(log)
+    assert text.splitlines()[0] == "op_kernel/copy_custom.cpp:12:20:   required from here"
+    assert "static assertion failed: Muls" in text.splitlines()[1]
+    without = trim(log.replace("op_kernel/copy_custom.cpp:12:20:   required from here\n", ""))
+    assert "copy_custom.cpp" not in without

@@ -39,7 +39,7 @@ template <typename S> void dump(const char* name, const S& s) {
 }
 int main() {
   using namespace AscendC;
-  platform_ascendc::PlatformAscendC plat;
+  platform_ascendc::PlatformAscendC plat(nullptr);
   uint32_t mx = 0, mn = 0;
   // ---- TopK
   for (int small = 0; small < 2; ++small)
