@@ -58,7 +58,9 @@ ALLOWED = [
     "  std::string s = text.str();",
     "  int parsed = 0;",
     "  try { parsed = std::stoi(\"7\"); } catch (const std::exception& e) { printf(\"%s\\n\", e.what()); }",
-    "  *n = static_cast<uint32_t>(s.size() + names.size() + parsed);",
+    "  static thread_local std::vector<int> cached;   // a tiling object kept per thread, as real code does",
+    "  cached.push_back(parsed);",
+    "  *n = static_cast<uint32_t>(s.size() + names.size() + parsed + cached.size());",
 ]
 FIRST_LINE = HEAD.count("\n") + 1
 
@@ -95,6 +97,7 @@ def test_families_are_read_from_the_mangled_name() -> None:
     assert host_symbols.std_name(string_create) == "basic_string"
     library = frozenset()
     assert host_symbols.permitted("_ZSt4cout", library) and host_symbols.permitted("_Znwm", library)
+    assert host_symbols.permitted("__tls_get_addr", library)   # thread_local storage, no thread of its own
     assert not host_symbols.permitted("_ZNSt14basic_ofstreamIcSt11char_traitsIcEEC1EPKcSt13_Ios_Openmode", library)
     assert not host_symbols.permitted("_ZNSt6chrono3_V212system_clock3nowEv", library)
     assert not host_symbols.permitted("fopen", library) and host_symbols.permitted("snprintf", host_symbols.C_LIBRARY)

@@ -64,8 +64,11 @@ C_FAMILIES: dict[str, tuple[str, ...]] = {
 }
 C_LIBRARY = frozenset(name for names in C_FAMILIES.values() for name in names)
 
-# The C++ runtime's ABI: exceptions, static-local guards, destructors at exit, personality, unwinding.
-ABI_PREFIXES = ("__cxa_", "__gxx_personality_", "_Unwind_", "__dso_handle", "_GLOBAL_OFFSET_TABLE_")
+# The C++ runtime's ABI: exceptions, static-local guards, destructors at exit, personality, unwinding,
+# and the access to a `thread_local` object (__tls_get_addr: storage of the one thread the tiling runs
+# on; creating threads stays forbidden).
+ABI_PREFIXES = ("__cxa_", "__gxx_personality_", "_Unwind_", "__dso_handle", "_GLOBAL_OFFSET_TABLE_",
+                "__tls_get_addr")
 
 # The C++ standard library's families, by the name the symbol is declared under in namespace std (or
 # std::__cxx11 / std::__detail): read from the mangled symbol, so that a function's return type or
