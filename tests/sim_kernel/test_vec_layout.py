@@ -215,6 +215,39 @@ def test_gather_forms(prog) -> None:
     np.testing.assert_array_equal(ou, w)
 
 
+GATHER_IN_PLACE = """
+static void body(void*) {
+  GlobalTensor<float> a, o; GlobalTensor<uint32_t> ao;
+  a.SetGlobalBuffer((__gm__ float*)npukb_test::gm_input(0), 64);
+  ao.SetGlobalBuffer((__gm__ uint32_t*)npukb_test::gm_input(1), 64);
+  o.SetGlobalBuffer((__gm__ float*)npukb_test::gm_output(0, 64 * 4), 64);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> ba, bo;
+  pipe.InitBuffer(ba, 256); pipe.InitBuffer(bo, 256);
+  LocalTensor<float> x = ba.Get<float>();
+  LocalTensor<uint32_t> off = bo.Get<uint32_t>();
+  DataCopy(x, a, 64); DataCopy(off, ao, 64);
+  Gather(x, x, off, 0, 64);   // IN-PLACE-LINE
+  DataCopy(o, x, 64);
+}
+void run_test() { npukb_test::run_blocks(1, body, nullptr); }
+"""
+
+
+@pytest.mark.api("离散与聚合/Gather")
+def test_gather_in_place_reads_its_sources_first_and_warns(prog) -> None:
+    """The page does not support dst overlapping src; hardware-checked kernels broadcast a row's value
+    over its block in place. Every source element is read before the first write (element 8 gets
+    x[1], not the x[0] a sequential copy would have left there), and the kernel gets a warning."""
+    x = np.arange(1, 65, dtype=np.float32)
+    off = ((np.arange(64) // 8) * 4).astype(np.uint32)
+    prog.inputs(x, off)
+    ran = prog.run(GATHER_IN_PLACE)
+    assert ran.returncode == 0, ran.stderr
+    np.testing.assert_array_equal(prog.output(0, np.float32), x[np.arange(64) // 8])
+    assert "WARNING: Gather: dst overlaps src" in ran.stderr
+
+
 MISUSE = """
 static void body(void*) {
   TPipe pipe;

@@ -2,10 +2,13 @@
 // at byte offset srcBaseAddr + srcOffset[i]; count form, and mask/repeat forms where repeat r writes
 // 256 bytes of dst dstRepStride blocks after repeat r-1 and consumes offsets r * (256 / sizeof(T)) on)
 // and Gatherb (whole 32-byte blocks: block j of repeat i comes from src byte offset offset[8i + j]).
-// Offsets must be aligned to the element (Gather) or to 32 bytes (Gatherb) and stay inside src; dst
-// may not overlap src. GatherMask is in gather_mask.h. Clean-room part of ascendc-sim.
+// Offsets must be aligned to the element (Gather) or to 32 bytes (Gatherb) and stay inside src. The
+// pages do not support dst overlapping src; hardware-checked kernels gather in place all the same
+// (broadcasting a row's value over its block), so an overlap is a kernel warning and the instruction
+// reads every source byte before it writes. GatherMask is in gather_mask.h. Clean-room part of ascendc-sim.
 #pragma once
 #include <cstdint>
+#include <vector>
 
 #include "npukb_sim/kernel/vec_drivers.h"
 
@@ -28,6 +31,19 @@ inline std::uint64_t gather_src_offset(const char* api, std::uint32_t base, std:
   return o;
 }
 
+// The bytes Gather / Gatherb read: src itself, or a snapshot of it when dst overlaps it (a warning).
+template <typename T>
+inline const std::uint8_t* gather_source(const char* api, const LocalTensor<T>& dst, std::uint64_t dbytes,
+                                         const LocalTensor<T>& src, std::uint64_t sbytes, std::vector<std::uint8_t>& copy,
+                                         const char* file, int line) {
+  const std::uint8_t* s = reinterpret_cast<const std::uint8_t*>(src.ptr());
+  if (!overlaps(dst, dbytes, src, sbytes)) return s;
+  npukb::warning(api, "dst overlaps src, which the documentation does not support (simulated as if every source "
+                 "element were read before the first write)", file, line);
+  copy.assign(s, s + sbytes);
+  return copy.data();
+}
+
 template <typename T>
 inline void gather_mask_run(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<std::uint32_t>& srcOffset,
                             std::uint32_t srcBaseAddr, const Plan& pl, std::uint32_t dstRepStride, const char* file, int line) {
@@ -41,8 +57,8 @@ inline void gather_mask_run(const LocalTensor<T>& dst, const LocalTensor<T>& src
   check_local(api, "dst", dst, ed, true, file, line);
   check_local(api, "src", src, 0, true, file, line);
   check_local(api, "srcOffset", srcOffset, noff * 4, true, file, line);
-  forbid_overlap(api, dst, ed, src, sbytes, "src", file, line);
-  const std::uint8_t* s = reinterpret_cast<const std::uint8_t*>(src.ptr());
+  std::vector<std::uint8_t> copy;
+  const std::uint8_t* s = gather_source(api, dst, ed, src, sbytes, copy, file, line);
   pl.each([&](std::uint32_t r, std::uint32_t k) {
     const std::uint64_t i = static_cast<std::uint64_t>(r) * pl.per_rep + k;
     const std::uint64_t o = gather_src_offset<T>(api, srcBaseAddr, srcOffset.ptr()[i], i, sbytes, sizeof(T), file, line);
@@ -64,8 +80,9 @@ inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const L
   sim::check_local("Gather", "dst", dst, static_cast<std::uint64_t>(count) * sizeof(T), true, file, line);
   sim::check_local("Gather", "src", src, 0, true, file, line);
   sim::check_local("Gather", "srcOffset", srcOffset, static_cast<std::uint64_t>(count) * 4, true, file, line);
-  sim::forbid_overlap("Gather", dst, static_cast<std::uint64_t>(count) * sizeof(T), src, sbytes, "src", file, line);
-  const std::uint8_t* s = reinterpret_cast<const std::uint8_t*>(src.ptr());
+  std::vector<std::uint8_t> copy;
+  const std::uint8_t* s = sim::gather_source("Gather", dst, static_cast<std::uint64_t>(count) * sizeof(T), src, sbytes,
+                                             copy, file, line);
   for (std::uint32_t i = 0; i < count; ++i) {
     const std::uint64_t o = sim::gather_src_offset<T>("Gather", srcBaseAddr, srcOffset.ptr()[i], i, sbytes, sizeof(T), file, line);
     dst.ptr()[i] = sim::ld<T>(s + o);
@@ -107,8 +124,8 @@ inline void Gatherb(const LocalTensor<T>& dst, const LocalTensor<T>& src, const 
   sim::check_local(api, "dst", dst, ed, true, file, line);
   sim::check_local(api, "src", src, 0, true, file, line);
   sim::check_local(api, "offset", offset, static_cast<std::uint64_t>(reps) * 8 * 4, true, file, line);
-  sim::forbid_overlap(api, dst, ed, src, sbytes, "src", file, line);
-  const std::uint8_t* s = reinterpret_cast<const std::uint8_t*>(src.ptr());
+  std::vector<std::uint8_t> copy;
+  const std::uint8_t* s = sim::gather_source(api, dst, ed, src, sbytes, copy, file, line);
   std::uint8_t* d = reinterpret_cast<std::uint8_t*>(dst.ptr());
   for (std::uint32_t i = 0; i < reps; ++i) {
     for (std::uint32_t j = 0; j < 8; ++j) {
