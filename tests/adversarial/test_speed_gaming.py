@@ -11,7 +11,7 @@ from add_custom_variants import VARIANTS, estimate
 from npukernelbench.evaluate import EvalOptions, evaluate
 from npukernelbench.generators.base import Completion
 from npukernelbench.layouts.case_toml.checker import project_for
-from npukernelbench.result import Status
+from npukernelbench.result import Stage, Status
 from npukernelbench.toolchains.base import Launch, TensorArg
 
 SPEED = EvalOptions(shapes="static", seeds=1, run_timeout_s=120.0)
@@ -55,9 +55,10 @@ def test_host_computing_value_depend_inputs_is_suspect(add_spec, toolchain) -> N
 
 
 @pytest.mark.parametrize("name,rule", [("tls_zeroing", "thread-storage"), ("state_zeroing", "simulator-internals")])
-def test_zeroing_the_cost_state_is_rejected(add_spec, name: str, rule: str) -> None:
-    result = run(add_spec, None, name)      # rejected before anything is built
+def test_zeroing_the_cost_state_is_rejected(add_spec, toolchain, name: str, rule: str) -> None:
+    result = run(add_spec, toolchain, name)      # rejected by the static checks, before anything is built
     assert result.status is Status.REJECTED and result.details["rule"] == rule, result.message
+    assert result.stage is Stage.COLLECTED, result.stage                  # never reached the build
 
 
 def test_zeroing_the_cost_state_past_the_checks_is_a_violation(add_spec, toolchain) -> None:
