@@ -44,6 +44,7 @@ class VerifyConfig:
     shapes: str = "static"                # static | dynamic | both (npukernelbench evaluate)
     shape_examples: int = 4
     seeds: int = 1                        # input seeds per shape
+    data_seed: int = 0                    # every verification's input data derive from it (a reproducible corpus)
     run_timeout_s: float = 60.0
     keep: tuple[str, ...] = ("passed", "built", "not_applicable")
 

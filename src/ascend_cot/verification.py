@@ -107,11 +107,12 @@ class Verifier:
 
         c = self.config
         return EvalOptions(shapes=c.shapes, shape_examples=c.shape_examples, seeds=c.seeds,
-                           run_timeout_s=c.run_timeout_s, speed=False)
+                           run_timeout_s=c.run_timeout_s, speed=False, data_seed=c.data_seed)
 
     def _key(self, case_id: str, files: Mapping[str, str]) -> str:
         payload = json.dumps({"case": case_id, "files": sorted(files.items()), "config": [
-            self.config.toolchain, self.config.shapes, self.config.shape_examples, self.config.seeds]})
+            self.config.toolchain, self.config.shapes, self.config.shape_examples, self.config.seeds,
+            self.config.data_seed]})
         return hashlib.sha256(payload.encode()).hexdigest()
 
     def _cached(self, key: str) -> Verification | None:

@@ -17,9 +17,31 @@ from npukernelbench.result import Status
 
 HOST = "op_host/add_custom.cpp"
 KERNEL = "op_kernel/add_custom.cpp"
-# Parse errors and static-check rejections happen before anything is built: those tests run
-# without a toolchain (a check that failed to reject would crash on it, failing the test).
+# Parse errors happen before anything is built: those tests run without a toolchain. Static-check
+# rejections need the toolchain's include allow-list and preprocessing, and nothing more: they get
+# `checks_only` (a check that failed to reject would reach its build, failing the test).
 NO_TOOLCHAIN = None
+
+
+class ChecksOnly:
+    """The real toolchain as the static checks see it; asking it to build or run fails the test."""
+
+    def __init__(self, real) -> None:
+        self._real = real
+
+    def include_allowlist(self):
+        return self._real.include_allowlist()
+
+    def preprocessing(self):
+        return self._real.preprocessing()
+
+    def __getattr__(self, name: str):
+        raise AssertionError(f"the attack got past the static checks: the evaluation asked for toolchain.{name}")
+
+
+@pytest.fixture
+def checks_only(toolchain) -> ChecksOnly:
+    return ChecksOnly(toolchain)
 FAST = EvalOptions(shapes="static", speed=False, run_timeout_s=20.0)
 
 
@@ -95,30 +117,30 @@ def test_spinning_forever_is_a_timeout(add_spec, solution, toolchain) -> None:
 
 # -------------------------------------------------------------------------- escapes (static checks)
 
-def test_tiling_reading_passwd_is_rejected(add_spec, solution) -> None:
+def test_tiling_reading_passwd_is_rejected(add_spec, solution, checks_only) -> None:
     files = edit(solution, HOST, "    AddCustomTilingData tiling;\n",
                  '    char buf[64] = {0};\n    FILE* f = fopen("/etc/passwd", "r");\n'
                  "    if (f) { fread(buf, 1, 63, f); fclose(f); }\n"
                  "    AddCustomTilingData tiling;\n")
     files = {**files, HOST: "#include <cstdio>\n" + files[HOST]}
-    result = run(add_spec, NO_TOOLCHAIN, text=as_completion_text(files))
+    result = run(add_spec, checks_only, text=as_completion_text(files))
     assert result.status is Status.REJECTED and result.details["rule"] == "file-access", result.message
 
 
-def test_tiling_reading_the_repo_is_rejected(add_spec, solution) -> None:
+def test_tiling_reading_the_repo_is_rejected(add_spec, solution, checks_only) -> None:
     files = edit(solution, HOST, "    AddCustomTilingData tiling;\n",
                  '    std::ifstream ref("../../../benchmark_cases/level1/math/add_custom/reference.py");\n'
                  "    AddCustomTilingData tiling;\n")
     files = {**files, HOST: "#include <fstream>\n" + files[HOST]}
-    result = run(add_spec, NO_TOOLCHAIN, files=files)
+    result = run(add_spec, checks_only, files=files)
     assert result.status is Status.REJECTED, result.message
     assert result.details["rule"] == "include-not-allowed", result.message
 
 
-def test_socket_is_rejected(add_spec, solution) -> None:
+def test_socket_is_rejected(add_spec, solution, checks_only) -> None:
     files = edit(solution, HOST, "    AddCustomTilingData tiling;\n",
                  "    int s = socket(2, 1, 0);\n    (void)s;\n    AddCustomTilingData tiling;\n")
-    result = run(add_spec, NO_TOOLCHAIN, files=files)
+    result = run(add_spec, checks_only, files=files)
     assert result.status is Status.REJECTED and result.details["rule"] == "network", result.message
 
 
@@ -127,17 +149,17 @@ def test_socket_is_rejected(add_spec, solution) -> None:
     ('    system("sleep 1000 &");\n', "process"),
     ('    popen("cat /etc/passwd", "r");\n', "process"),
 ])
-def test_spawning_processes_is_rejected(add_spec, solution, code: str, rule: str) -> None:
+def test_spawning_processes_is_rejected(add_spec, solution, code: str, rule: str, checks_only) -> None:
     anchor = "    AddCustomTilingData tiling;\n"
     files = edit(solution, HOST, anchor, code + anchor)
-    result = run(add_spec, NO_TOOLCHAIN, files=files)
+    result = run(add_spec, checks_only, files=files)
     assert result.status is Status.REJECTED and result.details["rule"] == rule, result.message
 
 
-def test_including_a_host_file_is_rejected_and_never_leaks(add_spec, solution) -> None:
+def test_including_a_host_file_is_rejected_and_never_leaks(add_spec, solution, checks_only) -> None:
     for target in ("/etc/passwd", "../../../../../../../../../../etc/passwd"):
         files = {**solution, KERNEL: f'#include "{target}"\n' + solution[KERNEL]}
-        result = run(add_spec, NO_TOOLCHAIN, files=files)
+        result = run(add_spec, checks_only, files=files)
         assert result.status is Status.REJECTED and result.details["rule"] == "include-path", result.message
         assert "root:x:0:0" not in json.dumps(result.to_json())
 
