@@ -407,9 +407,10 @@ def test_operator_api_library_sources_are_not_host_translation_units() -> None:
     assert host_sources(with_l0_name) == host_sources(CFG_FILES)
 
 
-def test_project_relative_includes_pass_the_static_checks_and_escaping_ones_do_not() -> None:
-    assert check_sources(CFG_FILES) is None
+def test_project_relative_includes_pass_the_static_checks_and_escaping_ones_do_not(sim) -> None:
+    headers, preprocessing = sim.include_allowlist(), sim.preprocessing()
+    assert check_sources(CFG_FILES, headers, preprocessing) is None
     escaping = {**CFG_FILES, "op_host/cfg_custom.cpp": CFG_HOST.replace("../op_kernel/cfg_common.h",
                                                                         "../../common/cfg_common.h")}
-    finding = check_sources(escaping)
+    finding = check_sources(escaping, headers, preprocessing)
     assert finding is not None and finding.rule == "include-path"
