@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 from add_custom_variants import VARIANTS, estimate
 
-from npukernelbench.evaluate import EvalOptions, evaluate, project_for
+from npukernelbench.evaluate import EvalOptions, evaluate
 from npukernelbench.generators.base import Completion
+from npukernelbench.layouts.case_toml.checker import project_for
 from npukernelbench.result import Status
 from npukernelbench.toolchains.base import Launch, TensorArg
 

@@ -216,7 +216,9 @@ def test_enque_on_a_full_queue_returns_false(prog) -> None:
 
 @pytest.mark.api("TQueBind/FreeAllEvent")
 def test_eight_event_ids_per_position_and_free_all_event(prog) -> None:
-    """Queue buffers of one TPosition hold at most 8 event IDs; FreeAllEvent gives a queue's back."""
+    """Queue buffers of one TPosition hold at most 8 event IDs. The page says a later AllocTensor /
+    FreeTensor may fail past the limit: sizing more is a warning (FreeAllEvent gives a queue's IDs back,
+    no warning then), a ninth buffer of the position in use at once is a violation."""
     body = """
   TPipe pipe;
   TQue<TPosition::VECIN, 1> a, b, c, d, e;
@@ -228,10 +230,29 @@ def test_eight_event_ids_per_position_and_free_all_event(prog) -> None:
   pipe.InitBuffer(out, 2, 32);                        // another position: its own 8
   %s
   pipe.InitBuffer(e, 1, 32);
+  o.SetValue(0, 1);
 """
-    assert "the TQue Buffer limit: VECIN queue buffers hold 8 of the 8 event IDs" in run_violation(prog, body % "")
-    got = run_ok(prog, body % "a.FreeAllEvent();" + "  o.SetValue(0, 1);", 1)
-    assert got.tolist() == [1]
+    src = "static void body(void*) {\n  GlobalTensor<int32_t> o;\n" \
+          "  o.SetGlobalBuffer((__gm__ int32_t*)npukb_test::gm_output(0, 4), 1);\n%s\n}" + RUN
+    ran = prog.run(src % (body % ""))
+    assert ran.returncode == 0, ran.stderr
+    assert "WARNING: TPipe::InitBuffer" in ran.stderr
+    assert "the TQue Buffer limit: VECIN queue buffers hold 8 of the 8 event IDs" in ran.stderr
+    ran = prog.run(src % (body % "a.FreeAllEvent();"))
+    assert ran.returncode == 0 and "TQue Buffer limit" not in ran.stderr, ran.stderr
+    # Nine VECIN buffers in use at once: the ninth AllocTensor fails; freeing one first makes room.
+    alloc = """
+  TPipe pipe;
+  TQue<TPosition::VECIN, 2> q[5];
+  for (int i = 0; i < 5; ++i) pipe.InitBuffer(q[i], 2, 32);
+  LocalTensor<float> t[10];
+  for (int i = 0; i < 8; ++i) t[i] = q[i / 2].AllocTensor<float>();
+  %s
+  t[8] = q[4].AllocTensor<float>();
+"""
+    line = run_violation(prog, alloc % "")
+    assert "TQue::AllocTensor: the TQue Buffer limit: 8 VECIN queue buffers are already in use" in line
+    assert run_ok(prog, alloc % "q[0].FreeTensor(t[0]);" + "  o.SetValue(0, 7);", 1).tolist() == [7]
 
 
 # ---- TBufPool, custom pools ----------------------------------------------------------------------------

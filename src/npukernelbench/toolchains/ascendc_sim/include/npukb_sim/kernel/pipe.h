@@ -116,9 +116,12 @@ struct QueueBase {
     if (holds_events(pos)) {
       int& used = npukb::kern::state().que_events[static_cast<int>(pos) & 31];
       if (used + n > kQueEvents) {
-        npukb::violation(api, std::string("the TQue Buffer limit: ") + position_name(pos) + " queue buffers hold " +
-                         npukb::kern::num(used) + " of the " + npukb::kern::num(kQueEvents) + " event IDs, " +
-                         npukb::kern::num(n) + " more do not fit (FreeAllEvent releases a queue's events)", file, line);
+        // The documented consequence is that a later AllocTensor / FreeTensor may fail: the simulator
+        // warns here and fails the AllocTensor that would need a ninth event ID at once (alloc below).
+        npukb::warning(api, std::string("the TQue Buffer limit: ") + position_name(pos) + " queue buffers hold " +
+                       npukb::kern::num(used) + " of the " + npukb::kern::num(kQueEvents) + " event IDs, " +
+                       npukb::kern::num(n) + " more exceed it (FreeAllEvent releases a queue's events); more than " +
+                       npukb::kern::num(kQueEvents) + " of them in use at once fail", file, line);
       }
       used += n;
       events = n;
@@ -140,6 +143,15 @@ struct QueueBase {
     for (std::int32_t k = 0; k < num; ++k) {
       const std::int32_t i = (next_alloc + k) % num;
       if (st[i] == BufState::Free) {
+        if (holds_events(pos)) {
+          int& live = npukb::kern::state().que_live[static_cast<int>(pos) & 31];
+          if (live >= kQueEvents) {
+            npukb::violation("TQue::AllocTensor", std::string("the TQue Buffer limit: ") + npukb::kern::num(live) + " " +
+                             position_name(pos) + " queue buffers are already in use (allocated, not freed), each "
+                             "holding one of the position's " + npukb::kern::num(kQueEvents) + " event IDs", file, line);
+          }
+          ++live;
+        }
         st[i] = BufState::Allocated;
         next_alloc = (i + 1) % num;
         sim::LocalLoc l = loc_of(i);
@@ -193,6 +205,10 @@ struct QueueBase {
       npukb::violation("TQue::FreeTensor", "the tensor is still in a queue (EnQue without DeQue)", file, line);
     }
     o->st[l.buf_idx] = BufState::Free;
+    if (holds_events(o->pos)) {
+      int& live = npukb::kern::state().que_live[static_cast<int>(o->pos) & 31];
+      if (live > 0) --live;
+    }
   }
   void free_all_events() {
     if (!sized() || events == 0) return;
@@ -684,6 +700,7 @@ class TPipe {
     npukb::kern::KState& s = npukb::kern::state();
     ++s.pipe_generation;
     for (auto& q : s.que_events) q = 0;
+    for (auto& q : s.que_live) q = 0;
     for (auto& e : s.alloc_event_ids) e = 0;
     for (auto& u : used_) u = 0;
     buffers_ = 0;

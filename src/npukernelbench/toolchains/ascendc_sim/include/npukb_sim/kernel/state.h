@@ -58,6 +58,9 @@ struct KState {
   // Event IDs the buffers of TQues hold, per TPosition (the TQue Buffer limit: 8 per position on the
   // 910B), and the IDs TPipe::AllocEventID handed out, per HardEvent (bit i: ID i).
   int que_events[32] = {};
+  // Buffers of TQues in use (allocated, not yet freed) per TPosition: each holds one of the position's
+  // event IDs, so more than 8 at once fail on the device whatever InitBuffer sized.
+  int que_live[32] = {};
   std::uint32_t alloc_event_ids[kEventKinds] = {};
   // Hardware buffers a LocalMemAllocator manages (bit per AscendC::Hardware value): one each per kernel.
   std::uint32_t local_allocators = 0;
