@@ -95,7 +95,8 @@ def evaluate_all(folders: list[str], jobs: int, seeds: int | None, rows: int | N
                     record = {"task": folder, "collected": True, "answer": True, "status": "harness_error",
                               "stage": "collected", "message": "the worker process evaluating this task died"}
                 records.append(record)
-                print(f"[{len(records)}/{len(folders)}] {record['task']}: {record.get('status', 'no answer')}",
+                took = f" ({record['seconds']:.0f} s)" if record.get("seconds") is not None else ""
+                print(f"[{len(records)}/{len(folders)}] {record['task']}: {record.get('status', 'no answer')}{took}",
                       file=sys.stderr, flush=True)
         pending = retry
     return records
