@@ -19,6 +19,7 @@ from typing import Any
 from npukernelbench.data_seed import fresh_data_seed
 from npukernelbench.infrastructure import InfrastructureError
 from npukernelbench.inputs import case_seed
+from npukernelbench.phase_clock import PhaseClock
 from npukernelbench.result import Stage, Status
 from npukernelbench.shapes import DrawRejected, ShapeCase, search, static_cases
 from npukernelbench.spec import TaskSpec
@@ -41,6 +42,7 @@ class EvalOptions:
     shrink_budget: int = 20
     scratch_dir: Path | None = None   # where the dynamic-shape search may write (the run directory's scratch)
     data_seed: int | None = None      # every case's input data derives from it; None: drawn fresh (os.urandom)
+    profile: bool = False             # time every phase (SampleResult.details['phases'], phase_clock.py)
 
     def __post_init__(self) -> None:
         if self.shapes not in ("static", "dynamic", "both"):
@@ -109,6 +111,7 @@ class Checker:
         self.is_solution = spec.solution is not None and dict(spec.solution) == self.files
         self.shapes_checked = 0
         self.stage = Stage.COLLECTED
+        self.clock = PhaseClock()                 # where the time goes (reported when options.profile)
 
     def _reach(self, stage: Stage) -> None:
         order = Stage.order()

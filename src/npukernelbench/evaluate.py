@@ -13,6 +13,8 @@ simulator), kernel time without the fixed launch overhead, checked against the h
 
 from __future__ import annotations
 
+import dataclasses
+import resource
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -24,6 +26,7 @@ from npukernelbench.extract import ParseError, check_project, extract_files
 from npukernelbench.generators.base import Completion
 from npukernelbench.infrastructure import retry_once
 from npukernelbench.layouts import layout_of
+from npukernelbench.phase_clock import PhaseClock, timed
 from npukernelbench.result import ErrorCategory, SampleResult, Stage, Status
 from npukernelbench.spec import TaskSpec
 from npukernelbench.speed_audit import verdict
@@ -73,6 +76,18 @@ def evaluate(spec: TaskSpec, completion: Completion, toolchain: Toolchain, optio
 def _evaluate_once(spec: TaskSpec, completion: Completion, toolchain: Toolchain, options: EvalOptions | None,
                    baseline: BaselineCache | None) -> SampleResult:
     options = options or EvalOptions()
+    if not options.profile:
+        return _evaluate_timed(spec, completion, toolchain, options, baseline, PhaseClock())
+    clock = PhaseClock()
+    result = _evaluate_timed(spec, completion, timed(toolchain, clock), options, baseline, clock)
+    clock.peak("worker_peak_rss_kb", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+    profile = clock.to_json()
+    profile["total_seconds"] = result.seconds
+    return dataclasses.replace(result, details={**result.details, "phases": profile})
+
+
+def _evaluate_timed(spec: TaskSpec, completion: Completion, toolchain: Toolchain, options: EvalOptions,
+                    baseline: BaselineCache | None, clock: PhaseClock) -> SampleResult:
     start = time.monotonic()
     sample = completion.sample
 
@@ -84,10 +99,12 @@ def _evaluate_once(spec: TaskSpec, completion: Completion, toolchain: Toolchain,
         files = files_of(spec, completion)
     except ParseError as exc:
         return result(Status.PARSE_ERROR, str(exc), stage=Stage.COLLECTED)
-    finding = check_sources(files, toolchain.include_allowlist(), toolchain.preprocessing())
+    with clock("static_checks"):
+        finding = check_sources(files, toolchain.include_allowlist(), toolchain.preprocessing())
     if finding is not None:
         return result(Status.REJECTED, str(finding), details={"rule": finding.rule}, stage=Stage.COLLECTED)
     checker = checker_for(spec, toolchain, files, options, baseline)
+    checker.clock = clock
     outcomes: list[CaseOutcome] = []
     dynamic = checker.dynamic_enabled() and options.shape_examples > 0
     try:

@@ -54,6 +54,7 @@ class BuildResult:
     seconds: float = 0.0
     cached: bool = False
     timed_out: bool = False
+    steps: Mapping[str, float] = field(default_factory=dict)   # wall seconds per build step (none when cached)
 
 
 @dataclass(frozen=True)

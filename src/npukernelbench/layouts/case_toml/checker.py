@@ -75,8 +75,10 @@ class CaseTomlChecker(Checker):
         return result
 
     def build_case(self, case: ShapeCase) -> BuildResult:
-        inputs = self.reference.make_inputs(case, case.seed)
-        return self.build(self.reference.dtypes(case, inputs))
+        with self.clock("inputs"):
+            inputs = self.reference.make_inputs(case, case.seed)
+            dtypes = self.reference.dtypes(case, inputs)
+        return self.build(dtypes)
 
     # -- one run ---------------------------------------------------------------------------------
     def launch(self, case: ShapeCase, inputs: Mapping[str, Any], expected: Mapping[str, Any],
@@ -96,20 +98,23 @@ class CaseTomlChecker(Checker):
         if key in self.baseline.times:
             return self.baseline.times[key]
         bkey = (self.toolchain.name, str(self.spec.folder), *sorted(f"{k}={v}" for k, v in dtypes.items()))
-        if bkey not in self.baseline.builds:
-            self.baseline.builds[bkey] = self.toolchain.build(project_for(self.spec, self.spec.solution, dtypes))
-        build = self.baseline.builds[bkey]
-        t = None
-        if build.ok:
-            run = self.toolchain.run(build, launch)
-            t = cost_of(run.time_us, run.details) if run.ok and run.time_us is not None else None
+        with self.clock.section("baseline"):
+            if bkey not in self.baseline.builds:
+                self.baseline.builds[bkey] = self.toolchain.build(project_for(self.spec, self.spec.solution, dtypes))
+            build = self.baseline.builds[bkey]
+            t = None
+            if build.ok:
+                run = self.toolchain.run(build, launch)
+                t = cost_of(run.time_us, run.details) if run.ok and run.time_us is not None else None
         self.baseline.times[key] = t
         return t
 
     def check_seed(self, case: ShapeCase, seed: int, first: bool) -> CaseOutcome | SeedChecked:
-        inputs = self.reference.make_inputs(case, seed)
-        dtypes = self.reference.dtypes(case, inputs)
-        expected = self.reference.expected(case, inputs)
+        with self.clock("inputs"):
+            inputs = self.reference.make_inputs(case, seed)
+            dtypes = self.reference.dtypes(case, inputs)
+        with self.clock("reference"):
+            expected = self.reference.expected(case, inputs)
         build = self.build(dtypes)
         launch = self.launch(case, inputs, expected, dtypes, poison_seed=seed)
         run = self.toolchain.run(build, launch)
@@ -123,17 +128,18 @@ class CaseTomlChecker(Checker):
                                                f"{run.message}".strip(), case=case)
         if not run.ok:
             return CaseOutcome(Status.RUNTIME_ERROR, f"{run.message or 'kernel run failed'} {where}", case=case)
-        aliased = {d.inplace for d in self.spec.outputs if d.inplace}
-        for d in self.spec.inputs:
-            if d.name in aliased or d.name not in run.inputs_after or inputs[d.name] is None:
-                continue
-            if not same_bits(run.inputs_after[d.name], inputs[d.name]):
-                return CaseOutcome(Status.WRONG, f"input '{d.name}' was modified by the kernel {where}; inputs "
-                                                 "must be left unchanged", case=case)
-        verdict = compare_outputs(self.spec, run.outputs, expected, dtypes)
-        # A task's custom check can only reject: it never overrides a failed tolerance check.
-        if verdict.ok and self.reference.custom_check(case, run.outputs, expected, dtypes) is False:
-            verdict = replace(verdict, ok=False, message="the task's custom precision check failed")
+        with self.clock("compare"):
+            aliased = {d.inplace for d in self.spec.outputs if d.inplace}
+            for d in self.spec.inputs:
+                if d.name in aliased or d.name not in run.inputs_after or inputs[d.name] is None:
+                    continue
+                if not same_bits(run.inputs_after[d.name], inputs[d.name]):
+                    return CaseOutcome(Status.WRONG, f"input '{d.name}' was modified by the kernel {where}; "
+                                                     "inputs must be left unchanged", case=case)
+            verdict = compare_outputs(self.spec, run.outputs, expected, dtypes)
+            # A task's custom check can only reject: it never overrides a failed tolerance check.
+            if verdict.ok and self.reference.custom_check(case, run.outputs, expected, dtypes) is False:
+                verdict = replace(verdict, ok=False, message="the task's custom precision check failed")
         if not verdict.ok:
             return CaseOutcome(Status.WRONG, f"{verdict.message} {where}", case=case, max_abs=verdict.max_abs,
                                max_rel=verdict.max_rel)

@@ -119,7 +119,8 @@ class UpstreamChecker(Checker):
                                   files=self.files, poison_seed=poison_seed, timeout_s=self.options.run_timeout_s,
                                   builds=self.builds)
         try:
-            with self.task.bound_module(self.toolchain), op_call.bound(runner):
+            with self.clock("binding"), self.task.bound_module(self.toolchain), op_call.bound(runner), \
+                    self.clock("model"):
                 out = self.task.candidate(inputs)
         except (BindingError, op_call.TaskCallsOtherOp) as exc:
             raise CaseReferenceError(f"{self.spec.folder}/validation/pybind.cpp: {exc}") from exc
@@ -255,7 +256,8 @@ class UpstreamChecker(Checker):
         assert case.row is not None
         self.describe()
         try:
-            inputs = self.task.make_inputs(case.row, seed)
+            with self.clock("inputs"):
+                inputs = self.task.make_inputs(case.row, seed)
             size = _tensor_bytes(inputs.args) + _tensor_bytes(inputs.init)
             if case.kind == "dynamic" and size > self._draw_budget(case):
                 raise DrawRejected(f"{size} input bytes, over the budget of a drawn row")
@@ -282,13 +284,15 @@ class UpstreamChecker(Checker):
         """One seed of a row: reference, candidate, comparison (and on the first seed the determinism
         re-run and the costs). A failure's outcome, or what passed."""
         where = self.where(case, seed)
-        structure = self.task.reference(case.row, inputs)
-        values = self._values(case, inputs, structure)
+        with self.clock("reference"):
+            structure = self.task.reference(case.row, inputs)
+            values = self._values(case, inputs, structure)
         try:
             out, runner = self._run_candidate(inputs, poison_seed=seed)
         except op_call.CallError as exc:
             return self._call_outcome(exc, case, where)
-        compared = self._compare(case, structure, values, out, where, _floating_dtypes(inputs.args))
+        with self.clock("compare"):
+            compared = self._compare(case, structure, values, out, where, _floating_dtypes(inputs.args))
         if isinstance(compared, CaseOutcome):
             return compared
         del structure, values
@@ -321,8 +325,10 @@ class UpstreamChecker(Checker):
             else:
                 expert = UpstreamChecker(self.spec, self.toolchain, self.spec.solution, self.options,
                                          self.baseline, self.task)
+                expert.clock = self.clock
                 try:
-                    _, runner = expert._run_candidate(inputs, poison_seed=seed)
+                    with self.clock.section("baseline"):
+                        _, runner = expert._run_candidate(inputs, poison_seed=seed)
                     self.baseline.times[key] = _launch_cost(runner)
                 except (BuildFailed, op_call.CallError, CaseReferenceError):
                     self.baseline.times[key] = None

@@ -749,4 +749,5 @@ def _result(record: dict, folder: Path, key: str, seconds: float, cached: bool) 
     return BuildResult(ok=ok, artifact=folder / LIBRARY if ok else None, key=key,
                        diagnostics=record.get("diagnostics", ""),
                        error_category=ErrorCategory(category) if category else None,
-                       seconds=seconds, cached=cached, timed_out=bool(record.get("timed_out")))
+                       seconds=seconds, cached=cached, timed_out=bool(record.get("timed_out")),
+                       steps={} if cached else dict(record.get("step_seconds") or {}))

@@ -175,7 +175,8 @@ class AscendCSimToolchain:
                                       f"{outcome.stderr.strip()[-500:]}")
         details = {k: result[k] for k in ("block_dim", "tiling_key", "workspace_bytes", "tiling_bytes", "tiling_hex",
                                           "cost", "violation", "status", "kernel_type", "cores", "host_warnings",
-                                          "kernel_warnings")
+                                          "kernel_warnings", "phase_seconds", "launcher_cpu_seconds",
+                                          "launcher_peak_rss_kb")
                    if k in result}
         if "tiling_hex" in result:
             fields = tiling_fields.decode_run(exe.parent, op, result)

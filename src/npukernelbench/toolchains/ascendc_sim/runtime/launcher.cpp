@@ -29,10 +29,12 @@
 #include <dlfcn.h>
 #include <link.h>
 #include <poll.h>
+#include <time.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -1948,6 +1950,34 @@ void Launch::finish() {
   write_result();
 }
 
+// Wall seconds of the launcher's own phases (from main on), for the evaluation-speed profile
+// (benchmarks/eval_speed.py): informational, never part of a verdict or of the cost estimate.
+struct PhaseTimes {
+  double last = 0.0;
+  std::string json;
+  static double now() {
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+  }
+  void mark(const char* name) {
+    const double t = now();
+    json += std::string(json.empty() ? "{" : ", ") + json_str(name) + ": " + json_num(t - last);
+    last = t;
+  }
+  // The phases, this process's CPU seconds (all its threads) and its peak resident memory.
+  void record() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    const double cpu = static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+                       static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
+    result_set("phase_seconds", (json.empty() ? std::string("{") : json) + "}");
+    result_set("launcher_cpu_seconds", json_num(cpu));
+    result_set("launcher_peak_rss_kb", std::to_string(u.ru_maxrss));
+  }
+};
+PhaseTimes g_times;
+
 [[noreturn]] void run(const std::string& dir, const std::string& so_path) {
   Launch launch(dir);
   launch.parse_request();               // the harness's request: its errors are the harness's
@@ -1963,7 +1993,9 @@ void Launch::finish() {
   });
   g_phase = "confining the launcher";
   result_set("boundary", json_str(enter_boundary(dir, true, so_path, {g_infer_fd})));
+  g_times.mark("setup");
   load_candidate(so_path);              // from here on, everything is the candidate's
+  g_times.mark("load");
   launch.check_entries();
   launch.check_opdef();
   launch.describe_tensors();
@@ -1974,13 +2006,18 @@ void Launch::finish() {
   launch.run_tiling_parse();
   launch.run_tiling();
   census(1, "when its host code returned");
+  g_times.mark("host");
   launch.choose_cores();
   launch.record_tiling();
   launch.allocate_memory();
   launch.set_up_blocks();
+  g_times.mark("memory");
   launch.schedule_blocks();
+  g_times.mark("kernel");
   launch.write_outputs();
+  g_times.mark("write");
   launch.estimate_cost();
+  g_times.record();
   launch.finish();
   std::fflush(stdout);
   std::fflush(stderr);
@@ -2317,6 +2354,7 @@ void kernel_log(const std::string& text) {
 }  // namespace npukb
 
 int main(int argc, char** argv) {
+  g_times.last = PhaseTimes::now();
   install_crash_handlers();
   open_phase_channel();
   std::string mode = argc > 1 ? argv[1] : "";
