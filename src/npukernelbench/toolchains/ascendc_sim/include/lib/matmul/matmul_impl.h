@@ -596,10 +596,13 @@ class Matmul {
 
   // ---- state checks --------------------------------------------------------------------------------
   static void check_trans(const char* api, bool allowed, bool requested, const char* file, int line) {
-    if (requested && !allowed) {
-      npukb::violation(std::string("Matmul::").append(api).c_str(), "transposition needs MatmulType ISTRANS = true",
-                       file, line);
-    }
+    if (requested && !allowed) trans_violation(api, file, line);
+  }
+  // Out of line: the message's string building stays out of the kernel's own functions (inlined into
+  // them, its line table may name the kernel's line, and the device-symbol check would blame the kernel).
+  [[noreturn, gnu::noinline, gnu::cold]] static void trans_violation(const char* api, const char* file, int line) {
+    npukb::violation(std::string("Matmul::").append(api).c_str(), "transposition needs MatmulType ISTRANS = true",
+                     file, line);
   }
   template <typename T>
   static sim::Operand local_operand(const AscendC::LocalTensor<T>& t) {
