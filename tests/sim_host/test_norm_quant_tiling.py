@@ -167,6 +167,21 @@ int main() {
     const uint32_t only_max = GetAscendAntiQuantMaxTmpSize(src, scale, false, ge::DT_INT8, out);
     std::printf("%s %u %u %u %u %u %u\n", tag, mn, mx, only_min, only_max, live, extra);
   }
+  // Quantize / Dequantize / AntiQuantize (Ascend 950 kernel APIs; their host helpers answer)
+  GetQuantizeMaxMinTmpSize(ge::Shape({2, 512}), 2, mx, mn);
+  GetQuantizeTmpBufferFactorSize(live, extra);
+  std::printf("qz %u %u %u %u\n", mn, mx, live, extra);
+  GetQuantizeMaxMinTmpSize(ge::Shape({48}), 4, mx, mn);
+  std::printf("qz.small %u %u\n", mn, mx);
+  GetDequantizeMaxMinTmpSize(ge::Shape({2, 1024}), 4, mx, mn);
+  GetDequantizeTmpBufferFactorSize(ge::Shape({2, 1024}), live, extra);
+  std::printf("dqz %u %u %u %u\n", mn, mx, live, extra);
+  for (ge::DataType out : {ge::DT_FLOAT16, ge::DT_BF16, ge::DT_FLOAT}) {
+    const ge::Shape src({64, 512}), scale({1, 512});
+    GetAntiQuantizeMaxMinTmpSize(src, scale, false, ge::DT_INT8, out, mx, mn);
+    GetAntiQuantizeTmpBufferFactorSize(src, scale, ge::DT_INT8, out, live, extra);
+    std::printf("aqz %u %u %u %u\n", mn, mx, live, extra);
+  }
   // ---- the structures the operator below fills through the optiling classes
   tiling::LayerNormTiling ln_; tiling::LayerNormSeparateTiling lnr; tiling::LayerNormGradTiling lng;
   tiling::LayerNormGradBetaTiling lngb; tiling::RmsNormTiling rms; tiling::BatchNormTiling bn;
@@ -301,6 +316,28 @@ def test_quant_tmp_sizes_and_factors(host) -> None:
         assert 0 < mn <= mx and (only_min, only_max) == (mn, mx)
         assert (mx - extra) / live == 64 * 32                          # int8 source: typeSize 1
     assert bf16[0] > half[0]                                           # the bf16 path works in fp32
+
+
+@pytest.mark.api("GetQuantizeMaxMinTmpSize", "GetQuantizeTmpBufferFactorSize", "GetDequantizeMaxMinTmpSize",
+                 "GetDequantizeTmpBufferFactorSize", "GetAntiQuantizeMaxMinTmpSize",
+                 "GetAntiQuantizeTmpBufferFactorSize")
+def test_quantize_dequantize_antiquantize_tmp_sizes_and_factors(host) -> None:
+    """The host helpers of the Ascend 950 Quantize family: minimum <= maximum, and the factor form gives the
+    same figures (currentShapeSize = (buffer - extraBuf) / maxLiveNodeCount / typeSize)."""
+    mn, mx, live, extra = host["qz"][0]
+    assert 0 < mn <= mx
+    assert (mx - extra) / live / 2 == 2 * 512                           # the whole half source
+    assert (mn - extra) / live / 2 == 128                               # one 256-byte repeat: the page's floor
+    mn, mx = host["qz.small"][0]
+    assert mn == mx == 48 * 4 * live                                    # a source below one repeat: all of it
+    mn, mx, live, extra = host["dqz"][0]
+    assert 0 < mn <= mx
+    assert (mn - extra) / live / 4 == 1024 and (mx - extra) / live / 4 == 2 * 1024   # one row / both rows
+    hlive, blive, flive = (row[2] for row in host["aqz"])                # half, bfloat16_t, float outputs
+    for mn, mx, live, extra in host["aqz"]:
+        assert 0 < mn <= mx and extra == 0
+        assert mx / live == 64 * 512 and mn / live == 512               # int8 source (typeSize 1): all rows / one row
+    assert blive == flive > hlive                                       # bfloat16_t / float outputs work in fp32
 
 
 # ---- the optiling classes in an operator, through to the kernel ------------------------------------

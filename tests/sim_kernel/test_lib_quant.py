@@ -4,7 +4,9 @@ deqScale tensor or scalar with each documented dtype combination, the DequantPar
 forms, DEQUANT_WITH_SINGLE_ROW / MULTI_ROW; int8_t and int4b_t sources, half and bfloat16_t outputs,
 transposed or not, shape info given or read from the tensors), the precision the pages describe (half
 arithmetic with round-half-even and int8 saturation; fp32 scaling rounded once), and the documented
-constraints as violations and compile errors."""
+constraints as violations and compile errors. The Ascend 950-only forms (any AscendQuant destination type,
+PER_TOKEN / PER_GROUP, the fp8_e8m0_t scale) fail to compile with their reason; the config structs take
+the pages' initialisers."""
 
 from __future__ import annotations
 
@@ -222,6 +224,25 @@ def test_ascend_quant_constraints(prog, case) -> None:
     assert expected in line, line
 
 
+@pytest.mark.api("AscendQuant")
+def test_ascend_quant_float_scale_keeps_the_half_range(prog) -> None:
+    """The page: a float scale keeps half's range. 65504 (the half maximum) is accepted; beyond it the scalar
+    scale, or an element of a float scale tensor, is a violation."""
+    n = 128
+    x = np.linspace(-0.002, 0.002, n).astype(np.float32)   # x * 65504 reaches +-131: saturates near the ends
+    d = prog.ok(params(0, 0, n, 1, 65504.0, 0.0, 32, n, 0, 32), x, x[:32], x[:32], np.zeros(n, np.int8))
+    want = _quant_ref(x, 65504.0, 0.0)
+    assert want.min() == -128 and want.max() == 127
+    np.testing.assert_array_equal(output(d, 0, np.int8), want)
+    ones = np.ones(n, np.float32)
+    line = prog.violation(params(0, 0, n, 0, 70000.0, 0.0, 32, n, 0, 32), ones, ones, ones, np.zeros(n, np.int8))
+    assert "AscendQuant: scale 70000 is outside the half range" in line, line
+    st = np.ones(32, np.float32)
+    st[3] = -1e5
+    line = prog.violation(params(0, 0, n, 4, 1.0, 0.0, 32, n, 0, 32), ones, st, ones, np.zeros(n, np.int8))
+    assert "scaleTensor[3] -100000 is outside the half range" in line, line
+
+
 # ---- AscendDequant ----------------------------------------------------------------------------------
 
 DEQ_TYPES = {0: (np.float32, "f32"), 1: (np.float16, "u64"), 2: ("bf16", "bf16"), 3: ("bf16", "f32"),
@@ -421,3 +442,121 @@ def test_quant_compile_time_constraints(tmp_path, case) -> None:
     comp = syntax_check('#include "kernel_operator.h"\nusing namespace AscendC;\nvoid f() { ' + code + ' }\n', tmp_path)
     assert not comp.ok
     assert expected in comp.stderr, comp.stderr[-2000:]
+
+
+# ---- the Ascend 950-only forms and the config structs ---------------------------------------------
+
+# Every form the pages document for the Ascend 950PR / 950DT only, called once: each fails to compile with
+# its family's explanation (one static assertion per call).
+FORMS_950 = r"""
+#include "kernel_operator.h"
+using namespace AscendC;
+constexpr static bool has_offset = true;
+constexpr static AscendQuantConfig qcfg = {has_offset, 1, RoundMode::CAST_ROUND};
+constexpr static AscendQuantPolicy qpol = AscendQuantPolicy::PER_GROUP;
+constexpr static AscendDeQuantConfig dcfg = {has_offset, -1};
+constexpr static AscendDeQuantPolicy dpol = AscendDeQuantPolicy::PER_TOKEN;
+constexpr static AscendAntiQuantConfig acfg = {has_offset, false, -1};
+constexpr static AscendAntiQuantPolicy apol = AscendAntiQuantPolicy::PER_TOKEN;
+void f() {
+  LocalTensor<int8_t> q; LocalTensor<half> x, s, o; LocalTensor<float> fs, fo; LocalTensor<uint8_t> t;
+  LocalTensor<int32_t> i32; LocalTensor<fp8_e8m0_t> e8;
+  const half h = 1;
+  // AscendQuant<dstT, srcT>: PER_TENSOR (4) and PER_CHANNEL (8)
+  AscendQuant<int8_t, half>(q, x, t, 0.5f, 0.0f, 64);
+  AscendQuant<int8_t, half>(q, x, t, 0.5f, 0.0f);
+  AscendQuant<int8_t, half>(q, x, 0.5f, 0.0f, 64);
+  AscendQuant<int8_t, half>(q, x, 0.5f, 0.0f);
+  AscendQuant<int8_t, half>(q, x, t, s, h, 32, 64);
+  AscendQuant<int8_t, half>(q, x, t, s, o, 32, 32, 64);
+  AscendQuant<int8_t, half>(q, x, t, s, h);
+  AscendQuant<int8_t, half>(q, x, t, s, o);
+  AscendQuant<int8_t, half>(q, x, s, h, 32, 64);
+  AscendQuant<int8_t, half>(q, x, s, o, 32, 32, 64);
+  AscendQuant<int8_t, half>(q, x, s, h);
+  AscendQuant<int8_t, half>(q, x, s, o);
+  // PER_TOKEN / PER_GROUP (4)
+  AscendQuantParam qp; qp.m = 2; qp.n = 32; qp.calCount = 64; qp.groupSize = 32;
+  AscendQuant<int8_t, half, float, false, qcfg, qpol>(q, x, t, fs, fo, qp);
+  AscendQuant<int8_t, half, float, false, qcfg, qpol>(q, x, t, fs, 1.0f, qp);
+  AscendQuant<int8_t, half, float, false, qcfg, qpol>(q, x, fs, fo, qp);
+  AscendQuant<int8_t, half, float, false, qcfg, qpol>(q, x, fs, 1.0f, qp);
+  // AscendDequant PER_TOKEN / PER_GROUP (2)
+  AscendDeQuantParam dp{2, 32, 64};
+  AscendDequant<float, int32_t, float, dcfg, dpol>(fs, i32, fs, fo, t, dp);
+  AscendDequant<float, int32_t, float, dcfg, dpol>(fs, i32, fs, fo, dp);
+  // AscendAntiQuant: PER_GROUP float4 with an fp8_e8m0_t scale (2), PER_TOKEN / PER_GROUP (2)
+  AscendAntiQuant<int8_t, half, false>(x, q, e8, t, 64);
+  AscendAntiQuant<int8_t, half, false>(x, q, e8, 64, AntiQuantShapeInfo{});
+  AscendAntiQuantParam ap{2, 32, 64};
+  AscendAntiQuant<half, int8_t, half, acfg, apol>(x, q, s, o, t, ap);
+  AscendAntiQuant<half, int8_t, half, acfg, apol>(x, q, s, o, ap);
+}
+"""
+MESSAGES_950 = {
+    "AscendQuant<dstT, srcT> (any destination type) is documented for the Ascend 950PR / 950DT only": 12,
+    "AscendQuant PER_TOKEN / PER_GROUP (AscendQuantPolicy, AscendQuantParam) is documented for the Ascend 950PR": 4,
+    "AscendDequant PER_TOKEN / PER_GROUP (AscendDeQuantPolicy, AscendDeQuantParam) is documented for the Ascend "
+    "950PR": 2,
+    "AscendAntiQuant with an fp8_e8m0_t scale (PER_GROUP float4) is documented for the Ascend 950PR": 2,
+    "AscendAntiQuant PER_TOKEN / PER_GROUP (AscendAntiQuantPolicy, AscendAntiQuantParam) is documented for the "
+    "Ascend 950PR": 2,
+}
+
+
+@pytest.mark.api("AscendQuant", "AscendDequant", "AscendAntiQuant")
+def test_ascend_950_only_forms_fail_to_compile_with_the_reason(tmp_path) -> None:
+    comp = syntax_check(FORMS_950, tmp_path)
+    assert not comp.ok
+    errors = [ln for ln in comp.stderr.splitlines() if "error:" in ln]
+    for msg, count in MESSAGES_950.items():
+        assert sum(msg in ln for ln in errors) == count, (msg, comp.stderr[-3000:])
+    assert len(errors) == sum(MESSAGES_950.values()), "\n".join(errors)   # nothing else failed (no ambiguity)
+
+
+# The config structs take the pages' initialisers, and the A2 / A3 forms resolve as before next to the
+# Ascend 950 declarations (the int8_t form is the more specialised; braced DequantParams still convert).
+CONFIGS = r"""
+#include "kernel_operator.h"
+using namespace AscendC;
+constexpr static bool has_offset = true;
+constexpr static AscendQuantConfig token_cfg = {has_offset, 1};
+constexpr static AscendQuantConfig round_cfg = {has_offset, 1, RoundMode::CAST_ROUND};
+constexpr static AscendQuantConfig count_cfg = {64, 32, 32, 1024};
+static_assert(ASCEND_QUANT_DEFAULT_CFG.calcCount == 0 && ASCEND_QUANT_DEFAULT_CFG.workLocalSize == 0, "");
+static_assert(token_cfg.hasOffset && token_cfg.kDim == 1 && token_cfg.roundMode == RoundMode::CAST_RINT, "");
+static_assert(round_cfg.roundMode == RoundMode::CAST_ROUND && round_cfg.calcCount == 0, "");
+static_assert(count_cfg.calcCount == 64 && count_cfg.offsetCount == 32 && count_cfg.scaleCount == 32 &&
+              count_cfg.workLocalSize == 1024 && !count_cfg.hasOffset, "");
+constexpr static AscendDeQuantConfig dcfg = {has_offset, -1};
+static_assert(dcfg.hasOffset && dcfg.kDim == -1 && AscendDeQuantConfig{false}.kDim == 1, "");
+constexpr static AscendAntiQuantConfig acfg = {has_offset, true, -1};
+static_assert(acfg.isTranspose && AscendAntiQuantConfig{false, false}.kDim == 1, "");
+static_assert(AscendQuantParam{2, 32, 64}.groupSize == 0 && AscendDeQuantParam{2, 32, 64}.groupSize == 0 &&
+              AscendAntiQuantParam{2, 32, 64}.groupSize == 0, "");
+static_assert(static_cast<int>(AscendQuantPolicy::PER_TOKEN_PER_GROUP) == 5 &&
+              static_cast<int>(AscendDeQuantPolicy::PER_GROUP) == 1 &&
+              static_cast<int>(AscendAntiQuantPolicy::PER_GROUP) == 3, "");
+static_assert(sizeof(fp8_e8m0_t) == 1, "");
+void f() {
+  LocalTensor<int8_t> q; LocalTensor<half> x, s, o; LocalTensor<uint8_t> t; LocalTensor<float> fd, fs;
+  LocalTensor<int32_t> i32;
+  AscendQuant(q, x, t, 0.5f, 0.0f, 64);
+  AscendQuant(q, x, s, o);
+  AscendQuant<half>(q, x, s, o, 32, 32, 64);
+  AscendQuant<half, false, count_cfg>(q, x, t, s, o, 32, 32, 64);
+  AscendQuant<half, false, token_cfg>(q, x, 0.5f, 0.0f);
+  AscendDequant(fd, i32, fs, t, {4, 8, 6});
+  AscendDequant(fd, i32, fs, {4, 8, 6});
+  AscendDequant(fd, i32, 2.2f, t, {4, 8, 6});
+  AscendDequant(fd, i32, 2.2f, {4, 8, 6});
+  AscendAntiQuant<int8_t, half, false>(x, q, s, t, 64);
+  AscendAntiQuant<int8_t, half, false>(x, q, o, s, 64, AntiQuantShapeInfo{1, 64, 1, 64});
+}
+"""
+
+
+@pytest.mark.api("AscendQuant", "AscendDequant", "AscendAntiQuant")
+def test_quant_config_structs_take_the_documented_initialisers(tmp_path) -> None:
+    comp = syntax_check(CONFIGS, tmp_path)
+    assert comp.ok, comp.stderr[-3000:]

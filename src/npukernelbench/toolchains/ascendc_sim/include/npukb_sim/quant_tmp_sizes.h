@@ -1,5 +1,6 @@
 // npukb_sim/quant_tmp_sizes.h -- the simulator's temporary-buffer sizes of the quantization library
-// APIs (AscendQuant, AscendDequant, AscendAntiQuant): what the host Get*MaxMinTmpSize and
+// APIs (AscendQuant, AscendDequant, AscendAntiQuant; the host figures of Quantize, Dequantize and
+// AntiQuantize): what the host Get*MaxMinTmpSize and
 // Get*TmpBufferFactorSize helpers report and what the kernel APIs check a sharedTmpBuffer against.
 // Part of the ascendc-sim clean-room simulator; included by npukb_sim/lib_tmp_sizes.h.
 //
@@ -44,5 +45,11 @@ constexpr uint32_t AscendAntiQuantMinBytes(uint64_t row, bool bf16_output) {
 constexpr uint32_t AscendAntiQuantMaxBytes(uint64_t count, bool bf16_output) {
   return AlignUp(static_cast<uint32_t>(count * AscendAntiQuantNodeBytes(bf16_output)), kBlockBytes);
 }
+
+// Quantize / Dequantize / AntiQuantize: Ascend 950 kernel APIs (their pages do not list the A2 / A3
+// series) whose host helpers the simulator still answers. Their pages describe the computations of
+// AscendQuant / AscendDequant / AscendAntiQuant, and the helpers report those APIs' figures above; an
+// AntiQuantize float output takes the fp32 path of a bfloat16_t one.
+constexpr uint32_t AntiQuantizeNodeBytes(bool half_output) { return AscendAntiQuantNodeBytes(!half_output); }
 
 }  // namespace npukb_lib

@@ -35,6 +35,9 @@
 #include "lib/quantization/ascend_antiquant_tiling.h"
 #include "lib/quantization/ascend_dequant_tiling.h"
 #include "lib/quantization/ascend_quant_tiling.h"
+#include "lib/quantization/antiquantize_tiling.h"
+#include "lib/quantization/dequantize_tiling.h"
+#include "lib/quantization/quantize_tiling.h"
 // The high-level math and activation helpers (temporary-space sizes, LogSoftMax tiling).
 #include "lib/activation/activation_tiling.h"
 #include "lib/activation/logsoftmax_tiling.h"

@@ -15,11 +15,15 @@
 // scale row (non-transposed src [K, N]: offset[i / groupSize][j]) or column (transposed src [N, K]:
 // offset[i][j / groupSize]); half outputs are computed in half (convert, Add, Mul), bfloat16_t outputs in
 // fp32 and rounded once. int4b_t holds two elements per byte, the even one in the low nibble.
-// The forms documented for the A2 / A3 series are declared; the Ascend 950-only forms (other dst types,
-// PER_TOKEN / PER_GROUP) are not.
+// The Ascend 950-only forms (AscendQuant<dstT, srcT> with any destination type; the PER_TOKEN / PER_GROUP
+// forms of all three with their config, policy and param types; AscendAntiQuant's PER_GROUP float4 form
+// with an fp8_e8m0_t scale) are declared as their pages write them and fail to compile with that
+// explanation, as they would on the A2 / A3 series.
 #pragma once
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "npukb_sim/kernel/lib_support.h"
@@ -27,13 +31,62 @@
 
 namespace AscendC {
 
+// The page documents two shapes of AscendQuantConfig: {calcCount, offsetCount, scaleCount, workLocalSize}
+// for the PER_TENSOR / PER_CHANNEL forms and {hasOffset, kDim, roundMode} for the (Ascend 950-only)
+// PER_TOKEN / PER_GROUP forms. One struct holds both; its two constructors take the page's two brace
+// initialisers ({0, 0, 0, 0}; {hasOffset, 1} or {hasOffset, 1, RoundMode::CAST_ROUND}).
 struct AscendQuantConfig {
+  constexpr AscendQuantConfig() = default;
+  constexpr AscendQuantConfig(std::uint32_t calcCountIn, std::uint32_t offsetCountIn, std::uint32_t scaleCountIn,
+                              std::uint32_t workLocalSizeIn)
+      : calcCount(calcCountIn), offsetCount(offsetCountIn), scaleCount(scaleCountIn), workLocalSize(workLocalSizeIn) {}
+  constexpr AscendQuantConfig(bool hasOffsetIn, std::int32_t kDimIn = 1, RoundMode roundModeIn = RoundMode::CAST_RINT)
+      : hasOffset(hasOffsetIn), kDim(kDimIn), roundMode(roundModeIn) {}
   std::uint32_t calcCount = 0;
   std::uint32_t offsetCount = 0;
   std::uint32_t scaleCount = 0;
   std::uint32_t workLocalSize = 0;
+  bool hasOffset = false;
+  std::int32_t kDim = 1;
+  RoundMode roundMode = RoundMode::CAST_RINT;
 };
 constexpr AscendQuantConfig ASCEND_QUANT_DEFAULT_CFG = {0, 0, 0, 0};
+
+// The PER_TOKEN / PER_GROUP types of the three APIs (their forms are Ascend 950 only).
+enum class AscendQuantPolicy : std::int32_t {
+  PER_TENSOR, PER_CHANNEL, PER_TOKEN, PER_GROUP, PER_CHANNEL_PER_GROUP, PER_TOKEN_PER_GROUP
+};
+struct AscendQuantParam {
+  std::uint32_t m;
+  std::uint32_t n;
+  std::uint32_t calCount;
+  std::uint32_t groupSize = 0;
+};
+struct AscendDeQuantConfig {
+  bool hasOffset;
+  std::int32_t kDim = 1;
+};
+enum class AscendDeQuantPolicy : std::int32_t { PER_TOKEN, PER_GROUP, PER_CHANNEL_PER_GROUP, PER_TOKEN_PER_GROUP };
+struct AscendDeQuantParam {
+  std::uint32_t m;
+  std::uint32_t n;
+  std::uint32_t calCount;
+  std::uint32_t groupSize = 0;
+};
+struct AscendAntiQuantConfig {
+  bool hasOffset;
+  bool isTranspose;
+  std::int32_t kDim = 1;
+};
+enum class AscendAntiQuantPolicy : std::int32_t {
+  PER_TENSOR, PER_CHANNEL, PER_TOKEN, PER_GROUP, PER_CHANNEL_PER_GROUP, PER_TOKEN_PER_GROUP
+};
+struct AscendAntiQuantParam {
+  std::uint32_t m;
+  std::uint32_t n;
+  std::uint32_t calCount;
+  std::uint32_t groupSize = 0;
+};
 
 enum class DeQuantMode : std::uint8_t { DEQUANT_WITH_SINGLE_ROW = 0, DEQUANT_WITH_MULTI_ROW };
 
@@ -130,10 +183,23 @@ inline void check_channel_counts(const char* api, const LocalTensor<T>& scale, c
   if (offset != nullptr) check_local(api, "offsetTensor", *offset, static_cast<std::uint64_t>(offset_count) * sizeof(T), true, file, line);
 }
 
+// The page: a float scale keeps half's range (it is converted to half). A scale outside it would become
+// an infinity in the half computation.
+constexpr float kHalfMax = 65504.0f;
+inline void check_quant_scale(const char* api, const std::string& what, float v, const char* file, int line) {
+  if (!(v >= -kHalfMax && v <= kHalfMax)) {
+    char text[32];
+    std::snprintf(text, sizeof(text), "%g", static_cast<double>(v));
+    npukb::violation(api, what + " " + text + " is outside the half range [-65504, 65504] "
+                     "(a float scale keeps half's range)", file, line);
+  }
+}
+
 template <typename T, const AscendQuantConfig& config>
 inline void quant_tensor(const LocalTensor<std::int8_t>& dst, const LocalTensor<T>& src, const LocalTensor<std::uint8_t>* tmp,
                          float scale, float offset, std::uint32_t cal, const char* file, int line) {
   const QuantCounts c = quant_counts<config>(false, tmp != nullptr, cal, 0, 0);
+  check_quant_scale("AscendQuant", "scale", scale, file, line);
   quant_run("AscendQuant", dst, src, tmp, c.work, c.cal, [scale](std::uint32_t) { return scale; },
             [offset](std::uint32_t) { return offset; }, file, line);
 }
@@ -150,6 +216,12 @@ inline void quant_channel(const LocalTensor<std::int8_t>& dst, const LocalTensor
                      npukb::kern::num(dst.GetSize()) + " elements", file, line);
   }
   const std::vector<T> sv(scale.ptr(), scale.ptr() + c.scale);
+  for (std::uint32_t i = 0; i < c.scale; ++i) {
+    if (!(static_cast<float>(sv[i]) >= -kHalfMax && static_cast<float>(sv[i]) <= kHalfMax)) {
+      check_quant_scale(api, "scaleTensor[" + npukb::kern::num(i) + "]", static_cast<float>(sv[i]), file, line);
+      break;
+    }
+  }
   std::vector<T> ov;
   if (offset_t != nullptr) ov.assign(offset_t->ptr(), offset_t->ptr() + c.offset);
   const std::uint32_t sc = c.scale, oc = c.offset;
@@ -160,6 +232,8 @@ inline void quant_channel(const LocalTensor<std::int8_t>& dst, const LocalTensor
 
 template <typename T>
 constexpr bool quant_types = one_of<T, half, float>;
+template <typename T>
+constexpr bool quant_false = false;   // a static_assert that fails only when its form is used
 
 // ---- AscendDequant ------------------------------------------------------------------------------
 template <typename S>
@@ -464,6 +538,117 @@ inline void AscendQuant(const LocalTensor<std::int8_t>& dstTensor, const LocalTe
 #undef NPUKB_QUANT_CHECK
 #undef NPUKB_QUANT_TEMPLATE
 
+// The forms with any destination type (Ascend 950PR / 950DT only).
+#define NPUKB_QUANT_950_TEMPLATE template <typename dstT, typename srcT, bool isReuseSource = false>
+#define NPUKB_QUANT_950_ONLY                                                                                         \
+  static_assert(sim::quant_false<dstT>, "AscendQuant<dstT, srcT> (any destination type) is documented for the "      \
+                "Ascend 950PR / 950DT only; on the Atlas A2 / A3 series use AscendQuant<T>(dstTensor, ...) with an " \
+                "int8_t dstTensor")
+NPUKB_QUANT_950_TEMPLATE
+inline void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
+                        const LocalTensor<std::uint8_t>& sharedTmpBuffer, const float scale, const float offset,
+                        const std::uint32_t calCount) { NPUKB_CALLER;
+  NPUKB_QUANT_950_ONLY;
+}
+NPUKB_QUANT_950_TEMPLATE
+inline void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
+                        const LocalTensor<std::uint8_t>& sharedTmpBuffer, const float scale, const float offset) { NPUKB_CALLER;
+  NPUKB_QUANT_950_ONLY;
+}
+NPUKB_QUANT_950_TEMPLATE
+inline void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor, const float scale,
+                        const float offset, const std::uint32_t calCount) { NPUKB_CALLER;
+  NPUKB_QUANT_950_ONLY;
+}
+NPUKB_QUANT_950_TEMPLATE
+inline void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor, const float scale,
+                        const float offset) { NPUKB_CALLER;
+  NPUKB_QUANT_950_ONLY;
+}
+NPUKB_QUANT_950_TEMPLATE
+inline void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
+                        const LocalTensor<std::uint8_t>& sharedTmpBuffer, const LocalTensor<srcT>& scaleTensor,
+                        const srcT offset, const std::uint32_t scaleCount, const std::uint32_t calCount) { NPUKB_CALLER;
+  NPUKB_QUANT_950_ONLY;
+}
+NPUKB_QUANT_950_TEMPLATE
+inline void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
+                        const LocalTensor<std::uint8_t>& sharedTmpBuffer, const LocalTensor<srcT>& scaleTensor,
+                        const LocalTensor<srcT>& offsetTensor, const std::uint32_t scaleCount,
+                        const std::uint32_t offsetCount, const std::uint32_t calCount) { NPUKB_CALLER;
+  NPUKB_QUANT_950_ONLY;
+}
+NPUKB_QUANT_950_TEMPLATE
+inline void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
+                        const LocalTensor<std::uint8_t>& sharedTmpBuffer, const LocalTensor<srcT>& scaleTensor,
+                        const srcT offset) { NPUKB_CALLER;
+  NPUKB_QUANT_950_ONLY;
+}
+NPUKB_QUANT_950_TEMPLATE
+inline void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
+                        const LocalTensor<std::uint8_t>& sharedTmpBuffer, const LocalTensor<srcT>& scaleTensor,
+                        const LocalTensor<srcT>& offsetTensor) { NPUKB_CALLER;
+  NPUKB_QUANT_950_ONLY;
+}
+NPUKB_QUANT_950_TEMPLATE
+inline void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
+                        const LocalTensor<srcT>& scaleTensor, const srcT offset, const std::uint32_t scaleCount,
+                        const std::uint32_t calCount) { NPUKB_CALLER;
+  NPUKB_QUANT_950_ONLY;
+}
+NPUKB_QUANT_950_TEMPLATE
+inline void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
+                        const LocalTensor<srcT>& scaleTensor, const LocalTensor<srcT>& offsetTensor,
+                        const std::uint32_t scaleCount, const std::uint32_t offsetCount, const std::uint32_t calCount) { NPUKB_CALLER;
+  NPUKB_QUANT_950_ONLY;
+}
+NPUKB_QUANT_950_TEMPLATE
+inline void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
+                        const LocalTensor<srcT>& scaleTensor, const srcT offset) { NPUKB_CALLER;
+  NPUKB_QUANT_950_ONLY;
+}
+NPUKB_QUANT_950_TEMPLATE
+inline void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
+                        const LocalTensor<srcT>& scaleTensor, const LocalTensor<srcT>& offsetTensor) { NPUKB_CALLER;
+  NPUKB_QUANT_950_ONLY;
+}
+#undef NPUKB_QUANT_950_ONLY
+#undef NPUKB_QUANT_950_TEMPLATE
+
+// PER_TOKEN / PER_GROUP (Ascend 950PR / 950DT only).
+#define NPUKB_QUANT_TOKEN_TEMPLATE                                                                                 \
+  template <typename dstT, typename srcT, typename scaleT, bool isReuseSource = false,                            \
+            const AscendQuantConfig& config, const AscendQuantPolicy& policy>
+#define NPUKB_QUANT_TOKEN_ONLY                                                                                     \
+  static_assert(sim::quant_false<dstT>, "AscendQuant PER_TOKEN / PER_GROUP (AscendQuantPolicy, AscendQuantParam) is " \
+                "documented for the Ascend 950PR / 950DT only; the Atlas A2 / A3 series have PER_TENSOR and "        \
+                "PER_CHANNEL")
+NPUKB_QUANT_TOKEN_TEMPLATE
+inline void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
+                        const LocalTensor<std::uint8_t>& sharedTmpBuffer, const LocalTensor<scaleT>& scaleTensor,
+                        const LocalTensor<scaleT>& offsetTensor, const AscendQuantParam& para) { NPUKB_CALLER;
+  NPUKB_QUANT_TOKEN_ONLY;
+}
+NPUKB_QUANT_TOKEN_TEMPLATE
+inline void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
+                        const LocalTensor<std::uint8_t>& sharedTmpBuffer, const LocalTensor<scaleT>& scaleTensor,
+                        const scaleT offset, const AscendQuantParam& para) { NPUKB_CALLER;
+  NPUKB_QUANT_TOKEN_ONLY;
+}
+NPUKB_QUANT_TOKEN_TEMPLATE
+inline void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
+                        const LocalTensor<scaleT>& scaleTensor, const LocalTensor<scaleT>& offsetTensor,
+                        const AscendQuantParam& para) { NPUKB_CALLER;
+  NPUKB_QUANT_TOKEN_ONLY;
+}
+NPUKB_QUANT_TOKEN_TEMPLATE
+inline void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
+                        const LocalTensor<scaleT>& scaleTensor, const scaleT offset, const AscendQuantParam& para) { NPUKB_CALLER;
+  NPUKB_QUANT_TOKEN_ONLY;
+}
+#undef NPUKB_QUANT_TOKEN_ONLY
+#undef NPUKB_QUANT_TOKEN_TEMPLATE
+
 // ---- AscendDequant ------------------------------------------------------------------------------
 #define NPUKB_DEQUANT_TEMPLATE \
   template <typename dstT, typename scaleT, DeQuantMode mode = DeQuantMode::DEQUANT_WITH_SINGLE_ROW>
@@ -537,6 +722,29 @@ inline void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<
 #undef NPUKB_DEQUANT_VECTOR_CHECK
 #undef NPUKB_DEQUANT_TEMPLATE
 
+// PER_TOKEN / PER_GROUP (Ascend 950PR / 950DT only).
+#define NPUKB_DEQUANT_TOKEN_TEMPLATE                                                                               \
+  template <typename dstT, typename srcT, typename scaleT, const AscendDeQuantConfig& config,                      \
+            const AscendDeQuantPolicy& policy>
+#define NPUKB_DEQUANT_TOKEN_ONLY                                                                                   \
+  static_assert(sim::quant_false<dstT>, "AscendDequant PER_TOKEN / PER_GROUP (AscendDeQuantPolicy, "               \
+                "AscendDeQuantParam) is documented for the Ascend 950PR / 950DT only; on the Atlas A2 / A3 series "  \
+                "use the DequantParams forms")
+NPUKB_DEQUANT_TOKEN_TEMPLATE
+inline void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
+                          const LocalTensor<scaleT>& scaleTensor, const LocalTensor<scaleT>& offsetTensor,
+                          const LocalTensor<std::uint8_t>& sharedTmpBuffer, const AscendDeQuantParam& para) { NPUKB_CALLER;
+  NPUKB_DEQUANT_TOKEN_ONLY;
+}
+NPUKB_DEQUANT_TOKEN_TEMPLATE
+inline void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
+                          const LocalTensor<scaleT>& scaleTensor, const LocalTensor<scaleT>& offsetTensor,
+                          const AscendDeQuantParam& para) { NPUKB_CALLER;
+  NPUKB_DEQUANT_TOKEN_ONLY;
+}
+#undef NPUKB_DEQUANT_TOKEN_ONLY
+#undef NPUKB_DEQUANT_TOKEN_TEMPLATE
+
 // ---- AscendAntiQuant ----------------------------------------------------------------------------
 #define NPUKB_ANTIQUANT_TEMPLATE template <typename InputDataType, typename OutputDataType, bool isTranspose>
 #define NPUKB_ANTIQUANT_CHECK                                                                              \
@@ -594,6 +802,49 @@ inline void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalT
   sim::antiquant_run<InputDataType, OutputDataType, isTranspose>(dst, src, nullptr, nullptr, offset, scale, nullptr, k,
                                                                  shapeInfo, file, line);
 }
+
+// PER_GROUP float4 with an fp8_e8m0_t scale (Ascend 950PR / 950DT only).
+#define NPUKB_ANTIQUANT_FP4_ONLY                                                                                   \
+  static_assert(sim::quant_false<InputDataType>, "AscendAntiQuant with an fp8_e8m0_t scale (PER_GROUP float4) is "  \
+                "documented for the Ascend 950PR / 950DT only; the Atlas A2 / A3 series take int8_t / int4b_t "      \
+                "sources with half / bfloat16_t offset and scale")
+NPUKB_ANTIQUANT_TEMPLATE
+inline void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<InputDataType>& src,
+                            const LocalTensor<fp8_e8m0_t>& scale, const LocalTensor<std::uint8_t>& sharedTmpBuffer,
+                            const std::uint32_t k, const AntiQuantShapeInfo& shapeInfo = {}) { NPUKB_CALLER;
+  NPUKB_ANTIQUANT_FP4_ONLY;
+}
+NPUKB_ANTIQUANT_TEMPLATE
+inline void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<InputDataType>& src,
+                            const LocalTensor<fp8_e8m0_t>& scale, const std::uint32_t k,
+                            const AntiQuantShapeInfo& shapeInfo = {}) { NPUKB_CALLER;
+  NPUKB_ANTIQUANT_FP4_ONLY;
+}
+#undef NPUKB_ANTIQUANT_FP4_ONLY
+
+// PER_TOKEN / PER_GROUP b8 / float4 (Ascend 950PR / 950DT only).
+#define NPUKB_ANTIQUANT_TOKEN_TEMPLATE                                                                             \
+  template <typename dstT, typename srcT, typename scaleT, const AscendAntiQuantConfig& config,                    \
+            const AscendAntiQuantPolicy& policy>
+#define NPUKB_ANTIQUANT_TOKEN_ONLY                                                                                 \
+  static_assert(sim::quant_false<dstT>, "AscendAntiQuant PER_TOKEN / PER_GROUP (AscendAntiQuantPolicy, "           \
+                "AscendAntiQuantParam) is documented for the Ascend 950PR / 950DT only; on the Atlas A2 / A3 "       \
+                "series use the PER_TENSOR / PER_CHANNEL forms (AscendAntiQuant<InputDataType, OutputDataType, "    \
+                "isTranspose>)")
+NPUKB_ANTIQUANT_TOKEN_TEMPLATE
+inline void AscendAntiQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
+                            const LocalTensor<scaleT>& scaleTensor, const LocalTensor<scaleT>& offsetTensor,
+                            const LocalTensor<std::uint8_t>& sharedTmpBuffer, const AscendAntiQuantParam& para) { NPUKB_CALLER;
+  NPUKB_ANTIQUANT_TOKEN_ONLY;
+}
+NPUKB_ANTIQUANT_TOKEN_TEMPLATE
+inline void AscendAntiQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
+                            const LocalTensor<scaleT>& scaleTensor, const LocalTensor<scaleT>& offsetTensor,
+                            const AscendAntiQuantParam& para) { NPUKB_CALLER;
+  NPUKB_ANTIQUANT_TOKEN_ONLY;
+}
+#undef NPUKB_ANTIQUANT_TOKEN_ONLY
+#undef NPUKB_ANTIQUANT_TOKEN_TEMPLATE
 #undef NPUKB_ANTIQUANT_CHECK
 #undef NPUKB_ANTIQUANT_TEMPLATE
 

@@ -58,6 +58,9 @@ inline bfloat16_t ToBfloat16(const float& v) { return bfloat16_t(v); }
 inline float ToFloat(const bfloat16_t& v) { return static_cast<float>(v); }
 
 struct int4b_t { std::uint8_t storage; };  // packed 4-bit integers (storage only in the simulator)
+// The Ascend 950 scale type of 8 exponent bits (MX formats). Storage only: on the A2 / A3 series it is named
+// by AscendAntiQuant's PER_GROUP float4 form, which is documented for the Ascend 950PR / 950DT only.
+struct fp8_e8m0_t { std::uint8_t storage; };
 
 // ---- positions and pipes -------------------------------------------------------------------------
 enum class TPosition : std::uint8_t {
