@@ -121,7 +121,8 @@ def plan_page(page: doc_tree.ApiPage, text: str, tag_counter: list[int]) -> _Pla
     side = page_side(page, text)
     sides = ("kernel", "host") if side == "both" else (side,)
     fixtures = page_fixtures(page, side)
-    owner_hint = page.parent if _IDENT.match(page.parent) else ""
+    owner_hint = page.parent if _IDENT.match(page.parent) else (
+        prototypes.ANY_CLASS if page.title.endswith("构造函数") else "")
     protos = prototypes.page_overloads(text, owner_hint)
     cands = candidate_types(text)
     plan = _Plan(ApiResult(page, side))

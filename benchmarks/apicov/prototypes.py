@@ -265,6 +265,11 @@ def parse_params(tokens: list[str]) -> tuple[Param, ...]:
     return tuple(out)
 
 
+# owner hint of a constructor page whose group is not one class ("Matmul Tiling类构造函数"): a declaration
+# without a return type outside a class body constructs the class it names.
+ANY_CLASS = "*"
+
+
 @dataclass
 class _Ctx:
     owner: str = ""
@@ -474,7 +479,7 @@ def _function_or_variable(stmt: list[str], template: tuple[TParam, ...], ctx: _C
     if not ret:
         if re.fullmatch(r"[A-Z][A-Z0-9_]*", name):
             out.append(Overload("macro", name, params=params, has_params=True, text=text))
-        elif name in (ctx.owner_hint, ctx.owner):
+        elif name in (ctx.owner_hint, ctx.owner) or (ctx.owner_hint == ANY_CLASS and not ctx.owner):
             out.append(Overload("constructor", name, name, template, params, text=text))
         return
     out.append(Overload("function", name, owner, template, params, const, text=text))

@@ -1,7 +1,8 @@
 """The Matmul high-level API (kernel side) against numpy, each case from its page: Init / REGIST_MATMUL_OBJ,
 SetTensorA/B (GM, UB, L1, transposed, NZ, scalar), SetBias / DisableBias / ClearBias, SetOrgShape /
 SetSingleShape / SetTail, Iterate (internal and user CO1, enPartialSum) with GetTensorC to GM / UB /
-workspace and GetOffsetC, IterateAll, the batch forms (IterateBatch, IterateNBatch, GetBatchTensorC,
+workspace and GetOffsetC, IterateAll (enAtomic add / max / min, async with WaitIterateAll), End between two
+objects, the batch forms (IterateBatch, IterateNBatch, GetBatchTensorC,
 GetBatchC), quantisation (SetQuantScalar / SetQuantVector), SetHF32, the callbacks (MatmulCallBackFunc,
 SetUserDefInfo, SetSelfDefineData), the policies, the sparse mode, the constant tiling and the config
 getters; the documented misuse as violations. One program, one run per case (a cube-only kernel)."""
@@ -287,17 +288,21 @@ static void body(void*) {
       break;
     }
     case 15: {  // SetOrgShape + SetSingleShape + SetTail: a sub-block of bigger matrices (P[10..12] orgM N K)
+      // P[13] first row, P[14] first column, P[15..16] tailM/N (SetTail when either > 0), P[17..19] SetSingleShape
+      // (0: the tiling's), P[20] orgKc (> 0: the 5-argument SetOrgShape, P[22] orgKb), P[21] tailK
       Matmul<AH, AH, CF, BF> mm;
       mm.Init(&t);
-      mm.SetOrgShape(P[10], P[11], P[12]);
+      const int okb = P[22] > 0 ? P[22] : P[12], ldc = P[20] > 0 ? P[20] : P[11];
+      if (P[20] > 0) mm.SetOrgShape(P[10], P[11], P[12], okb, P[20]);
+      else mm.SetOrgShape(P[10], P[11], P[12]);
       GlobalTensor<half> a = gin<half>(1), bb = gin<half>(2);
       mm.SetTensorA(a[P[13] * P[12]]);         // rows from P[13]
       mm.SetTensorB(bb[P[14]]);                // columns from P[14]
-      mm.SetSingleShape(P[2], P[3], P[4]);
-      mm.SetTail(P[15], P[16]);
-      GlobalTensor<float> c = gout<float>(0, P[10] * P[11]);
-      InitGlobalMemory(c, P[10] * P[11], 0.0f);
-      mm.IterateAll(c[P[13] * P[11] + P[14]]);
+      if (P[17] > 0) mm.SetSingleShape(P[17], P[18], P[19]);
+      if (P[15] > 0 || P[16] > 0 || P[21] > 0) mm.SetTail(P[15], P[16], P[21]);
+      GlobalTensor<float> c = gout<float>(0, P[10] * ldc);
+      InitGlobalMemory(c, P[10] * ldc, 0.0f);
+      mm.IterateAll(c[P[13] * ldc + P[14]]);
       break;
     }
     case 16: {  // SetSubBlockIdx / GetSubBlockIdx, REGIST_MATMUL_OBJ
@@ -345,6 +350,49 @@ static void body(void*) {
     case 20: {  // BasicBlock template: basicM/N/K must match the tiling
       Matmul<AH, AH, CF, BF, kBasic> mm;
       mm.Init(&t);
+      break;
+    }
+    case 21: {  // IterateAll over a C pre-filled from in3 with enAtomic P[10]; P[11]: async + WaitIterateAll
+      Matmul<AH, AH, CF, BF> mm;
+      mm.Init(&t);
+      mm.SetTensorA(gin<half>(1));
+      mm.SetTensorB(gin<half>(2));
+      GlobalTensor<float> c = gout<float>(0, M() * N()), d = gin<float>(3);
+      for (uint32_t i = 0; i < M() * N(); ++i) c.SetValue(i, d.GetValue(i));
+      if (P[11]) {
+        mm.template IterateAll<false>(c, P[10], false, true);
+        mm.WaitIterateAll();
+      } else {
+        mm.IterateAll(c, P[10]);
+      }
+      mm.End();
+      break;
+    }
+    case 22: {  // int8 -> int32 C pre-filled from in3, enAtomic P[10]
+      using A8 = MatmulType<TPosition::GM, CubeFormat::ND, int8_t>;
+      using C32 = MatmulType<TPosition::GM, CubeFormat::ND, int32_t>;
+      Matmul<A8, A8, C32, C32> mm;
+      mm.Init(&t);
+      mm.SetTensorA(gin<int8_t>(1));
+      mm.SetTensorB(gin<int8_t>(2));
+      GlobalTensor<int32_t> c = gout<int32_t>(0, M() * N()), d = gin<int32_t>(3);
+      for (uint32_t i = 0; i < M() * N(); ++i) c.SetValue(i, d.GetValue(i));
+      mm.IterateAll(c, P[10]);
+      break;
+    }
+    case 23: {  // two Matmul objects one after the other, each closed with End (A1 B1 -> out0, A2 B2 -> out1)
+      Matmul<AH, AH, CF, BF> mm1;
+      Matmul<AH, AHT, CF, BF> mm2;
+      mm1.Init(&t);
+      mm1.SetTensorA(gin<half>(1));
+      mm1.SetTensorB(gin<half>(2));
+      mm1.IterateAll(gout<float>(0, M() * N()));
+      mm1.End();
+      mm2.Init(&t);
+      mm2.SetTensorA(gin<half>(3));
+      mm2.SetTensorB(gin<half>(4), true);
+      mm2.IterateAll(gout<float>(1, M() * N()));
+      mm2.End();
       break;
     }
     // ---- misuse ----
@@ -395,11 +443,6 @@ def prog(tmp_path_factory, sim_cache) -> CubeProgram:
 
 
 RNG = np.random.default_rng(21)
-K_API = "Matmul Kernel侧接口/"
-
-
-def api(*titles):
-    return pytest.mark.api(*[K_API + t for t in titles])
 
 
 def halfs(*shape):
@@ -414,7 +457,8 @@ def f32(a):
     return a.astype(np.float32)
 
 
-@api("Init", "SetTensorA", "SetTensorB", "SetBias", "IterateAll", "End")
+@pytest.mark.api("Matmul Kernel侧接口/Init", "Matmul Kernel侧接口/SetTensorA", "Matmul Kernel侧接口/SetTensorB",
+                 "Matmul Kernel侧接口/SetBias", "Matmul Kernel侧接口/IterateAll", "Matmul Kernel侧接口/End")
 def test_iterate_all_with_bias_and_transposes(prog):
     m, n, k = 40, 48, 72
     a, b = halfs(m, k), halfs(k, n)
@@ -427,7 +471,7 @@ def test_iterate_all_with_bias_and_transposes(prog):
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
 
 
-@api("Iterate", "GetTensorC", "GetOffsetC")
+@pytest.mark.api("Matmul Kernel侧接口/Iterate", "Matmul Kernel侧接口/GetTensorC", "Matmul Kernel侧接口/GetOffsetC")
 @pytest.mark.parametrize("order", [0, 1])
 def test_iterate_order_and_offsets(prog, order):
     m, n, k, bm, bn = 48, 64, 32, 16, 32
@@ -444,7 +488,8 @@ def test_iterate_order_and_offsets(prog, order):
         np.testing.assert_allclose(blk, full[r * bm:(r + 1) * bm, c * bn:(c + 1) * bn], rtol=1e-5, atol=1e-5)
 
 
-@api("GetTensorC", "WaitGetTensorC", "AsyncGetTensorC")
+@pytest.mark.api("Matmul Kernel侧接口/GetTensorC", "Matmul Kernel侧接口/WaitGetTensorC",
+                 "Matmul Kernel侧接口/AsyncGetTensorC")
 def test_get_tensor_c_into_ub_sync_and_async(prog):
     m, n, k, bm, bn = 32, 32, 16, 16, 16
     a, b = halfs(m, k), halfs(k, n)
@@ -456,14 +501,14 @@ def test_get_tensor_c_into_ub_sync_and_async(prog):
         np.testing.assert_allclose(got[i * 256:(i + 1) * 256].reshape(16, 16), want, rtol=1e-5, atol=1e-5)
 
 
-@api("IterateAll")
+@pytest.mark.api("Matmul Kernel侧接口/IterateAll")
 def test_iterate_all_into_ub_pads_rows_to_32_bytes(prog):
     a, b = halfs(16, 16), halfs(16, 8)
     got = output(prog.ok(36, a, b, extra=t_args(16, 8, 16, 16, 16, 16)), 0, np.float16).reshape(16, 16)
     np.testing.assert_allclose(got[:, :8].astype(np.float32), f32(a) @ f32(b), rtol=2e-3, atol=2e-3)
 
 
-@api("GetTensorC", "SetWorkspace")
+@pytest.mark.api("Matmul Kernel侧接口/GetTensorC", "Matmul Kernel侧接口/SetWorkspace")
 def test_get_tensor_c_from_the_workspace(prog):
     m, n, k, bm, bn = 32, 32, 16, 16, 32
     a, b = halfs(m, k), halfs(k, n)
@@ -474,7 +519,7 @@ def test_get_tensor_c_from_the_workspace(prog):
     assert "SetWorkspace" in prog.violation(4, a, b, extra=(*t_args(m, n, k, bm, bn, 16), 1))
 
 
-@api("Iterate")
+@pytest.mark.api("Matmul Kernel侧接口/Iterate")
 def test_user_co1_with_partial_sum(prog):
     m, n, k = 16, 32, 32
     a1, b1, a2, b2 = halfs(m, k), halfs(k, n), halfs(m, k), halfs(k, n)
@@ -484,7 +529,7 @@ def test_user_co1_with_partial_sum(prog):
     np.testing.assert_allclose(nz, want, rtol=1e-5, atol=1e-5)
 
 
-@api("SetTensorA")
+@pytest.mark.api("Matmul Kernel侧接口/SetTensorA")
 def test_scalar_a(prog):
     m, n, k = 16, 32, 24
     b = halfs(k, n)
@@ -496,7 +541,7 @@ def hw_scale(s):
     return (np.asarray(s, np.float32).view(np.uint32) & 0xFFFFE000).view(np.float32)
 
 
-@api("SetQuantScalar", "SetQuantVector")
+@pytest.mark.api("Matmul Kernel侧接口/SetQuantScalar", "Matmul Kernel侧接口/SetQuantVector")
 def test_int8_dequant_scalar_and_vector(prog):
     m, n, k = 16, 32, 64
     a = RNG.integers(-128, 128, (m, k), dtype=np.int8)
@@ -519,7 +564,8 @@ def batched(a, b, batch_a, batch_b):
     return np.stack([f32(a[i // (batch // batch_a)]) @ f32(b[i // (batch // batch_b)]) for i in range(batch)])
 
 
-@api("IterateBatch", "WaitIterateBatch", "SetBatchNum")
+@pytest.mark.api("Matmul Kernel侧接口/IterateBatch", "Matmul Kernel侧接口/WaitIterateBatch",
+                 "Matmul Kernel侧接口/SetBatchNum")
 @pytest.mark.parametrize("form", [0, 1, 2])
 def test_iterate_batch_normal_layout_broadcasts(prog, form):
     m, n, k, ba, bb = 16, 32, 16, 2, 4
@@ -530,7 +576,7 @@ def test_iterate_batch_normal_layout_broadcasts(prog, form):
     np.testing.assert_allclose(got.reshape(bb, m, n), want, rtol=1e-5, atol=1e-5)
 
 
-@api("IterateBatch")
+@pytest.mark.api("Matmul Kernel侧接口/IterateBatch")
 def test_iterate_batch_into_ub(prog):
     m, n, k, ba, bb = 16, 16, 32, 3, 1
     a, b = halfs(ba, m, k), halfs(bb, k, n)
@@ -538,7 +584,8 @@ def test_iterate_batch_into_ub(prog):
     np.testing.assert_allclose(got.reshape(ba, m, n), batched(a, b, ba, bb), rtol=1e-5, atol=1e-5)
 
 
-@api("IterateNBatch", "GetBatchTensorC", "GetBatchC")
+@pytest.mark.api("Matmul Kernel侧接口/IterateNBatch", "Matmul Kernel侧接口/GetBatchTensorC",
+                 "Matmul Kernel侧接口/GetBatchC")
 def test_iterate_n_batch_queues_groups(prog):
     m, n, k, ba, bb, loops = 16, 16, 16, 2, 2, 3
     a, b = halfs(loops * ba, m, k), halfs(loops * bb, k, n)
@@ -554,7 +601,7 @@ def hf32(x):
     return (base + up.astype(np.uint64) * np.uint64(0x1000)).astype(np.uint32).view(np.float32)
 
 
-@api("SetHF32")
+@pytest.mark.api("Matmul Kernel侧接口/SetHF32")
 def test_set_hf32(prog):
     m, n, k = 16, 16, 16
     a = RNG.uniform(-2, 2, (m, k)).astype(np.float32)
@@ -566,7 +613,8 @@ def test_set_hf32(prog):
     assert not np.allclose(plain, hf, rtol=1e-6, atol=1e-6)
 
 
-@api("MatmulCallBackFunc", "SetUserDefInfo", "SetSelfDefineData")
+@pytest.mark.api("Matmul Kernel侧接口/MatmulCallBackFunc", "Matmul Kernel侧接口/SetUserDefInfo",
+                 "Matmul Kernel侧接口/SetSelfDefineData")
 def test_callbacks_move_the_blocks(prog):
     m, n, k = 32, 32, 64
     a, b = halfs(m, k), halfs(k, n)
@@ -575,7 +623,7 @@ def test_callbacks_move_the_blocks(prog):
     np.testing.assert_array_equal(output(d, 1, np.int64), [0x1234, 0x5678])
 
 
-@api("MatmulPolicy", "Iterate")
+@pytest.mark.api("Matmul Kernel侧接口/MatmulPolicy", "Matmul Kernel侧接口/Iterate")
 @pytest.mark.parametrize("side", [1, -1])
 def test_triangular_policies(prog, side):
     m = n = 64
@@ -605,7 +653,7 @@ def nz(x, c0=16):
     return out.reshape(-1)
 
 
-@api("SetTensorA", "SetTensorB")
+@pytest.mark.api("Matmul Kernel侧接口/SetTensorA", "Matmul Kernel侧接口/SetTensorB")
 def test_nz_inputs_l1_b_and_nz_output(prog):
     m, n, k = 20, 32, 48
     a, b = halfs(m, k), halfs(k, n)
@@ -615,19 +663,69 @@ def test_nz_inputs_l1_b_and_nz_output(prog):
                                rtol=1e-5, atol=1e-5)
 
 
-@api("SetOrgShape", "SetSingleShape", "SetTail")
+@pytest.mark.api("Matmul Kernel侧接口/SetOrgShape", "Matmul Kernel侧接口/SetSingleShape", "Matmul Kernel侧接口/SetTail")
 def test_sub_block_of_bigger_matrices(prog):
     om, on, ok_ = 64, 48, 40
     a, b = halfs(om, ok_), halfs(ok_, on)
     r0, c0, tm, tn = 16, 16, 20, 24
-    d = prog.ok(15, a, b, extra=(*t_args(32, 32, ok_, 16, 16, 16), om, on, ok_, r0, c0, tm, tn))
-    got = output(d, 0, np.float32).reshape(om, on)
-    want = np.zeros((om, on), np.float32)
-    want[r0:r0 + tm, c0:c0 + tn] = f32(a[r0:r0 + tm]) @ f32(b[:, c0:c0 + tn])
-    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    base = (*t_args(32, 32, ok_, 16, 16, 16), om, on, ok_, r0, c0)
+
+    def run(tail=(0, 0), single=(0, 0, 0), okc=0, tail_k=0, okb=0):
+        d = prog.ok(15, a, b, extra=(*base, *tail, *single, okc, tail_k, okb))
+        return output(d, 0, np.float32).reshape(om, okc or on)
+
+    def want(rows, cols, k, ldc=on):
+        w = np.zeros((om, ldc), np.float32)
+        w[r0:r0 + rows, c0:c0 + cols] = f32(a[r0:r0 + rows, :k]) @ f32(b[:k, c0:c0 + cols])
+        return w
+
+    # SetTail on top of the tiling's single shape (32 x 32 x 40): only the 20 x 24 tail is computed
+    np.testing.assert_allclose(run(tail=(tm, tn)), want(tm, tn, ok_), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(run(tail=(tm, tn), single=(32, 32, ok_)), want(tm, tn, ok_), rtol=1e-5, atol=1e-5)
+    # SetSingleShape alone: M, N and K all smaller than the tiling's (K: the first 24 of 40)
+    np.testing.assert_allclose(run(single=(24, 20, 24)), want(24, 20, 24), rtol=1e-5, atol=1e-5)
+    # SetTail's tailK; the 5-argument SetOrgShape: C rows of orgKc = 56 elements, B with orgKb = 40 rows
+    got = run(tail=(-1, -1), tail_k=16, okc=56, okb=ok_)
+    np.testing.assert_allclose(got, want(32, 32, 16, ldc=56), rtol=1e-5, atol=1e-5)
 
 
-@api("REGIST_MATMUL_OBJ", "SetSubBlockIdx", "GetSubBlockIdx")
+@pytest.mark.api("Matmul Kernel侧接口/IterateAll", "Matmul Kernel侧接口/WaitIterateAll")
+@pytest.mark.parametrize("atomic", [0, 1, 2, 3])
+def test_iterate_all_atomic_modes_sync_and_async(prog, atomic):
+    m, n, k = 32, 48, 32
+    a, b = halfs(m, k), halfs(k, n)
+    prod = f32(a) @ f32(b)
+    old = RNG.uniform(-2, 2, (m, n)).astype(np.float32)
+    want = [prod, old + prod, np.maximum(old, prod), np.minimum(old, prod)][atomic]
+    for wait in (0, 1):
+        d = prog.ok(21, a, b, old, extra=(*t_args(m, n, k, 16, 16, 16), atomic, wait))
+        np.testing.assert_allclose(output(d, 0, np.float32).reshape(m, n), want, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.api("Matmul Kernel侧接口/IterateAll")
+@pytest.mark.parametrize("atomic", [1, 2, 3])
+def test_iterate_all_atomic_int32(prog, atomic):
+    m, n, k = 16, 32, 64
+    a = RNG.integers(-128, 128, (m, k), dtype=np.int8)
+    b = RNG.integers(-128, 128, (k, n), dtype=np.int8)
+    prod = a.astype(np.int64) @ b.astype(np.int64)
+    old = RNG.integers(-(1 << 30), 1 << 30, (m, n)).astype(np.int32)    # past float's 24-bit mantissa
+    want = [None, old + prod, np.maximum(old, prod), np.minimum(old, prod)][atomic].astype(np.int32)
+    d = prog.ok(22, a, b, old, extra=(*t_args(m, n, k, 16, 32, 64), atomic))
+    np.testing.assert_array_equal(output(d, 0, np.int32).reshape(m, n), want)
+
+
+@pytest.mark.api("Matmul Kernel侧接口/End", "Matmul Kernel侧接口/Init", "Matmul Kernel侧接口/SetTensorB")
+def test_two_objects_each_closed_with_end(prog):
+    m, n, k = 32, 32, 48
+    a1, b1, a2, b2 = halfs(m, k), halfs(k, n), halfs(m, k), halfs(k, n)
+    d = prog.ok(23, a1, b1, a2, b2.T.copy(), extra=t_args(m, n, k, 16, 16, 16))
+    np.testing.assert_allclose(output(d, 0, np.float32).reshape(m, n), f32(a1) @ f32(b1), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(output(d, 1, np.float32).reshape(m, n), f32(a2) @ f32(b2), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.api("Matmul Kernel侧接口/REGIST_MATMUL_OBJ", "Matmul Kernel侧接口/SetSubBlockIdx",
+                 "Matmul Kernel侧接口/GetSubBlockIdx")
 def test_regist_and_sub_block(prog):
     m, n, k = 16, 16, 16
     a, b = halfs(m, k), halfs(k, n)
@@ -636,7 +734,7 @@ def test_regist_and_sub_block(prog):
     np.testing.assert_array_equal(output(d, 1, np.int32), [0, 1])
 
 
-@api("DisableBias", "ClearBias", "SetBias")
+@pytest.mark.api("Matmul Kernel侧接口/DisableBias", "Matmul Kernel侧接口/ClearBias", "Matmul Kernel侧接口/SetBias")
 @pytest.mark.parametrize("how", [0, 1, 2])
 def test_bias_switches(prog, how):
     m, n, k = 16, 16, 16
@@ -646,7 +744,7 @@ def test_bias_switches(prog, how):
     np.testing.assert_allclose(got, f32(a) @ f32(b) + (bias if how == 0 else 0), rtol=1e-5, atol=1e-5)
 
 
-@api("SetSparseIndex")
+@pytest.mark.api("Matmul Kernel侧接口/SetSparseIndex")
 def test_sparse_matmul(prog):
     m, n, k = 16, 32, 64
     bfull = np.zeros((k, n), np.int8)
@@ -661,20 +759,21 @@ def test_sparse_matmul(prog):
     np.testing.assert_array_equal(output(d, 0, np.int32).reshape(m, n), a.astype(np.int32) @ bfull.astype(np.int32))
 
 
-@api("GetMatmulApiTiling", "GetMMConfig")
+@pytest.mark.api("Matmul Kernel侧接口/GetMatmulApiTiling", "Matmul Kernel侧接口/GetMMConfig")
 def test_constant_tiling_needs_no_runtime_tiling(prog):
     a, b = halfs(64, 64), halfs(64, 64)
     got = output(prog.ok(19, a, b, extra=t_args(0, 0, 0, 0, 0, 0)), 0, np.float32).reshape(64, 64)
     np.testing.assert_allclose(got, f32(a) @ f32(b), rtol=1e-5, atol=1e-4)
 
 
-@api("GetBasicConfig", "MatmulConfig")
+@pytest.mark.api("Matmul Kernel侧接口/GetBasicConfig", "Matmul Kernel侧接口/MatmulConfig")
 def test_basic_block_must_match_the_tiling(prog):
     prog.ok(20, extra=t_args(64, 64, 64, 32, 32, 32))
     assert "BasicBlock" in prog.violation(20, extra=t_args(64, 64, 64, 32, 64, 32))
 
 
-@api("SetBias", "SetTensorA", "GetTensorC", "IterateBatch", "IterateAll", "End")
+@pytest.mark.api("Matmul Kernel侧接口/SetBias", "Matmul Kernel侧接口/SetTensorA", "Matmul Kernel侧接口/GetTensorC",
+                 "Matmul Kernel侧接口/IterateBatch", "Matmul Kernel侧接口/IterateAll", "Matmul Kernel侧接口/End")
 def test_misuse(prog):
     a, b = halfs(16, 16), halfs(16, 16)
     base = t_args(16, 16, 16, 16, 16, 16)
@@ -686,6 +785,7 @@ def test_misuse(prog):
     assert "SetQuantScalar" in prog.violation(34, i8, i8, extra=t_args(16, 16, 32, 16, 16, 32))
     assert "NORMAL only" in prog.violation(35, a, b, extra=base)
     assert "SetTensorA and SetTensorB" in prog.violation(37, a, b, extra=base)
+    assert "enAtomic is 0 (off)" in prog.violation(21, a, b, np.zeros(256, np.float32), extra=(*base, 4, 0))
 
 
 UNSUPPORTED_CFG = {
@@ -694,7 +794,9 @@ UNSUPPORTED_CFG = {
 }
 
 
-@api("GetNormalConfig", "GetMDLConfig", "GetSpecialMDLConfig", "GetIBShareNormConfig", "MatmulConfig")
+@pytest.mark.api("Matmul Kernel侧接口/GetNormalConfig", "Matmul Kernel侧接口/GetMDLConfig",
+                 "Matmul Kernel侧接口/GetSpecialMDLConfig", "Matmul Kernel侧接口/GetIBShareNormConfig",
+                 "Matmul Kernel侧接口/MatmulConfig")
 @pytest.mark.parametrize("field", sorted(UNSUPPORTED_CFG))
 def test_configs_atlas_a2_rejects(tmp_path, field):
     stmt = ("static constexpr MatmulConfig cfg = " + UNSUPPORTED_CFG[field] + "; using T = matmul::MatmulType<"
@@ -705,7 +807,7 @@ def test_configs_atlas_a2_rejects(tmp_path, field):
     assert syntax_errors(stmt.replace(UNSUPPORTED_CFG[field], "GetSpecialMDLConfig()"), tmp_path / "ok") == ""
 
 
-@api("SetBias", "MatmulType")
+@pytest.mark.api("Matmul Kernel侧接口/SetBias")
 def test_bias_type_is_checked_where_a_bias_is_set(tmp_path):
     decl = ("using T = matmul::MatmulType<TPosition::GM, CubeFormat::ND, bfloat16_t>; "
             "matmul::Matmul<T, T, T> mm; GlobalTensor<bfloat16_t> g; ")

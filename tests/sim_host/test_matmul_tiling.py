@@ -130,6 +130,16 @@ int main() {
   CASE(platform, platform_ascendc::PlatformAscendC plat(nullptr); MatmulApiTiling m(plat);
        setup(m, DataType::DT_FLOAT16, DataType::DT_FLOAT, false, false, 512, 512, 512);
        TCubeTiling t{}; row("platform", m.GetTiling(t), t, m))
+  CASE(platinfo_multi, PlatformInfo pi; pi.l0CSize = 32 * 1024; pi.l1Size = 128 * 1024; pi.l0ASize = 16 * 1024;
+       MultiCoreMatmulTiling m(pi); setup(m, DataType::DT_FLOAT16, DataType::DT_FLOAT, false, false, 512, 512, 512);
+       m.SetDim(4); TCubeTiling t{}; row("platinfo_multi", m.GetTiling(t), t, m))
+  CASE(platform_batch, platform_ascendc::PlatformAscendC plat(nullptr); BatchMatmulTiling m(plat);
+       setup(m, DataType::DT_FLOAT16, DataType::DT_FLOAT, false, false, 1, 1, 1);
+       m.SetBatchInfoForNormal(2, 2, 64, 64, 64); m.SetDim(2); TCubeTiling t{};
+       row("platform_batch", m.GetTiling(t), t, m))
+  CASE(base_platinfo, PlatformInfo pi; pi.l0CSize = 16 * 1024; MatmulApiTilingBase* m = new MatmulApiTiling(pi);
+       setup(*m, DataType::DT_FLOAT16, DataType::DT_FLOAT, false, false, 256, 256, 256);
+       TCubeTiling t{}; row("base_platinfo", m->GetTiling(t), t, *m); delete m)
   // multi-core
   for (int dim : {1, 4, 8, 20}) {
     MultiCoreMatmulTiling m;
@@ -179,7 +189,8 @@ int main() {
     std::printf("bufsize %d %d %d %d %d %d %d %d %d %d %d %d %d %d\n", r1, r2, r3, r4, r5, r6, a.l1Size, a.l0cSize,
                 b.l1Size, b.l0cSize, f.l1Size, f.l0cSize, t.shareL1Size, t.shareL0CSize);
     TCubeTiling empty{}; SysTilingTempBufSize g;
-    std::printf("bufsize_empty %d\n", MatmulGetTmpBufSizeV2(empty, g)); }
+    std::printf("bufsize_empty %d\n", MatmulGetTmpBufSizeV2(empty, g));
+    row("bufsize_tiling", 0, t, m); }
   return 0;
 }
 """
@@ -241,15 +252,13 @@ def check_contract(t: dict, dt_bytes: int, c0: int, trans_a: bool, trans_b: bool
         assert bm <= -(-t["singleCoreM"] // 16) * 16 and bn <= -(-t["singleCoreN"] // 16) * 16
 
 
-M_T = "Matmul Tiling类/"
 
 
-def api(*titles):
-    return pytest.mark.api(*[M_T + t for t in titles])
-
-
-@api("GetTiling", "GetBaseM", "GetBaseN", "GetBaseK", "SetAType", "SetBType", "SetCType", "SetBiasType", "SetShape",
-     "SetBias", "TCubeTiling结构体", "Matmul Tiling类构造函数")
+@pytest.mark.api("Matmul Tiling类/GetTiling", "Matmul Tiling类/GetBaseM", "Matmul Tiling类/GetBaseN",
+                 "Matmul Tiling类/GetBaseK", "Matmul Tiling类/SetAType", "Matmul Tiling类/SetBType",
+                 "Matmul Tiling类/SetCType", "Matmul Tiling类/SetBiasType", "Matmul Tiling类/SetShape",
+                 "Matmul Tiling类/SetBias", "Matmul Tiling类/TCubeTiling结构体",
+                 "Matmul Tiling类/Matmul Tiling类构造函数")
 def test_every_tiling_satisfies_the_documented_constraints(out):
     shapes = [(1, 1, 1), (16, 16, 16), (40, 50, 33), (128, 256, 64), (1024, 1024, 1024), (4096, 512, 8192),
               (7, 3000, 130), (2048, 96, 40)]
@@ -265,7 +274,7 @@ def test_every_tiling_satisfies_the_documented_constraints(out):
         assert (t["M"], t["N"], t["Ka"], t["Kb"]) == (shape[0], shape[1], shape[2], shape[2])
 
 
-@api("GetTiling")
+@pytest.mark.api("Matmul Tiling类/GetTiling")
 def test_both_tiling_forms_agree(out):
     assert out["forms"] == [0, 0, 1, 1, 1, 1, 1, 1, 1, 1]
 
@@ -283,22 +292,27 @@ RET = {
 }
 
 
-@api("SetAType", "SetBType", "SetCType", "SetBiasType", "SetScaleAType", "SetScaleBType", "SetShape", "SetOrgShape",
-     "SetFixSplit", "SetBufferSpace", "SetTraverse", "SetMadType", "SetSplitRange", "SetDoubleBuffer",
-     "SetDequantType", "SetBias", "EnableBias", "SetSparse", "SetDim", "SetSingleShape", "SetSingleRange",
-     "SetAlignSplit", "SetALayout", "SetBatchNum", "SetBatchInfoForNormal", "EnableL1BankConflictOptimise")
+@pytest.mark.api("Matmul Tiling类/SetAType", "Matmul Tiling类/SetBType", "Matmul Tiling类/SetCType",
+                 "Matmul Tiling类/SetBiasType", "Matmul Tiling类/SetScaleAType", "Matmul Tiling类/SetScaleBType",
+                 "Matmul Tiling类/SetShape", "Matmul Tiling类/SetOrgShape", "Matmul Tiling类/SetFixSplit",
+                 "Matmul Tiling类/SetBufferSpace", "Matmul Tiling类/SetTraverse", "Matmul Tiling类/SetMadType",
+                 "Matmul Tiling类/SetSplitRange", "Matmul Tiling类/SetDoubleBuffer", "Matmul Tiling类/SetDequantType",
+                 "Matmul Tiling类/SetBias", "Matmul Tiling类/EnableBias", "Matmul Tiling类/SetSparse",
+                 "Matmul Tiling类/SetDim", "Matmul Tiling类/SetSingleShape", "Matmul Tiling类/SetSingleRange",
+                 "Matmul Tiling类/SetAlignSplit", "Matmul Tiling类/SetALayout", "Matmul Tiling类/SetBatchNum",
+                 "Matmul Tiling类/SetBatchInfoForNormal", "Matmul Tiling类/EnableL1BankConflictOptimise")
 def test_setter_return_values(out):
     got = {name: out[("ret", name)] for name in RET}
     assert got == RET
 
 
-@api("SetTraverse", "SetMatmulConfigParams")
+@pytest.mark.api("Matmul Tiling类/SetTraverse", "Matmul Tiling类/SetMatmulConfigParams")
 def test_traverse_sets_the_iterate_order(out):
     for name in ("traverse", "configparams"):
         assert out[name]["ret"] == 0 and out[name]["iterateOrder"] == 1
 
 
-@api("SetFixSplit", "GetTiling")
+@pytest.mark.api("Matmul Tiling类/SetFixSplit", "Matmul Tiling类/GetTiling")
 def test_fix_split_and_impossible_settings(out):
     t = out["fix"]
     assert t["ret"] == 0 and (t["baseM"], t["baseN"], t["baseK"]) == (64, 128, 64)
@@ -309,7 +323,8 @@ def test_fix_split_and_impossible_settings(out):
     assert out["no_shape"]["ret"] == -1
 
 
-@api("SetSplitRange", "SetDoubleBuffer", "SetBufferSpace", "SetOrgShape")
+@pytest.mark.api("Matmul Tiling类/SetSplitRange", "Matmul Tiling类/SetDoubleBuffer", "Matmul Tiling类/SetBufferSpace",
+                 "Matmul Tiling类/SetOrgShape")
 def test_ranges_buffers_and_org_shape(out):
     t = out["range"]
     assert t["baseM"] <= 64 and t["baseN"] <= 32 and 16 <= t["baseK"] <= 32
@@ -326,15 +341,25 @@ def test_ranges_buffers_and_org_shape(out):
     assert (t["M"], t["N"], t["Ka"], t["Kb"], t["singleCoreM"]) == (1000, 2000, 3000, 3000, 64)
 
 
-@api("Matmul Tiling类构造函数")
+@pytest.mark.api("Matmul Tiling类/Matmul Tiling类构造函数")
 def test_platform_constructors(out):
     t = out["platinfo"]
     assert t["ret"] == 0 and t["baseM"] * t["baseN"] * 4 <= 32 * 1024
     assert out["platform"]["ret"] == 0
     check_contract(out["platform"], 2, 16, False, False)
+    t = out["platinfo_multi"]        # the PlatformInfo sizes bound L0C, L0A and L1
+    assert t["ret"] == 0 and 1 <= t["usedCoreNum"] <= 4
+    check_contract(t, 2, 16, False, False, (512, 512, 512), cores=4)
+    assert t["baseM"] * t["baseN"] * 4 * t["dbL0C"] <= 32 * 1024
+    assert t["baseM"] * t["baseK"] * 2 * t["dbL0A"] <= 16 * 1024
+    assert (t["baseM"] * t["depthA1"] + t["baseN"] * t["depthB1"]) * t["baseK"] * 2 <= 128 * 1024
+    t = out["platform_batch"]
+    assert t["ret"] == 0 and (t["singleCoreM"], t["singleCoreN"], t["singleCoreK"]) == (64, 64, 64)
+    t = out["base_platinfo"]
+    assert t["ret"] == 0 and t["baseM"] * t["baseN"] * 4 * t["dbL0C"] <= 16 * 1024
 
 
-@api("SetDim", "GetCoreNum", "GetSingleShape")
+@pytest.mark.api("Matmul Tiling类/SetDim", "Matmul Tiling类/GetCoreNum", "Matmul Tiling类/GetSingleShape")
 @pytest.mark.parametrize("dim", [1, 4, 8, 20])
 def test_multi_core_split(out, dim):
     t = out[f"multi:{dim}"]
@@ -346,7 +371,7 @@ def test_multi_core_split(out, dim):
     assert md * sm >= 1000 and nd * sn >= 2000 and sk == 512
 
 
-@api("SetSingleShape", "SetAlignSplit", "SetSingleRange")
+@pytest.mark.api("Matmul Tiling类/SetSingleShape", "Matmul Tiling类/SetAlignSplit", "Matmul Tiling类/SetSingleRange")
 def test_single_shape_controls(out):
     assert (out["single"]["singleCoreM"], out["single"]["singleCoreN"]) == (128, 256)
     assert out["single"]["usedCoreNum"] == 8
@@ -358,7 +383,7 @@ def test_single_shape_controls(out):
     assert s["singleCoreM"] <= 256 and s["singleCoreN"] <= 256
 
 
-@api("EnableMultiCoreSplitK", "SetSplitK")
+@pytest.mark.api("Matmul Tiling类/EnableMultiCoreSplitK", "Matmul Tiling类/SetSplitK")
 def test_split_k_over_cores(out):
     t = out["splitk"]
     assert t["ret"] == 0 and t["singleCoreK"] < 4096
@@ -367,7 +392,8 @@ def test_split_k_over_cores(out):
     assert out["setsplitk"]["singleCoreK"] == t["singleCoreK"]
 
 
-@api("SetBatchInfoForNormal", "SetBatchNum", "SetALayout", "SetBLayout", "SetCLayout", "GetCoreNum")
+@pytest.mark.api("Matmul Tiling类/SetBatchInfoForNormal", "Matmul Tiling类/SetBatchNum", "Matmul Tiling类/SetALayout",
+                 "Matmul Tiling类/SetBLayout", "Matmul Tiling类/SetCLayout", "Matmul Tiling类/GetCoreNum")
 def test_batch_tiling(out):
     t = out["batch"]
     assert t["ret"] == 0 and t["BatchNum"] == 8
@@ -377,11 +403,18 @@ def test_batch_tiling(out):
     assert out["layout"] == [0, 2, 64, 4, 2, 64, 1, 64, 64, 8]
 
 
-@api("MatmulGetTmpBufSize", "MatmulGetTmpBufSizeV2", "MultiCoreMatmulGetTmpBufSize", "MultiCoreMatmulGetTmpBufSizeV2",
-     "BatchMatmulGetTmpBufSize", "BatchMatmulGetTmpBufSizeV2")
+@pytest.mark.api("获取Matmul计算所需空间/MatmulGetTmpBufSize",
+                 "获取Matmul计算所需空间/MatmulGetTmpBufSizeV2",
+                 "获取Matmul计算所需空间/MultiCoreMatmulGetTmpBufSize",
+                 "获取Matmul计算所需空间/MultiCoreMatmulGetTmpBufSizeV2",
+                 "获取Matmul计算所需空间/BatchMatmulGetTmpBufSize",
+                 "获取Matmul计算所需空间/BatchMatmulGetTmpBufSizeV2")
 def test_tmp_buf_sizes(out):
     r = out["bufsize"]
     assert r[:6] == [0] * 6
     l1, l0c = r[12], r[13]
     assert r[6:12] == [l1, l0c] * 3 and 0 < l1 <= 512 * 1024 and 0 < l0c <= 128 * 1024
+    t = out["bufsize_tiling"]          # the sizes hold what the tiling puts in L1 (A and B panels) and L0C
+    assert l1 >= (t["baseM"] * t["depthA1"] + t["baseN"] * t["depthB1"]) * t["baseK"] * 2
+    assert l0c >= t["baseM"] * t["baseN"] * 4
     assert out["bufsize_empty"] == [-1]

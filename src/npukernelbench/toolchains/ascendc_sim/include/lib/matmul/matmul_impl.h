@@ -949,14 +949,26 @@ class Matmul {
     return c;
   }
 
-  // atomic: 0 store, 1 add (GM, or into the local tensor's values).
+  // atomic (enAtomic): 0 store, 1 add, 2 max, 3 min against what the destination holds (GM, or the local
+  // tensor's values); integers combine exactly, floating types through float.
   void store(DstT* dst, const L0cT* row, int col0, int count, int atomic, const char* file, int line) const {
+    if (atomic < 0 || atomic > 3) {
+      npukb::violation("Matmul", "enAtomic is 0 (off), 1 (AtomicAdd), 2 (AtomicMax) or 3 (AtomicMin), not " +
+                       std::to_string(atomic), file, line);
+    }
     for (int j = 0; j < count; ++j) {
       DstT v = convert(row[j], col0 + j, file, line);
       if (atomic) {
         DstT old;
         std::memcpy(&old, dst + j, sizeof(DstT));
-        v = static_cast<DstT>(static_cast<float>(old) + static_cast<float>(v));
+        if constexpr (std::is_integral_v<DstT>) {
+          const long long o = old, n = v;
+          const long long r = atomic == 1 ? o + n : (atomic == 2 ? std::max(o, n) : std::min(o, n));
+          v = static_cast<DstT>(static_cast<std::make_unsigned_t<DstT>>(static_cast<unsigned long long>(r)));
+        } else {
+          const float o = static_cast<float>(old), n = static_cast<float>(v);
+          v = static_cast<DstT>(atomic == 1 ? o + n : (atomic == 2 ? std::max(o, n) : std::min(o, n)));
+        }
       }
       std::memcpy(dst + j, &v, sizeof(DstT));
     }
@@ -1095,10 +1107,10 @@ class Matmul {
       if constexpr (C_TYPE::format == CubeFormat::NZ) {
         for (int j = 0; j < count; ++j) {
           const std::uint64_t cc = static_cast<std::uint64_t>(c0 + j0 + j);
-          store(base + ((cc / 16) * rows16 + r0 + i) * 16 + cc % 16, row + j, n0 + j0 + j, 1, atomic ? 1 : 0, file, line);
+          store(base + ((cc / 16) * rows16 + r0 + i) * 16 + cc % 16, row + j, n0 + j0 + j, 1, atomic, file, line);
         }
       } else {
-        store(base + static_cast<long long>(r0 + i) * stride + c0 + j0, row, n0 + j0, count, atomic ? 1 : 0, file, line);
+        store(base + static_cast<long long>(r0 + i) * stride + c0 + j0, row, n0 + j0, count, atomic, file, line);
       }
     }, false);
     if (ub.loc().hw == AscendC::Hardware::UB) {     // the result lands in UB when the cube work ends
