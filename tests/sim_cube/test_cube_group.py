@@ -12,7 +12,6 @@ import pytest
 
 from npukernelbench.toolchains.base import Launch, TensorArg
 
-api = pytest.mark.api
 CORES = 3
 TILES = 10                       # 16-row tiles of A / C: two per queue
 HOST = r"""
@@ -243,7 +242,7 @@ def _run(sim, build, mode: int, seed: int = 0):
     return sim.run(build, launch), a.astype(np.float32) @ b.astype(np.float32)
 
 
-@api("KfcWorkspace/构造函数与析构函数", "CreateCubeResGroup", "AssignQueue", "AllocMessage", "PostMessage",
+@pytest.mark.api("KfcWorkspace/构造函数与析构函数", "CreateCubeResGroup", "AssignQueue", "AllocMessage", "PostMessage",
      "CubeResGroupHandle/Wait", "FreeMessage", "SetQuit")
 @pytest.mark.parametrize("seed", [0, 1])
 def test_group_serves_every_queue(sim, group_build, seed):
@@ -257,7 +256,7 @@ def test_group_serves_every_queue(sim, group_build, seed):
     assert result.details["cores"] == {"aic": CORES, "aiv": 2 * CORES}
 
 
-@api("PostFakeMsg", "SetSkipMsg", "FreeMessage")
+@pytest.mark.api("PostFakeMsg", "SetSkipMsg", "FreeMessage")
 def test_merged_messages(sim, group_build):
     result, ref = _run(sim, group_build, 1)
     assert result.ok, result.message
@@ -277,7 +276,7 @@ def test_callback_that_never_frees_hangs(sim, group_build):
     assert "waits in Wait (queue 0, message 0 not processed yet)" in result.message
 
 
-@api("AssignQueue")
+@pytest.mark.api("AssignQueue")
 def test_assign_queue_checks(sim, group_build):
     result, _ = _run(sim, group_build, 4)
     assert not result.ok and "queueIdIn = 5 outside [0, msgQueueSize - 1 = 4]" in result.message
@@ -285,13 +284,13 @@ def test_assign_queue_checks(sim, group_build):
     assert not result.ok and "queue 4 is already bound to AIV" in result.message
 
 
-@api("SetSkipMsg")
+@pytest.mark.api("SetSkipMsg")
 def test_skip_never_crosses_a_row(sim, group_build):
     result, _ = _run(sim, group_build, 6)
     assert not result.ok and "skipCnt = 3 from queue 0 runs past the last queue of this AIC" in result.message
 
 
-@api("CreateCubeResGroup", "CubeResGroupHandle构造函数")
+@pytest.mark.api("CreateCubeResGroup", "CubeResGroupHandle构造函数")
 def test_group_constraints(sim, group_build):
     result, _ = _run(sim, group_build, 7)
     assert not result.ok and "REGIST_MATMUL_OBJ" in result.message
@@ -301,7 +300,7 @@ def test_group_constraints(sim, group_build):
     assert not result.ok and "was not cleared" in result.message
 
 
-@api("GroupBarrier构造函数", "Arrive", "GroupBarrier/Wait", "GetWorkspaceLen")
+@pytest.mark.api("GroupBarrier构造函数", "Arrive", "GroupBarrier/Wait", "GetWorkspaceLen")
 def test_group_barrier(sim, group_build):
     result, _ = _run(sim, group_build, 8)
     assert result.ok, result.message
@@ -315,7 +314,7 @@ def test_group_barrier(sim, group_build):
     assert result.outputs["z"][0] == (2 + 4) * 32
 
 
-@api("CubeResGroupHandle/Wait", "FreeMessage")
+@pytest.mark.api("CubeResGroupHandle/Wait", "FreeMessage")
 def test_wait_and_free_checks(sim, group_build):
     result, _ = _run(sim, group_build, 12)
     assert not result.ok and "offset 1 is no message of this queue" in result.message
@@ -323,7 +322,7 @@ def test_wait_and_free_checks(sim, group_build):
     assert not result.ok and "an AIC-side call" in result.message
 
 
-@api("UpdateKfcWorkspace", "GetKfcWorkspace", "CubeResGroupHandle构造函数")
+@pytest.mark.api("UpdateKfcWorkspace", "GetKfcWorkspace", "CubeResGroupHandle构造函数")
 def test_kfc_workspace_by_hand(sim, group_build):
     result, _ = _run(sim, group_build, 14)
     assert result.ok, result.message

@@ -59,7 +59,7 @@ def output(tmp_path_factory: pytest.TempPathFactory) -> str:
     return run.stdout
 
 
-@pytest.mark.api("GetCoreNum", "GetCoreNumAic", "GetCoreNumAiv", "GetCoreNumVector", "GetCoreMemSize",
+@pytest.mark.api("PlatformAscendC/GetCoreNum", "GetCoreNumAic", "GetCoreNumAiv", "GetCoreNumVector", "GetCoreMemSize",
                  "GetCoreMemBw", "GetSocVersion", "GetCurNpuArch", "GetVecRegLen", "GetLibApiWorkSpaceSize",
                  "GetResCubeGroupWorkSpaceSize", "GetResGroupBarrierWorkSpaceSize", "PlatformAscendC",
                  "PlatformAscendCManager")
