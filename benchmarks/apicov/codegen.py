@@ -9,11 +9,13 @@ given explicitly and one argument of each documented parameter type::
     } }
 
 Template parameters are replaced by concrete arguments (a candidate type for a type parameter, the
-documented default, or a value-initialised value); class template parameters used by member
+documented default, or a value-initialised value; a type pack is one candidate type, deduced, its
+expansions written as that type); class template parameters used by member
 prototypes by the class fixture's (``fixtures.CLASS_FIXTURES``). A member is called on an lvalue of
 the fixture class (``const`` for a ``const`` member); a constructor is checked with
 ``std::is_constructible``; a macro with ``#ifdef``; a type, constant or name with a using-declaration;
-a field with a member access; an enumerator by naming it. An overload with default arguments is also
+a field with a member access; an enumerator by naming it; a conversion function by calling
+``operator T()`` on the fixture. An overload with default arguments is also
 checked without them.
 """
 
@@ -27,11 +29,15 @@ from .prototypes import Overload, Param, TParam
 
 MAX_COMBOS = 6
 _WORD = r"(?<![\w:]){}(?!\w)"
+_PACK = r"(?<![\w:]){}(?!\w)((?:\s|&|\*|\bconst\b|\bvolatile\b)*)\.\.\."
 
 
 def substitute(text: str, mapping: dict[str, str]) -> str:
+    """``text`` with each mapped name replaced. A template parameter pack takes one argument: its
+    expansions (``Tps...``, ``const Tps&... params``) become that one type."""
     for name, value in mapping.items():
         if name:
+            text = re.sub(_PACK.format(re.escape(name)), lambda m, v=value: v + m.group(1), text)
             text = re.sub(_WORD.format(re.escape(name)), lambda _m, v=value: v, text)
     return text
 
@@ -59,10 +65,12 @@ def template_args(template: tuple[TParam, ...], cands: tuple[str, ...],
     choices: list[tuple[str, ...]] = []
     names: list[str] = []
     for tp in template:
-        if tp.pack:
+        if tp.pack and tp.kind != "type":
             continue
         names.append(tp.name)
-        if tp.default:
+        if tp.pack:                     # a type pack: one element, deduced (not written as an argument)
+            choices.append(((_param_hint(tp.name, params) or TYPE_HINTS.get(tp.name, cands))[0],))
+        elif tp.default:
             choices.append((tp.default,))
         elif tp.kind == "type":
             choices.append(_param_hint(tp.name, params) or TYPE_HINTS.get(tp.name, cands))
@@ -134,6 +142,8 @@ def call_expr(ov: Overload, mapping: dict[str, str], obj: str | None, params: tu
             return f"{obj}[{args}]"
         if op == "()":
             return f"{obj}({args})"
+        if re.match(r"[A-Za-z_]", op) and not arglist:      # a conversion function: operator value_type()
+            return f"{obj}.operator {op}()"
         if op in _BINARY_OPS and len(arglist) == 1:
             return f"({obj} {op} {arglist[0]})"
         if not arglist:

@@ -152,7 +152,7 @@ def plan_page(page: doc_tree.ApiPage, text: str, tag_counter: list[int]) -> _Pla
         elif ov.kind == "enumerator":
             groups = [codegen.enumerator_snippets(ov, tag(), home)]
         else:                                    # type, constant
-            groups = [codegen.type_snippets(ov, tag(), fixtures if ov.owner else ())]
+            groups = [codegen.type_snippets(ov, tag(), CLASS_FIXTURES.get(ov.owner, fixtures) if ov.owner else ())]
             names.setdefault(ov.name, False)
         checks = [probes.Check(f"{page.path}#{ov.label}#{k}", _variants(g, sides)) for k, g in enumerate(groups)]
         plan.overload_checks.append((ov.label, checks))

@@ -3,8 +3,9 @@
 * :data:`CLASS_FIXTURES`: for a group of the reference that documents the members of a class, the
   class instance the probes call them on (a class template needs its arguments) and the names the
   member prototypes use for the class's own template parameters (``DstT`` of Matmul, ``T`` of
-  LocalTensor). A group not listed whose title is an identifier is taken as a non-template class of
-  that name.
+  LocalTensor); also a class template whose own page documents its members in a class body (keyed by
+  the class name: AscendC::Std's tuple, integral_constant). A group not listed whose title is an
+  identifier is taken as a non-template class of that name.
 * :data:`TYPE_CANDIDATES`: the types tried, in order, for a template type parameter (the data types the
   page itself mentions come first); :data:`TYPE_HINTS` by parameter name where the parameter is not a
   data type, :data:`PARAM_HINTS` by the name of the function parameter it types (``T& que``).
@@ -56,6 +57,10 @@ CLASS_FIXTURES: dict[str, tuple[ClassFixture, ...]] = {
     "OpAICoreDef": (ClassFixture("ops::OpAICoreDef", "ops"),),
     "OpAICoreConfig": (ClassFixture("ops::OpAICoreConfig", "ops"),),
     "OpTilingRegistry": (ClassFixture("context_ascendc::OpTilingRegistry", "context_ascendc"),),
+    # class templates documented on a page of their own (members in the page's class body)
+    "tuple": (ClassFixture("AscendC::Std::tuple<float, int>", "AscendC::Std", aliases={"Tp": "float", "Tps": "int"}),),
+    "integral_constant": (ClassFixture("AscendC::Std::integral_constant<int, 1>", "AscendC::Std",
+                                       aliases={"Tp": "int", "v": "1"}),),
     "ContextBuilder": (ClassFixture("context_ascendc::ContextBuilder", "context_ascendc"),),
 }
 

@@ -432,7 +432,7 @@ def _function_or_variable(stmt: list[str], template: tuple[TParam, ...], ctx: _C
                     break
             k = _close(stmt, k)
             continue
-        elif t == "=" and angle == 0:
+        elif t == "=" and angle == 0 and "operator" not in stmt[max(0, k - 2): k]:   # not operator= / +=
             break
         k += 1
     if paren < 0:

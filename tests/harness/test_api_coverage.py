@@ -242,3 +242,33 @@ def test_a_const_reference_template_parameter_gets_a_static_object() -> None:
     assert codegen._value_for(TParam("value", "config", "const TransDataConfig&")) == "::npukb_ref<TransDataConfig>"
     assert codegen._value_for(TParam("value", "cfg", "Cfg&")) == ""          # a mutable one has none
     assert "npukb_ref" in probes.prelude(("kernel_operator.h",), ("AscendC",))
+
+
+def test_packs_assignment_and_conversion_operators_are_probed() -> None:
+    """A type pack takes one element (``tuple<Tps...>&`` -> ``tuple<int8_t>&``, ``Tps&&... args`` one
+    argument); ``operator=`` in a class body is an operator, not a field initialised with ``=``; a
+    conversion function is called by name on the fixture."""
+    sys.path.insert(0, str(ROOT))
+    from benchmarks.apicov import codegen, prototypes
+    from benchmarks.apicov.fixtures import ClassFixture
+
+    assert codegen.substitute("const tuple<Tps...>&", {"Tps": "int"}) == "const tuple<int>&"
+    assert codegen.substitute("Tps&&...", {"Tps": "int"}) == "int&&"
+    assert codegen.substitute("const Tps&...", {"Tps": "int"}) == "const int&"
+    [get] = prototypes.parse_block("template <size_t N, typename ...Tps>\n"
+                                   "__aicore__ inline int& get(tuple<Tps...>& t) noexcept\n")
+    [[probe]] = codegen.function_snippets(get, 1, ("int8_t",), (), "AscendC")
+    assert "get<size_t{}>(std::declval<std::add_lvalue_reference_t<tuple<int8_t>&>>())" in probe
+    [make] = prototypes.parse_block("template <typename ...Tps>\ninline tuple<Tps...> make_tuple(Tps&& ...args)\n")
+    [[probe]] = codegen.function_snippets(make, 1, ("int8_t",), (), "AscendC")
+    assert "make_tuple(std::declval<int8_t&&>())" in probe
+
+    body = prototypes.parse_block("template <typename Tp, Tp v>\nstruct C {\n  using value_type = Tp;\n"
+                                  "  inline constexpr operator value_type() const noexcept;\n"
+                                  "  template <typename U>\n  C& operator=(const C<U, 0>& t);\n};\n")
+    kinds = {(o.kind, o.name) for o in body}
+    assert ("operator", "operator=") in kinds and ("operator", "operatorvalue_type") in kinds
+    conv = next(o for o in body if o.name == "operatorvalue_type")
+    fx = (ClassFixture("C<int, 1>", "", {"Tp": "int", "v": "1"}),)
+    [alts] = codegen.function_snippets(conv, 1, ("int",), fx, "")
+    assert any("std::declval<const C<int, 1>&>().operator value_type()" in a for a in alts)

@@ -43,6 +43,9 @@
 #include "npukb_sim/kernel/cube_fixpipe.h"
 #include "npukb_sim/kernel/intrinsics.h"
 #include "npukb_sim/kernel/raw_access.h"
+// AscendC::Std: the C++ standard library of the Utils API (type traits, tuple, integer sequences, max /
+// min / abs / sqrt).
+#include "npukb_sim/kernel/std_library.h"
 
 #if __has_include("npukb_sim/list_tensor_desc.h")
 #include "npukb_sim/list_tensor_desc.h"

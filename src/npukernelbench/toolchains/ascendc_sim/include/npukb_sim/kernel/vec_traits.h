@@ -1,6 +1,7 @@
 // npukb_sim/kernel/vec_traits.h -- the type helpers the vector API prototypes name: AscendC::Std's
 // enable_if / is_same (the `typename Std::enable_if<Std::is_same<PrimT<T>, U>::value, bool>::type = true`
-// template parameter of the scalar-operand overloads), PrimT<T> (the element type of an operand type;
+// template parameter of the scalar-operand overloads; std_type_traits.h declares them with the rest of
+// AscendC's type traits), PrimT<T> (the element type of an operand type;
 // a plain element type is its own), and the precision-configuration structs that the Exp, Ln,
 // Reciprocal, Sqrt, Rsqrt and Div prototypes take as a template parameter. On Atlas A2/A3 the
 // configuration has no effect (the documented algorithms other than INTRINSIC are Ascend 950 only):
@@ -9,12 +10,9 @@
 #include <cstdint>
 #include <type_traits>
 
-namespace AscendC {
-namespace Std {
-using std::enable_if;
-using std::is_same;
-}  // namespace Std
+#include "npukb_sim/kernel/std_type_traits.h"
 
+namespace AscendC {
 namespace sim {
 template <typename T, typename = void>
 struct prim_of { using type = T; };
