@@ -35,6 +35,10 @@ _MM_ALIASES = {"SrcT": "half", "SrcAT": "half", "SrcBT": "half", "DstT": "float"
                "A_TYPE": _MM.format("half"), "B_TYPE": _MM.format("half"), "C_TYPE": _MM.format("float"),
                "BIAS_TYPE": _MM.format("float")}
 
+_SHAPE = "AscendC::Shape<size_t, size_t>"
+_STRIDE = "AscendC::Stride<size_t, size_t>"
+_LAYOUT = f"AscendC::Layout<{_SHAPE}, {_STRIDE}>"
+
 CLASS_FIXTURES: dict[str, tuple[ClassFixture, ...]] = {
     "LocalTensor": (ClassFixture("AscendC::LocalTensor<float>", aliases={"T": "float", "PrimType": "float"}),),
     "GlobalTensor": (ClassFixture("AscendC::GlobalTensor<float>", aliases={"T": "float", "PrimType": "float"}),),
@@ -62,6 +66,10 @@ CLASS_FIXTURES: dict[str, tuple[ClassFixture, ...]] = {
     "integral_constant": (ClassFixture("AscendC::Std::integral_constant<int, 1>", "AscendC::Std",
                                        aliases={"Tp": "int", "v": "1"}),),
     "ContextBuilder": (ClassFixture("context_ascendc::ContextBuilder", "context_ascendc"),),
+    # the auxiliary data structures Layout and TensorTrait (members documented on pages of their group)
+    "Layout": (ClassFixture(_LAYOUT, aliases={"ShapeType": _SHAPE, "StrideType": _STRIDE}),),
+    "TensorTrait": (ClassFixture(f"AscendC::TensorTrait<float, AscendC::TPosition::GM, {_LAYOUT}>",
+                                 aliases={"T": "float", "pos": "AscendC::TPosition::GM", "LayoutType": _LAYOUT}),),
 }
 
 # Data types of the 910B/A3 vector and cube units, in the order tried when a page names none.
@@ -71,6 +79,9 @@ TYPE_HINTS: dict[str, tuple[str, ...]] = {
     "pattern": ("AscendC::Pattern::Reduce::AR", "AscendC::Pattern::Reduce::RA"),
     "A_TYPE": (_MM.format("half"),), "B_TYPE": (_MM.format("half"),), "C_TYPE": (_MM.format("float"),),
     "BIAS_TYPE": (_MM.format("float"),),
+    # Coordinate / Layout / TensorTrait: tuples of integers, a layout of them
+    "CoordType": ("AscendC::Coord<size_t, size_t>",), "ShapeType": (_SHAPE,), "StrideType": (_STRIDE,),
+    "LayoutType": (_LAYOUT,),
 }
 # A template type parameter that types a function parameter of this name is not a data type.
 PARAM_HINTS: dict[str, tuple[str, ...]] = {

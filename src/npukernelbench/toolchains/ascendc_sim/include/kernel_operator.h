@@ -46,6 +46,8 @@
 // AscendC::Std: the C++ standard library of the Utils API (type traits, tuple, integer sequences, max /
 // min / abs / sqrt).
 #include "npukb_sim/kernel/std_library.h"
+// Coordinate, Layout and TensorTrait (auxiliary data structures), on AscendC::Std::tuple.
+#include "npukb_sim/kernel/tensor_layout.h"
 
 #if __has_include("npukb_sim/list_tensor_desc.h")
 #include "npukb_sim/list_tensor_desc.h"

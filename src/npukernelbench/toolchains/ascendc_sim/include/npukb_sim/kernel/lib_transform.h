@@ -310,17 +310,21 @@ struct TransDataParams {
 
 namespace sim {
 
-template <typename Shape, std::size_t... I>
-inline std::vector<std::uint64_t> tuple_dims(const Shape& shape, std::index_sequence<I...>) {
-  using std::get;
+template <typename S, std::size_t... I>
+inline std::vector<std::uint64_t> tuple_dims(const S& shape, std::index_sequence<I...>) {
+  using std::get;  // a std::tuple; AscendC::Std::get (found by ADL) for the Shape of MakeShape
   return {static_cast<std::uint64_t>(get<I>(shape))...};
 }
-// The dims of a layout: its GetShape(), a tuple-like shape.
+template <typename S>
+struct shape_rank : std::tuple_size<S> {};
+template <typename... Ts>
+struct shape_rank<Std::tuple<Ts...>> : std::integral_constant<std::size_t, sizeof...(Ts)> {};
+// The dims of a layout: its GetShape(), a tuple-like shape (an AscendC::Layout's Shape, or a std::tuple).
 template <typename L>
 inline std::vector<std::uint64_t> layout_dims(const L& layout) {
   const auto& shape = layout.GetShape();
   using S = std::decay_t<decltype(shape)>;
-  return tuple_dims(shape, std::make_index_sequence<std::tuple_size<S>::value>{});
+  return tuple_dims(shape, std::make_index_sequence<shape_rank<S>::value>{});
 }
 
 inline std::string dims_text(const std::vector<std::uint64_t>& d) {

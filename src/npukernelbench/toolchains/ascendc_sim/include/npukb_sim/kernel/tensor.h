@@ -6,6 +6,7 @@
 
 #include "npukb_sim/kernel/positions.h"
 #include "npukb_sim/kernel/state.h"
+#include "npukb_sim/kernel/tensor_layout.h"
 #include "npukb_sim/kernel/types.h"
 
 namespace AscendC {
@@ -44,6 +45,9 @@ inline std::string value_text(const T& v) {
 
 template <typename T>
 class LocalTensor {
+  static_assert(!is_tensorTrait<T>::value,
+                "ascendc-sim: a LocalTensor of a TensorTrait (the tensor without ShapeInfo) is not simulated; use "
+                "LocalTensor<T> of the element type");
  public:
   using PrimType = T;
   LocalTensor() = default;
@@ -193,6 +197,9 @@ class LocalTensor {
 
 template <typename T>
 class GlobalTensor {
+  static_assert(!is_tensorTrait<T>::value,
+                "ascendc-sim: a GlobalTensor of a TensorTrait (the tensor without ShapeInfo) is not simulated; use "
+                "GlobalTensor<T> of the element type");
  public:
   using PrimType = T;
   GlobalTensor() = default;
