@@ -76,8 +76,8 @@ def template_args(template: tuple[TParam, ...], cands: tuple[str, ...],
             choices.append(_param_hint(tp.name, params) or TYPE_HINTS.get(tp.name, cands))
         elif tp.kind == "value":
             choices.append((_value_for(tp),))
-        else:
-            choices.append(("",))
+        else:                           # a template template parameter: a hinted class template, or none
+            choices.append(TYPE_HINTS.get(tp.name, ("",)))
     combos = sorted(itertools.product(*[range(len(c)) for c in choices]), key=lambda ix: (sum(ix), ix))
     out: list[dict[str, str]] = []
     for ix in combos[:MAX_COMBOS]:

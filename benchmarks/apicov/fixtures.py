@@ -8,7 +8,8 @@
   identifier is taken as a non-template class of that name.
 * :data:`TYPE_CANDIDATES`: the types tried, in order, for a template type parameter (the data types the
   page itself mentions come first); :data:`TYPE_HINTS` by parameter name where the parameter is not a
-  data type, :data:`PARAM_HINTS` by the name of the function parameter it types (``T& que``).
+  data type (also the argument of a template template parameter), :data:`PARAM_HINTS` by the name of
+  the function parameter it types (``T& que``).
 * :data:`HOST_GROUPS` / :data:`HOST_TITLE`: pages whose APIs live on the host side (tiling helpers,
   registration, platform); a page whose prototypes say ``__aicore__`` is kernel-side; any other page is
   looked up on both sides.
@@ -35,6 +36,11 @@ _MM_ALIASES = {"SrcT": "half", "SrcAT": "half", "SrcBT": "half", "DstT": "float"
                "A_TYPE": _MM.format("half"), "B_TYPE": _MM.format("half"), "C_TYPE": _MM.format("float"),
                "BIAS_TYPE": _MM.format("float")}
 
+# the cube group API's user-defined message (probes.prelude: 64 bytes, starting with `CubeGroupMsgHead head`)
+# and callback class template
+_CUBE_MSG = "::npukb_cube_msg<AscendC::CubeGroupMsgHead>"
+_CUBE_CALLBACK = "::npukb_cube_callback"
+
 _SHAPE = "AscendC::Shape<size_t, size_t>"
 _STRIDE = "AscendC::Stride<size_t, size_t>"
 _LAYOUT = f"AscendC::Layout<{_SHAPE}, {_STRIDE}>"
@@ -55,6 +61,10 @@ CLASS_FIXTURES: dict[str, tuple[ClassFixture, ...]] = {
                         ClassFixture("matmul_tiling::MatmulApiTiling", "matmul_tiling"),
                         ClassFixture("matmul_tiling::BatchMatmulTiling", "matmul_tiling")),
     "PlatformAscendC": (ClassFixture("platform_ascendc::PlatformAscendC", "platform_ascendc"),),
+    "CubeResGroupHandle": (ClassFixture(f"AscendC::CubeResGroupHandle<{_CUBE_MSG}>",
+                                        aliases={"CubeMsgType": _CUBE_MSG}),),
+    "GroupBarrier": (ClassFixture("AscendC::GroupBarrier<AscendC::PipeMode::MTE3_MODE>",
+                                  aliases={"pipeMode": "AscendC::PipeMode::MTE3_MODE"}),),
     "OpDef": (ClassFixture("ops::OpDef", "ops"),),
     "OpParamDef": (ClassFixture("ops::OpParamDef", "ops"),),
     "OpAttrDef": (ClassFixture("ops::OpAttrDef", "ops"),),
@@ -82,6 +92,8 @@ TYPE_HINTS: dict[str, tuple[str, ...]] = {
     # Coordinate / Layout / TensorTrait: tuples of integers, a layout of them
     "CoordType": ("AscendC::Coord<size_t, size_t>",), "ShapeType": (_SHAPE,), "StrideType": (_STRIDE,),
     "LayoutType": (_LAYOUT,),
+    # CreateCubeResGroup: the AIC's compute object, the callback class template, the message
+    "MatmulApiType": (_MATMUL,), "CallBack": (_CUBE_CALLBACK,), "CubeMsgType": (_CUBE_MSG,),
 }
 # A template type parameter that types a function parameter of this name is not a data type.
 PARAM_HINTS: dict[str, tuple[str, ...]] = {

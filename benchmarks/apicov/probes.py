@@ -57,7 +57,8 @@ class ProbeError(RuntimeError):
 
 def prelude(headers: tuple[str, ...], namespaces: tuple[str, ...]) -> str:
     """The start of a probe TU: the side's headers (those present), <utility>/<type_traits>, and
-    ``npukb_all``, a namespace through which every searched namespace is visible."""
+    ``npukb_all``, a namespace through which every searched namespace is visible; the stand-ins probes
+    use for user-defined types (``fixtures``)."""
     lines = ["#include <utility>", "#include <type_traits>", "#include <cstdint>"]
     for h in headers:
         lines += [f'#if __has_include("{h}")', f'#include "{h}"', "#endif"]
@@ -67,6 +68,9 @@ def prelude(headers: tuple[str, ...], namespaces: tuple[str, ...]) -> str:
     lines.append("namespace npukb_all { " + " ".join(f"using namespace ::{ns};" for ns in namespaces) + " }")
     # an object of static storage for a `const X&` template parameter without a default (TransData's config)
     lines.append("template <typename T> inline constexpr T npukb_ref{};")
+    # a user-defined message of the cube group API (64 bytes, `head` first) and a callback class template
+    lines.append("template <typename H> struct alignas(64) npukb_cube_msg { H head; };")
+    lines.append("template <class M, class T> struct npukb_cube_callback {};")
     return "\n".join(lines) + "\n"
 
 

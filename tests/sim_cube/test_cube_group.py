@@ -143,11 +143,12 @@ extern "C" __global__ __aicore__ void cube_group(GM_ADDR a, GM_ADDR b, GM_ADDR y
           bar.Wait(id - 2);
           gz.SetValue(8 + (id - 2) * 4 + round, gz.GetValue(0) + gz.GetValue(1));
         }
-        if (id < 2) {      // the next round's values wait for every waiter (a second barrier the other way)
-          GroupBarrier<PipeMode::MTE3_MODE> back(workspace + 4608, 4, 2);
+        if (id < 2) {      // the next round's values wait for every waiter (a second barrier the other way,
+                           // past the first one's GetWorkspaceLen() = 4 x 512 bytes)
+          GroupBarrier<PipeMode::MTE3_MODE> back(workspace + 6144, 4, 2);
           back.Wait(id);
         } else {
-          GroupBarrier<PipeMode::MTE3_MODE> back(workspace + 4608, 4, 2);
+          GroupBarrier<PipeMode::MTE3_MODE> back(workspace + 6144, 4, 2);
           back.Arrive(id - 2);
         }
       }
@@ -311,7 +312,7 @@ def test_group_barrier(sim, group_build):
     assert not result.ok and "deadlock" in result.message and "GroupBarrier::Wait (round 3" in result.message
     result, _ = _run(sim, group_build, 15)
     assert result.ok, result.message
-    assert result.outputs["z"][0] == (2 + 4) * 32
+    assert result.outputs["z"][0] == 4 * 512          # 512 bytes per Wait-group member
 
 
 @pytest.mark.api("CubeResGroupHandle/Wait", "FreeMessage")
@@ -330,3 +331,284 @@ def test_kfc_workspace_by_hand(sim, group_build):
     result, _ = _run(sim, group_build, 16)
     assert not result.ok
     assert "CreateCubeResGroup: not with UpdateKfcWorkspace / GetKfcWorkspace" in result.message
+
+
+# ---- the pages' examples ------------------------------------------------------------------------------
+# A mixed launch of 4 AI cores (AIVs 0..7) running the examples of the pages under cube_group_mgmt_ISASI
+# as written there: the usage guide's message struct (the PostMessage / Wait pages name it
+# AscendC::CubeMsgBody, so it is declared in that namespace) and callback, one group of AIC 0 serving the
+# 6 queues of AIVs 0..5 (AIV 0's message stands for queues 0..3, whose AIVs post fake messages; then a
+# polled round and SetQuit), the constructor form of the handle on a KfcWorkspace managed by hand, and
+# the GroupBarrier pages' 2-arrive / 6-wait barrier. Where a page's example does not compile as printed
+# (the usage guide reads `rcvMsg->funcId` of a struct whose field is `funcID`; the constructor page
+# calls `CubeResGroupHandle<MatmulApiType, MyCallbackFunc, CubeMsgBody>(desc.GetMsgStart(), ...)`, neither
+# of which its own prototypes declare), the documented prototype is followed.
+DOC_CORES = 4
+DOC_HOST = HOST.replace("CubeGroup", "CubeGroupDoc").replace("ws[0] = 8192;", "ws[0] = 16384;").replace(
+    f"SetBlockDim({CORES})", f"SetBlockDim({DOC_CORES})")
+
+DOC_KERNEL = r"""
+#include "kernel_operator.h"
+#include <type_traits>
+using namespace AscendC;
+struct ModeTiling { uint32_t mode; };
+
+namespace AscendC {
+struct CubeMsgBody {
+   CubeGroupMsgHead head;
+   uint8_t funcID;
+   uint8_t skipCnt;
+   uint32_t value;
+   bool isTransA;
+   bool isTransB;
+   bool isAtomic;
+   bool isLast;
+   int32_t tailM;
+   int32_t tailN;
+   int32_t tailK;
+   uint64_t aAddr;
+   uint64_t bAddr;
+   uint64_t cAddr;
+   uint64_t aGap;
+   uint64_t bGap;
+};
+}  // namespace AscendC
+static_assert(sizeof(CubeMsgBody) == 64, "the usage guide's message is 64 bytes");
+
+// The documented prototypes, exactly.
+using Handle = CubeResGroupHandle<CubeMsgBody>;
+using Bar = GroupBarrier<PipeMode::MTE3_MODE>;
+static_assert(std::is_same<decltype(&Handle::AssignQueue), void (Handle::*)(uint8_t)>::value, "AssignQueue");
+static_assert(std::is_same<decltype(&Handle::AllocMessage<PipeMode::MTE3_MODE>),
+                           __gm__ CubeMsgBody* (Handle::*)()>::value, "AllocMessage");
+static_assert(std::is_same<decltype(&Handle::PostMessage<PipeMode::SCALAR_MODE>),
+                           uint16_t (Handle::*)(__gm__ CubeMsgBody*, CubeMsgBody&)>::value, "PostMessage");
+static_assert(std::is_same<decltype(&Handle::PostFakeMsg), uint16_t (Handle::*)(__gm__ CubeMsgBody*)>::value,
+              "PostFakeMsg");
+static_assert(std::is_same<decltype(&Handle::SetQuit), void (Handle::*)(__gm__ CubeMsgBody*)>::value, "SetQuit");
+static_assert(std::is_same<decltype(&Handle::Wait<false>), bool (Handle::*)(uint16_t)>::value, "Wait");
+static_assert(std::is_same<decltype(static_cast<uint16_t (Handle::*)(__gm__ CubeMsgBody*)>(&Handle::FreeMessage)),
+                           uint16_t (Handle::*)(__gm__ CubeMsgBody*)>::value, "FreeMessage");
+using FreeWait = uint16_t (Handle::*)(__gm__ CubeMsgBody*, CubeMsgState);
+static_assert(std::is_same<decltype(static_cast<FreeWait>(&Handle::FreeMessage)), FreeWait>::value, "FreeMessage");
+static_assert(std::is_same<decltype(&Handle::SetSkipMsg), void (Handle::*)(uint8_t)>::value, "SetSkipMsg");
+static_assert(std::is_same<decltype(&Bar::Arrive), void (Bar::*)(uint32_t)>::value, "Arrive");
+static_assert(std::is_same<decltype(&Bar::Wait), void (Bar::*)(uint32_t)>::value, "GroupBarrier::Wait");
+static_assert(std::is_same<decltype(&Bar::GetWorkspaceLen), uint64_t (Bar::*)()>::value, "GetWorkspaceLen");
+static_assert(std::is_same<decltype(&KfcWorkspace::UpdateKfcWorkspace), void (KfcWorkspace::*)(uint32_t)>::value,
+              "UpdateKfcWorkspace");
+static_assert(std::is_same<decltype(&KfcWorkspace::GetKfcWorkspace), GM_ADDR (KfcWorkspace::*)()>::value, "Get");
+static_assert(std::is_default_constructible<Handle>::value && !std::is_default_constructible<KfcWorkspace>::value,
+              "constructors");
+
+// Step 1: the AIC's compute object (a user-defined type).
+struct MatmulApiType { uint32_t calls; };
+
+// Step 4: the callback (CubeResGroupHandle使用说明; FreeMessage and SetSkipMsg pages). The callback writes
+// each message's value at cAddr[aivID] (the merged one also for the skipped queues) and counts its calls.
+template<class MatmulApiCfg, typename CubeMsgBody>
+struct MyCallbackFunc
+{
+    template<int32_t funcId>
+    __aicore__ inline static typename IsEqual<funcId, 0>::Type CubeGroupCallBack(
+        MatmulApiCfg &mm, __gm__ CubeMsgBody *rcvMsg, CubeResGroupHandle<CubeMsgBody> &handle)
+    {
+        GlobalTensor<int64_t> msgGlobal;
+        msgGlobal.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t *> (rcvMsg) + sizeof(int64_t));
+        DataCacheCleanAndInvalid<int64_t, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT> (msgGlobal);
+        Record(mm, rcvMsg, 0);
+        auto skipNum = 0;
+        for (int i = 0; i < skipNum + 1; ++i)
+        {
+            auto tmpId = handle.FreeMessage(rcvMsg + i); // msgPtr process is complete
+            (void)tmpId;
+        }
+        handle.SetSkipMsg(skipNum);
+    }
+    template<int32_t funcId>
+    __aicore__ inline static typename IsEqual<funcId, 1>::Type CubeGroupCallBack(
+        MatmulApiCfg &mm, __gm__ CubeMsgBody *rcvMsg, CubeResGroupHandle<CubeMsgBody> &handle)
+    {
+        GlobalTensor<int64_t> msgGlobal;
+        msgGlobal.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t *> (rcvMsg) + sizeof(int64_t));
+        DataCacheCleanAndInvalid<int64_t, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT> (msgGlobal);
+        auto skipNum = 3;
+        Record(mm, rcvMsg, skipNum);
+        auto tmpId = handle.FreeMessage(rcvMsg, CubeMsgState::VALID);
+        for (int i = 1; i < skipNum + 1; ++i)
+        {
+            auto tmpId = handle.FreeMessage(rcvMsg + i, CubeMsgState::FAKE);
+            (void)tmpId;
+        }
+        (void)tmpId;
+        handle.SetSkipMsg(skipNum); // notify the cube not to process
+    }
+    __aicore__ inline static void Call(MatmulApiCfg &mm, __gm__ CubeMsgBody *rcvMsg,
+                                       CubeResGroupHandle<CubeMsgBody> &handle)
+    {
+        if (rcvMsg->funcID == 0)
+        {
+            CubeGroupCallBack<0> (mm, rcvMsg, handle);
+        }
+        else if(rcvMsg->funcID == 1)
+        {
+            CubeGroupCallBack<1> (mm, rcvMsg, handle);
+        }
+    }
+    __aicore__ inline static void Init(MyCallbackFunc<MatmulApiCfg, CubeMsgBody> &foo, MatmulApiCfg &mm,
+                                       GM_ADDR tilingGM)
+    {
+        auto tempTilingGM = (__gm__ uint32_t*)tilingGM;
+        foo.tiling = *tempTilingGM;
+        mm.calls = 0;
+    }
+    static void Record(MatmulApiCfg &mm, __gm__ CubeMsgBody *rcvMsg, int skipNum)
+    {
+        auto* out = reinterpret_cast<__gm__ int32_t*>(rcvMsg->cAddr);
+        for (int i = 0; i <= skipNum; ++i) out[rcvMsg->head.aivID + i] = static_cast<int32_t>(rcvMsg->value);
+        mm.calls += 1;
+        reinterpret_cast<__gm__ int32_t*>(rcvMsg->aAddr)[6] = static_cast<int32_t>(mm.calls);
+    }
+    uint32_t tiling;
+};
+
+extern "C" __global__ __aicore__ void cube_group_doc(GM_ADDR a, GM_ADDR b, GM_ADDR y, GM_ADDR z, GM_ADDR workspace,
+                                                     GM_ADDR tiling) {
+  KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
+  GET_TILING_DATA_WITH_STRUCT(ModeTiling, t, tiling);
+  (void)a;
+  (void)b;
+  (void)y;
+  GlobalTensor<int32_t> gz, gw;
+  gz.SetGlobalBuffer((__gm__ int32_t*)z);
+  gw.SetGlobalBuffer((__gm__ int32_t*)workspace);
+  // "创建KfcWorkspace对象前，需要对该workspaceGM清零" (the barriers' space too)
+  if (ASCEND_IS_AIV && GetBlockIdx() == 0) {
+    for (int i = 0; i < 4096; ++i) gw.SetValue(i, 0);
+  }
+  SyncAll<false>();
+  GM_ADDR workspaceGM = workspace;
+  GM_ADDR tilingGM = tiling;
+
+  // Steps 2 and 5: KfcWorkspace, CreateCubeResGroup (AIC 0, 6 queues); AIC 0 serves until every queue quit.
+  AscendC::KfcWorkspace desc(workspaceGM);
+  auto handle = AscendC::CreateCubeResGroup<1, MatmulApiType, MyCallbackFunc, CubeMsgBody> (desc, 0, 2, 6, tilingGM);
+  if ASCEND_IS_AIC {
+    return;
+  }
+  auto queIdx = AscendC::GetBlockIdx();
+  if (queIdx < 6) {
+    // Step 6 (AssignQueue) and step 7 (AllocMessage, PostMessage, PostFakeMsg, Wait).
+    handle.AssignQueue(queIdx);
+    CubeGroupMsgHead head = {CubeMsgState::VALID, (uint8_t)queIdx};
+    CubeMsgBody aCubeMsgBody {head, 0, 0, 0, false, false, false, false, 0, 0, 0, 0, 0, 0, 0, 0};
+    CubeMsgBody bCubeMsgBody {head, 1, 0, 0, false, false, false, false, 0, 0, 0, 0, 0, 0, 0, 0};
+    aCubeMsgBody.value = 100 + queIdx;
+    bCubeMsgBody.value = 200;
+    aCubeMsgBody.aAddr = bCubeMsgBody.aAddr = aCubeMsgBody.cAddr = bCubeMsgBody.cAddr = reinterpret_cast<uint64_t>(z);
+    auto offset = 0;
+    bool waitState = false;
+    if (GetBlockIdx() == 0)
+    {
+        auto msgPtr = handle.template AllocMessage(); // alloc for queue space
+        offset = handle.template PostMessage(msgPtr, bCubeMsgBody); // post true msgPtr
+        waitState = handle.template Wait<true> (offset); // wait until the msgPtr is processed
+    }
+    else if (GetBlockIdx() < 4)
+    {
+        auto msgPtr = handle.AllocMessage();
+        offset = handle.PostFakeMsg(msgPtr); // post fake msgPtr
+        waitState = handle.template Wait<true> (offset); // wait until the msgPtr is processed
+    }
+    else
+    {
+        auto msgPtr = handle.template AllocMessage();
+        offset = handle.template PostMessage(msgPtr, aCubeMsgBody);
+        waitState = handle.template Wait<true> (offset); // wait until the msgPtr is processed
+    }
+    // The Wait page: a second message, polled with Wait<false>.
+    AscendC::CubeGroupMsgHead headA = {AscendC::CubeMsgState::VALID, (uint8_t)queIdx};
+    AscendC::CubeMsgBody msgA = {headA, 0, 0, 0, false, false, false, false, 0, 0, 0, 0, 0, 0, 0, 0};
+    msgA.value = 300 + queIdx;
+    msgA.aAddr = reinterpret_cast<uint64_t>(z);
+    msgA.cAddr = reinterpret_cast<uint64_t>(z + 24 * sizeof(int32_t));
+    auto msgPtr = handle.AllocMessage();
+    auto offset2 = handle.PostMessage(msgPtr, msgA);
+    gz.SetValue(8 + queIdx, offset2);
+    bool done = handle.template Wait<false>(offset2);
+    while (!done) done = handle.template Wait<false>(offset2);
+    gz.SetValue(32 + queIdx, (waitState ? 1 : 0) + (done ? 2 : 0));
+    // Step 8: leave the queue.
+    auto quitPtr = handle.AllocMessage();        // 获取消息空间指针msgPtr
+    handle.SetQuit(quitPtr);              // 发送退出消息
+  }
+
+  // The KfcWorkspace pages and the constructor page: a workspace managed by hand.
+  {
+    AscendC::KfcWorkspace desc(workspaceGM + 4096);
+    desc.UpdateKfcWorkspace(1024);
+    GM_ADDR ws = desc.GetKfcWorkspace();
+    uint8_t blockStart = 4;
+    uint8_t blockSize = 4;
+    uint8_t msgQueueSize = 10;
+    uint8_t evtIDIn = 0; //用户自行管理事件ID
+    AscendC::CubeResGroupHandle<CubeMsgBody> handle;
+    handle = AscendC::CubeResGroupHandle<CubeMsgBody>(desc.GetKfcWorkspace(), blockStart, blockSize, msgQueueSize,
+                                                      evtIDIn);
+    if (GetBlockIdx() == 0) {
+      gz.SetValue(40, static_cast<int32_t>(ws - workspaceGM));
+      handle.AssignQueue(0);
+      auto first = handle.AllocMessage();
+      gz.SetValue(41, static_cast<int32_t>(reinterpret_cast<GM_ADDR>(first) - workspaceGM));
+    }
+  }
+
+  // The GroupBarrier pages.
+  constexpr int32_t ARRIVE_NUM = 2; // Arrive组的AIV个数
+  constexpr int32_t WAIT_NUM = 6; // Wait组的AIV个数
+  AscendC::GroupBarrier<AscendC::PipeMode::MTE3_MODE> barA(workspaceGM + 8192, ARRIVE_NUM, WAIT_NUM);
+  auto id = static_cast<int32_t>(AscendC::GetBlockIdx());
+  if (id >= 0 && id < ARRIVE_NUM) {
+    gz.SetValue(48 + id, 7 + id);
+    barA.Arrive(id);
+  } else if(id >= ARRIVE_NUM && id < ARRIVE_NUM + WAIT_NUM){
+    barA.Wait(id - ARRIVE_NUM);
+    gz.SetValue(50 + id - ARRIVE_NUM, gz.GetValue(48) * 100 + gz.GetValue(49));
+  }
+  if (id == 0) {
+    GM_ADDR startAddr = workspaceGM + 12288;
+    AscendC::GroupBarrier<AscendC::PipeMode::MTE3_MODE> barA(startAddr, 3, 6);
+    uint64_t offset = barA.GetWorkspaceLen(); // 返回barA所占用的GlobalMemory空间。
+    gz.SetValue(56, static_cast<int32_t>(offset));
+  }
+}
+"""
+
+
+@pytest.mark.api("CubeResGroupHandle构造函数", "CreateCubeResGroup", "AssignQueue", "AllocMessage", "PostMessage",
+                 "PostFakeMsg", "SetQuit", "CubeResGroupHandle/Wait", "FreeMessage", "SetSkipMsg",
+                 "GroupBarrier构造函数", "Arrive", "GroupBarrier/Wait", "GetWorkspaceLen",
+                 "KfcWorkspace/构造函数与析构函数", "UpdateKfcWorkspace", "GetKfcWorkspace")
+def test_documented_examples(sim, make_project):
+    build = sim.build(make_project("CubeGroupDoc", "cube_group_doc", DOC_HOST, DOC_KERNEL, PARAMS))
+    assert build.ok, build.diagnostics
+    launch = Launch(inputs=(TensorArg("a", "float16", np.zeros((16, 32), np.float16)),
+                            TensorArg("b", "float16", np.zeros((32, 32), np.float16))),
+                    outputs=(TensorArg("y", "float32", np.zeros((16, 32), np.float32)),
+                             TensorArg("z", "int32", np.zeros(64, np.int32))),
+                    attrs={"mode": ("int", 5)}, timeout_s=120)
+    result = sim.run(build, launch)
+    assert result.ok, result.message
+    assert result.details["cores"] == {"aic": DOC_CORES, "aiv": 2 * DOC_CORES}
+    z = result.outputs["z"]
+    # Round 1: AIV 0's message (funcID 1, skipping the 3 fake ones) answers queues 0..3; queues 4, 5 their own.
+    assert list(z[:6]) == [200, 200, 200, 200, 104, 105]
+    assert z[6] == 3 + 6                      # callback calls: 3 messages in round 1 (3 fakes skipped), 6 in round 2
+    assert list(z[24:30]) == [300 + q for q in range(6)]
+    assert list(z[8:14]) == [6] * 6           # the second message of a queue: row 1 of AIC 0's 6 queues
+    assert list(z[32:38]) == [3] * 6          # Wait<true> and the polled Wait<false> both saw it processed
+    assert z[40] == 4096 + 1024               # UpdateKfcWorkspace(1024) moved GetKfcWorkspace's address
+    assert z[41] == 4096 + 1024               # the constructor's area starts there: queue 0's first message
+    assert list(z[48:50]) == [7, 8]
+    assert list(z[50:56]) == [708] * 6        # every waiter saw both arrivers' values
+    assert z[56] == 6 * 512                   # the GetWorkspaceLen page: 3072

@@ -62,7 +62,8 @@ namespace sim {
 namespace cube_group {
 
 constexpr int kDepth = 4;                       // messages per queue
-constexpr std::uint32_t kBarrierSlot = 32;      // GroupBarrier: one 32-byte counter per member
+constexpr std::uint32_t kBarrierBlock = 512;    // GroupBarrier: one 512-byte block per Wait-group member
+constexpr std::uint32_t kBarrierArriveAt = 32;  // ... its Arrive counters from here, 4 bytes each
 constexpr std::uint32_t kBarrierMaxRounds = 1048575;
 
 struct GroupRecord {
@@ -166,6 +167,14 @@ inline void check_group_shape(const char* api, std::uint8_t blockStart, std::uin
 }  // namespace cube_group
 }  // namespace sim
 
+class KfcWorkspace;
+template <typename CubeMsgType>
+class CubeResGroupHandle;
+template <int groupID, class MatmulApiType, template <class, class> class CallBack, typename CubeMsgType>
+inline CubeResGroupHandle<CubeMsgType> CreateCubeResGroup(KfcWorkspace& desc, std::uint8_t blockStart,
+                                                          std::uint8_t blockSize, std::uint8_t msgQueueSize,
+                                                          GM_ADDR tiling);
+
 // ---- KfcWorkspace -------------------------------------------------------------------------------------
 class KfcWorkspace {
  public:
@@ -173,7 +182,6 @@ class KfcWorkspace {
       : msgStart_(workspace) { NPUKB_CALLER;
     sim::cube_group::mark_group_api("KfcWorkspace", file, line);
   }
-  KfcWorkspace() = delete;
   ~KfcWorkspace() = default;
   void UpdateKfcWorkspace(std::uint32_t offset) { NPUKB_CALLER;
     if (created_) {
@@ -190,8 +198,13 @@ class KfcWorkspace {
     return msgStart_;
   }
 
+
+ private:
+  template <int G, class M, template <class, class> class C, typename T>
+  friend CubeResGroupHandle<T> CreateCubeResGroup(KfcWorkspace&, std::uint8_t, std::uint8_t, std::uint8_t, GM_ADDR);
+
   // CreateCubeResGroup: the next group's area and event id.
-  GM_ADDR npukb_take(std::size_t bytes, std::uint8_t& evt, const char* file, int line) {
+  GM_ADDR take(std::size_t bytes, std::uint8_t& evt, const char* file, int line) {
     if (manual_) {
       npukb::violation("CreateCubeResGroup", "not with UpdateKfcWorkspace / GetKfcWorkspace on the same KfcWorkspace",
                        file, line);
@@ -203,7 +216,6 @@ class KfcWorkspace {
     return at;
   }
 
- private:
   GM_ADDR msgStart_;
   std::uint8_t evtID_ = 0;
   bool created_ = false, manual_ = false;
@@ -355,19 +367,20 @@ class CubeResGroupHandle {
     skip_ = skipCnt;
   }
 
-  // CreateCubeResGroup's set-up and server (not part of the documented interface).
-  void npukb_setup(const char* api, GM_ADDR workspace, std::uint8_t blockStart, std::uint8_t blockSize,
-                   std::uint8_t msgQueueSize, std::uint8_t evt, const char* file, int line) {
-    setup(api, workspace, blockStart, blockSize, msgQueueSize, evt, file, line);
-  }
+
+ private:
+  template <int G, class M, template <class, class> class C, typename T>
+  friend CubeResGroupHandle<T> CreateCubeResGroup(KfcWorkspace&, std::uint8_t, std::uint8_t, std::uint8_t, GM_ADDR);
+
+  // CreateCubeResGroup's server (not part of the documented interface).
   // The AIC index inside the group that this cube core is, or -1.
-  int npukb_member() const {
+  int member() const {
     if (!sim::cube_group::on_aic() || area_ == nullptr) return -1;
     const int g = npukb::block().core_idx - block_start_ / 2;
     return g >= 0 && g < aics_ ? g : -1;
   }
   template <typename F>
-  void npukb_serve(int g, F&& call, const char* file, int line) {
+  void serve(int g, F&& call, const char* file, int line) {
     const int n = queues_of(g);
     std::uint64_t active = n >= 64 ? ~0ull : ((1ull << n) - 1);
     int row = 0, col = 0;
@@ -410,7 +423,6 @@ class CubeResGroupHandle {
     serving_ = false;
   }
 
- private:
   void setup(const char* api, GM_ADDR workspace, std::uint8_t blockStart, std::uint8_t blockSize,
              std::uint8_t msgQueueSize, std::uint8_t evt, const char* file, int line) {
     sim::cube_group::mark_group_api(api, file, line);
@@ -494,13 +506,14 @@ class CubeResGroupHandle {
 template <int groupID, class MatmulApiType, template <class, class> class CallBack, typename CubeMsgType>
 inline CubeResGroupHandle<CubeMsgType> CreateCubeResGroup(KfcWorkspace& desc, std::uint8_t blockStart,
                                                           std::uint8_t blockSize, std::uint8_t msgQueueSize,
-                                                          GM_ADDR tiling) { NPUKB_CALLER;
+                                                          GM_ADDR tiling) {
+  NPUKB_CALLER;
   using Handle = CubeResGroupHandle<CubeMsgType>;
   std::uint8_t evt = 0;
-  GM_ADDR area = desc.npukb_take(static_cast<std::size_t>(sim::cube_group::kDepth) * msgQueueSize * sizeof(CubeMsgType),
+  GM_ADDR area = desc.take(static_cast<std::size_t>(sim::cube_group::kDepth) * msgQueueSize * sizeof(CubeMsgType),
                                  evt, file, line);
   Handle handle;
-  handle.npukb_setup("CreateCubeResGroup", area, blockStart, blockSize, msgQueueSize, evt, file, line);
+  handle.setup("CreateCubeResGroup", area, blockStart, blockSize, msgQueueSize, evt, file, line);
   // Every block creates the same groups; their AIC ranges do not overlap.
   auto& groups = sim::cube_group::tables().groups;
   const sim::cube_group::GroupRecord rec{blockStart, blockSize, msgQueueSize, reinterpret_cast<std::uintptr_t>(area)};
@@ -520,7 +533,7 @@ inline CubeResGroupHandle<CubeMsgType> CreateCubeResGroup(KfcWorkspace& desc, st
     npukb::violation("CreateCubeResGroup", "group " + sim::cube_group::num(groupID) + " was created with other "
                      "arguments (or another workspace) on another core", file, line);
   }
-  const int g = handle.npukb_member();
+  const int g = handle.member();
   if (g >= 0) {
     npukb::kern::CubeRegs& regs = npukb::kern::cube_regs();
     if (regs.group_served) {
@@ -531,15 +544,17 @@ inline CubeResGroupHandle<CubeMsgType> CreateCubeResGroup(KfcWorkspace& desc, st
     MatmulApiType mm;
     Cb cb;
     Cb::Init(cb, mm, tiling);
-    handle.npukb_serve(g, [&](CubeMsgType* msg) { Cb::Call(mm, msg, handle); }, file, line);
+    handle.serve(g, [&](CubeMsgType* msg) { Cb::Call(mm, msg, handle); }, file, line);
   }
   return handle;
 }
 
 // ---- GroupBarrier --------------------------------------------------------------------------------------
-// GM layout (the simulator's): one 32-byte slot per Arrive-group member, then one per Wait-group member,
-// each counting that member's calls (uint32 at the slot start). Wait(j) returns once every Arrive
-// counter reached Wait j's own count + 1, with the latest of those Arrive clocks.
+// GM layout (the simulator's): the documented 512 bytes per Wait-group member (GetWorkspaceLen: 3 arrivers
+// and 6 waiters take 6 x 512 = 3072 bytes). Block j holds waiter j's pass count (uint32 at its start) and,
+// from byte 32 on, one uint32 per Arrive-group member: how often that member arrived. Arrive(i) counts in
+// every waiter's block; Wait(j) returns once every Arrive counter of block j reached its own count + 1,
+// with the latest of those Arrive clocks.
 template <PipeMode pipeMode>
 class GroupBarrier {
   static_assert(pipeMode == PipeMode::MTE3_MODE, "GroupBarrier: only PipeMode::MTE3_MODE is supported");
@@ -554,6 +569,12 @@ class GroupBarrier {
     if (arrive_ == 0 || wait_ == 0) {
       npukb::violation("GroupBarrier", "arriveSizeIn and waitSizeIn must be at least 1", file, line);
     }
+    if (arrive_ > static_cast<std::uint32_t>(npukb::kVectorCores) ||
+        wait_ > static_cast<std::uint32_t>(npukb::kVectorCores)) {
+      npukb::violation("GroupBarrier", "arriveSizeIn = " + sim::cube_group::num(arrive_) + " and waitSizeIn = " +
+                       sim::cube_group::num(wait_) + " count AIVs: at most the chip's " +
+                       sim::cube_group::num(npukb::kVectorCores) + " each", file, line);
+    }
     npukb::check_gm(ws_, GetWorkspaceLen(), true, "GroupBarrier", file, line);
   }
   void Arrive(std::uint32_t arriveIndex) { NPUKB_CALLER;
@@ -561,32 +582,37 @@ class GroupBarrier {
       npukb::violation("GroupBarrier::Arrive", "arriveIndex = " + sim::cube_group::num(arriveIndex) +
                        " outside [0, arriveSize - 1 = " + sim::cube_group::num(arrive_ - 1) + "]", file, line);
     }
-    auto* c = counter(arriveIndex);
-    check_cleared("GroupBarrier::Arrive", *c, file, line);
-    const std::uint32_t round = *c + 1;
+    std::uint32_t seen = 0;
+    for (std::uint32_t j = 0; j < wait_; ++j) {
+      const std::uint32_t v = *arrived(j, arriveIndex);
+      check_cleared("GroupBarrier::Arrive", v, file, line);
+      seen = std::max(seen, v);
+    }
+    const std::uint32_t round = seen + 1;
     if (round > sim::cube_group::kBarrierMaxRounds) {
       npukb::violation("GroupBarrier::Arrive", "more than 1048575 rounds", file, line);
     }
-    sim::cube_group::tables().arrive_time[{reinterpret_cast<std::uintptr_t>(c), round}] =
+    sim::cube_group::tables().arrive_time[{reinterpret_cast<std::uintptr_t>(arrived(0, arriveIndex)), round}] =
         sim::cube_group::clock_of(npukb::PIPE_ID_MTE3);
-    *c = round;
+    for (std::uint32_t j = 0; j < wait_; ++j) *arrived(j, arriveIndex) = round;
   }
   void Wait(std::uint32_t waitIndex) { NPUKB_CALLER;
     if (waitIndex >= wait_) {
       npukb::violation("GroupBarrier::Wait", "waitIndex = " + sim::cube_group::num(waitIndex) +
                        " outside [0, waitSize - 1 = " + sim::cube_group::num(wait_ - 1) + "]", file, line);
     }
-    auto* mine = counter(arrive_ + waitIndex);
+    auto* mine = passed(waitIndex);
     check_cleared("GroupBarrier::Wait", *mine, file, line);
+    for (std::uint32_t i = 0; i < arrive_; ++i) check_cleared("GroupBarrier::Wait", *arrived(waitIndex, i), file, line);
     const std::uint32_t round = *mine + 1;
     if (round > sim::cube_group::kBarrierMaxRounds) {
       npukb::violation("GroupBarrier::Wait", "more than 1048575 rounds", file, line);
     }
     GroupBarrier* self = this;
     npukb::wait_for(
-        [self, round] {
+        [self, waitIndex, round] {
           for (std::uint32_t i = 0; i < self->arrive_; ++i) {
-            if (*self->counter(i) < round) return false;
+            if (*self->arrived(waitIndex, i) < round) return false;
           }
           return true;
         },
@@ -594,14 +620,14 @@ class GroupBarrier {
     double t = 0.0;
     for (std::uint32_t i = 0; i < arrive_; ++i) {
       auto& at = sim::cube_group::tables().arrive_time;
-      auto it = at.find({reinterpret_cast<std::uintptr_t>(counter(i)), round});
+      auto it = at.find({reinterpret_cast<std::uintptr_t>(arrived(0, i)), round});
       if (it != at.end()) t = std::max(t, it->second);
     }
     sim::cube_group::advance_to(t);
     *mine = round;
   }
-  std::uint64_t GetWorkspaceLen() const {
-    return static_cast<std::uint64_t>(arrive_ + wait_) * sim::cube_group::kBarrierSlot;
+  std::uint64_t GetWorkspaceLen() {
+    return static_cast<std::uint64_t>(wait_) * sim::cube_group::kBarrierBlock;
   }
 
  private:
@@ -611,8 +637,12 @@ class GroupBarrier {
                        "(zero it before the barrier is used)", file, line);
     }
   }
-  volatile std::uint32_t* counter(std::uint32_t i) const {
-    return reinterpret_cast<volatile std::uint32_t*>(ws_ + static_cast<std::size_t>(i) * sim::cube_group::kBarrierSlot);
+  volatile std::uint32_t* passed(std::uint32_t j) const {
+    return reinterpret_cast<volatile std::uint32_t*>(ws_ + static_cast<std::size_t>(j) * sim::cube_group::kBarrierBlock);
+  }
+  volatile std::uint32_t* arrived(std::uint32_t j, std::uint32_t i) const {
+    return reinterpret_cast<volatile std::uint32_t*>(ws_ + static_cast<std::size_t>(j) * sim::cube_group::kBarrierBlock +
+                                                     sim::cube_group::kBarrierArriveAt + 4u * i);
   }
   GM_ADDR ws_;
   std::uint32_t arrive_, wait_;
