@@ -6,22 +6,17 @@
 #include <cstdint>
 
 #include "graph/tensor.h"
-#include "npukb_sim/quant_tmp_sizes.h"
+#include "lib/quantization/ascend_quant_tiling.h"
 
 namespace AscendC {
 
 inline void GetQuantizeMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, uint32_t& maxValue,
                                      uint32_t& minValue) {
-  const int64_t n = srcShape.GetShapeSize();
-  const uint64_t count = n < 0 ? 0 : static_cast<uint64_t>(n);
-  maxValue = npukb_lib::AscendQuantMaxBytes(count, typeSize);
-  minValue = npukb_lib::AscendQuantMinBytes(count, typeSize);
+  GetAscendQuantMaxMinTmpSize(srcShape, typeSize, maxValue, minValue);
 }
 
-// The work buffer holds maxLiveNodeCount source-sized values per element, and extraBuf bytes more.
 inline void GetQuantizeTmpBufferFactorSize(uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {
-  maxLiveNodeCount = npukb_lib::kAscendQuantLiveNodes;
-  extraBuf = 0;
+  GetAscendQuantTmpBufferFactorSize(maxLiveNodeCount, extraBuf);
 }
 
 }  // namespace AscendC
