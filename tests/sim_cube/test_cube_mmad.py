@@ -21,12 +21,16 @@ static void body(void*) {
       dump(0, b.L0C<float>(), P[5]);
       break;
     }
-    case 2: {  // float inputs, kDirectionAlign = P[5]; HF32 mode P[6] (0 off, 1 even, 2 to zero)
+    case 2: {  // float inputs, kDirectionAlign = P[5]; HF32 mode P[6] (0 off, 1 even, 2 to zero; 3 even,
+               // 4 to zero through the bool forms of the names before CANN 8.5)
       load(b.L0A<float>(), 1, 16384);
       load(b.L0B<float>(), 2, 16384);
-      if (P[6] != 0) {
+      if (P[6] == 1 || P[6] == 2) {
         SetHF32Mode(HF32Mode::ENABLE);
         SetHF32TransMode(P[6] == 2 ? HF32TransMode::NEAREST_ZERO : HF32TransMode::NEAREST_EVEN);
+      } else if (P[6] >= 3) {
+        SetHF32Mode(true);
+        SetHF32TransMode(P[6] == 4);
       }
       MmadParams p = mp3(P[2], P[3], P[4]);
       p.kDirectionAlign = P[5] != 0;
@@ -73,7 +77,8 @@ static void body(void*) {
     case 7: {  // SetMMColumnMajor / SetMMRowMajor around the same Mmad
       load(b.L0A<half>(), 1, 32768);
       load(b.L0B<half>(), 2, 32768);
-      if (P[5]) SetMMRowMajor(); else SetMMColumnMajor();
+      if (P[5] == 2) SetMMLayoutTransform(true); else if (P[5] == 3) SetMMLayoutTransform(false);
+      else if (P[5]) SetMMRowMajor(); else SetMMColumnMajor();
       Mmad(b.L0C<float>(), b.L0A<half>(), b.L0B<half>(), mp3(P[2], P[3], P[4]));
       dump(0, b.L0C<float>(), P[6]);
       break;
@@ -309,6 +314,11 @@ def test_hf32_rounds_float_inputs(prog):
     np.testing.assert_allclose(even, hf32(a, True).astype(np.float64) @ hf32(b, True), rtol=1e-5, atol=1e-4)
     np.testing.assert_allclose(zero, hf32(a, False).astype(np.float64) @ hf32(b, False), rtol=1e-5, atol=1e-4)
     assert not np.allclose(even, zero, rtol=1e-5) and not np.allclose(even, full, rtol=1e-5)
+    # the bool forms of the names before CANN 8.5: SetHF32Mode(true), SetHF32TransMode(false / true)
+    old_even = from_nz_c(output(prog.ok(2, *args, extra=(m, n, k, 0, 3, 256)), 0, np.float32), m, n)
+    old_zero = from_nz_c(output(prog.ok(2, *args, extra=(m, n, k, 0, 4, 256)), 0, np.float32), m, n)
+    np.testing.assert_array_equal(old_even, even)
+    np.testing.assert_array_equal(old_zero, zero)
 
 
 @pytest.mark.api("SetMMColumnMajor/SetMMRowMajor")
@@ -316,7 +326,7 @@ def test_mm_major_order_keeps_the_values(prog):
     m, k, n = 32, 32, 48
     a, b = half_mat(m, k), half_mat(k, n)
     want = a.astype(np.float32) @ b.astype(np.float32)
-    for row_major in (0, 1):
+    for row_major in (0, 1, 2, 3):  # 2, 3: SetMMLayoutTransform(true / false), the name before CANN 8.5
         d = prog.ok(7, to_zz(a, 16, 16), to_nz_b(b, 16), extra=(m, n, k, row_major, c_size(m, n)))
         np.testing.assert_allclose(from_nz_c(output(d, 0, np.float32), m, n), want, rtol=1e-5, atol=1e-5)
 

@@ -163,11 +163,12 @@ static void body(void*) {
   wait_flag(PIPE_V, PIPE_S, EVENT_ID0);
   uint64_t acc = GetAccVal();
   z.SetValue(8, *reinterpret_cast<float*>(&acc));
-  // WholeReduceMax in counter mode over 150 elements, then the extreme and its index from the register
-  SetMaskCount();
+  // WholeReduceMax in counter mode over 150 elements (the mode set through AscendCUtils), then the
+  // extreme and its index from the register
+  AscendCUtils::SetMaskCount<float>();
   SetVectorMask<float, MaskMode::COUNTER>(0, 150);
   WholeReduceMax<float, false>(z[64], x, MASK_PLACEHOLDER, 1, 1, 1, 8);
-  SetMaskNorm();
+  AscendCUtils::SetMaskNorm<float>();
   ResetMask();
   float val = 0, idx = 0;
   GetReduceMaxMinCount<float>(val, idx);

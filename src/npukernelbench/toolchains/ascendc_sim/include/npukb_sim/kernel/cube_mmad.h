@@ -190,6 +190,9 @@ inline void MmadWithSparse(const LocalTensor<T>& dst, const LocalTensor<U>& fm, 
 // first (row major). It changes when each fractal of C is ready (unitFlag), not the values.
 inline void SetMMColumnMajor() { npukb::kern::cube_regs().mm_row_major = false; }
 inline void SetMMRowMajor() { npukb::kern::cube_regs().mm_row_major = true; }
+// SetMMLayoutTransform: the name of this setting before CANN 8.5 (true = SetMMRowMajor, false =
+// SetMMColumnMajor).
+inline void SetMMLayoutTransform(bool rowMajor) { npukb::kern::cube_regs().mm_row_major = rowMajor; }
 
 // HF32: float L0A/L0B data are rounded to 11 mantissa bits before the multiply (twice the float rate).
 inline void SetHF32Mode(HF32Mode mode) { npukb::kern::cube_regs().hf32 = mode == HF32Mode::ENABLE; }
@@ -198,5 +201,7 @@ inline void SetHF32Mode(bool enable) { npukb::kern::cube_regs().hf32 = enable; }
 inline void SetHF32TransMode(HF32TransMode mode) {
   npukb::kern::cube_regs().hf32_to_zero = mode == HF32TransMode::NEAREST_ZERO;
 }
+// Before CANN 8.5 the setting took a bool (true = round towards zero).
+inline void SetHF32TransMode(bool toZero) { npukb::kern::cube_regs().hf32_to_zero = toZero; }
 
 }  // namespace AscendC

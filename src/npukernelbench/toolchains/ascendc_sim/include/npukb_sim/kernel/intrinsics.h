@@ -184,6 +184,11 @@ class AscendCUtils {
   template <typename T>
   static std::int32_t GetBitSize(std::int32_t byteSize) { return byteSize * 8; }
   static void ResetMask() { AscendC::ResetMask(); }
+  // The mask mode of the next vector instructions (SetMaskCount / SetMaskNorm), per element type.
+  template <typename T>
+  static void SetMaskCount() { AscendC::SetMaskCount(); }
+  template <typename T>
+  static void SetMaskNorm() { AscendC::SetMaskNorm(); }
 };
 
 // Sum left in the accumulate register by vcadd(..., true) (raw bits of the element type in the low bytes).

@@ -340,6 +340,18 @@ inline void ReduceRepeat(const LocalTensor<T>& dst, const LocalTensor<U>& src, c
                     reduceType == ReduceType::SUM ? ReduceOrder::ORDER_ONLY_VALUE : order, file, line);
 }
 
+// RepeatReduceSum: the name of ReduceRepeat<ReduceType::SUM> before CANN 9.1, with repeatTime before
+// mask and a dstBlkStride that has no effect (one result per repeat; dstRepStride in dst elements).
+template <typename T, bool isSetMask = true>
+inline void RepeatReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::int32_t repeatTime,
+                            const std::int32_t mask, const std::int32_t dstBlkStride, const std::int32_t srcBlkStride,
+                            const std::int32_t dstRepStride, const std::int32_t srcRepStride) { NPUKB_CALLER;
+  static_assert(sim::red_types<T>, "RepeatReduceSum: unsupported data type (half, float)");
+  (void)dstBlkStride;
+  sim::whole_reduce("RepeatReduceSum", dst, src, isSetMask, nullptr, static_cast<std::uint64_t>(mask), repeatTime, dstRepStride,
+                    srcBlkStride, srcRepStride, sim::Red::Sum, ReduceOrder::ORDER_ONLY_VALUE, file, line);
+}
+
 // ---- BlockReduce / ReduceDataBlock: one result per 32-byte block, 8 per repeat --------------------------
 namespace sim {
 template <typename T>

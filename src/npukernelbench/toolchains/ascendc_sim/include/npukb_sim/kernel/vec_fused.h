@@ -229,4 +229,20 @@ inline void CastDequant(const LocalTensor<T>& dst, const LocalTensor<U>& src, co
                          repeatParams, file, line);
 }
 
+// CastDeq: the name of CastDequant before CANN 8.5 (the same instruction, forms and template parameters).
+template <typename T, typename U, bool isVecDeq = true, bool halfBlock = true>
+inline void CastDeq(const LocalTensor<T>& dst, const LocalTensor<U>& src, const std::uint32_t count) {
+  CastDequant<T, U, isVecDeq, halfBlock>(dst, src, count);
+}
+template <typename T, typename U, bool isSetMask = true, bool isVecDeq = true, bool halfBlock = true>
+inline void CastDeq(const LocalTensor<T>& dst, const LocalTensor<U>& src, const std::uint64_t mask[], sim::RepeatArg repeatTime,
+                    const UnaryRepeatParams& repeatParams) {
+  CastDequant<T, U, isSetMask, isVecDeq, halfBlock>(dst, src, mask, repeatTime, repeatParams);
+}
+template <typename T, typename U, bool isSetMask = true, bool isVecDeq = true, bool halfBlock = true>
+inline void CastDeq(const LocalTensor<T>& dst, const LocalTensor<U>& src, const std::int32_t mask, sim::RepeatArg repeatTime,
+                    const UnaryRepeatParams& repeatParams) {
+  CastDequant<T, U, isSetMask, isVecDeq, halfBlock>(dst, src, mask, repeatTime, repeatParams);
+}
+
 }  // namespace AscendC

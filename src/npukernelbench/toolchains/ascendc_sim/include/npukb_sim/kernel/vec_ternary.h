@@ -73,6 +73,8 @@ inline void check_no_overlap(const char* api, const LocalTensor<T>& dst, std::ui
 // The fused multiply-add rounds once (float arithmetic for half, fma for float).
 NPUKB_TERNARY(FusedMulAdd, __builtin_fmaf(sim::tofl(a), sim::tofl(d), sim::tofl(b)))
 NPUKB_TERNARY(MulAddRelu, sim::relu_of<float>(__builtin_fmaf(sim::tofl(a), sim::tofl(d), sim::tofl(b))))
+// FusedMulAddRelu: the name of MulAddRelu before CANN 8.5 (the same instruction).
+NPUKB_TERNARY(FusedMulAddRelu, sim::relu_of<float>(__builtin_fmaf(sim::tofl(a), sim::tofl(d), sim::tofl(b))))
 #undef NPUKB_TERNARY
 
 // ---- MulAddDst: dst (T) = src0 (U) * src1 (U) + dst ------------------------------------------------
