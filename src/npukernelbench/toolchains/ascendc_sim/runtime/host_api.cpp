@@ -1,9 +1,11 @@
 // runtime/host_api.cpp -- out-of-line members of the host-side API (register/op_def.h,
 // register/op_impl_registry.h, register/tilingdata_base.h, exe_graph/runtime/*.h,
-// platform/platform_info.h, platform/platform_infos_def.h).
+// platform/platform_info.h, platform/platform_infos_def.h, tiling/context/context_builder.h).
 // Part of the ascendc-sim clean-room simulator. Compiled once per machine together with the launcher,
 // so that an operator's host TU does not instantiate the container code behind these classes.
+#include <cstdio>
 #include <cstring>
+#include <new>
 #include <map>
 #include <string>
 #include <utility>
@@ -18,6 +20,7 @@
 #include "register/op_def.h"
 #include "register/op_impl_registry.h"
 #include "register/tilingdata_base.h"
+#include "tiling/context/context_builder.h"
 
 // ---------------------------------------------------------------------------------------------- ops
 namespace ops {
@@ -320,6 +323,15 @@ TilingContext::TilingContext(NpukbIoTable* io, TilingData* raw, fe::PlatFormInfo
     : ExtendedKernelContext(io), raw_(raw), platform_(platform), compile_info_(compile_info) {}
 TilingContext::~TilingContext() = default;
 size_t* TilingContext::GetWorkspaceSizes(size_t workspace_count) {
+  if (external_workspace_ != nullptr) {
+    if (workspace_count > external_workspace_->GetCapacity()) return nullptr;
+    if (workspace_count > external_workspace_->GetSize()) {
+      size_t* sizes = static_cast<size_t*>(external_workspace_->MutableData());
+      for (size_t i = external_workspace_->GetSize(); i < workspace_count; ++i) sizes[i] = 0;
+      external_workspace_->SetSize(workspace_count);
+    }
+    return static_cast<size_t*>(external_workspace_->MutableData());
+  }
   if (workspace_count > workspace_.size()) workspace_.resize(workspace_count, 0);
   return workspace_.data();
 }
@@ -616,3 +628,462 @@ uint32_t PlatformInfoManager::GetRuntimePlatformInfosByDevice(const uint32_t& /*
 }
 
 }  // namespace fe
+
+// ------------------------------------------------------------------------ context_ascendc (Tiling调测)
+namespace context_ascendc {
+
+namespace {
+
+template <typename T>
+std::vector<uint8_t> bytes_of(const T* data, std::size_t count) {
+  const auto* p = reinterpret_cast<const uint8_t*>(data);
+  return std::vector<uint8_t>(p, p + count * sizeof(T));
+}
+
+void report(const char* level, const std::string& what) { std::fprintf(stderr, "[%s] %s\n", level, what.c_str()); }
+
+// IEEE binary32 -> binary16 / bfloat16, rounding to nearest even (NaN stays NaN).
+uint16_t to_half(float value) {
+  uint32_t f;
+  std::memcpy(&f, &value, 4);
+  const uint32_t sign = (f >> 16) & 0x8000U;
+  const uint32_t exp = (f >> 23) & 0xFFU;
+  uint32_t man = f & 0x7FFFFFU;
+  if (exp == 0xFFU) return static_cast<uint16_t>(sign | 0x7C00U | (man != 0 ? 0x200U : 0U));
+  const int e = static_cast<int>(exp) - 127 + 15;
+  if (e >= 31) return static_cast<uint16_t>(sign | 0x7C00U);
+  if (e <= 0) {
+    if (e < -10) return static_cast<uint16_t>(sign);
+    man |= 0x800000U;
+    const uint32_t shift = static_cast<uint32_t>(14 - e);
+    uint32_t half = man >> shift;
+    const uint32_t rest = man & ((1U << shift) - 1U), mid = 1U << (shift - 1U);
+    if (rest > mid || (rest == mid && (half & 1U) != 0)) ++half;
+    return static_cast<uint16_t>(sign | half);
+  }
+  uint32_t half = (static_cast<uint32_t>(e) << 10) | (man >> 13);
+  const uint32_t rest = man & 0x1FFFU;
+  if (rest > 0x1000U || (rest == 0x1000U && (half & 1U) != 0)) ++half;   // may carry into the exponent: inf
+  return static_cast<uint16_t>(sign | half);
+}
+
+uint16_t to_bf16(float value) {
+  uint32_t f;
+  std::memcpy(&f, &value, 4);
+  if ((f & 0x7F800000U) == 0x7F800000U && (f & 0x7FFFFFU) != 0) return static_cast<uint16_t>((f >> 16) | 0x40U);
+  f += 0x7FFFU + ((f >> 16) & 1U);
+  return static_cast<uint16_t>(f >> 16);
+}
+
+// A list attribute as RuntimeAttrs keeps it: a ContinuousVector header and then the elements.
+std::vector<uint8_t> continuous(std::size_t count, const void* data, std::size_t bytes) {
+  std::vector<uint8_t> buf(sizeof(gert::ContinuousVector) + bytes, 0);
+  auto* cv = reinterpret_cast<gert::ContinuousVector*>(buf.data());
+  cv->Init(count);
+  cv->SetSize(count);
+  if (bytes != 0) std::memcpy(cv->MutableData(), data, bytes);
+  return buf;
+}
+
+struct TensorTd {
+  ge::DataType dtype = ge::DT_UNDEFINED;
+  ge::Format origin = ge::FORMAT_ND;
+  ge::Format storage = ge::FORMAT_ND;
+  gert::StorageShape shape;
+  bool has_data = false;
+  std::vector<uint8_t> data;
+};
+
+}  // namespace
+
+class NpukbBuilderState {
+ public:
+  std::vector<void*> inputs;
+  std::vector<void*> outputs;
+  bool io_declared = false;
+  std::size_t ir_inputs = 0;
+  std::size_t ir_outputs = 0;
+  bool instances_declared = false;
+  std::vector<uint32_t> instances;
+  std::string op_name;
+  std::string op_type;
+  std::map<int32_t, TensorTd> input_tds;
+  std::map<int32_t, TensorTd> output_tds;
+  std::vector<std::pair<std::string, std::vector<uint8_t>>> attrs;
+  void* compile_info = nullptr;
+  void* platform = nullptr;          // PlatformInfo(p)
+  bool own_platform = false;         // AddPlatformInfo(...): the holder's own fe::PlatFormInfos
+  void* tiling_data = nullptr;
+  gert::ContinuousVector* workspace = nullptr;
+  std::vector<std::string> errors;
+
+  void fail(const std::string& what) {
+    report("ERROR", "ContextBuilder: " + what);
+    errors.push_back(what);
+  }
+  void add_attr(const std::string& name, std::vector<uint8_t> bytes) {
+    for (const auto& a : attrs) {
+      if (a.first == name) {
+        report("ERROR", "ContextBuilder::AddAttr: attribute '" + name + "' is already added (the first value stays)");
+        errors.push_back("attribute '" + name + "' added twice");
+        return;
+      }
+    }
+    attrs.emplace_back(name, std::move(bytes));
+  }
+  bool declared_for(const char* api) {
+    if (io_declared && instances_declared) return true;
+    fail(std::string(api) + " before NodeIoNum and IrInstanceNum (the documentation requires them first)");
+    return false;
+  }
+};
+
+class ValueHolderImpl {
+ public:
+  gert::NpukbIoTable io;
+  std::vector<void*> inputs;
+  std::vector<void*> outputs;
+  std::vector<std::vector<uint8_t>> data;     // input values (AddInputTd with constValues)
+  fe::PlatFormInfos platform;                 // AddPlatformInfo
+  std::unique_ptr<gert::TilingContext> tiling;
+  std::unique_ptr<gert::TilingParseContext> parse;
+};
+
+KernelRunContextHolder::KernelRunContextHolder() = default;
+KernelRunContextHolder::~KernelRunContextHolder() = default;
+
+ContextBuilder::ContextBuilder() : state_(new NpukbBuilderState()) {}
+ContextBuilder::ContextBuilder(const ContextBuilder& other) : state_(new NpukbBuilderState(*other.state_)) {}
+ContextBuilder& ContextBuilder::operator=(const ContextBuilder& other) {
+  if (this != &other) *state_ = *other.state_;
+  return *this;
+}
+ContextBuilder::~ContextBuilder() = default;
+
+ContextBuilder& ContextBuilder::Inputs(std::vector<void*> inputs) {
+  state_->inputs = std::move(inputs);
+  return *this;
+}
+ContextBuilder& ContextBuilder::Outputs(std::vector<void*> outputs) {
+  state_->outputs = std::move(outputs);
+  return *this;
+}
+ContextBuilder& ContextBuilder::NodeIoNum(size_t inputNum, size_t outputNum) {
+  state_->io_declared = true;
+  state_->ir_inputs = inputNum;
+  state_->ir_outputs = outputNum;
+  return *this;
+}
+ContextBuilder& ContextBuilder::SetOpNameType(const std::string& opName, const std::string& opType) {
+  state_->op_name = opName;
+  state_->op_type = opType;
+  return *this;
+}
+ContextBuilder& ContextBuilder::IrInstanceNum(std::vector<uint32_t> instanceNum) {
+  state_->instances_declared = true;
+  state_->instances = std::move(instanceNum);
+  return *this;
+}
+
+namespace {
+TensorTd describe(ge::DataType dtype, ge::Format origin, ge::Format storage, const gert::StorageShape& shape) {
+  TensorTd td;
+  td.dtype = dtype;
+  td.origin = origin;
+  td.storage = storage;
+  td.shape = shape;
+  return td;
+}
+}  // namespace
+
+ContextBuilder& ContextBuilder::AddInputTd(int32_t index, ge::DataType dtype, ge::Format originFormat,
+                                           ge::Format storageFormat, gert::StorageShape storageShape) {
+  if (!state_->declared_for("AddInputTd")) return *this;
+  if (index < 0) {
+    state_->fail("AddInputTd: negative input index " + std::to_string(index));
+    return *this;
+  }
+  state_->input_tds[index] = describe(dtype, originFormat, storageFormat, storageShape);
+  return *this;
+}
+// The values are the tensor's elements in its dtype, except float16 / bfloat16: floats, converted here.
+ContextBuilder& ContextBuilder::AddInputTd(int32_t index, ge::DataType dtype, ge::Format originFormat,
+                                           ge::Format storageFormat, gert::StorageShape storageShape,
+                                           void* constValues) {
+  const std::size_t errors = state_->errors.size();
+  AddInputTd(index, dtype, originFormat, storageFormat, storageShape);
+  if (state_->errors.size() != errors) return *this;
+  TensorTd& td = state_->input_tds[index];
+  int64_t count = storageShape.GetStorageShape().GetShapeSize();
+  if (count < 0) count = 0;
+  const int elem = ge::GetSizeByDataType(dtype);
+  if (elem <= 0) {
+    state_->fail("AddInputTd: input " + std::to_string(index) + " has a data type without a fixed element size");
+    return *this;
+  }
+  if (constValues == nullptr && count != 0) {
+    state_->fail("AddInputTd: input " + std::to_string(index) + " gets a null constValues pointer");
+    return *this;
+  }
+  td.data.assign(static_cast<std::size_t>(count) * static_cast<std::size_t>(elem), 0);
+  if (dtype == ge::DT_FLOAT16 || dtype == ge::DT_BF16) {
+    const float* src = static_cast<const float*>(constValues);
+    for (int64_t i = 0; i < count; ++i) {
+      const uint16_t v = dtype == ge::DT_FLOAT16 ? to_half(src[i]) : to_bf16(src[i]);
+      std::memcpy(td.data.data() + i * 2, &v, 2);
+    }
+  } else if (!td.data.empty()) {
+    std::memcpy(td.data.data(), constValues, td.data.size());
+  }
+  td.has_data = true;
+  return *this;
+}
+ContextBuilder& ContextBuilder::AddInputTd(int32_t index, ge::DataType dtype, ge::Format originFormat,
+                                           ge::Format storageFormat, gert::StorageShape storageShape,
+                                           const std::string& filePath) {
+  const std::size_t errors = state_->errors.size();
+  AddInputTd(index, dtype, originFormat, storageFormat, storageShape);
+  if (state_->errors.size() == errors) {
+    report("WARNING", "ContextBuilder::AddInputTd: input " + std::to_string(index) + ": host code opens no files "
+           "in the simulator, so '" + filePath + "' is not read and the input has no data; pass the values "
+           "with AddInputTd(..., void* constValues)");
+  }
+  return *this;
+}
+ContextBuilder& ContextBuilder::AddOutputTd(int32_t index, ge::DataType dtype, ge::Format originFormat,
+                                            ge::Format storageFormat, gert::StorageShape storageShape) {
+  if (!state_->declared_for("AddOutputTd")) return *this;
+  if (index < 0) {
+    state_->fail("AddOutputTd: negative output index " + std::to_string(index));
+    return *this;
+  }
+  state_->output_tds[index] = describe(dtype, originFormat, storageFormat, storageShape);
+  return *this;
+}
+
+ContextBuilder& ContextBuilder::AddAttr(const std::string& attrName, int64_t attrValue) {
+  state_->add_attr(attrName, bytes_of(&attrValue, 1));
+  return *this;
+}
+ContextBuilder& ContextBuilder::AddAttr(const std::string& attrName, bool attrValue) {
+  state_->add_attr(attrName, bytes_of(&attrValue, 1));
+  return *this;
+}
+ContextBuilder& ContextBuilder::AddAttr(const std::string& attrName, const std::string& attrValue) {
+  state_->add_attr(attrName, bytes_of(attrValue.c_str(), attrValue.size() + 1));
+  return *this;
+}
+ContextBuilder& ContextBuilder::AddAttr(const std::string& attrName, float attrValue) {
+  state_->add_attr(attrName, bytes_of(&attrValue, 1));
+  return *this;
+}
+ContextBuilder& ContextBuilder::AddAttr(const std::string& attrName, const std::vector<float>& attrValue) {
+  state_->add_attr(attrName, continuous(attrValue.size(), attrValue.data(), attrValue.size() * sizeof(float)));
+  return *this;
+}
+ContextBuilder& ContextBuilder::AddAttr(const std::string& attrName, const std::vector<bool>& attrValue) {
+  std::vector<uint8_t> flags(attrValue.begin(), attrValue.end());
+  state_->add_attr(attrName, continuous(flags.size(), flags.data(), flags.size()));
+  return *this;
+}
+ContextBuilder& ContextBuilder::AddAttr(const std::string& attrName, const std::vector<int64_t>& attrValue) {
+  state_->add_attr(attrName, continuous(attrValue.size(), attrValue.data(), attrValue.size() * sizeof(int64_t)));
+  return *this;
+}
+ContextBuilder& ContextBuilder::AddAttr(const std::string& attrName, const std::vector<std::string>& attrValue) {
+  std::string joined;
+  for (const auto& s : attrValue) joined.append(s.c_str(), s.size() + 1);
+  state_->add_attr(attrName, continuous(attrValue.size(), joined.data(), joined.size()));
+  return *this;
+}
+ContextBuilder& ContextBuilder::AddAttr(const std::string& attrName,
+                                        const std::vector<std::vector<int64_t>>& attrValue) {
+  const std::size_t n = attrValue.size();
+  std::size_t bytes = sizeof(gert::ContinuousVectorVector) + n * sizeof(std::size_t);
+  std::vector<std::size_t> offsets;
+  for (const auto& row : attrValue) {
+    offsets.push_back(bytes);
+    bytes += sizeof(gert::ContinuousVector) + row.size() * sizeof(int64_t);
+  }
+  std::vector<uint8_t> buf(bytes, 0);
+  auto* outer = reinterpret_cast<gert::ContinuousVectorVector*>(buf.data());
+  outer->Init(n);
+  outer->SetSize(n);
+  if (n != 0) std::memcpy(buf.data() + sizeof(gert::ContinuousVectorVector), offsets.data(), n * sizeof(std::size_t));
+  for (std::size_t i = 0; i < n; ++i) {
+    std::vector<uint8_t> row = continuous(attrValue[i].size(), attrValue[i].data(), attrValue[i].size() * sizeof(int64_t));
+    std::memcpy(buf.data() + offsets[i], row.data(), row.size());
+  }
+  state_->add_attr(attrName, std::move(buf));
+  return *this;
+}
+
+ContextBuilder& ContextBuilder::CompileInfo(void* compileInfo) {
+  state_->compile_info = compileInfo;
+  return *this;
+}
+ContextBuilder& ContextBuilder::PlatformInfo(void* platformInfo) {
+  state_->platform = platformInfo;
+  state_->own_platform = false;
+  return *this;
+}
+// nullptr: the current platform; any name: the simulator has one platform, the Ascend 910B, whatever
+// processor is named (as fe::PlatformInfoManager::GetPlatformInfos).
+ContextBuilder& ContextBuilder::AddPlatformInfo(const char* customSocVersion) {
+  (void)customSocVersion;
+  state_->platform = nullptr;
+  state_->own_platform = true;
+  return *this;
+}
+ContextBuilder& ContextBuilder::TilingData(void* tilingData) {
+  state_->tiling_data = tilingData;
+  return *this;
+}
+ContextBuilder& ContextBuilder::Workspace(gert::ContinuousVector* workspace) {
+  state_->workspace = workspace;
+  return *this;
+}
+
+namespace {
+// The node table of a holder from the builder's description; false (reported) when it is inconsistent.
+bool fill_node(NpukbBuilderState& st, ValueHolderImpl& v) {
+  v.io.node_name = st.op_name;
+  v.io.node_type = st.op_type;
+  if (st.io_declared != st.instances_declared) {
+    st.fail(st.io_declared ? "NodeIoNum without IrInstanceNum" : "IrInstanceNum without NodeIoNum");
+  }
+  if (st.io_declared && st.instances_declared && st.instances.size() != st.ir_inputs) {
+    st.fail("IrInstanceNum declares " + std::to_string(st.instances.size()) + " inputs, NodeIoNum " +
+            std::to_string(st.ir_inputs));
+  }
+  std::size_t total = 0;
+  v.io.input_ir.assign(st.instances.size(), {});
+  for (std::size_t ir = 0; ir < st.instances.size(); ++ir) {
+    for (uint32_t k = 0; k < st.instances[ir]; ++k) v.io.input_ir[ir].push_back(static_cast<int>(total++));
+  }
+  v.io.inputs.assign(total, gert::Tensor());
+  v.io.outputs.assign(st.io_declared ? st.ir_outputs : 0, gert::Tensor());
+  v.io.output_ir.clear();
+  for (std::size_t o = 0; o < v.io.outputs.size(); ++o) v.io.output_ir.push_back({static_cast<int>(o)});
+  v.data.reserve(st.input_tds.size());
+  auto place = [&](gert::Tensor& t, const TensorTd& td, const void* data, std::size_t bytes) {
+    t.NpukbSet(td.shape, td.dtype, data, bytes);
+    t.NpukbDesc().SetOriginFormat(td.origin);
+    t.NpukbDesc().SetStorageFormat(td.storage);
+  };
+  for (const auto& kv : st.input_tds) {
+    if (static_cast<std::size_t>(kv.first) >= total) {
+      st.fail("AddInputTd: input index " + std::to_string(kv.first) + " beyond the " + std::to_string(total) +
+              " input instances IrInstanceNum declares");
+      continue;
+    }
+    const void* data = nullptr;
+    std::size_t bytes = 0;
+    if (kv.second.has_data) {
+      v.data.push_back(kv.second.data);
+      data = v.data.back().data();
+      bytes = v.data.back().size();
+    }
+    place(v.io.inputs[static_cast<std::size_t>(kv.first)], kv.second, data, bytes);
+  }
+  for (const auto& kv : st.output_tds) {
+    if (static_cast<std::size_t>(kv.first) >= v.io.outputs.size()) {
+      st.fail("AddOutputTd: output index " + std::to_string(kv.first) + " beyond the " +
+              std::to_string(v.io.outputs.size()) + " outputs NodeIoNum declares");
+      continue;
+    }
+    place(v.io.outputs[static_cast<std::size_t>(kv.first)], kv.second, nullptr, 0);
+  }
+  for (const auto& a : st.attrs) v.io.attrs.NpukbAppend(a.second.data(), a.second.size());
+  v.inputs = st.inputs;
+  v.outputs = st.outputs;
+  return st.errors.empty();
+}
+
+std::shared_ptr<KernelRunContextHolder> new_holder(NpukbBuilderState& st, std::unique_ptr<ValueHolderImpl>& v) {
+  auto holder = std::make_shared<KernelRunContextHolder>();
+  holder->computeNodeExtendHolder.reset(new uint8_t[sizeof(gert::ComputeNodeInfo)]);
+  new (holder->computeNodeExtendHolder.get()) gert::ComputeNodeInfo(&v->io, st.io_declared ? st.ir_inputs : 0,
+                                                                    st.io_declared ? st.ir_outputs : 0);
+  holder->valueHolder = std::move(v);
+  return holder;
+}
+}  // namespace
+
+std::shared_ptr<KernelRunContextHolder> ContextBuilder::BuildKernelRunContext() {
+  auto v = std::make_unique<ValueHolderImpl>();
+  if (!fill_node(*state_, *v)) {
+    report("ERROR", "ContextBuilder::BuildKernelRunContext: the context is not built (errors above)");
+    return nullptr;
+  }
+  // Laid out as a TilingParse function reads it: input 0 the compiled JSON, input 1 the platform,
+  // output 0 the compile-info object.
+  const char* json = v->inputs.size() > 0 ? static_cast<const char*>(v->inputs[0]) : nullptr;
+  auto* platform = v->inputs.size() > 1 ? static_cast<fe::PlatFormInfos*>(v->inputs[1]) : nullptr;
+  void* info = v->outputs.empty() ? nullptr : v->outputs[0];
+  v->parse = std::make_unique<gert::TilingParseContext>(&v->io, json, info, platform);
+  v->parse->NpukbSetValues(v->inputs.data(), v->inputs.size(), v->outputs.data(), v->outputs.size());
+  gert::TilingParseContext* ctx = v->parse.get();
+  auto holder = new_holder(*state_, v);
+  holder->context = reinterpret_cast<KernelRunContext*>(ctx);
+  return holder;
+}
+
+std::shared_ptr<KernelRunContextHolder> ContextBuilder::BuildTilingContext() {
+  auto v = std::make_unique<ValueHolderImpl>();
+  if (!fill_node(*state_, *v)) {
+    report("ERROR", "ContextBuilder::BuildTilingContext: the context is not built (errors above)");
+    return nullptr;
+  }
+  fe::PlatFormInfos* platform = state_->own_platform ? &v->platform
+                                                     : static_cast<fe::PlatFormInfos*>(state_->platform);
+  v->tiling = std::make_unique<gert::TilingContext>(&v->io, static_cast<gert::TilingData*>(state_->tiling_data),
+                                                    platform, state_->compile_info);
+  v->tiling->NpukbSetWorkspace(state_->workspace);
+  v->tiling->NpukbSetValues(v->inputs.data(), v->inputs.size(), v->outputs.data(), v->outputs.size());
+  gert::TilingContext* ctx = v->tiling.get();
+  auto holder = new_holder(*state_, v);
+  holder->context = reinterpret_cast<KernelRunContext*>(ctx);
+  return holder;
+}
+
+OpTilingRegistry::OpTilingRegistry() = default;
+OpTilingRegistry::~OpTilingRegistry() = default;
+
+TilingFunc OpTilingRegistry::GetTilingFunc(const char* opType) const {
+  if (opType == nullptr) return nullptr;
+  TilingFunc func = nullptr;
+  auto& defs = ops::NpukbOpRegistry();
+  auto def = defs.find(opType);
+  if (def != defs.end()) {
+    std::unique_ptr<ops::OpDef> made(def->second(opType));
+    if (made != nullptr) func = made->NpukbAICore().NpukbTiling();
+  }
+  if (func == nullptr) {
+    auto& impls = gert::NpukbOpImplRegistry();
+    auto impl = impls.find(opType);
+    if (impl != impls.end()) func = impl->second.tiling;
+  }
+  if (func == nullptr) report("ERROR", std::string("OpTilingRegistry::GetTilingFunc: no Tiling function for op type ") + opType);
+  return func;
+}
+
+bool OpTilingRegistry::LoadTilingLibrary(const char* tilingSoPath) const {
+  if (tilingSoPath == nullptr || *tilingSoPath == '\0') {
+    report("ERROR", "OpTilingRegistry::LoadTilingLibrary: no library path");
+    return false;
+  }
+  bool any = false;
+  for (const auto& kv : gert::NpukbOpImplRegistry()) any |= kv.second.tiling != nullptr;
+  for (const auto& kv : ops::NpukbOpRegistry()) {
+    if (any) break;
+    std::unique_ptr<ops::OpDef> made(kv.second(kv.first.c_str()));
+    any = made != nullptr && made->NpukbAICore().NpukbTiling() != nullptr;
+  }
+  report(any ? "INFO" : "ERROR", std::string("OpTilingRegistry::LoadTilingLibrary(") + tilingSoPath +
+         "): the simulator loads no shared objects; the Tiling functions are those compiled into this program" +
+         (any ? "" : ", and it registers none"));
+  return any;
+}
+
+}  // namespace context_ascendc

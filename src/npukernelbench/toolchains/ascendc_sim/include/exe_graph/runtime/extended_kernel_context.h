@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "exe_graph/runtime/kernel_context.h"
 #include "exe_graph/runtime/runtime_attrs.h"
 #include "exe_graph/runtime/shape.h"
 #include "exe_graph/runtime/tensor.h"
@@ -46,7 +47,9 @@ class NpukbIoTable {
   const char* NodeType() const;
 };
 
-class ExtendedKernelContext {
+// Derives from KernelContext first and without virtual functions, as the real class, so that a
+// context's address is also its KernelContext's (KernelRunContextHolder::GetContext<T>()).
+class ExtendedKernelContext : public KernelContext {
  public:
   explicit ExtendedKernelContext(NpukbIoTable* io) : io_(io) {}
   ExtendedKernelContext(const ExtendedKernelContext& other) = delete;

@@ -1,7 +1,9 @@
 // exe_graph/runtime/runtime_attrs.h -- gert::RuntimeAttrs (operator attributes seen by tiling).
 // Part of the ascendc-sim clean-room simulator. Attributes are indexed in OpDef declaration order;
 // int attributes are stored as int64_t, float as float, bool as bool, str as a NUL-terminated string,
-// lists as a ContinuousVector of int64_t / float / bool.
+// lists as a ContinuousVector of int64_t / float / bool, lists of int lists as a ContinuousVectorVector,
+// lists of strings as a ContinuousVector whose size is the string count and whose data are the strings,
+// each NUL-terminated, one after the other.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -33,6 +35,9 @@ class RuntimeAttrs {
   }
   const TypedContinuousVector<bool>* GetListBool(size_t index) const {
     return GetAttrPointer<TypedContinuousVector<bool>>(index);
+  }
+  const ContinuousVectorVector* GetListListInt(size_t index) const {
+    return GetAttrPointer<ContinuousVectorVector>(index);
   }
   size_t GetAttrNum() const { return values_.size(); }
 

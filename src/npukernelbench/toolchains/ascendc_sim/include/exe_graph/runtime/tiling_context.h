@@ -97,12 +97,16 @@ class TilingContext : public ExtendedKernelContext {
     }
     return static_cast<T*>(raw_->GetData());
   }
+  // Sizes of the workspaces the kernel gets. In a context built with ContextBuilder::Workspace(ws) they
+  // live in ws (nullptr when workspace_count exceeds its capacity); otherwise the launcher keeps them.
   size_t* GetWorkspaceSizes(size_t workspace_count);
-  size_t GetWorkspaceNum() const { return workspace_.size(); }
+  size_t GetWorkspaceNum() const { return external_workspace_ != nullptr ? external_workspace_->GetSize()
+                                                                          : workspace_.size(); }
   fe::PlatFormInfos* GetPlatformInfo() const { return platform_; }
   int32_t GetDeterministic() const { return 0; }
 
-  // Launcher side.
+  // Launcher / ContextBuilder side.
+  void NpukbSetWorkspace(ContinuousVector* workspace) { external_workspace_ = workspace; }
   bool NpukbBlockDimSet() const { return block_dim_set_; }
   const std::vector<size_t>& NpukbWorkspace() const { return workspace_; }
 
@@ -116,6 +120,7 @@ class TilingContext : public ExtendedKernelContext {
   uint32_t schedule_mode_ = 0;
   bool need_atomic_ = false;
   std::vector<size_t> workspace_;
+  ContinuousVector* external_workspace_ = nullptr;
 };
 
 }  // namespace gert
