@@ -353,6 +353,42 @@ def test_custom_buf_pool_places_queue_buffers(prog) -> None:
     assert prog.output(0, np.int32).tolist() == [256, 768, 256 + 1024, 2]
 
 
+@pytest.mark.api("自定义TBufPool/Reset", "自定义TBufPool/Init", "TPipe/InitBufPool")
+def test_custom_buf_pool_reset_releases_the_pool(prog) -> None:
+    """Reset releases the pool: its cursor goes back to the pool's start with no buffer in use, and its
+    handles serve again only after TPipe::InitBufPool sizes the pool anew."""
+    pool = CUSTOM_POOL.split("static void body")[0]
+    ran = prog.run(pool + """static void body(void*) {
+  GlobalTensor<int32_t> o;
+  o.SetGlobalBuffer((__gm__ int32_t*)npukb_test::gm_output(0, 4 * 4), 4);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> lead;
+  pipe.InitBuffer(lead, 64);
+  MyPool pool;
+  pipe.InitBufPool(pool, 1024);
+  TQue<TPosition::VECIN, 1> q;
+  pool.InitBuffer(q, 2, 256);
+  o.SetValue(0, (int32_t)pool.GetCurAddr());
+  pool.Reset();
+  o.SetValue(1, (int32_t)pool.GetCurAddr());
+  o.SetValue(2, (int32_t)pool.GetCurBufSize());
+  pipe.InitBufPool(pool, 512);
+  TQue<TPosition::VECOUT, 1> r;
+  pool.InitBuffer(r, 1, 128);
+  o.SetValue(3, (int32_t)pool.GetCurBufSize());
+}
+""" + RUN)
+    assert ran.returncode == 0, ran.stderr
+    assert prog.output(0, np.int32).tolist() == [64 + 512, 64, 0, 1]
+    ran = prog.run(pool + """static void body(void*) {
+  TPipe pipe; MyPool pool; pipe.InitBufPool(pool, 1024); pool.Reset();
+  TQue<TPosition::VECIN, 1> q; pool.InitBuffer(q, 1, 256);
+}
+""" + RUN)
+    assert ran.returncode == 3, (ran.returncode, ran.stderr)
+    assert "TQueBind::InitStartBufHandle: the custom TBufPool was Reset or never initialised" in ran.stderr
+
+
 # ---- PopStackBuffer, LocalMemAllocator, static tensors -------------------------------------------------
 @pytest.mark.api("PopStackBuffer")
 def test_pop_stack_buffer_is_the_rest_of_the_position(prog) -> None:

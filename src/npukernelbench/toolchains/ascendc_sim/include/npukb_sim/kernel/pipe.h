@@ -255,6 +255,26 @@ inline std::uint32_t pool_reserve(PoolState& p, Hardware hw, std::uint64_t bytes
   return at;
 }
 
+// A custom TBufPool's POSITION (EXTERN_IMPL_BUFPOOL): VECIN, VECOUT, VECCALC, A1, B1 or C1.
+constexpr bool custom_pool_position(TPosition p) {
+  return p == TPosition::VECIN || p == TPosition::VECOUT || p == TPosition::VECCALC || p == TPosition::A1 ||
+         p == TPosition::B1 || p == TPosition::C1;
+}
+// A custom TBufPool's Reset: its memory and handles are released (the cursor back at the pool's start, no
+// handle in use); the pool serves again only after TPipe::InitBufPool sizes it anew.
+inline void reset_custom_pool(PoolState& p) {
+  p.inited = false;
+  p.ids = 0;
+  p.cur_addr = p.range.begin;
+  p.cur_buf_size = 0;
+  for (auto& s : p.slots) s = HandleSlot{&p, 0, 0};
+}
+// A handle of a custom pool is usable while the pool is initialised and not Reset.
+inline void require_live_pool(const PoolState& p, const char* api, const char* file, int line) {
+  if (!p.inited || p.gen != pipe_generation()) {
+    npukb::violation(api, "the custom TBufPool was Reset or never initialised (TPipe::InitBufPool first)", file, line);
+  }
+}
 // Pools and buffers sized from a pool (defined after TPipe, which counts every buffer).
 inline void init_pool(PoolState& p, Hardware hw, std::uint32_t at, std::uint32_t len);
 inline void share_pool(PoolState& p, std::uint32_t len, const PoolState& shared, const char* api, const char* file,
@@ -349,6 +369,7 @@ class TQueBind : public sim::QueueBase {
     if (slot == nullptr || slot->pool == nullptr) {
       npukb::violation("TQueBind::InitStartBufHandle", "not a handle of a custom TBufPool (GetBufHandle)", file, line);
     }
+    sim::require_live_pool(*slot->pool, "TQueBind::InitStartBufHandle", file, line);
     std::uint32_t addrs[kMaxNum] = {};
     for (std::uint8_t i = 0; i < num && i < kMaxNum; ++i) addrs[i] = slot[i].addr;
     sim::LocalLoc where;
@@ -366,6 +387,7 @@ class TQueBind : public sim::QueueBase {
     if (slot == nullptr || slot->pool != &p) {
       npukb::violation("TQueBind::InitBufHandle", "bufhandle is not a handle of this TBufPool", file, line);
     }
+    sim::require_live_pool(p, "TQueBind::InitBufHandle", file, line);
     if (curPoolAddr < p.range.begin || static_cast<std::uint64_t>(curPoolAddr) + len > p.range.end) {
       npukb::violation("TQueBind::InitBufHandle", "buffer [" + npukb::kern::num(curPoolAddr) + ", " +
                        npukb::kern::num(static_cast<long long>(curPoolAddr) + len) + ") lies outside the pool [" +
@@ -858,22 +880,24 @@ inline void size_buf_from_pool(PoolState& p, B& buf, TPosition pos, std::uint32_
 // InitBufHandle). TPipe::InitBufPool sizes it like a TBufPool.
 #define EXTERN_IMPL_BUFPOOL(EXT_BUFPOOL, POSITION, BUFID_SIZE)                                           \
  public:                                                                                                 \
-  void Reset() {}                                                                                        \
-  void Init() {                                                                                          \
+  __aicore__ inline void Reset() { ::AscendC::sim::reset_custom_pool(npukbPool); }                       \
+  __aicore__ inline void Init() {                                                                        \
+    static_assert(::AscendC::sim::custom_pool_position(POSITION),                                        \
+                  "EXTERN_IMPL_BUFPOOL: POSITION is VECIN, VECOUT, VECCALC, A1, B1 or C1");              \
     npukbPool.pos = POSITION;                                                                            \
     npukbPool.max_ids = BUFID_SIZE;                                                                      \
   }                                                                                                      \
-  ::AscendC::TBufHandle GetBufHandle(uint8_t offset) {                                                   \
+  __aicore__ inline ::AscendC::TBufHandle GetBufHandle(uint8_t offset) {                                 \
     if (offset >= npukbPool.max_ids || offset >= ::AscendC::sim::kMaxBufPoolIds) {                      \
       ::npukb::violation(#EXT_BUFPOOL "::GetBufHandle", "offset " + ::npukb::kern::num(offset) +         \
                          " is not below BUFID_SIZE " + ::npukb::kern::num(npukbPool.max_ids), nullptr, 0); \
     }                                                                                                    \
     return reinterpret_cast<::AscendC::TBufHandle>(&npukbPool.slots[offset]);                            \
   }                                                                                                      \
-  void SetCurAddr(uint32_t curAddr) { npukbPool.cur_addr = curAddr; }                                    \
-  uint32_t GetCurAddr() { return npukbPool.cur_addr; }                                                   \
-  void SetCurBufSize(uint8_t curBufSize) { npukbPool.cur_buf_size = curBufSize; }                        \
-  uint8_t GetCurBufSize() { return npukbPool.cur_buf_size; }                                             \
+  __aicore__ inline void SetCurAddr(uint32_t curAddr) { npukbPool.cur_addr = curAddr; }                  \
+  __aicore__ inline uint32_t GetCurAddr() { return npukbPool.cur_addr; }                                 \
+  __aicore__ inline void SetCurBufSize(uint8_t curBufSize) { npukbPool.cur_buf_size = curBufSize; }      \
+  __aicore__ inline uint8_t GetCurBufSize() { return npukbPool.cur_buf_size; }                           \
   ::AscendC::sim::PoolState npukbPool{POSITION, BUFID_SIZE}
 
 // PopStackBuffer<T, pos>(tensor): the whole remaining space of pos's hardware buffer after the live
