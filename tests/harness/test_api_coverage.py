@@ -300,3 +300,22 @@ def test_the_probe_prelude_has_a_custom_buf_pool_class() -> None:
 
     assert "EXTERN_IMPL_BUFPOOL(npukb_custom_bufpool" in probes.prelude(("kernel_operator.h",), ("AscendC",))
     assert CLASS_FIXTURES["自定义TBufPool"][0].type == "::npukb_custom_bufpool"
+
+
+def test_a_class_overview_page_is_documented_where_its_member_pages_are() -> None:
+    """A page without a support section that declares ``class Mutex { Lock(...); Unlock(...); }`` takes the
+    support of its group's Lock / Unlock pages, not of the whole group."""
+    sys.path.insert(0, str(ROOT))
+    from benchmarks.apicov import doc_tree
+
+    lock = doc_tree.Node("Lock", "g/Lock.md", ("g",))
+    unlock = doc_tree.Node("Unlock", "g/Unlock.md", ("g",))
+    other = doc_tree.Node("PipeBarrier", "g/PipeBarrier.md", ("g",))
+    group = doc_tree.Node("g", "g/g.md", (), [lock, unlock, other])
+    text = "```cpp\nclass Mutex {\ntemplate <pipe_t pipe>\nstatic void Lock(MutexID id);\n" \
+           "template <pipe_t pipe>\nstatic void Unlock(MutexID id);\n};\n```\n"
+    own = {id(lock): "no", id(unlock): "no", id(other): "yes"}
+    assert doc_tree.class_members_verdict(text, group, own) == "no"
+    own[id(unlock)] = "yes"
+    assert doc_tree.class_members_verdict(text, group, own) == "yes"
+    assert doc_tree.class_members_verdict("```\nvoid PipeBarrier();\n```\n", group, own) == "none"

@@ -446,6 +446,23 @@ def test_custom_buf_pool_reset_releases_the_pool(prog) -> None:
     assert "TQueBind::InitStartBufHandle: the custom TBufPool was Reset or never initialised" in ran.stderr
 
 
+@pytest.mark.api("GetSysWorkSpacePtr", "SetSysWorkSpace", "GetUserWorkspace")
+def test_system_and_user_workspace(prog) -> None:
+    """SetSysWorkspace sets the pointer GetSysWorkSpacePtr returns; GetUserWorkspace gives the kernel's
+    workspace argument back (the simulator keeps no system part ahead of the user's)."""
+    got = run_ok(prog, """
+  __gm__ uint8_t* ws = (__gm__ uint8_t*)npukb_test::gm_output(1, 4096);
+  __gm__ uint8_t* before = GetSysWorkSpacePtr();
+  SetSysWorkspace(ws);
+  o.SetValue(0, GetSysWorkSpacePtr() == ws ? 1 : 0);
+  o.SetValue(1, before == ws ? 1 : 0);
+  o.SetValue(2, GetUserWorkspace(ws) == ws ? 1 : 0);
+  SetSysWorkspace(ws + 512);
+  o.SetValue(3, (int32_t)(GetSysWorkSpacePtr() - ws));
+""", 4)
+    assert got.tolist() == [1, 0, 1, 512]
+
+
 # ---- PopStackBuffer, LocalMemAllocator, static tensors -------------------------------------------------
 @pytest.mark.api("PopStackBuffer")
 def test_pop_stack_buffer_is_the_rest_of_the_position(prog) -> None:
