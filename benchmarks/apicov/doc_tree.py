@@ -10,7 +10,9 @@ overview, introduction, example, feature description or list (:data:`NOT_API`). 
 * a page without that section (host-side helpers: ``GetXxxMaxMinTmpSize``, tiling functions, OpDef
   registration, platform queries, ...) inherits from its family: the nearest enclosing group that has
   pages with a support section decides; it is in when one of those pages is supported on 910B/A3
-  (``GetHypotMaxMinTmpSize`` is out because ``Hypot`` itself is not documented for 910B).
+  (``GetHypotMaxMinTmpSize`` is out because ``Hypot`` itself is not documented for 910B); except a page
+  that declares a class whose members have pages of their own in its group: those pages decide (the
+  ``Mutex`` overview is out because its ``Lock`` and ``Unlock`` are not documented for 910B).
 
 Families are the groups of the tree (two levels below the API kind, three under Memory矢量计算), each
 with an English label. Families outside the simulator's scope (:data:`OUT_OF_SCOPE`) are reported
@@ -178,6 +180,24 @@ def _walk(nodes: list[Node]):
         yield from _walk(n.children)
 
 
+_CLASS_BODY = re.compile(r"\bclass\s+(\w+)\s*\{(.*?)\n\s*\};", re.S)
+_MEMBER = re.compile(r"(\w+)\s*\(")
+
+
+def class_members_verdict(text: str, group: Node, own: dict[int, str]) -> str:
+    """A page without a support section that declares a class whose members have pages of their own in the
+    same group (``Mutex`` and its ``Lock`` / ``Unlock`` pages) is documented where they are: "yes" or "no"
+    from those pages, "none" when the page declares no such class."""
+    verdicts: set[str] = set()
+    for m in _CLASS_BODY.finditer(text):
+        members = {name for name in _MEMBER.findall(m.group(2)) if name != m.group(1)}
+        verdicts |= {own[id(c)] for c in group.children if not c.children and c.title in members}
+    verdicts &= {"yes", "no"}
+    if not verdicts:
+        return "none"
+    return "yes" if "yes" in verdicts else "no"
+
+
 def load_pages(docs: Path) -> list[ApiPage]:
     """Every API page of the tree with its 910B/A3 support decided (``support`` "no" pages included)."""
     readme = docs / "README.md"
@@ -211,6 +231,8 @@ def load_pages(docs: Path) -> list[ApiPage]:
         if own[id(node)] == "missing" or not is_api_title(node.title, node.ancestors):
             return
         support = own[id(node)]
+        if support == "none" and chain:
+            support = class_members_verdict(texts[node.path], chain[-1], own)
         if support == "none":
             support = "no"
             for group in reversed(chain):

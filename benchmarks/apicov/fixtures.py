@@ -56,6 +56,10 @@ CLASS_FIXTURES: dict[str, tuple[ClassFixture, ...]] = {
     "TBuf": (ClassFixture("AscendC::TBuf<AscendC::TPosition::VECCALC>"),),
     "TSCM": (ClassFixture("AscendC::TSCM<AscendC::TPosition::VECIN, 1>"),),
     "LocalMemAllocator": (ClassFixture("AscendC::LocalMemAllocator<>"),),
+    # the members EXTERN_IMPL_BUFPOOL defines in a user's class (probes.prelude: npukb_custom_bufpool)
+    "自定义TBufPool": (ClassFixture("::npukb_custom_bufpool"),),
+    # TQueSync<src, dst>: SetFlag / WaitFlag with the event ID as an argument (the page's group is 核内同步)
+    "核内同步": (ClassFixture("AscendC::TQueSync<PIPE_S, PIPE_MTE3>"),),
     "Matmul Kernel侧接口": (ClassFixture(_MATMUL, aliases=_MM_ALIASES),),
     "Matmul Tiling类": (ClassFixture("matmul_tiling::MultiCoreMatmulTiling", "matmul_tiling"),
                         ClassFixture("matmul_tiling::MatmulApiTiling", "matmul_tiling"),

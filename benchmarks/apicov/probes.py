@@ -71,6 +71,11 @@ def prelude(headers: tuple[str, ...], namespaces: tuple[str, ...]) -> str:
     # a user-defined message of the cube group API (64 bytes, `head` first) and a callback class template
     lines.append("template <typename H> struct alignas(64) npukb_cube_msg { H head; };")
     lines.append("template <class M, class T> struct npukb_cube_callback {};")
+    # a user's custom TBufPool class: the members EXTERN_IMPL_BUFPOOL defines are its API (kernel side only)
+    lines.append("#ifdef EXTERN_IMPL_BUFPOOL")
+    lines.append("struct npukb_custom_bufpool {"
+                 " EXTERN_IMPL_BUFPOOL(npukb_custom_bufpool, AscendC::TPosition::VECCALC, 16); };")
+    lines.append("#endif")
     return "\n".join(lines) + "\n"
 
 

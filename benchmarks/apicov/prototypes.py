@@ -459,6 +459,15 @@ def _function_or_variable(stmt: list[str], template: tuple[TParam, ...], ctx: _C
     if n0 >= 2 and stmt[n0 - 1] == "::" and _IDENT.match(stmt[n0 - 2]):
         owner = stmt[n0 - 2]
         n0 -= 2
+    elif n0 >= 4 and stmt[n0 - 1] == "::" and stmt[n0 - 2] == ">":
+        # an out-of-class member definition `Owner<hard>::name(...)`: the template parameters the owner's
+        # arguments name are the class's, not the member's
+        open_at = _open_angle(stmt, n0 - 2)
+        if open_at > 0 and _IDENT.match(stmt[open_at - 1]):
+            class_args = set(stmt[open_at + 1: n0 - 2])
+            owner = stmt[open_at - 1]
+            template = tuple(tp for tp in template if tp.name not in class_args)
+            n0 = open_at - 1
     ret = stmt[:n0]
     while ret and ret[-1] == "::":
         ret = ret[:-2]
@@ -483,6 +492,19 @@ def _function_or_variable(stmt: list[str], template: tuple[TParam, ...], ctx: _C
             out.append(Overload("constructor", name, name, template, params, text=text))
         return
     out.append(Overload("function", name, owner, template, params, const, text=text))
+
+
+def _open_angle(stmt: list[str], close: int) -> int:
+    """The index of the '<' that the '>' at ``close`` closes (-1 if unbalanced)."""
+    depth = 0
+    for k in range(close, -1, -1):
+        if stmt[k] == ">":
+            depth += 1
+        elif stmt[k] == "<":
+            depth -= 1
+            if depth == 0:
+                return k
+    return -1
 
 
 def _variable(stmt: list[str], template: tuple[TParam, ...], ctx: _Ctx, out: list[Overload], text: str) -> None:

@@ -272,3 +272,50 @@ def test_packs_assignment_and_conversion_operators_are_probed() -> None:
     fx = (ClassFixture("C<int, 1>", "", {"Tp": "int", "v": "1"}),)
     [alts] = codegen.function_snippets(conv, 1, ("int",), fx, "")
     assert any("std::declval<const C<int, 1>&>().operator value_type()" in a for a in alts)
+
+
+def test_an_out_of_class_member_definition_is_a_member_of_its_class() -> None:
+    """``template <Hardware hard> uint32_t LocalMemAllocator<hard>::GetCurAddr() const``: ``hard`` is the
+    class's parameter (the member itself is no template), and ``Owner<hard>::Owner()`` is a constructor."""
+    sys.path.insert(0, str(ROOT))
+    from benchmarks.apicov import prototypes
+
+    [get] = prototypes.parse_block("template <Hardware hard>\n"
+                                   "__aicore__ inline uint32_t LocalMemAllocator<hard>::GetCurAddr() const\n")
+    assert (get.kind, get.name, get.owner, get.template, get.const) == ("function", "GetCurAddr",
+                                                                       "LocalMemAllocator", (), True)
+    [ctor] = prototypes.parse_block("template <Hardware hard>\n"
+                                    "__aicore__ inline LocalMemAllocator<hard>::LocalMemAllocator()\n")
+    assert (ctor.kind, ctor.name) == ("constructor", "LocalMemAllocator")
+    [alloc] = prototypes.parse_block("template <typename T> template <class D>\n"
+                                     "__aicore__ inline D* Pool<T>::Take(uint32_t n)\n")
+    assert [tp.name for tp in alloc.template] == ["D"] and alloc.owner == "Pool"
+
+
+def test_the_probe_prelude_has_a_custom_buf_pool_class() -> None:
+    """The members EXTERN_IMPL_BUFPOOL defines are probed on a user class written with the macro."""
+    sys.path.insert(0, str(ROOT))
+    from benchmarks.apicov import probes
+    from benchmarks.apicov.fixtures import CLASS_FIXTURES
+
+    assert "EXTERN_IMPL_BUFPOOL(npukb_custom_bufpool" in probes.prelude(("kernel_operator.h",), ("AscendC",))
+    assert CLASS_FIXTURES["自定义TBufPool"][0].type == "::npukb_custom_bufpool"
+
+
+def test_a_class_overview_page_is_documented_where_its_member_pages_are() -> None:
+    """A page without a support section that declares ``class Mutex { Lock(...); Unlock(...); }`` takes the
+    support of its group's Lock / Unlock pages, not of the whole group."""
+    sys.path.insert(0, str(ROOT))
+    from benchmarks.apicov import doc_tree
+
+    lock = doc_tree.Node("Lock", "g/Lock.md", ("g",))
+    unlock = doc_tree.Node("Unlock", "g/Unlock.md", ("g",))
+    other = doc_tree.Node("PipeBarrier", "g/PipeBarrier.md", ("g",))
+    group = doc_tree.Node("g", "g/g.md", (), [lock, unlock, other])
+    text = "```cpp\nclass Mutex {\ntemplate <pipe_t pipe>\nstatic void Lock(MutexID id);\n" \
+           "template <pipe_t pipe>\nstatic void Unlock(MutexID id);\n};\n```\n"
+    own = {id(lock): "no", id(unlock): "no", id(other): "yes"}
+    assert doc_tree.class_members_verdict(text, group, own) == "no"
+    own[id(unlock)] = "yes"
+    assert doc_tree.class_members_verdict(text, group, own) == "yes"
+    assert doc_tree.class_members_verdict("```\nvoid PipeBarrier();\n```\n", group, own) == "none"

@@ -130,6 +130,7 @@ def _run(sim, build, mode: int, seed: int = 0):
     return sim.run(build, launch), a.astype(np.float32) @ b.astype(np.float32) + 1
 
 
+@pytest.mark.api("CrossCoreSetFlag(ISASI)", "CrossCoreWaitFlag(ISASI)")
 @pytest.mark.parametrize("seed", [0, 1])
 def test_mixed_kernel_runs_on_cube_and_vector_cores(sim, mix_build, seed):
     result, ref = _run(sim, mix_build, 0, seed)
@@ -141,6 +142,7 @@ def test_mixed_kernel_runs_on_cube_and_vector_cores(sim, mix_build, seed):
     assert result.time_us > 3.0
 
 
+@pytest.mark.api("CrossCoreSetFlag(ISASI)", "CrossCoreWaitFlag(ISASI)")
 def test_missing_cross_core_flag_gives_wrong_results(sim, mix_build):
     # Vector cores first (even poison seed): without the wait they read the workspace before the cube
     # core wrote it -- as on hardware, where nothing orders them.
@@ -149,6 +151,7 @@ def test_missing_cross_core_flag_gives_wrong_results(sim, mix_build):
     assert not np.allclose(result.outputs["y"], ref)
 
 
+@pytest.mark.api("CrossCoreSetFlag(ISASI)", "CrossCoreWaitFlag(ISASI)")
 def test_wait_nobody_satisfies_is_a_deadlock_report(sim, mix_build):
     result, _ = _run(sim, mix_build, 3)
     assert not result.ok and not result.timed_out

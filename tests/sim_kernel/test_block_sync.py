@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from simkit import syntax_check
 
 from npukernelbench.toolchains.base import Launch, TensorArg
 
@@ -43,6 +44,7 @@ KERNEL = r"""
 #include "kernel_operator.h"
 using namespace AscendC;
 struct ModeTiling { uint32_t mode; };
+constexpr SyncAllConfig kMte3Trigger = {PIPE_MTE3, PIPE_ALL};
 
 extern "C" __global__ __aicore__ void sync_custom(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
   GET_TILING_DATA_WITH_STRUCT(ModeTiling, t, tiling);
@@ -101,6 +103,13 @@ extern "C" __global__ __aicore__ void sync_custom(GM_ADDR x, GM_ADDR y, GM_ADDR 
     SyncAll(ws, work, 5);                               // more cores than the launch has
   } else if (t.mode == 12) {                            // 48 blocks on 40 cores: the later wave never comes
     IBWait(ws, work, 47, 0);
+  } else if (t.mode == 13) {                            // the hard SyncAll, its config spelt out
+    out.SetValue(idx, idx + 20);
+    SyncAll<true, DEFAULT_SYNC_ALL_CONFIG>();
+    out.SetValue(8 + idx, out.GetValue((idx + 1) % 4));
+    SyncAll();
+  } else if (t.mode == 14) {
+    SyncAll<true, kMte3Trigger>();  // CONFIG-LINE
   }
 }
 """
@@ -162,6 +171,26 @@ def test_sync_all_of_every_core_in_a_vector_only_kernel_hangs(sim, sync_build) -
     result = run(sim, sync_build, 7)
     assert not result.ok and "SyncAll<false>() in a vector-only kernel" in result.message
     assert f"op_kernel/sync_custom.cpp:{line('HARD-LINE')}" in result.message
+
+
+@pytest.mark.api("SyncAll")
+def test_hard_sync_all_with_the_default_config_is_a_barrier(sim, sync_build) -> None:
+    result = run(sim, sync_build, 13)
+    assert result.ok, result.message
+    y = result.outputs["y"]
+    assert y[:4].tolist() == [20, 21, 22, 23] and y[8:12].tolist() == [21, 22, 23, 20]
+
+
+@pytest.mark.api("SyncAll")
+def test_sync_all_config_other_than_the_default_is_not_for_910b(sim, sync_build, tmp_path) -> None:
+    """The config prototype is documented for other chips only: a config naming other pipes is reported at
+    its line; pipes other than MTE2, MTE3 and ALL do not compile."""
+    result = run(sim, sync_build, 14)
+    assert not result.ok and "SyncAllConfig other than DEFAULT_SYNC_ALL_CONFIG" in result.message
+    assert f"op_kernel/sync_custom.cpp:{line('CONFIG-LINE')}" in result.message
+    bad = syntax_check('#include "kernel_operator.h"\nconstexpr AscendC::SyncAllConfig c = {PIPE_V, PIPE_ALL};\n'
+                       "void f() { AscendC::SyncAll<true, c>(); }\n", tmp_path)
+    assert not bad.ok and "config.triggerPipe and config.waitPipe are PIPE_MTE2, PIPE_MTE3 or PIPE_ALL" in bad.stderr
 
 
 @pytest.mark.api("IBSet", "IBWait")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from simkit import syntax_check
 
 RUN = "\nvoid run_test() { npukb_test::run_blocks(1, body, nullptr); }\n"
 
@@ -31,6 +32,54 @@ def run_violation(prog, body: str) -> str:
 
 
 # ---- TPipe ---------------------------------------------------------------------------------------------
+@pytest.mark.api("TPipe/InitBuffer", "make_tuple")
+def test_init_buffer_at_user_addresses(prog, tmp_path) -> None:
+    """InitBuffer(que, addr0, addrs...): one buffer per (start address, length) tuple, each tensor as long as
+    its own buffer; the addresses are not reserved from the TPipe."""
+    got = run_ok(prog, """
+  TPipe pipe;
+  TQue<TPosition::VECOUT, 3> q;
+  auto a0 = Std::make_tuple(0, 1024);
+  auto a1 = Std::make_tuple(2048, 2048);
+  Std::tuple<uint32_t, uint64_t> a2 = Std::make_tuple(8192u, (uint64_t)4096);
+  pipe.InitBuffer(q, a0, a1, a2);
+  uint64_t base = (uint64_t)pipe.GetBaseAddr((int8_t)TPosition::VECOUT);
+  LocalTensor<float> x = q.AllocTensor<float>();
+  LocalTensor<half> y = q.AllocTensor<half>();
+  LocalTensor<int32_t> z = q.AllocTensor<int32_t>();
+  o.SetValue(0, (int32_t)(x.GetPhyAddr() - base)); o.SetValue(1, (int32_t)x.GetSize());
+  o.SetValue(2, (int32_t)(y.GetPhyAddr() - base)); o.SetValue(3, (int32_t)y.GetSize());
+  o.SetValue(4, (int32_t)(z.GetPhyAddr() - base)); o.SetValue(5, (int32_t)z.GetSize());
+  o.SetValue(6, (int32_t)pipe.used_bytes(Hardware::UB));
+  q.EnQue(x); LocalTensor<float> w = q.DeQue<float>(); o.SetValue(7, (int32_t)w.GetSize());
+  q.FreeTensor(w); q.FreeTensor(y); q.FreeTensor(z);
+""", 8)
+    assert got.tolist() == [0, 256, 2048, 1024, 8192, 1024, 0, 256]
+    cases = {
+        "auto a = Std::make_tuple(16, 256);": "buffer 0 [16, 272): the start address is not 32-byte aligned",
+        "auto a = Std::make_tuple(196608 - 256, 512);": "buffer 0 [196352, 196864) exceeds the 196608-byte UB",
+        "auto a = Std::make_tuple(0, 0);": "buffer 0 [0, 0): the start address must not be negative and the length "
+                                          "must be positive",
+    }
+    for decl, msg in cases.items():
+        line = run_violation(prog, f"TPipe pipe; TQue<TPosition::VECIN, 1> q; {decl} pipe.InitBuffer(q, a);")
+        assert "TPipe::InitBuffer: " + msg in line, line
+    line = run_violation(prog, "TPipe pipe; TQue<TPosition::VECIN, 2> q;"
+                               " pipe.InitBuffer(q, Std::make_tuple(0, 1024), Std::make_tuple(512, 1024));")
+    assert "TPipe::InitBuffer: buffer 1 [512, 1536) overlaps buffer 0 of the same queue" in line
+    ran = prog.run("""static void body(void*) {
+  TPipe pipe; TQue<TPosition::VECIN, 1> q; TBuf<TPosition::VECCALC> b;
+  pipe.InitBuffer(q, Std::make_tuple(0, 1024));
+  pipe.InitBuffer(b, 256);
+}""" + RUN)
+    assert ran.returncode == 0, ran.stderr
+    assert "overlap the buffers that InitBuffer placed at user addresses" in ran.stderr
+    bad = syntax_check('#include "kernel_operator.h"\nusing namespace AscendC;\nvoid f() { TPipe pipe;'
+                       " TQue<TPosition::VECIN, 1> q;"
+                       " pipe.InitBuffer(q, Std::make_tuple(0, 1024), Std::make_tuple(0.5f, 64)); }\n", tmp_path)
+    assert not bad.ok and "each address is a Std::tuple of two integers" in bad.stderr
+
+
 @pytest.mark.api("TPipe/InitBuffer")
 def test_ub_holds_exactly_its_capacity(prog) -> None:
     """The UB is 192 KB with nothing reserved: queues and buffers filling exactly 196,608 bytes fit (lengths
@@ -138,6 +187,14 @@ def test_get_base_addr_gives_a_tensors_offset(prog) -> None:
   o.SetValue(0, (int32_t)(t.GetPhyAddr() - (uint64_t)pipe.GetBaseAddr((int8_t)TPosition::VECCALC)));
 """, 1)
     assert got.tolist() == [128]
+
+
+@pytest.mark.api("TPipe/InitSpmBuffer")
+def test_spm_buffer_in_l1_is_not_for_910b(prog) -> None:
+    """InitSpmBuffer(bufferSize) (the L1 form) is documented as unsupported on the Atlas A2/A3 series."""
+    line = run_violation(prog, "TPipe pipe; pipe.InitSpmBuffer(1024 * 4);")
+    assert "TPipe::InitSpmBuffer: InitSpmBuffer(bufferSize) (an SPM buffer in L1, 4096 bytes) is not supported on " \
+        "the Atlas A2/A3 training series" in line
 
 
 @pytest.mark.api("TPipe/InitSpmBuffer", "TPipe/WriteSpmBuffer", "TPipe/ReadSpmBuffer")
@@ -351,6 +408,59 @@ def test_custom_buf_pool_places_queue_buffers(prog) -> None:
     ran = prog.run(CUSTOM_POOL)
     assert ran.returncode == 0, ran.stderr
     assert prog.output(0, np.int32).tolist() == [256, 768, 256 + 1024, 2]
+
+
+@pytest.mark.api("自定义TBufPool/Reset", "自定义TBufPool/Init", "TPipe/InitBufPool")
+def test_custom_buf_pool_reset_releases_the_pool(prog) -> None:
+    """Reset releases the pool: its cursor goes back to the pool's start with no buffer in use, and its
+    handles serve again only after TPipe::InitBufPool sizes the pool anew."""
+    pool = CUSTOM_POOL.split("static void body")[0]
+    ran = prog.run(pool + """static void body(void*) {
+  GlobalTensor<int32_t> o;
+  o.SetGlobalBuffer((__gm__ int32_t*)npukb_test::gm_output(0, 4 * 4), 4);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> lead;
+  pipe.InitBuffer(lead, 64);
+  MyPool pool;
+  pipe.InitBufPool(pool, 1024);
+  TQue<TPosition::VECIN, 1> q;
+  pool.InitBuffer(q, 2, 256);
+  o.SetValue(0, (int32_t)pool.GetCurAddr());
+  pool.Reset();
+  o.SetValue(1, (int32_t)pool.GetCurAddr());
+  o.SetValue(2, (int32_t)pool.GetCurBufSize());
+  pipe.InitBufPool(pool, 512);
+  TQue<TPosition::VECOUT, 1> r;
+  pool.InitBuffer(r, 1, 128);
+  o.SetValue(3, (int32_t)pool.GetCurBufSize());
+}
+""" + RUN)
+    assert ran.returncode == 0, ran.stderr
+    assert prog.output(0, np.int32).tolist() == [64 + 512, 64, 0, 1]
+    ran = prog.run(pool + """static void body(void*) {
+  TPipe pipe; MyPool pool; pipe.InitBufPool(pool, 1024); pool.Reset();
+  TQue<TPosition::VECIN, 1> q; pool.InitBuffer(q, 1, 256);
+}
+""" + RUN)
+    assert ran.returncode == 3, (ran.returncode, ran.stderr)
+    assert "TQueBind::InitStartBufHandle: the custom TBufPool was Reset or never initialised" in ran.stderr
+
+
+@pytest.mark.api("GetSysWorkSpacePtr", "SetSysWorkSpace", "GetUserWorkspace")
+def test_system_and_user_workspace(prog) -> None:
+    """SetSysWorkspace sets the pointer GetSysWorkSpacePtr returns; GetUserWorkspace gives the kernel's
+    workspace argument back (the simulator keeps no system part ahead of the user's)."""
+    got = run_ok(prog, """
+  __gm__ uint8_t* ws = (__gm__ uint8_t*)npukb_test::gm_output(1, 4096);
+  __gm__ uint8_t* before = GetSysWorkSpacePtr();
+  SetSysWorkspace(ws);
+  o.SetValue(0, GetSysWorkSpacePtr() == ws ? 1 : 0);
+  o.SetValue(1, before == ws ? 1 : 0);
+  o.SetValue(2, GetUserWorkspace(ws) == ws ? 1 : 0);
+  SetSysWorkspace(ws + 512);
+  o.SetValue(3, (int32_t)(GetSysWorkSpacePtr() - ws));
+""", 4)
+    assert got.tolist() == [1, 0, 1, 512]
 
 
 # ---- PopStackBuffer, LocalMemAllocator, static tensors -------------------------------------------------

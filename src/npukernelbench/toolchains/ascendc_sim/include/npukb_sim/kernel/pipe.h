@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "npukb_sim/kernel/std_library.h"
 #include "npukb_sim/kernel/tensor.h"
 
 namespace AscendC {
@@ -85,6 +86,7 @@ struct QueueBase {
   std::uint32_t len = 0;        // bytes per buffer (rounded up to 32)
   sim::LocalLoc proto{};        // the hardware buffer the queue's buffers lie in
   std::uint32_t addr[kMaxNum] = {};
+  std::uint32_t blen[kMaxNum] = {};   // bytes of each buffer (len, or the InitBuffer address tuples' lengths)
   std::uint32_t gen = 0;        // the TPipe generation it was sized in
   int events = 0;               // event IDs its buffers hold (released by FreeAllEvent)
   BufState st[kMaxNum] = {};
@@ -99,6 +101,8 @@ struct QueueBase {
     l.buf_idx = i;
     return l;
   }
+  // The bytes of the buffer a queue tensor lies in.
+  static std::uint32_t bytes_of(const sim::LocalLoc& l) { return l.owner->blen[l.buf_idx]; }
   bool sized() const { return num != 0 && gen == pipe_generation(); }
   void require_init(const char* api, const char* file, int line) const {
     if (num == 0) npukb::violation(api, "the queue was never initialised (call pipe.InitBuffer(queue, num, len) first)", file, line);
@@ -134,6 +138,7 @@ struct QueueBase {
     gen = pipe_generation();
     for (std::int32_t i = 0; i < n; ++i) {
       addr[i] = addrs[i];
+      blen[i] = rlen;
       st[i] = BufState::Free;
     }
     head = count = next_alloc = 0;
@@ -155,7 +160,7 @@ struct QueueBase {
         st[i] = BufState::Allocated;
         next_alloc = (i + 1) % num;
         sim::LocalLoc l = loc_of(i);
-        if (l.hw == Hardware::UB) npukb::kern::wait_buffer_free(producer_pipe(pos), l.addr, l.addr + len);
+        if (l.hw == Hardware::UB) npukb::kern::wait_buffer_free(producer_pipe(pos), l.addr, l.addr + blen[i]);
         return l;
       }
     }
@@ -255,6 +260,32 @@ inline std::uint32_t pool_reserve(PoolState& p, Hardware hw, std::uint64_t bytes
   return at;
 }
 
+// A custom TBufPool's POSITION (EXTERN_IMPL_BUFPOOL): VECIN, VECOUT, VECCALC, A1, B1 or C1.
+constexpr bool custom_pool_position(TPosition p) {
+  return p == TPosition::VECIN || p == TPosition::VECOUT || p == TPosition::VECCALC || p == TPosition::A1 ||
+         p == TPosition::B1 || p == TPosition::C1;
+}
+// A custom TBufPool's Reset: its memory and handles are released (the cursor back at the pool's start, no
+// handle in use); the pool serves again only after TPipe::InitBufPool sizes it anew.
+inline void reset_custom_pool(PoolState& p) {
+  p.inited = false;
+  p.ids = 0;
+  p.cur_addr = p.range.begin;
+  p.cur_buf_size = 0;
+  for (auto& s : p.slots) s = HandleSlot{&p, 0, 0};
+}
+// A handle of a custom pool is usable while the pool is initialised and not Reset.
+inline void require_live_pool(const PoolState& p, const char* api, const char* file, int line) {
+  if (!p.inited || p.gen != pipe_generation()) {
+    npukb::violation(api, "the custom TBufPool was Reset or never initialised (TPipe::InitBufPool first)", file, line);
+  }
+}
+// An InitBuffer address: a Std::tuple of two integers (start address, length).
+template <class A>
+struct is_address_tuple : std::false_type {};
+template <class U, class V>
+struct is_address_tuple<Std::tuple<U, V>> : std::bool_constant<std::is_integral_v<U> && std::is_integral_v<V>> {};
+
 // Pools and buffers sized from a pool (defined after TPipe, which counts every buffer).
 inline void init_pool(PoolState& p, Hardware hw, std::uint32_t at, std::uint32_t len);
 inline void share_pool(PoolState& p, std::uint32_t len, const PoolState& shared, const char* api, const char* file,
@@ -278,12 +309,14 @@ class TQueBind : public sim::QueueBase {
   template <typename T>
   LocalTensor<T> AllocTensor() { NPUKB_CALLER;
     static_assert(queDepth != 0, "TQueBind::AllocTensor<T>(): a queue of depth 0 takes the in-place form AllocTensor(tensor)");
-    return LocalTensor<T>::make(alloc(file, line), len / static_cast<std::uint32_t>(sizeof(T)));
+    const sim::LocalLoc l = alloc(file, line);
+    return LocalTensor<T>::make(l, bytes_of(l) / static_cast<std::uint32_t>(sizeof(T)));
   }
   template <typename T>
   void AllocTensor(LocalTensor<T>& tensor) { NPUKB_CALLER;
     static_assert(queDepth == 0, "TQueBind::AllocTensor(tensor): the in-place form needs a queue of depth 0");
-    tensor = LocalTensor<T>::make(alloc(file, line), len / static_cast<std::uint32_t>(sizeof(T)));
+    const sim::LocalLoc l = alloc(file, line);
+    tensor = LocalTensor<T>::make(l, bytes_of(l) / static_cast<std::uint32_t>(sizeof(T)));
   }
   template <typename T>
   void FreeTensor(LocalTensor<T>& tensor) { NPUKB_CALLER;
@@ -296,12 +329,14 @@ class TQueBind : public sim::QueueBase {
   template <typename T>
   LocalTensor<T> DeQue() { NPUKB_CALLER;
     static_assert(queDepth != 0, "TQueBind::DeQue<T>(): a queue of depth 0 takes the in-place form DeQue(tensor)");
-    return LocalTensor<T>::make(deque(file, line), len / static_cast<std::uint32_t>(sizeof(T)));
+    const sim::LocalLoc l = deque(file, line);
+    return LocalTensor<T>::make(l, bytes_of(l) / static_cast<std::uint32_t>(sizeof(T)));
   }
   template <typename T>
   void DeQue(LocalTensor<T>& tensor) { NPUKB_CALLER;
     static_assert(queDepth == 0, "TQueBind::DeQue(tensor): the in-place form needs a queue of depth 0");
-    tensor = LocalTensor<T>::make(deque(file, line), len / static_cast<std::uint32_t>(sizeof(T)));
+    const sim::LocalLoc l = deque(file, line);
+    tensor = LocalTensor<T>::make(l, bytes_of(l) / static_cast<std::uint32_t>(sizeof(T)));
   }
   // The front buffer's handle, without a tensor (real kernels discard it: `que.DeQue();` after an EnQue).
   TBufHandle DeQue() { NPUKB_CALLER;
@@ -316,7 +351,8 @@ class TQueBind : public sim::QueueBase {
   template <TPosition srcUserPos, TPosition dstUserPos, typename T>
   LocalTensor<T> DeQue() { NPUKB_CALLER;
     static_assert(queDepth != 0, "TQueBind::DeQue<src, dst, T>(): needs a queue of depth other than 0");
-    return LocalTensor<T>::make(deque(file, line), len / static_cast<std::uint32_t>(sizeof(T)));
+    const sim::LocalLoc l = deque(file, line);
+    return LocalTensor<T>::make(l, bytes_of(l) / static_cast<std::uint32_t>(sizeof(T)));
   }
   bool VacantInQue() {
     static_assert(queDepth != 0, "VacantInQue: not for queues of depth 0 (in-place)");
@@ -349,6 +385,7 @@ class TQueBind : public sim::QueueBase {
     if (slot == nullptr || slot->pool == nullptr) {
       npukb::violation("TQueBind::InitStartBufHandle", "not a handle of a custom TBufPool (GetBufHandle)", file, line);
     }
+    sim::require_live_pool(*slot->pool, "TQueBind::InitStartBufHandle", file, line);
     std::uint32_t addrs[kMaxNum] = {};
     for (std::uint8_t i = 0; i < num && i < kMaxNum; ++i) addrs[i] = slot[i].addr;
     sim::LocalLoc where;
@@ -366,6 +403,7 @@ class TQueBind : public sim::QueueBase {
     if (slot == nullptr || slot->pool != &p) {
       npukb::violation("TQueBind::InitBufHandle", "bufhandle is not a handle of this TBufPool", file, line);
     }
+    sim::require_live_pool(p, "TQueBind::InitBufHandle", file, line);
     if (curPoolAddr < p.range.begin || static_cast<std::uint64_t>(curPoolAddr) + len > p.range.end) {
       npukb::violation("TQueBind::InitBufHandle", "buffer [" + npukb::kern::num(curPoolAddr) + ", " +
                        npukb::kern::num(static_cast<long long>(curPoolAddr) + len) + ") lies outside the pool [" +
@@ -586,6 +624,25 @@ class TPipe {
     return true;
   }
 
+  // The queue's buffers at the addresses the user gives: one Std::tuple (start address, length in bytes)
+  // per buffer, in its position's hardware buffer. The ranges are not reserved from the TPipe: mixing
+  // this form with the one above may make buffers overlap (a warning names it).
+  template <class T, class U, class V, class... Addrs>
+  bool InitBuffer(T& que, const Std::tuple<U, V>& addr0, const Addrs&... addrs) { NPUKB_CALLER;
+    static_assert(std::is_base_of_v<sim::QueueBase, T>, "TPipe::InitBuffer(que, addr0, addrs...) sizes a TQue or TQueBind");
+    static_assert(std::is_integral_v<U> && std::is_integral_v<V>,
+                  "TPipe::InitBuffer(que, addr0, addrs...): an address tuple holds an integer start address and length");
+    static_assert((sim::is_address_tuple<Addrs>::value && ...),
+                  "TPipe::InitBuffer(que, addr0, addrs...): each address is a Std::tuple of two integers "
+                  "(start address, length)");
+    constexpr int n = 1 + static_cast<int>(sizeof...(Addrs));
+    static_assert(n <= sim::kMaxBuffers, "TPipe::InitBuffer(que, addr0, addrs...): at most 64 buffers");
+    require_live("TPipe::InitBuffer", file, line);
+    const long long starts[n] = {static_cast<long long>(Std::get<0>(addr0)), static_cast<long long>(Std::get<0>(addrs))...};
+    const long long lens[n] = {static_cast<long long>(Std::get<1>(addr0)), static_cast<long long>(Std::get<1>(addrs))...};
+    return init_at_addresses(que, starts, lens, n, file, line);
+  }
+
   template <TPosition bufPos>
   bool InitBuffer(TBuf<bufPos>& buf, std::uint32_t len) { NPUKB_CALLER;
     require_live("TPipe::InitBuffer", file, line);
@@ -667,6 +724,12 @@ class TPipe {
     spm_ = reinterpret_cast<std::uint8_t*>(workspace.GetPhyAddr());
     spm_bytes_ = static_cast<std::uint32_t>(bufferSize);
   }
+  // The L1 form (no workspace): documented as unsupported on the Atlas A2/A3 training series (910B, 910_93).
+  void InitSpmBuffer(const std::int32_t bufferSize) { NPUKB_CALLER;
+    npukb::violation("TPipe::InitSpmBuffer", "InitSpmBuffer(bufferSize) (an SPM buffer in L1, " +
+                     npukb::kern::num(bufferSize) + " bytes) is not supported on the Atlas A2/A3 training series: "
+                     "use InitSpmBuffer(workspace, bufferSize) with a GM workspace", file, line);
+  }
   template <typename T>
   void WriteSpmBuffer(const LocalTensor<T>& writeBuffer, const DataCopyParams& copyParams, std::int32_t writeOffset = 0) { NPUKB_CALLER;
     spm_copy("TPipe::WriteSpmBuffer", writeBuffer, copyParams, writeOffset, true, file, line);
@@ -703,9 +766,62 @@ class TPipe {
     for (auto& q : s.que_live) q = 0;
     for (auto& e : s.alloc_event_ids) e = 0;
     for (auto& u : used_) u = 0;
+    for (auto& u : fixed_lo_) u = 0;
+    for (auto& u : fixed_hi_) u = 0;
     buffers_ = 0;
     spm_ = nullptr;
     spm_bytes_ = 0;
+  }
+  template <class Q>
+  bool init_at_addresses(Q& que, const long long* starts, const long long* lens, int n, const char* file, int line) {
+    constexpr const char* api = "TPipe::InitBuffer";
+    const Hardware hw = sim::hardware_of(que.pos);
+    if (hw == Hardware::GM) {
+      npukb::violation(api, std::string("a queue cannot live in GM (") + sim::position_name(que.pos) +
+                       " is Global Memory on the Ascend 910B)", file, line);
+    }
+    sim::LocalLoc where;
+    sim::hw_region(hw, where.base, where.region_bytes);
+    where.hw = hw;
+    where.pos = que.pos;
+    const std::uint32_t align = sim::hw_align(hw);
+    std::uint32_t addrs[sim::kMaxBuffers] = {};
+    for (int i = 0; i < n; ++i) {
+      const std::string which = "buffer " + npukb::kern::num(i) + " [" + npukb::kern::num(starts[i]) + ", " +
+                                npukb::kern::num(starts[i] + lens[i]) + ")";
+      if (starts[i] < 0 || lens[i] <= 0) {
+        npukb::violation(api, which + ": the start address must not be negative and the length must be positive",
+                         file, line);
+      }
+      if (starts[i] % align != 0) {
+        npukb::violation(api, which + ": the start address is not " + npukb::kern::num(align) + "-byte aligned",
+                         file, line);
+      }
+      if (starts[i] + lens[i] > static_cast<long long>(where.region_bytes)) {
+        npukb::violation(api, which + " exceeds the " + npukb::kern::num(where.region_bytes) + "-byte " +
+                         sim::hw_name(hw), file, line);
+      }
+      for (int j = 0; j < i; ++j) {
+        if (starts[i] < starts[j] + lens[j] && starts[j] < starts[i] + lens[i]) {
+          npukb::violation(api, which + " overlaps buffer " + npukb::kern::num(j) + " of the same queue", file, line);
+        }
+      }
+      const int h = static_cast<int>(hw);
+      if (static_cast<unsigned long long>(starts[i]) < used_[h]) {
+        npukb::warning(api, which + " overlaps the " + npukb::kern::num(used_[h]) + " bytes of " + sim::hw_name(hw) +
+                       " that InitBuffer without addresses handed out (the two forms are not meant to be mixed)",
+                       file, line);
+      }
+      fixed_lo_[h] = fixed_hi_[h] == 0 || static_cast<std::uint32_t>(starts[i]) < fixed_lo_[h]
+                         ? static_cast<std::uint32_t>(starts[i]) : fixed_lo_[h];
+      const std::uint32_t end = static_cast<std::uint32_t>(starts[i] + lens[i]);
+      fixed_hi_[h] = end > fixed_hi_[h] ? end : fixed_hi_[h];
+      addrs[i] = static_cast<std::uint32_t>(starts[i]);
+    }
+    count_buffers(n, api, file, line);
+    que.size(where, n, static_cast<std::uint32_t>(lens[0]), addrs, api, file, line);
+    for (int i = 0; i < n; ++i) que.blen[i] = static_cast<std::uint32_t>(lens[i]);
+    return true;
   }
   void require_live(const char* api, const char* file, int line) const {
     if (npukb::kern::state().live_pipe != this) {
@@ -768,6 +884,11 @@ class TPipe {
                        " exceeds the " + npukb::kern::num(l.region_bytes) + "-byte " + sim::hw_name(hw), file, line);
     }
     count_buffers(nbuf, api, file, line);
+    if (fixed_hi_[h] != 0 && used_[h] < fixed_hi_[h] && used_[h] + bytes > fixed_lo_[h]) {
+      npukb::warning(api, std::string(sim::hw_name(hw)) + " bytes [" + npukb::kern::num(used_[h]) + ", " +
+                     npukb::kern::num(static_cast<long long>(used_[h] + bytes)) + ") overlap the buffers that "
+                     "InitBuffer placed at user addresses (the two forms are not meant to be mixed)", file, line);
+    }
     l.addr = used_[h];
     l.hw = hw;
     l.pos = pos;
@@ -786,6 +907,8 @@ class TPipe {
 
  private:
   std::uint32_t used_[static_cast<int>(Hardware::MAX)] = {};
+  std::uint32_t fixed_lo_[static_cast<int>(Hardware::MAX)] = {};   // the span of InitBuffer's user addresses
+  std::uint32_t fixed_hi_[static_cast<int>(Hardware::MAX)] = {};
   int buffers_ = 0;
   std::uint8_t* spm_ = nullptr;
   std::uint32_t spm_bytes_ = 0;
@@ -858,22 +981,24 @@ inline void size_buf_from_pool(PoolState& p, B& buf, TPosition pos, std::uint32_
 // InitBufHandle). TPipe::InitBufPool sizes it like a TBufPool.
 #define EXTERN_IMPL_BUFPOOL(EXT_BUFPOOL, POSITION, BUFID_SIZE)                                           \
  public:                                                                                                 \
-  void Reset() {}                                                                                        \
-  void Init() {                                                                                          \
+  __aicore__ inline void Reset() { ::AscendC::sim::reset_custom_pool(npukbPool); }                       \
+  __aicore__ inline void Init() {                                                                        \
+    static_assert(::AscendC::sim::custom_pool_position(POSITION),                                        \
+                  "EXTERN_IMPL_BUFPOOL: POSITION is VECIN, VECOUT, VECCALC, A1, B1 or C1");              \
     npukbPool.pos = POSITION;                                                                            \
     npukbPool.max_ids = BUFID_SIZE;                                                                      \
   }                                                                                                      \
-  ::AscendC::TBufHandle GetBufHandle(uint8_t offset) {                                                   \
+  __aicore__ inline ::AscendC::TBufHandle GetBufHandle(uint8_t offset) {                                 \
     if (offset >= npukbPool.max_ids || offset >= ::AscendC::sim::kMaxBufPoolIds) {                      \
       ::npukb::violation(#EXT_BUFPOOL "::GetBufHandle", "offset " + ::npukb::kern::num(offset) +         \
                          " is not below BUFID_SIZE " + ::npukb::kern::num(npukbPool.max_ids), nullptr, 0); \
     }                                                                                                    \
     return reinterpret_cast<::AscendC::TBufHandle>(&npukbPool.slots[offset]);                            \
   }                                                                                                      \
-  void SetCurAddr(uint32_t curAddr) { npukbPool.cur_addr = curAddr; }                                    \
-  uint32_t GetCurAddr() { return npukbPool.cur_addr; }                                                   \
-  void SetCurBufSize(uint8_t curBufSize) { npukbPool.cur_buf_size = curBufSize; }                        \
-  uint8_t GetCurBufSize() { return npukbPool.cur_buf_size; }                                             \
+  __aicore__ inline void SetCurAddr(uint32_t curAddr) { npukbPool.cur_addr = curAddr; }                  \
+  __aicore__ inline uint32_t GetCurAddr() { return npukbPool.cur_addr; }                                 \
+  __aicore__ inline void SetCurBufSize(uint8_t curBufSize) { npukbPool.cur_buf_size = curBufSize; }      \
+  __aicore__ inline uint8_t GetCurBufSize() { return npukbPool.cur_buf_size; }                           \
   ::AscendC::sim::PoolState npukbPool{POSITION, BUFID_SIZE}
 
 // PopStackBuffer<T, pos>(tensor): the whole remaining space of pos's hardware buffer after the live

@@ -64,6 +64,8 @@ struct KState {
   std::uint32_t alloc_event_ids[kEventKinds] = {};
   // Hardware buffers a LocalMemAllocator manages (bit per AscendC::Hardware value): one each per kernel.
   std::uint32_t local_allocators = 0;
+  // SetSysWorkspace: the system workspace this block set (null: the launch's workspace).
+  std::uint8_t* sys_workspace = nullptr;
   // Soft SyncAll rounds this block has passed (its gmWorkspace slot holds this count), and its
   // WaitPreBlock calls since InitDetermineComputeWorkspace.
   std::int32_t soft_sync_rounds = 0;

@@ -161,10 +161,27 @@ inline void require_aiv(const char* api, const char* file, int line) {
 }
 }  // namespace sim
 
+// SyncAll's config (the hard form): the pipes that send the trigger and wait for it, each PIPE_MTE2,
+// PIPE_MTE3 or PIPE_ALL. Only the default (PIPE_ALL both) is supported on the Atlas A2/A3 training series.
+struct SyncAllConfig {
+  pipe_t triggerPipe;
+  pipe_t waitPipe;
+};
+constexpr SyncAllConfig DEFAULT_SYNC_ALL_CONFIG = {PIPE_ALL, PIPE_ALL};
+namespace sim {
+constexpr bool sync_all_pipe(pipe_t p) { return p == PIPE_MTE2 || p == PIPE_MTE3 || p == PIPE_ALL; }
+}  // namespace sim
+
 // Hard SyncAll: a barrier of the launch's vector cores (isAIVOnly) or of every core of a mixed launch.
 // In a vector-only kernel isAIVOnly = false waits for cube cores that do not exist: it hangs.
-template <bool isAIVOnly = true>
+template <bool isAIVOnly = true, const SyncAllConfig& config = DEFAULT_SYNC_ALL_CONFIG>
 inline void SyncAll() { NPUKB_CALLER;
+  static_assert(sim::sync_all_pipe(config.triggerPipe) && sim::sync_all_pipe(config.waitPipe),
+                "SyncAll: config.triggerPipe and config.waitPipe are PIPE_MTE2, PIPE_MTE3 or PIPE_ALL");
+  if (config.triggerPipe != PIPE_ALL || config.waitPipe != PIPE_ALL) {
+    npukb::violation("SyncAll", "a SyncAllConfig other than DEFAULT_SYNC_ALL_CONFIG ({PIPE_ALL, PIPE_ALL}) is not "
+                     "supported on the Atlas A2/A3 training series", file, line);
+  }
   if (!isAIVOnly && npukb::block().kernel_type == 0) {
     npukb::violation("SyncAll", "hang: SyncAll<false>() in a vector-only kernel waits for cube cores that never "
                      "arrive (a vector-only kernel uses SyncAll<true>())", file, line);

@@ -59,9 +59,15 @@ inline void Async(Args... args) {
 }
 
 // ---- workspace -----------------------------------------------------------------------------------
+// The kernel's workspace argument serves both: GetUserWorkspace hands it back unchanged (the simulator
+// does not carve the library's system part off the user part). GetSysWorkSpacePtr is the pointer
+// SetSysWorkspace set in this block, else the launch's workspace (the framework's setting).
 inline __gm__ std::uint8_t* GetUserWorkspace(__gm__ std::uint8_t* workspace) { return workspace; }
-inline __gm__ std::uint8_t* GetSysWorkSpacePtr() { return npukb::sys_workspace(); }
-inline void SetSysWorkspace(__gm__ std::uint8_t*) {}
+inline __gm__ std::uint8_t* GetSysWorkSpacePtr() {
+  std::uint8_t* set = npukb::kern::state().sys_workspace;
+  return set != nullptr ? set : npukb::sys_workspace();
+}
+inline void SetSysWorkspace(__gm__ std::uint8_t* workspace) { npukb::kern::state().sys_workspace = workspace; }
 
 // ---- cache control -------------------------------------------------------------------------------
 // The simulator runs scalar GM accesses straight on memory (no data cache to go stale), so cleaning and
