@@ -164,3 +164,26 @@ def test_one_data_seed_per_run_printed_recorded_resumed_and_replayed(tree):
     tree.runpytest_subprocess(*args).assert_outcomes(failed=4)
     fresh = json.loads((tree.path / "out" / "run.json").read_text())["data_seed"]
     assert fresh != seed and _seeds(tree) != named                       # drawn per run
+
+
+def test_replay_matching_no_selected_task_is_a_usage_error(tree):
+    replay = tree.path / "replay.jsonl"
+    replay.write_text(json.dumps({"task": "level9/other/task", "sample": 0, "completion": "no code"}) + "\n")
+    res = tree.runpytest_subprocess("-p", "npukernelbench.plugin", "cases/level1", TOOL, f"--model=replay:{replay}",
+                                    "--npukb-out=out", "--shapes=static")
+    assert res.ret == pytest.ExitCode.USAGE_ERROR
+    res.stderr.fnmatch_lines(["*replay file * holds none of the 1 selected task(s) (it holds level9/other/task)*"])
+    assert "Traceback" not in res.stderr.str()
+
+
+def test_replay_samples_default_to_what_the_file_holds(tree):
+    replay = tree.path / "replay.jsonl"
+    replay.write_text("".join(json.dumps({"task": "level1/math/vadd", "sample": i, "completion": "no code"}) + "\n"
+                              for i in range(2)))
+    args = ["-p", "npukernelbench.plugin", "cases/level1", TOOL, f"--model=replay:{replay}", "--npukb-out=out",
+            "--shapes=static"]
+    collected = tree.runpytest_subprocess(*args, "--collect-only", "-q")
+    collected.stdout.fnmatch_lines(["*vadd[[]s0[]]", "*vadd[[]s1[]]"])
+    fewer = tree.runpytest_subprocess(*args, "--samples=1")
+    fewer.assert_outcomes(failed=1)
+    fewer.stdout.fnmatch_lines(["*--samples 1 leaves out 1 completion(s) of the replay file*"])
