@@ -187,3 +187,45 @@ def test_replay_samples_default_to_what_the_file_holds(tree):
     fewer = tree.runpytest_subprocess(*args, "--samples=1")
     fewer.assert_outcomes(failed=1)
     fewer.stdout.fnmatch_lines(["*--samples 1 leaves out 1 completion(s) of the replay file*"])
+
+
+FIXTURE_TESTS = '''
+import pathlib
+import pytest
+
+HERE = pathlib.Path(__file__).parent
+KERNEL = (HERE / "cases/level1/math/vadd/solution/op_kernel/vadd.cpp").read_text()
+HOST = (HERE / "cases/level1/math/vadd/solution/op_host/vadd.cpp").read_text()
+BROKEN = {"op_host/vadd.cpp": HOST, "op_kernel/vadd.cpp": KERNEL.replace(";", "", 1)}
+
+
+@pytest.mark.npukb_case("cases/level1/math/vadd")
+@pytest.mark.npukb_files(BROKEN)
+def test_kernel(npukb_kernel):
+    pass
+
+
+@pytest.mark.npukb_case("cases/level1/math/vadd")
+@pytest.mark.npukb_files(BROKEN)
+def test_correct(npukb_checker):
+    npukb_checker.assert_correct(shapes="static")
+
+
+@pytest.mark.npukb_case("cases/level1/math/vadd")
+@pytest.mark.npukb_files({"op_host/vadd.cpp": HOST})
+def test_unparsed(npukb_checker):
+    pass
+'''
+
+
+def test_fixture_failures_are_reported_once_without_a_chained_traceback(tree):
+    """A build error (or parse error) under the fixtures is one failure message, not the message, an
+    internal exception and "During handling of the above exception" (the message printed twice)."""
+    tree.makepyfile(test_fixtures=FIXTURE_TESTS)
+    res = tree.runpytest_subprocess("-p", "npukernelbench.plugin", "test_fixtures.py", TOOL, "--npukb-out=out")
+    res.assert_outcomes(failed=1, errors=2)                 # npukb_kernel and npukb_checker fail in set-up
+    text = res.stdout.str()
+    assert "During handling" not in text and "Traceback" not in text and "BuildFailed" not in text, text
+    assert res.stdout.lines.count("build_error (syntax_structure):") == 2
+    assert res.stdout.lines.count("parse_error: required file op_kernel/vadd.cpp is missing or empty (found: "
+                                  "op_host/vadd.cpp)") == 1
