@@ -123,3 +123,14 @@ def test_replay_samples_default_to_the_file_and_a_lower_count_says_what_is_left_
     assert notes == ["npukb evaluate: --samples 1 leaves out 2 completion(s) of the replay file (it holds up to 3 "
                      "per task; omit --samples to evaluate them all)"]
     assert [r["sample"] for r in _results(tmp_path)] == [0]
+
+
+def test_an_unrelated_folder_as_model_is_one_line(tmp_path, cases) -> None:
+    """A folder whose config.json is not a model's: one line, not transformers' multi-line tokenizer error."""
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "config.json").write_text('{"name": "my-app", "version": 2}')
+    proc = npukb(tmp_path, "evaluate", "cases", TOOL, "--model", "app", "--shapes", "static", "--npukb-out", "out")
+    assert proc.returncode == 2, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert proc.stderr.strip().splitlines() == [
+        "npukb evaluate: app/config.json is not a Hugging Face model's config (no 'model_type'): not a model "
+        "directory; pass --model a saved model, a server URL or replay:FILE"]
