@@ -54,7 +54,7 @@ def _selected(ns: argparse.Namespace, options: RunOptions) -> list[tuple[object,
 
 def _evaluate(ns: argparse.Namespace) -> int:
     from npukernelbench.confinement import confinement_level
-    from npukernelbench.generation import ensure_completions
+    from npukernelbench.generation import check_replay, ensure_completions
     from npukernelbench.options import load_toolchain
     from npukernelbench.parallel_eval import evaluate_all
 
@@ -81,6 +81,9 @@ def _evaluate(ns: argparse.Namespace) -> int:
           f"out={options.out}", flush=True)
     print(f"npukb evaluate: input data seed {options.data_seed} (replay this run's data with --npukb-data-seed="
           f"{options.data_seed})", flush=True)
+    note = check_replay(specs, options)
+    if note:
+        print(f"npukb evaluate: {note}", flush=True)
     prepare = getattr(toolchain, "prepare", None)
     if callable(prepare):
         prepare(specs, lambda line: print(line, flush=True))

@@ -180,8 +180,8 @@ class _FloatTally:
         self.finite += int(finite.sum())
         self.nonfinite_bad += int((bad & ~finite).sum())
         if finite.any():
-            with np.errstate(invalid="ignore", divide="ignore"):
-                self.max_abs = max(self.max_abs, float(diff[finite].max()))
+            with np.errstate(invalid="ignore", divide="ignore", over="ignore"):   # relative error of a
+                self.max_abs = max(self.max_abs, float(diff[finite].max()))           # value near 0: inf
                 rel = diff[finite] / np.maximum(np.abs(e[finite]), np.finfo(np.float64).tiny)
                 self.max_rel = max(self.max_rel, float(rel.max()))
         count = int(bad.sum())

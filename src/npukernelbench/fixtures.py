@@ -108,10 +108,11 @@ class Checker:
         try:
             outcomes = retry_once(check)
         except BuildFailed as exc:
-            from npukernelbench.diagnostics import classify
-
-            pytest.fail(f"build_error ({classify(exc.build.diagnostics).value}):\n{exc.build.diagnostics}",
-                        pytrace=False)
+            failed = exc
+        else:
+            failed = None
+        if failed is not None:                   # outside the except: no chained "During handling" report
+            pytest.fail(_build_error(failed), pytrace=False)
         for o in outcomes:
             if o.status is not Status.PASSED:
                 pytest.fail(f"{o.status.value}: {o.message}", pytrace=False)
@@ -126,7 +127,11 @@ def npukb_checker(request: pytest.FixtureRequest, npukb_task, npukb_toolchain, n
     try:
         files = files_of(npukb_task, npukb_completion)
     except ParseError as exc:
-        pytest.fail(f"parse_error: {exc}", pytrace=False)
+        unparsed: ParseError | None = exc
+    else:
+        unparsed = None
+    if unparsed is not None:                     # outside the except: no chained "During handling" report
+        pytest.fail(f"parse_error: {unparsed}", pytrace=False)
     cfg = request.config
     options = EvalOptions(shapes=cfg.getoption("npukb_shapes"), shape_examples=cfg.getoption("npukb_shape_examples"),
                           shape_seed=cfg.getoption("npukb_shape_seed"),
@@ -142,6 +147,12 @@ def npukb_kernel(npukb_checker: Checker) -> Any:
     try:
         return npukb_checker.build_case(static_cases(npukb_checker.spec)[0])
     except BuildFailed as exc:
-        from npukernelbench.diagnostics import classify
+        failed = exc
+    pytest.fail(_build_error(failed), pytrace=False)   # outside the except: no chained "During handling" report
 
-        pytest.fail(f"build_error ({classify(exc.build.diagnostics).value}):\n{exc.build.diagnostics}", pytrace=False)
+
+def _build_error(exc: Any) -> str:
+    """A failed build (``BuildFailed``) as the test's one failure message: category and diagnostics."""
+    from npukernelbench.diagnostics import classify
+
+    return f"build_error ({classify(exc.build.diagnostics).value}):\n{exc.build.diagnostics}"

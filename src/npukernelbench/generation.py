@@ -55,6 +55,20 @@ def generate_for(specs: Sequence[TaskSpec], options: RunOptions) -> dict[tuple[s
     return out
 
 
+def check_replay(specs: Sequence[TaskSpec], options: RunOptions) -> str | None:
+    """For a ``replay:`` model: a :class:`ReplayError` when the file holds none of the selected tasks,
+    and a note when ``--samples`` leaves some of its completions out; nothing for other models."""
+    from pathlib import Path
+
+    from npukernelbench.generators import resolve
+    from npukernelbench.generators.replay import check_replay_selection
+
+    backend, arg = resolve(options.model)
+    if backend != "replay":
+        return None
+    return check_replay_selection(Path(arg).expanduser(), [s.case_id for s in specs], options.samples)
+
+
 class MissingCompletions(ValueError):
     """Samples the model (a replay file) has no completion for, with ``--strict``."""
 

@@ -20,7 +20,8 @@ from npukernelbench.store import HTML_REPORT
 # best first: the status a task x run cell shows is the best any of its samples reached
 STATUS_ORDER = (Status.PASSED, Status.WRONG, Status.RUNTIME_ERROR, Status.TIMEOUT, Status.BUILD_ERROR,
                 Status.REJECTED, Status.PARSE_ERROR)
-STATUS_COLOURS = {Status.PASSED: "#2e7d32", Status.WRONG: "#f9a825", Status.RUNTIME_ERROR: "#ef6c00",
+# wrong (blue) and runtime_error (orange) far apart: the two commonest failures must not be misread
+STATUS_COLOURS = {Status.PASSED: "#2e7d32", Status.WRONG: "#1565c0", Status.RUNTIME_ERROR: "#ef6c00",
                   Status.TIMEOUT: "#8e24aa", Status.BUILD_ERROR: "#c62828", Status.REJECTED: "#6d4c41",
                   Status.PARSE_ERROR: "#455a64"}
 NOT_RUN = "#e0e0e0"
@@ -80,6 +81,13 @@ def _cell(run: LoadedRun, task: str) -> str:
             f'title="{escape(tip)}">{passed}/{len(rs)}</td>')
 
 
+def _task_count(comparison: RunComparison) -> str:
+    """How many tasks the tables cover: a run's tasks, or those common to all the runs compared."""
+    if len(comparison.runs) == 1:
+        return f"{len(comparison.tasks)} task(s) in the run."
+    return f"{len(comparison.tasks)} task(s) common to all {len(comparison.runs)} runs."
+
+
 def _task_grid(comparison: RunComparison) -> str:
     runs = comparison.runs
     tasks = sorted(frozenset().union(*(run.tasks for run in runs)))
@@ -134,7 +142,7 @@ def render_html(comparison: RunComparison, title: str | None = None) -> str:
         f"<h1>{escape(title)}</h1>", "<h2>Runs</h2>", _run_header(runs),
         f'<ul class="notes">{notes}</ul>' if notes else "",
         "<h2>Compile and execution rates</h2>",
-        f"<p>{len(comparison.tasks)} task(s) common to all runs. CR and ER are unbiased pass@k in percent, "
+        f"<p>{_task_count(comparison)} CR and ER are unbiased pass@k in percent, "
         f"speedup the geometric mean over correct, non-suspect samples, fast_1 the share of tasks with a correct "
         f"sample faster than the expert solution.{delta}</p>",
         _table(header, rows, "comparison-table", left=2),

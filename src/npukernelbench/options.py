@@ -39,7 +39,8 @@ OPTIONS: tuple[Opt, ...] = (
     Opt("--npukb-model", "npukb_model", "model spec: reference (default), mutants, replay:PATH.jsonl, "
         "http(s)://HOST:PORT/v1[#MODEL], or a local model directory", default="reference", short="--model",
         metavar="SPEC"),
-    Opt("--npukb-samples", "npukb_samples", "samples per task (pass@k uses k <= samples)", type=int, default=1,
+    Opt("--npukb-samples", "npukb_samples", "samples per task (pass@k uses k <= samples); default 1, or with "
+        "replay:PATH.jsonl the most samples the file holds for one task", type=int, default=None,
         short="--samples", metavar="N"),
     Opt("--npukb-toolchain", "npukb_toolchain", "toolchain that builds and runs kernels (ascendc-sim, or module:Class)",
         default="ascendc-sim", short="--toolchain", metavar="NAME"),
@@ -177,7 +178,10 @@ class RunOptions:
     @classmethod
     def from_namespace(cls, ns: Any) -> RunOptions:
         get = (lambda name: ns.getoption(name)) if hasattr(ns, "getoption") else (lambda name: getattr(ns, name))
-        return cls(model=get("npukb_model"), samples=get("npukb_samples"), toolchain=get("npukb_toolchain"),
+        samples = get("npukb_samples")
+        if samples is None:
+            samples = default_samples(get("npukb_model"))
+        return cls(model=get("npukb_model"), samples=samples, toolchain=get("npukb_toolchain"),
                    shapes=get("npukb_shapes"), shape_examples=get("npukb_shape_examples"),
                    shape_seed=get("npukb_shape_seed"), data_seed=get("npukb_data_seed"),
                    cases=tuple(get("npukb_cases") or ()),
@@ -213,6 +217,20 @@ class RunOptions:
         else a fresh one (every process of one run must use the same: the controller picks it)."""
         chosen = seed if seed is not None else self.data_seed
         return replace(self, data_seed=chosen if chosen is not None else fresh_data_seed())
+
+
+def default_samples(model: str) -> int:
+    """Samples per task when ``--samples`` is not given: what a replay file holds per task (the most
+    for any one task), else 1. An unreadable replay file gives 1 here; the run reports it as a usage error."""
+    if not model.strip().startswith("replay:"):
+        return 1
+    from npukernelbench.generators.replay import ReplayError, replay_sample_counts
+
+    try:
+        counts = replay_sample_counts(Path(model.strip()[len("replay:"):]).expanduser())
+    except ReplayError:
+        return 1
+    return max(counts.values(), default=1)
 
 
 def _engine_options(**fields: Any) -> EngineOptions:

@@ -7,7 +7,8 @@ serves the model with vLLM's own server instead (``serve_vllm``). Endpoints of t
   ``max_tokens`` (``stream`` is not supported). The ``n`` choices come from one batched generate
   call; each choice carries an extra ``completion_tokens`` field (its own token count) besides
   the standard ``usage`` totals.
-- ``GET /v1/models``: the one served model. ``GET /health``: 200 when ready.
+- ``GET /v1/models``: the one served model. ``GET /health``: 200 when ready, with the chat requests
+  answered (``requests_served``) and the completions (choices) in them (``completions_served``).
 
 Standard library HTTP server (threaded); generation itself is serialised by a lock (one model,
 one batch at a time). The model loads before the server starts listening, and the server prints
@@ -51,7 +52,8 @@ class ChatService:
         self.model_name = model_name
         self.default_max_tokens = default_max_tokens
         self.created = int(time.time())
-        self.completions_served = 0      # chat-completion requests answered (GET /health reports it)
+        self.requests_served = 0         # chat-completion requests answered (GET /health reports both)
+        self.completions_served = 0      # completions (choices) in those answers: n per request
         self._lock = threading.Lock()
 
     def models(self) -> dict[str, Any]:
@@ -101,7 +103,8 @@ class ChatService:
         sampling = self.sampling(body)
         with self._lock:
             samples = self.generator.sample(messages, sampling)
-            self.completions_served += 1
+            self.requests_served += 1
+            self.completions_served += len(samples)
         prompt_tokens = samples[0].prompt_tokens if samples else 0
         completion_tokens = sum(s.tokens for s in samples)
         return {
@@ -141,6 +144,7 @@ def make_handler(service: ChatService, quiet: bool) -> type[BaseHTTPRequestHandl
                 self._send(200, service.models())
             elif path in ("/health", "/v1/health"):
                 self._send(200, {"status": "ok", "model": service.model_name,
+                                 "requests_served": service.requests_served,
                                  "completions_served": service.completions_served})
             else:
                 self._error(404, f"no route GET {self.path}; try /v1/models", "not_found")

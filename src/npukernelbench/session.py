@@ -270,7 +270,7 @@ class RunController:
 
     def _prepare(self, specs: list[TaskSpec], say: Say) -> None:
         from npukernelbench.confinement import confinement_level
-        from npukernelbench.generation import ensure_completions
+        from npukernelbench.generation import check_replay, ensure_completions
 
         reason = self.toolchain.unavailable_reason()
         if reason:
@@ -282,6 +282,9 @@ class RunController:
         say(f"npukernelbench: confinement of candidate builds and runs: {self.confinement}")
         say(f"npukernelbench: input data seed {o.data_seed} (replay this run's data with --npukb-data-seed="
             f"{o.data_seed})")
+        note = check_replay(specs, o)
+        if note:
+            say(f"npukernelbench: {note}")
         self._set_up_toolchain(specs, say)
         self.run.create(fresh=False)             # writable? (earlier results stay until generation worked)
         if self.options.resume:

@@ -9,6 +9,7 @@ attribute values (for the upstream layout: one row of ``test_cases.csv``, the pa
 from __future__ import annotations
 
 import contextlib
+import shutil
 import tempfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -243,11 +244,27 @@ def _private_hypothesis_storage(storage_dir: Path | None) -> Iterator[None]:
     from hypothesis import configuration
 
     previous = getattr(configuration, "__hypothesis_home_directory", None)
-    if storage_dir is not None:
+    folder = _private_folder(storage_dir)
+    configuration.set_hypothesis_home_dir(folder)
+    try:
+        yield
+    finally:
+        configuration.set_hypothesis_home_dir(previous)
+        shutil.rmtree(folder, ignore_errors=True)
+        if storage_dir is not None:
+            with contextlib.suppress(OSError):     # still used by another worker of the run: it stays
+                storage_dir.rmdir()                # an empty scratch directory is not left behind
+
+
+def _private_folder(storage_dir: Path | None) -> str:
+    """A fresh folder under ``storage_dir`` (created when absent; another worker may remove it when it
+    is empty between our mkdir and mkdtemp, hence the retries)."""
+    if storage_dir is None:
+        return tempfile.mkdtemp(prefix="npukb-hypothesis-")
+    for _ in range(10):
         storage_dir.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="npukb-hypothesis-", dir=storage_dir) as folder:
-        configuration.set_hypothesis_home_dir(folder)
         try:
-            yield
-        finally:
-            configuration.set_hypothesis_home_dir(previous)
+            return tempfile.mkdtemp(prefix="npukb-hypothesis-", dir=storage_dir)
+        except FileNotFoundError:
+            continue
+    return tempfile.mkdtemp(prefix="npukb-hypothesis-", dir=storage_dir)

@@ -68,7 +68,7 @@ def test_served_model_through_the_plugin(served_model, tmp_path):
 
     def served() -> int:
         with urllib.request.urlopen(served_model.url.removesuffix("/v1") + "/health", timeout=10) as r:
-            return json.loads(r.read())["completions_served"]
+            return json.loads(r.read())["requests_served"]
 
     before = served()
     proc, rows, out = run_bench(tmp_path, served_model.url, "-n", "2")

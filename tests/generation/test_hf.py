@@ -90,6 +90,21 @@ def test_clear_errors(tmp_path, tiny_model):
         HFGenerator(str(tiny_model), GeneratorOptions(lora=str(tmp_path)))
 
 
+@pytest.mark.parametrize("config, files, needle", [
+    ('{"name": "my-app", "version": 2}', (), "config.json is not a Hugging Face model's config (no 'model_type')"),
+    ("not json", (), "config.json is not a Hugging Face model's config"),
+    ('{"model_type": "qwen3"}', (), "has no tokenizer (none of tokenizer.json"),
+], ids=["unrelated_config", "broken_config", "no_tokenizer"])
+def test_a_folder_that_is_not_a_model_is_one_line(tmp_path, config, files, needle):
+    """An unrelated config.json as --model: one line before transformers is imported, not transformers'
+    multi-line tokenizer error."""
+    (tmp_path / "config.json").write_text(config)
+    with pytest.raises(ModelLoadError) as caught:
+        HFGenerator(str(tmp_path))
+    assert needle in str(caught.value) and "\n" not in str(caught.value)
+
+
+
 def test_progress_line_on_stderr(generator, add_custom, capsys):
     gen = HFGenerator(str(generator.path), GeneratorOptions(progress=True))
     gen.generate([request(add_custom, n=2, max_tokens=4, seed=0)])

@@ -7,6 +7,7 @@ import json
 import socket
 import threading
 import time
+import urllib.request
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -127,6 +128,21 @@ def test_serve_end_to_end(served_model, tiny_model, add_custom):
     assert [c.tokens for c in local] == [c.tokens for c in batch]
     named = OpenAIGenerator(f"{served_model.url}#{tiny_model.name}", FAST)
     assert [c.text for c in named.generate([request])[0]] == [c.text for c in batch]
+
+
+def test_serve_health_counts_requests_and_completions_apart(served_model, add_custom):
+    """One request with n=3 is one request and three completions; a rejected request is neither."""
+    def health() -> dict:
+        with urllib.request.urlopen(served_model.url.removesuffix("/v1") + "/health", timeout=10) as r:
+            return json.loads(r.read())
+
+    before = health()
+    OpenAIGenerator(served_model.url, FAST).generate([req(add_custom, n=3, max_tokens=2, seed=5)])
+    with pytest.raises(ServerError, match="HTTP 400"):
+        OpenAIGenerator(served_model.url, FAST).call("POST", "/chat/completions", {"messages": []})
+    after = health()
+    assert after["requests_served"] - before["requests_served"] == 1
+    assert after["completions_served"] - before["completions_served"] == 3
 
 
 def test_serve_rejects_unknown_model_and_bad_requests(served_model):

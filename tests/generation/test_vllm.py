@@ -88,6 +88,7 @@ def test_model_vllm_rejects_is_a_clear_error(tmp_path, tiny_model):
     broken = tmp_path / "broken"
     broken.mkdir()
     (broken / "config.json").write_text(json.dumps({"model_type": "no_such_architecture"}))
+    (broken / "tokenizer_config.json").write_text("{}")     # past check_model_dir: vLLM itself rejects it
     gen = VLLMGenerator(str(broken), GeneratorOptions(progress=False))
     with pytest.raises(ModelLoadError, match="vLLM cannot start an engine for .*broken"):
         gen.load()
@@ -150,6 +151,7 @@ def test_served_vllm_start_failure_is_reported(tmp_path, python_env):
     broken = tmp_path / "broken"
     broken.mkdir()
     (broken / "config.json").write_text(json.dumps({"model_type": "no_such_architecture"}))
+    (broken / "tokenizer_config.json").write_text("{}")     # past check_model_dir: vLLM itself rejects it
     started = time.monotonic()
     proc = subprocess.run([sys.executable, "-m", "npukernelbench.serve", "--engine", "vllm", "--model", str(broken),
                            "--port", "0"], capture_output=True, text=True, env=python_env, timeout=900)

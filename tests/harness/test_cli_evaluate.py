@@ -88,3 +88,49 @@ def test_misconfiguration_exits_non_zero_with_one_line(tmp_path, cases, args, en
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and needle in lines[0] and "Traceback" not in proc.stderr, proc.stderr
     assert not (tmp_path / "out").exists()
+
+
+def _replay(tmp_path: Path, rows: list[dict]) -> Path:
+    path = tmp_path / "replay.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    return path
+
+
+def test_replay_matching_no_selected_task_is_a_usage_error(tmp_path, cases) -> None:
+    """A replay file for other tasks would skip every sample and exit 0: a false green."""
+    replay = _replay(tmp_path, [{"task": "level9/other/task", "sample": 0, "completion": "no code"}])
+    proc = npukb(tmp_path, "evaluate", "cases", TOOL, f"--model=replay:{replay}", "--shapes", "static",
+                 "--npukb-out", "out")
+    assert proc.returncode == 2, proc.stdout[-2000:] + proc.stderr[-2000:]
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "holds none of the 2 selected task(s)" in lines[0], proc.stderr
+    assert "level9/other/task" in lines[0] and "Traceback" not in proc.stderr
+
+
+def test_replay_samples_default_to_the_file_and_a_lower_count_says_what_is_left_out(tmp_path, cases) -> None:
+    """No code in the completions: parse errors, no kernel build."""
+    replay = _replay(tmp_path, [{"task": VADD, "sample": i, "completion": "no code"} for i in range(3)])
+    args = ("evaluate", "cases", TOOL, "-k", "vadd", f"--model=replay:{replay}", "--shapes", "static",
+            "--npukb-out", "out")
+    proc = npukb(tmp_path, *args)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "samples=3" in proc.stdout.splitlines()[0] and "items=3" in proc.stdout.splitlines()[0]
+    assert sorted(r["sample"] for r in _results(tmp_path)) == [0, 1, 2]
+    assert "leaves out" not in proc.stdout
+    fewer = npukb(tmp_path, *args, "--samples", "1")
+    assert fewer.returncode == 0, fewer.stderr[-3000:]
+    notes = [ln for ln in fewer.stdout.splitlines() if "leaves out" in ln]
+    assert notes == ["npukb evaluate: --samples 1 leaves out 2 completion(s) of the replay file (it holds up to 3 "
+                     "per task; omit --samples to evaluate them all)"]
+    assert [r["sample"] for r in _results(tmp_path)] == [0]
+
+
+def test_an_unrelated_folder_as_model_is_one_line(tmp_path, cases) -> None:
+    """A folder whose config.json is not a model's: one line, not transformers' multi-line tokenizer error."""
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "config.json").write_text('{"name": "my-app", "version": 2}')
+    proc = npukb(tmp_path, "evaluate", "cases", TOOL, "--model", "app", "--shapes", "static", "--npukb-out", "out")
+    assert proc.returncode == 2, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert proc.stderr.strip().splitlines() == [
+        "npukb evaluate: app/config.json is not a Hugging Face model's config (no 'model_type'): not a model "
+        "directory; pass --model a saved model, a server URL or replay:FILE"]

@@ -422,3 +422,14 @@ def test_fixed_limits_apply_to_the_task_dtype_result_but_not_to_nan_or_infinity(
                              also=np.array([np.inf, 2.0]), limits=UPSTREAM).ok
     # integer outputs stay exact
     assert not compare_array("y", np.array([1, 2], np.int32), np.array([1, 3]), "int32", None, limits=UPSTREAM).ok
+
+
+@pytest.mark.filterwarnings("error")
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "bfloat16"])
+def test_huge_error_against_zero_is_reported_without_numpy_warnings(dtype) -> None:
+    """Relative error of a large value where the reference is 0 overflows to inf: the verdict says so, and no
+    RuntimeWarning ("overflow encountered in divide") leaks into the run's output."""
+    got = storage([60000.0, 1.0], dtype)
+    verdict = compare_array("z", got, np.array([0.0, 1.0]), dtype, tol(dtype))
+    assert not verdict.ok and verdict.max_rel == float("inf") and verdict.mismatches == 1
+    assert verdict.index == (0,)

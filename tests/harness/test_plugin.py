@@ -164,3 +164,68 @@ def test_one_data_seed_per_run_printed_recorded_resumed_and_replayed(tree):
     tree.runpytest_subprocess(*args).assert_outcomes(failed=4)
     fresh = json.loads((tree.path / "out" / "run.json").read_text())["data_seed"]
     assert fresh != seed and _seeds(tree) != named                       # drawn per run
+
+
+def test_replay_matching_no_selected_task_is_a_usage_error(tree):
+    replay = tree.path / "replay.jsonl"
+    replay.write_text(json.dumps({"task": "level9/other/task", "sample": 0, "completion": "no code"}) + "\n")
+    res = tree.runpytest_subprocess("-p", "npukernelbench.plugin", "cases/level1", TOOL, f"--model=replay:{replay}",
+                                    "--npukb-out=out", "--shapes=static")
+    assert res.ret == pytest.ExitCode.USAGE_ERROR
+    res.stderr.fnmatch_lines(["*replay file * holds none of the 1 selected task(s) (it holds level9/other/task)*"])
+    assert "Traceback" not in res.stderr.str()
+
+
+def test_replay_samples_default_to_what_the_file_holds(tree):
+    replay = tree.path / "replay.jsonl"
+    replay.write_text("".join(json.dumps({"task": "level1/math/vadd", "sample": i, "completion": "no code"}) + "\n"
+                              for i in range(2)))
+    args = ["-p", "npukernelbench.plugin", "cases/level1", TOOL, f"--model=replay:{replay}", "--npukb-out=out",
+            "--shapes=static"]
+    collected = tree.runpytest_subprocess(*args, "--collect-only", "-q")
+    collected.stdout.fnmatch_lines(["*vadd[[]s0[]]", "*vadd[[]s1[]]"])
+    fewer = tree.runpytest_subprocess(*args, "--samples=1")
+    fewer.assert_outcomes(failed=1)
+    fewer.stdout.fnmatch_lines(["*--samples 1 leaves out 1 completion(s) of the replay file*"])
+
+
+FIXTURE_TESTS = '''
+import pathlib
+import pytest
+
+HERE = pathlib.Path(__file__).parent
+KERNEL = (HERE / "cases/level1/math/vadd/solution/op_kernel/vadd.cpp").read_text()
+HOST = (HERE / "cases/level1/math/vadd/solution/op_host/vadd.cpp").read_text()
+BROKEN = {"op_host/vadd.cpp": HOST, "op_kernel/vadd.cpp": KERNEL.replace(";", "", 1)}
+
+
+@pytest.mark.npukb_case("cases/level1/math/vadd")
+@pytest.mark.npukb_files(BROKEN)
+def test_kernel(npukb_kernel):
+    pass
+
+
+@pytest.mark.npukb_case("cases/level1/math/vadd")
+@pytest.mark.npukb_files(BROKEN)
+def test_correct(npukb_checker):
+    npukb_checker.assert_correct(shapes="static")
+
+
+@pytest.mark.npukb_case("cases/level1/math/vadd")
+@pytest.mark.npukb_files({"op_host/vadd.cpp": HOST})
+def test_unparsed(npukb_checker):
+    pass
+'''
+
+
+def test_fixture_failures_are_reported_once_without_a_chained_traceback(tree):
+    """A build error (or parse error) under the fixtures is one failure message, not the message, an
+    internal exception and "During handling of the above exception" (the message printed twice)."""
+    tree.makepyfile(test_fixtures=FIXTURE_TESTS)
+    res = tree.runpytest_subprocess("-p", "npukernelbench.plugin", "test_fixtures.py", TOOL, "--npukb-out=out")
+    res.assert_outcomes(failed=1, errors=2)                 # npukb_kernel and npukb_checker fail in set-up
+    text = res.stdout.str()
+    assert "During handling" not in text and "Traceback" not in text and "BuildFailed" not in text, text
+    assert res.stdout.lines.count("build_error (syntax_structure):") == 2
+    assert res.stdout.lines.count("parse_error: required file op_kernel/vadd.cpp is missing or empty (found: "
+                                  "op_host/vadd.cpp)") == 1

@@ -46,6 +46,7 @@ def test_comparison_page(comparison_html, runs):
     assert html.count("<svg") == 3
     for name in ("base", "mutants", "level1-only", "killed"):          # one pass@k line per run
         assert f'id="passk-mean-{name}"' in html and f'id="taxonomy-{name}"' in html
+    assert "1 task(s) common to all 4 runs." in html
     assert "task sets differ" in html and "killed: interrupted run, 7 of 20 planned samples finished" in html
     assert "Estimated speedups: simulator cost model, not measured on hardware." in html
     assert "7 of 20 (interrupted)" in html and "gxx_toolchain:GxxToolchain" in html
@@ -76,6 +77,29 @@ def test_report_html_of_one_run(runs, tmp_path, capsys):
     html = (run / "report.html").read_text()
     assert "NPUKernelBench report: ref" in html and 'id="passk-mean-ref"' in html
     assert "(+" not in html.split('id="comparison-table"')[1].split("</table>")[0]   # one run: no deltas
+    assert "2 task(s) in the run." in html and "common to all" not in html
+
+
+def _lab(colour: str) -> tuple[float, float, float]:
+    """sRGB hex -> CIE L*a*b* (D65)."""
+    rgb = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb)
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+    fx, fy, fz = (t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116 for t in (x, y, z))
+    return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
+
+
+def test_wrong_and_runtime_error_colours_are_far_apart_from_each_other_and_the_rest():
+    """CIE76 colour difference: about 2.3 is just noticeable; amber vs orange (the old pair) was 30."""
+    def delta(a: str, b: str) -> float:
+        return sum((p - q) ** 2 for p, q in zip(_lab(a), _lab(b), strict=True)) ** 0.5
+
+    assert delta(STATUS_COLOURS[Status.WRONG], STATUS_COLOURS[Status.RUNTIME_ERROR]) >= 60
+    for status in (Status.WRONG, Status.RUNTIME_ERROR):
+        others = [c for s, c in STATUS_COLOURS.items() if s is not status]
+        assert min(delta(STATUS_COLOURS[status], c) for c in others) >= 35, status
 
 
 def test_evaluate_npukb_html_points_at_the_page(runs):

@@ -49,6 +49,9 @@ def option(options: Any, name: str, default: Any = None) -> Any:
     return default if value is None else value
 
 
+TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "tokenizer.model", "vocab.json")
+
+
 def check_model_dir(path: Path) -> None:
     if not path.exists():
         raise ModelLoadError(f"model directory {path} does not exist; pass --model a local Hugging Face "
@@ -56,6 +59,22 @@ def check_model_dir(path: Path) -> None:
     if not (path / "config.json").is_file():
         raise ModelLoadError(f"{path} has no config.json: not a Hugging Face model directory "
                              f"(download or save one with save_pretrained first)")
+    config = _read_config(path / "config.json")
+    if not isinstance(config, dict) or not isinstance(config.get("model_type"), str):
+        raise ModelLoadError(f"{path}/config.json is not a Hugging Face model's config (no 'model_type'): "
+                             f"not a model directory; pass --model a saved model, a server URL or replay:FILE")
+    if not any((path / name).is_file() for name in TOKENIZER_FILES):
+        raise ModelLoadError(f"{path} has no tokenizer (none of {', '.join(TOKENIZER_FILES)}): save the "
+                             f"tokenizer next to the model (tokenizer.save_pretrained)")
+
+
+def _read_config(path: Path) -> Any:
+    import json
+
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
 
 
 class HFGenerator:
@@ -116,7 +135,8 @@ class HFGenerator:
             tokenizer = AutoTokenizer.from_pretrained(self.path)
             model = AutoModelForCausalLM.from_pretrained(self.path, dtype=self._resolve_dtype(device))
         except (OSError, ValueError) as exc:
-            raise ModelLoadError(f"cannot load the model from {self.path}: {exc}") from exc
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise ModelLoadError(f"cannot load the model from {self.path}: {first}") from None
         if self.lora is not None:
             try:
                 from peft import PeftModel

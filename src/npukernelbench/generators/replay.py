@@ -6,7 +6,7 @@ The replay schema (also what ``npukb export-completions`` writes), one JSON obje
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from npukernelbench.generators.base import Completion, GenerationRequest, GeneratorOptions
@@ -41,6 +41,30 @@ def read_replay(path: Path) -> dict[tuple[str, int], dict]:
             raise ReplayError(f"{path}:{number}: 'sample' must be an integer") from None
         rows[(str(row["task"]).strip("/"), sample)] = row
     return rows
+
+
+def replay_sample_counts(path: Path) -> dict[str, int]:
+    """Task id -> the number of samples the file holds for it (the highest sample index + 1)."""
+    counts: dict[str, int] = {}
+    for task, sample in read_replay(path):
+        counts[task] = max(counts.get(task, 0), sample + 1)
+    return counts
+
+
+def check_replay_selection(path: Path, case_ids: Collection[str], samples: int) -> str | None:
+    """Raise :class:`ReplayError` when the file holds no task of the selection (every sample would be
+    skipped: a false green); return a note when ``samples`` leaves some of the file's samples out."""
+    counts = replay_sample_counts(path)
+    held = {task: n for task, n in counts.items() if task in set(case_ids)}
+    if not held:
+        shown = ", ".join(sorted(counts)[:3]) + (f" and {len(counts) - 3} more" if len(counts) > 3 else "")
+        raise ReplayError(f"replay file {path} holds none of the {len(case_ids)} selected task(s) "
+                          f"(it holds {shown or 'no rows'}); check the task ids or the case paths")
+    left = sum(n - samples for n in held.values() if n > samples)
+    if left:
+        return (f"--samples {samples} leaves out {left} completion(s) of the replay file (it holds up to "
+                f"{max(held.values())} per task; omit --samples to evaluate them all)")
+    return None
 
 
 class ReplayGenerator:
