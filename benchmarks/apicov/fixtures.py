@@ -113,7 +113,7 @@ KERNEL_HEADERS: tuple[str, ...] = ("kernel_operator.h", "lib/matmul_intf.h")
 HOST_HEADERS: tuple[str, ...] = (
     "tiling/tiling_api.h", "register/op_def_registry.h", "register/tilingdata_base.h",
     "tiling/platform/platform_ascendc.h", "platform/platform_info.h", "exe_graph/runtime/tiling_context.h",
-    "graph/tensor.h", "graph/types.h")
+    "graph/tensor.h", "graph/types.h", "utils/log/asc_cpu_log.h")
 KERNEL_NAMESPACES: tuple[str, ...] = ("AscendC", "AscendC::Std")
 HOST_NAMESPACES: tuple[str, ...] = ("AscendC", "optiling", "matmul_tiling", "platform_ascendc", "ops", "gert", "ge",
                                     "fe", "context_ascendc")

@@ -272,3 +272,17 @@ def test_packs_assignment_and_conversion_operators_are_probed() -> None:
     fx = (ClassFixture("C<int, 1>", "", {"Tp": "int", "v": "1"}),)
     [alts] = codegen.function_snippets(conv, 1, ("int",), fx, "")
     assert any("std::declval<const C<int, 1>&>().operator value_type()" in a for a in alts)
+
+
+def test_function_like_macros_written_as_their_use_are_macros() -> None:
+    """assert's pages write ``define assert(expr)`` (no '#') and ``assert(expr)`` (untyped arguments, no
+    return type): both are macros; a typed declaration without a return type stays no declaration."""
+    sys.path.insert(0, str(ROOT))
+    from benchmarks.apicov import prototypes
+
+    [a, b] = prototypes.parse_block("define assert(expr)\ndefine assert(expr, __gm__ const char *fmt, Args&&... args)\n")
+    assert (a.kind, a.name, len(a.params)) == ("macro", "assert", 1)
+    assert (b.kind, b.name, len(b.params)) == ("macro", "assert", 3)
+    [c] = prototypes.parse_block("assert(expr)\n")
+    assert (c.kind, c.name) == ("macro", "assert")
+    assert prototypes.parse_block("foo(int x)\n") == []
