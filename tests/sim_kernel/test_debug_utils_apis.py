@@ -154,3 +154,31 @@ def test_utils_assert_stops_the_kernel_on_a_false_condition(tmp_path: Path, sim_
     assert ok.returncode == 0, ok.stderr
     bad = _run(tmp_path / "bad", sim_cache, ASSERT, defines="#define FAIL_ASSERT\n")
     assert bad.returncode == 3 and "assertion failed: a == 6" in bad.stderr, bad.stderr
+
+
+PRINTF_TRACE = """
+static void body(void*) {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 1024);
+  LocalTensor<float> t = buf.Get<float>();
+  TRACE_START(0x2);
+  Duplicate(t, 2.0f, 64);
+  TRACE_STOP(0x2);
+  TRACE_START(PIPE_V, 0x3);
+  Muls(t, t, 1.5f, 64);
+  TRACE_STOP(PIPE_V, 0x3);
+  int32_t n = -5;
+  uint8_t u = 200;
+  printf("n=%d u=%u f=%f x=%x s=%s\\n", n, u, t.GetValue(3), n, "ok");
+}
+"""
+
+
+@pytest.mark.api("调测接口/printf", "TRACE_START", "TRACE_STOP")
+def test_utils_printf_formats_like_the_device_and_trace_points_change_nothing(tmp_path: Path, sim_cache: Path) -> None:
+    """printf converts by type (%x of a negative int32_t prints 64 bits); TRACE_START / TRACE_STOP take
+    the apid alone or a pipe and the apid, and neither prints nor changes the result."""
+    ran = _run(tmp_path, sim_cache, PRINTF_TRACE)
+    assert ran.returncode == 0, ran.stderr
+    assert _log(ran) == ["n=-5 u=200 f=3.000000 x=fffffffffffffffb s=ok"]
