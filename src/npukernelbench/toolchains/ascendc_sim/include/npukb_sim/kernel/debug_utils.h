@@ -9,6 +9,7 @@
 // the address is in their memory.
 #pragma once
 #include <cstdint>
+#include <ctime>
 #include <string>
 #include <type_traits>
 
@@ -119,7 +120,10 @@ inline void asc_dump(T* input, uint32_t desc, uint32_t dump_size) {
 // clock(): the block's cycle count since the kernel started (the cost model's estimate, as GetSystemCycle).
 // The C library's clock() may be declared by the standard headers the simulator includes, so the name is
 // routed to the simulator's function (as printf is).
+// <ctime> comes first so that a later include of it (or of a header that brings it) declares nothing the
+// macro would rename.
 inline uint64_t npukb_kernel_clock(void) { return static_cast<uint64_t>(AscendC::GetSystemCycle()); }
+namespace std { using ::npukb_kernel_clock; }
 #define clock npukb_kernel_clock
 
 // asc_time_stamp: printed only with -DASCENDC_TIME_STAMP_ON (off by default, as documented), in the
