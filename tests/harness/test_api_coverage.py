@@ -280,7 +280,8 @@ def test_function_like_macros_written_as_their_use_are_macros() -> None:
     sys.path.insert(0, str(ROOT))
     from benchmarks.apicov import prototypes
 
-    [a, b] = prototypes.parse_block("define assert(expr)\ndefine assert(expr, __gm__ const char *fmt, Args&&... args)\n")
+    [a, b] = prototypes.parse_block("define assert(expr)\n"
+                                    "define assert(expr, __gm__ const char *fmt, Args&&... args)\n")
     assert (a.kind, a.name, len(a.params)) == ("macro", "assert", 1)
     assert (b.kind, b.name, len(b.params)) == ("macro", "assert", 3)
     [c] = prototypes.parse_block("assert(expr)\n")
