@@ -113,11 +113,11 @@ HOST_GROUPS = re.compile(r"平台信息获取|原型注册与管理|Tiling数据
                          r"获取Matmul计算所需空间|Tiling侧接口")
 HOST_TITLE = re.compile(r"Tiling|TmpSize|TmpBufSize|TmpBufferFactorSize|GetSortOffset|GetSortLen|^Get\w+MaxMin")
 
-KERNEL_HEADERS: tuple[str, ...] = ("kernel_operator.h", "lib/matmul_intf.h")
+KERNEL_HEADERS: tuple[str, ...] = ("kernel_operator.h", "lib/matmul_intf.h", "tikicpulib.h")
 HOST_HEADERS: tuple[str, ...] = (
     "tiling/tiling_api.h", "register/op_def_registry.h", "register/tilingdata_base.h",
     "tiling/platform/platform_ascendc.h", "platform/platform_info.h", "exe_graph/runtime/tiling_context.h",
-    "graph/tensor.h", "graph/types.h", "tiling/context/context_builder.h")
+    "graph/tensor.h", "graph/types.h", "tiling/context/context_builder.h", "utils/log/asc_cpu_log.h")
 KERNEL_NAMESPACES: tuple[str, ...] = ("AscendC", "AscendC::Std")
 HOST_NAMESPACES: tuple[str, ...] = ("AscendC", "optiling", "matmul_tiling", "platform_ascendc", "ops", "gert", "ge",
                                     "fe", "context_ascendc")

@@ -290,7 +290,7 @@ def _macro_lines(code: str) -> tuple[list[Overload], str]:
     i = 0
     while i < len(lines):
         line = lines[i]
-        m = re.match(r"\s*#\s*define\s+([A-Za-z_]\w*)(\(([^)]*)\))?", line)
+        m = re.match(r"\s*#?\s*define\s+([A-Za-z_]\w*)(\(([^)]*)\))?", line)   # some pages drop the '#'
         if m:
             while line.rstrip().endswith("\\") and i + 1 < len(lines):
                 i += 1
@@ -490,6 +490,9 @@ def _function_or_variable(stmt: list[str], template: tuple[TParam, ...], ctx: _C
             out.append(Overload("macro", name, params=params, has_params=True, text=text))
         elif name in (ctx.owner_hint, ctx.owner) or (ctx.owner_hint == ANY_CLASS and not ctx.owner):
             out.append(Overload("constructor", name, name, template, params, text=text))
+        elif not template and params and all(not p.name and _IDENT.match(p.type) for p in params):
+            # a function-like macro written as its use, arguments untyped: assert(expr)
+            out.append(Overload("macro", name, params=params, has_params=True, text=text))
         return
     out.append(Overload("function", name, owner, template, params, const, text=text))
 

@@ -319,3 +319,18 @@ def test_a_class_overview_page_is_documented_where_its_member_pages_are() -> Non
     own[id(unlock)] = "yes"
     assert doc_tree.class_members_verdict(text, group, own) == "yes"
     assert doc_tree.class_members_verdict("```\nvoid PipeBarrier();\n```\n", group, own) == "none"
+
+
+def test_function_like_macros_written_as_their_use_are_macros() -> None:
+    """assert's pages write ``define assert(expr)`` (no '#') and ``assert(expr)`` (untyped arguments, no
+    return type): both are macros; a typed declaration without a return type stays no declaration."""
+    sys.path.insert(0, str(ROOT))
+    from benchmarks.apicov import prototypes
+
+    [a, b] = prototypes.parse_block("define assert(expr)\n"
+                                    "define assert(expr, __gm__ const char *fmt, Args&&... args)\n")
+    assert (a.kind, a.name, len(a.params)) == ("macro", "assert", 1)
+    assert (b.kind, b.name, len(b.params)) == ("macro", "assert", 3)
+    [c] = prototypes.parse_block("assert(expr)\n")
+    assert (c.kind, c.name) == ("macro", "assert")
+    assert prototypes.parse_block("foo(int x)\n") == []

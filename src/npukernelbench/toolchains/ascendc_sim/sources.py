@@ -14,6 +14,9 @@ LAUNCHER_SOURCE = RUNTIME_DIR / "launcher.cpp"
 RUNTIME_SOURCES = (LAUNCHER_SOURCE, RUNTIME_DIR / "host_api.cpp", RUNTIME_DIR / "cube_engine.cpp",
                    RUNTIME_DIR / "matmul_tiling.cpp", RUNTIME_DIR / "scalar_division.cpp",
                    RUNTIME_DIR / "raw_access.cpp")
+# What a CPU-twin program (CPU孪生调试: a user's host main with GmAlloc / ICPU_RUN_KF, tikicpulib.h) links
+# instead of the launcher; never part of a candidate's build (docs/simulator.md, "CPU-twin debugging").
+CPU_TWIN_SOURCES = (RUNTIME_DIR / "cpu_twin.cpp", RUNTIME_DIR / "cube_engine.cpp")
 # Extra flags per runtime source (after the common ones): the cube arithmetic is optimised and never
 # contracts a*b+c into fma, so its results are the same bits on every machine.
 RUNTIME_EXTRA_FLAGS = {"cube_engine": ("-O2", "-ffp-contract=off")}

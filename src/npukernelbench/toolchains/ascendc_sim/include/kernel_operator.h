@@ -38,6 +38,8 @@
 #include "npukb_sim/kernel/sys_var.h"
 #include "npukb_sim/kernel/debug.h"
 #include "npukb_sim/kernel/cube_cores.h"
+#include "npukb_sim/kernel/debug_utils.h"  // after cube_cores.h: __cbuf__ / __cc__
+#include "ascendc/host_api/tiling/template_argument.h"  // the constants (the definitions are read by the build)
 #include "npukb_sim/kernel/cube_copy.h"
 #include "npukb_sim/kernel/cube_mmad.h"
 #include "npukb_sim/kernel/cube_fixpipe.h"

@@ -18,6 +18,7 @@
 #include "graph/ge_error_codes.h"
 #include "graph/types.h"
 #include "graph/utils/type_utils.h"
+#include "register/device_op_impl_registry.h"
 #include "register/op_def.h"
 #include "register/op_impl_registry.h"
 #include "register/tilingdata_base.h"

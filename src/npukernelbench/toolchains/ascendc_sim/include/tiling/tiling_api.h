@@ -55,3 +55,4 @@
 #include "lib/sort/topk_tiling.h"
 #include "lib/transpose/confusion_transpose_tiling.h"
 #include "lib/transpose/transdata_tiling.h"
+#include "ascendc/host_api/tiling/template_argument.h"

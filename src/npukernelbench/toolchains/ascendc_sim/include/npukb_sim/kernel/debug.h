@@ -375,7 +375,9 @@ inline void CheckLocalMemoryIA(const CheckLocalMemoryIAParam& checkParams) {
 #define ascendc_assert(...) ((void)0)
 #endif
 
+// TRACE_START / TRACE_STOP([pipe, ]apid): CAModel trace points; the arguments are checked (compiled, not
+// run) and nothing else happens here.
 #ifndef TRACE_START
-#define TRACE_START(id)
-#define TRACE_STOP(id)
+#define TRACE_START(...) do { (void)sizeof((__VA_ARGS__, 0)); } while (0)
+#define TRACE_STOP(...) do { (void)sizeof((__VA_ARGS__, 0)); } while (0)
 #endif
