@@ -55,3 +55,5 @@
 #include "lib/sort/topk_tiling.h"
 #include "lib/transpose/confusion_transpose_tiling.h"
 #include "lib/transpose/transdata_tiling.h"
+// The convolution tiling (Conv3dTilingApi::Conv3dTiling, optiling::TConv3DApiTiling).
+#include "lib/conv/conv3d/conv3d_tiling.h"
