@@ -312,14 +312,14 @@ def bf16_float(bits):
 
 @pytest.mark.api("Conv3D Kernel侧接口/Init", "Conv3D Kernel侧接口/SetInput", "Conv3D Kernel侧接口/SetWeight",
                  "Conv3D Kernel侧接口/SetBias", "Conv3D Kernel侧接口/IterateAll", "Conv3D Kernel侧接口/End",
-                 "Conv3D Kernel侧接口/Conv3D模板参数", "Conv3D Tiling侧接口/Conv3D Tiling构造函数",
+                 "Conv3D Tiling侧接口/Conv3D Tiling构造函数",
                  "Conv3D Tiling侧接口/GetTiling")
 def test_half_conv3d_with_bias_padding_stride_dilation(host, prog):
     got, want, _ = conv_case(host, prog, 1, 0)
     np.testing.assert_allclose(got, want, rtol=2e-3, atol=4e-2)
 
 
-@pytest.mark.api("Conv3D Kernel侧接口/IterateAll", "Conv3D Kernel侧接口/Conv3D模板参数",
+@pytest.mark.api("Conv3D Kernel侧接口/IterateAll",
                  "Conv3D Tiling侧接口/SetBiasType")
 def test_bf16_conv3d_with_float_bias(host, prog):
     got, want, _ = conv_case(host, prog, 2, 1, cin=33, cout=17, k=(2, 1, 3), pads=(0, 1, 2, 0, 0, 1),
@@ -376,7 +376,7 @@ def conv_syntax_errors(statement: str, workdir: Path) -> str:
     return syntax_check(src, workdir).stderr
 
 
-@pytest.mark.api("Conv3D Kernel侧接口/Conv3D模板参数", "Conv3D Kernel侧接口/SetBias")
+@pytest.mark.api("Conv3D Kernel侧接口/SetBias")
 def test_set_bias_without_bias_type_does_not_compile(tmp_path):
     syntax_errors = conv_syntax_errors
     ok = ("using IH = ConvApi::ConvType<TPosition::GM, ConvFormat::NDC1HWC0, half>; "
