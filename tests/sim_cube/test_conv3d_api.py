@@ -466,3 +466,17 @@ def test_defaults_are_the_documented_ones(host):
     assert ret == 0 and t["biasFullLoadFlag"] == 0
     ret, t, _ = host.get(skip=16, bias=0, dt=1)      # bf16 left out of the setters: still the half default
     assert ret == 0
+
+
+def test_a_kernel_may_include_both_sides(tmp_path):
+    # one ConvCommonApi::TPosition in a kernel build that also includes the host tiling header
+    src = ('#include "kernel_operator.h"\n#include "tiling/tiling_api.h"\n#include "lib/conv/conv3d/conv3d_api.h"\n'
+           "void f() { Conv3dTilingApi::PlatformInfo i{}; Conv3dTilingApi::Conv3dTiling t(i);\n"
+           "  t.SetInputType(ConvCommonApi::TPosition::GM, ConvCommonApi::ConvFormat::NDC1HWC0,\n"
+           "                 ConvCommonApi::ConvDtype::FLOAT16);\n"
+           "  static_assert(std::is_same_v<ConvCommonApi::TPosition, AscendC::TPosition>); }\n")
+    assert syntax_check(src, tmp_path).stderr == ""
+    custom = ("using IH = ConvApi::ConvType<TPosition::GM, ConvFormat::NDC1HWC0, half>; "
+              "using WH = ConvApi::ConvType<TPosition::GM, ConvFormat::FRACTAL_Z_3D, half>; "
+              "struct NotParam {}; Conv3dApi::Conv3D<IH, WH, IH, Conv3dApi::sim::NoBias, NotParam> c;")
+    assert "derives from ConvApi::ConvParam" in conv_syntax_errors(custom, tmp_path / "cfg")

@@ -5,6 +5,18 @@
 #pragma once
 #include <cstdint>
 
+#if defined(__CCE_AICORE__)
+#include "kernel_operator.h"
+namespace ConvCommonApi {
+using TPosition = AscendC::TPosition;
+}  // namespace ConvCommonApi
+#else
+namespace ConvCommonApi {
+enum class TPosition : std::int32_t { GM, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECCALC, LCM = VECCALC, SPM,
+                                      SHM = SPM, TSCM, MAX };
+}  // namespace ConvCommonApi
+#endif
+
 namespace ConvCommonApi {
 enum class ConvFormat : std::uint8_t { ND = 0, NCHW, NHWC, HWCN, NCDHW, NDHWC, DHWCN, NDC1HWC0, FRACTAL_Z_3D };
 // FLOAT and FLOAT32 name the same type (the Conv3D pages write FLOAT, the backprop pages FLOAT32).

@@ -28,10 +28,6 @@
 #include "lib/conv/conv_common_types.h"
 #include "lib/matmul/matmul_server.h"
 
-namespace ConvCommonApi {
-using TPosition = AscendC::TPosition;
-}  // namespace ConvCommonApi
-
 // The pages' examples name ConvFormat unqualified.
 using ConvCommonApi::ConvFormat;
 
@@ -314,6 +310,7 @@ struct Conv3dIntf {
   using BiasT = typename Config::BiasT;
   using L0cT = typename Config::L0cT;
   using ConvParam = typename Config::ConvParam;
+  static_assert(std::is_base_of_v<ConvApi::ConvParam, ConvParam>, "Conv3D: CONV_CFG derives from ConvApi::ConvParam");
   __aicore__ inline Conv3dIntf() {}
 
   __aicore__ inline void Init(const void* __restrict cubeTiling) { impl_.Init(cubeTiling); }

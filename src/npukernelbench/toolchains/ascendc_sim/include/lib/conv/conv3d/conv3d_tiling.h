@@ -61,11 +61,6 @@ BEGIN_TILING_DATA_DEF(TConv3DApiTiling)
 END_TILING_DATA_DEF;
 }  // namespace optiling
 
-namespace ConvCommonApi {
-enum class TPosition : std::int32_t { GM, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECCALC, LCM = VECCALC, SPM,
-                                      SHM = SPM, TSCM, MAX };
-}  // namespace ConvCommonApi
-
 namespace Conv3dTilingApi {
 
 struct PlatformInfo {
