@@ -41,6 +41,12 @@ _MM_ALIASES = {"SrcT": "half", "SrcAT": "half", "SrcBT": "half", "DstT": "float"
 _CUBE_MSG = "::npukb_cube_msg<AscendC::CubeGroupMsgHead>"
 _CUBE_CALLBACK = "::npukb_cube_callback"
 
+# Conv3D: half Input / Weight / Output with a half Bias
+_CONV = "ConvApi::ConvType<AscendC::TPosition::GM, ConvCommonApi::ConvFormat::{}, half>"
+_CONV3D = (f"Conv3dApi::Conv3D<{_CONV.format('NDC1HWC0')}, {_CONV.format('FRACTAL_Z_3D')}, {_CONV.format('NDC1HWC0')}, "
+           f"{_CONV.format('ND')}>")
+_CONV3D_ALIASES = {"InputT": "half", "WeightT": "half", "OutputT": "half", "BiasT": "half", "L0cT": "float"}
+
 _SHAPE = "AscendC::Shape<size_t, size_t>"
 _STRIDE = "AscendC::Stride<size_t, size_t>"
 _LAYOUT = f"AscendC::Layout<{_SHAPE}, {_STRIDE}>"
@@ -64,6 +70,8 @@ CLASS_FIXTURES: dict[str, tuple[ClassFixture, ...]] = {
     "Matmul Tiling类": (ClassFixture("matmul_tiling::MultiCoreMatmulTiling", "matmul_tiling"),
                         ClassFixture("matmul_tiling::MatmulApiTiling", "matmul_tiling"),
                         ClassFixture("matmul_tiling::BatchMatmulTiling", "matmul_tiling")),
+    "Conv3D Kernel侧接口": (ClassFixture(_CONV3D, "Conv3dApi", aliases=_CONV3D_ALIASES),),
+    "Conv3D Tiling侧接口": (ClassFixture("Conv3dTilingApi::Conv3dTiling", "Conv3dTilingApi"),),
     "PlatformAscendC": (ClassFixture("platform_ascendc::PlatformAscendC", "platform_ascendc"),),
     "CubeResGroupHandle": (ClassFixture(f"AscendC::CubeResGroupHandle<{_CUBE_MSG}>",
                                         aliases={"CubeMsgType": _CUBE_MSG}),),
@@ -113,11 +121,13 @@ HOST_GROUPS = re.compile(r"平台信息获取|原型注册与管理|Tiling数据
                          r"获取Matmul计算所需空间|Tiling侧接口")
 HOST_TITLE = re.compile(r"Tiling|TmpSize|TmpBufSize|TmpBufferFactorSize|GetSortOffset|GetSortLen|^Get\w+MaxMin")
 
-KERNEL_HEADERS: tuple[str, ...] = ("kernel_operator.h", "lib/matmul_intf.h", "tikicpulib.h")
+KERNEL_HEADERS: tuple[str, ...] = ("kernel_operator.h", "lib/matmul_intf.h", "tikicpulib.h",
+                                   "lib/conv/conv3d/conv3d_api.h")
 HOST_HEADERS: tuple[str, ...] = (
     "tiling/tiling_api.h", "register/op_def_registry.h", "register/tilingdata_base.h",
     "tiling/platform/platform_ascendc.h", "platform/platform_info.h", "exe_graph/runtime/tiling_context.h",
-    "graph/tensor.h", "graph/types.h", "tiling/context/context_builder.h", "utils/log/asc_cpu_log.h")
-KERNEL_NAMESPACES: tuple[str, ...] = ("AscendC", "AscendC::Std")
+    "graph/tensor.h", "graph/types.h", "tiling/context/context_builder.h", "utils/log/asc_cpu_log.h",
+    "lib/conv/conv3d/conv3d_tiling.h")
+KERNEL_NAMESPACES: tuple[str, ...] = ("AscendC", "AscendC::Std", "Conv3dApi", "ConvApi")
 HOST_NAMESPACES: tuple[str, ...] = ("AscendC", "optiling", "matmul_tiling", "platform_ascendc", "ops", "gert", "ge",
-                                    "fe", "context_ascendc")
+                                    "fe", "context_ascendc", "Conv3dTilingApi")

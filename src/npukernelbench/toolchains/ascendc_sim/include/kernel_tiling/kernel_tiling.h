@@ -144,3 +144,6 @@ using ::LogSoftMaxTiling;
 
 // The sort and tensor-transform tilings (TopkTiling, PadTiling, UnPadTiling, ConfusionTransposeTiling).
 #include "npukb_sim/lib_tiling_structs.h"
+
+// The convolution tilings (TConv3DApiTiling).
+#include "npukb_sim/conv_tiling_structs.h"

@@ -56,3 +56,5 @@
 #include "lib/transpose/confusion_transpose_tiling.h"
 #include "lib/transpose/transdata_tiling.h"
 #include "ascendc/host_api/tiling/template_argument.h"
+// The convolution tiling (Conv3dTilingApi::Conv3dTiling, optiling::TConv3DApiTiling).
+#include "lib/conv/conv3d/conv3d_tiling.h"
