@@ -1,6 +1,5 @@
 """Semantics of ForeachAddList: y_i = x1_i + alpha * x2_i."""
 
-import torch
 
 
 def reference(x1, x2, alpha):

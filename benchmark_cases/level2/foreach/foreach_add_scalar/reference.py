@@ -1,6 +1,5 @@
 """Semantics of ForeachAddScalar: y_i = x_i + scalar."""
 
-import torch
 
 
 def reference(x, scalar):

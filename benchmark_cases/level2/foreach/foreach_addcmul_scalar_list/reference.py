@@ -1,6 +1,5 @@
 """Semantics of ForeachAddcmulScalarList: y_i = x1_i + scalars[i] * x2_i * x3_i."""
 
-import torch
 
 
 def reference(x1, x2, x3, scalars):

@@ -1,6 +1,5 @@
 """Semantics of ForeachCopy: y_i = x_i (a copy; x * 1 is exact for every value, -0 and NaN included)."""
 
-import torch
 
 
 def reference(x):

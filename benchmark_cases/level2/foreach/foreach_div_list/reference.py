@@ -1,6 +1,5 @@
 """Semantics of ForeachDivList: y_i = x1_i / x2_i."""
 
-import torch
 
 
 def reference(x1, x2):

@@ -1,6 +1,5 @@
 """Semantics of ForeachDivScalar: y_i = x_i / scalar."""
 
-import torch
 
 
 def reference(x, scalar):

@@ -1,6 +1,5 @@
 """Semantics of ForeachDivScalarList: y_i = x_i / scalars[i]."""
 
-import torch
 
 
 def reference(x, scalars):

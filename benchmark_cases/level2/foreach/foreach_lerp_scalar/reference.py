@@ -1,6 +1,5 @@
 """Semantics of ForeachLerpScalar: y_i = x1_i + weight * (x2_i - x1_i)."""
 
-import torch
 
 
 def reference(x1, x2, weight):

@@ -1,6 +1,5 @@
 """Semantics of ForeachMulList: y_i = x1_i * x2_i."""
 
-import torch
 
 
 def reference(x1, x2):

@@ -1,6 +1,5 @@
 """Semantics of ForeachMulScalar: y_i = x_i * scalar."""
 
-import torch
 
 
 def reference(x, scalar):

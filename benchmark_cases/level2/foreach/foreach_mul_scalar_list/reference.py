@@ -1,6 +1,5 @@
 """Semantics of ForeachMulScalarList: y_i = x_i * scalars[i]."""
 
-import torch
 
 
 def reference(x, scalars):

@@ -1,4 +1,5 @@
-"""Semantics of ForeachRoundOffNumber: y_i = round(x_i) under round_mode (1 nearest-even, 2 floor, 3 ceil, 4 half away from zero, 5 trunc)."""
+"""Semantics of ForeachRoundOffNumber: y_i = round(x_i) under round_mode (1 nearest-even, 2 floor, 3 ceil,
+4 half away from zero, 5 trunc)."""
 
 import torch
 

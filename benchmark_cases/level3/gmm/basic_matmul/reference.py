@@ -1,5 +1,4 @@
 """Semantics of BasicMatmul: C = A @ B, accumulated in float32 (float64 here), rounded once."""
-import torch
 
 
 def reference(a, b):

@@ -1,5 +1,4 @@
 """Semantics of Gemm: out = alpha * (A @ B) + beta * C, float32 inputs (float64 here)."""
-import torch
 
 
 def reference(a, b, c, alpha=1.0, beta=1.0):

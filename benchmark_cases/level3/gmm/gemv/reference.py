@@ -1,5 +1,4 @@
 """Semantics of Gemv: out = alpha * (A @ x) + beta * y, float32 inputs (float64 here)."""
-import torch
 
 
 def reference(a, x, y, alpha=1.0, beta=1.0):

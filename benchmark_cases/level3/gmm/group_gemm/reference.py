@@ -6,7 +6,7 @@ import torch
 def reference(a, b, c, alpha, beta, m_list, k_list, n_list):
     out = []
     ao = bo = co = 0
-    for g, (m, k, n) in enumerate(zip(m_list, k_list, n_list)):
+    for g, (m, k, n) in enumerate(zip(m_list, k_list, n_list, strict=True)):
         ag = a[ao:ao + m * k].double().reshape(m, k)
         bg = b[bo:bo + k * n].double().reshape(k, n)
         cg = c[co:co + m * n].double().reshape(m, n)
@@ -23,6 +23,7 @@ def draw_case(draw, spec):
     ms = [draw(dims) for _ in range(g)]
     ks = [draw(dims) for _ in range(g)]
     ns = [draw(dims) for _ in range(g)]
-    return {"shapes": {"a": [sum(m * k for m, k in zip(ms, ks))], "b": [sum(k * n for k, n in zip(ks, ns))],
-                       "c": [sum(m * n for m, n in zip(ms, ns))], "alpha": [g], "beta": [g]},
+    return {"shapes": {"a": [sum(m * k for m, k in zip(ms, ks, strict=True))],
+                       "b": [sum(k * n for k, n in zip(ks, ns, strict=True))],
+                       "c": [sum(m * n for m, n in zip(ms, ns, strict=True))], "alpha": [g], "beta": [g]},
             "attrs": {"m_list": ms, "k_list": ks, "n_list": ns}}

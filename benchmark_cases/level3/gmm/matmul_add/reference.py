@@ -1,5 +1,4 @@
 """Semantics of MatmulAdd: out = A @ B + C, computed in float32 (float64 here), rounded once."""
-import torch
 
 
 def reference(a, b, c):

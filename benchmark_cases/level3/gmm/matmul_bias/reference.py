@@ -1,5 +1,4 @@
 """Semantics of MatmulBias: C = A @ B + bias (row broadcast), float32 accumulation, one rounding."""
-import torch
 
 
 def reference(a, b, bias):

@@ -14,7 +14,7 @@ def reference(query_nope, query_rope, kv_nope_cache, kv_rope_cache, block_tables
     scale = 1.0 / math.sqrt(dn + dr)
     out = torch.empty(query_nope.shape, dtype=torch.float64)
     qs = 0
-    for b, (ql, kl) in enumerate(zip(q_seqlen_list, k_seqlen_list)):
+    for b, (ql, kl) in enumerate(zip(q_seqlen_list, k_seqlen_list, strict=False)):
         pages = block_tables[b, :(kl + bs - 1) // bs].long()
         c = kv_nope_cache[pages].double().reshape(-1, dn)[:kl]
         r = kv_rope_cache[pages].double().reshape(-1, dr)[:kl]

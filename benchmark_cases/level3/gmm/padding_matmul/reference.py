@@ -1,5 +1,4 @@
 """Semantics of PaddingMatmul: C = A @ B, float32 accumulation, one rounding to float16."""
-import torch
 
 
 def reference(a, b):
