@@ -10,18 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from simkit import syntax_check
-
-
-def _tree(v: np.ndarray, dt) -> np.ndarray:
-    """Pairwise sum in dt: adjacent pairs, then pairs of those; an odd element is carried."""
-    v = list(np.asarray(v, dt))
-    while len(v) > 1:
-        nxt = [dt(v[i] + v[i + 1]) for i in range(0, len(v) - 1, 2)]
-        if len(v) % 2:
-            nxt.append(v[-1])
-        v = nxt
-    return dt(v[0])
-
+from tree_sum import tree_sum
 
 RENAMES = """
 static void body(void*) {
@@ -90,7 +79,7 @@ def test_older_names_behave_as_the_new_ones(prog) -> None:
     np.testing.assert_allclose(fused[2], masked, rtol=1e-6, atol=1e-7)
     np.testing.assert_array_equal(fused[2], fused[3])
     red = o[1024:].reshape(4, 8)
-    np.testing.assert_array_equal(red[0][:4], [_tree(r, np.float32) for r in x.reshape(4, 64)])
+    np.testing.assert_array_equal(red[0][:4], [tree_sum(r, np.float32) for r in x.reshape(4, 64)])
     np.testing.assert_array_equal(red[0], red[1])
     np.testing.assert_array_equal(red[2], red[3])
     assert red[2][0] != 0 and red[2][2] != 0                       # 2 repeats, dstRepStride 2
@@ -98,7 +87,7 @@ def test_older_names_behave_as_the_new_ones(prog) -> None:
     oh = prog.output(1, np.float16)
     np.testing.assert_array_equal(oh[:256], (q.astype(np.float64) * 0.25).astype(np.float16))
     np.testing.assert_array_equal(oh[:256].view(np.uint16), oh[256:512].view(np.uint16))
-    np.testing.assert_array_equal(oh[512:514], [_tree(r, np.float16) for r in xh.reshape(2, 128)])
+    np.testing.assert_array_equal(oh[512:514], [tree_sum(r, np.float16) for r in xh.reshape(2, 128)])
     np.testing.assert_array_equal(oh[512:528].view(np.uint16), oh[528:544].view(np.uint16))
 
 

@@ -9,18 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-
-def _tree(v: np.ndarray, dt) -> np.ndarray:
-    """Pairwise sum in dt: adjacent pairs, then pairs of those; an odd element is carried."""
-    v = list(np.asarray(v, dt))
-    while len(v) > 1:
-        nxt = [dt(v[i] + v[i + 1]) for i in range(0, len(v) - 1, 2)]
-        if len(v) % 2:
-            nxt.append(v[-1])
-        v = nxt
-    return dt(v[0])
-
+from tree_sum import tree_sum
 
 BLOCKS = """
 static void body(void*) {
@@ -65,13 +54,13 @@ def test_reduce_data_block_tree_sum_and_masked_blocks(prog) -> None:
     assert ran.returncode == 0, ran.stderr
     oh = prog.output(0, np.float16).reshape(3, 16)
     bh = xh.reshape(16, 16)
-    np.testing.assert_array_equal(oh[0], [_tree(b, np.float16) for b in bh])
+    np.testing.assert_array_equal(oh[0], [tree_sum(b, np.float16) for b in bh])
     assert oh[0][0] == 2062
     np.testing.assert_array_equal(oh[1], bh.max(axis=1))
     np.testing.assert_array_equal(oh[2], bh.min(axis=1))
     of = prog.output(1, np.float32).reshape(4, 24)
     bf = xf.reshape(16, 8)
-    for k, red in enumerate((lambda b: _tree(b, np.float32), np.min, np.max, lambda b: _tree(b, np.float32))):
+    for k, red in enumerate((lambda b: tree_sum(b, np.float32), np.min, np.max, lambda b: tree_sum(b, np.float32))):
         w = np.full(24, -7.0, np.float32)
         for r in range(2):
             nblk = 8 if k == 3 else 4
@@ -129,7 +118,7 @@ def test_reduce_repeat_orders_and_register(prog) -> None:
     assert ran.returncode == 0, ran.stderr
     o = prog.output(0, np.float32).reshape(6, 8)
     r = x.reshape(2, 64)
-    np.testing.assert_array_equal(o[0][:2], [_tree(r[0], np.float32), _tree(r[1], np.float32)])
+    np.testing.assert_array_equal(o[0][:2], [tree_sum(r[0], np.float32), tree_sum(r[1], np.float32)])
     idx = o[1].view(np.uint32)
     assert o[1][0] == 9.0 and idx[1] == 10 and o[1][2] == r[1].max() and idx[3] == r[1].argmax()
     idx = o[2].view(np.uint32)
@@ -226,14 +215,14 @@ def test_reduce_whole_input(prog) -> None:
     def ordered(v: np.ndarray) -> np.float32:
         acc = None
         for i in range(0, len(v), 64):
-            t = _tree(v[i:i + 64], np.float32)
+            t = tree_sum(v[i:i + 64], np.float32)
             acc = t if acc is None else np.float32(acc + t)
         return acc
 
     def tree_of_repeats(v: np.ndarray) -> np.float32:
-        part = [_tree(v[i:i + 64], np.float32) for i in range(0, len(v), 64)]
+        part = [tree_sum(v[i:i + 64], np.float32) for i in range(0, len(v), 64)]
         while len(part) > 1:
-            part = [_tree(np.array(part[i:i + 64], np.float32), np.float32) for i in range(0, len(part), 64)]
+            part = [tree_sum(np.array(part[i:i + 64], np.float32), np.float32) for i in range(0, len(part), 64)]
         return part[0]
 
     assert o[0][0] == ordered(x[:1000])
