@@ -127,6 +127,7 @@ HOST_HEADERS: tuple[str, ...] = (
     "tiling/tiling_api.h", "register/op_def_registry.h", "register/tilingdata_base.h",
     "tiling/platform/platform_ascendc.h", "platform/platform_info.h", "exe_graph/runtime/tiling_context.h",
     "graph/tensor.h", "graph/types.h", "tiling/context/context_builder.h", "utils/log/asc_cpu_log.h",
+    "register/op_config_registry.h",
     "lib/conv/conv3d/conv3d_tiling.h")
 KERNEL_NAMESPACES: tuple[str, ...] = ("AscendC", "AscendC::Std", "Conv3dApi", "ConvApi")
 HOST_NAMESPACES: tuple[str, ...] = ("AscendC", "optiling", "matmul_tiling", "platform_ascendc", "ops", "gert", "ge",

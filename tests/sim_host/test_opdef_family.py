@@ -256,8 +256,13 @@ def _describe(sim, host: str):
     return sim.describe(KernelProject(op="", kernel="", files={"op_host/probe.cpp": host}, params=()))
 
 
-@pytest.mark.api("OpDef", "OpParamDef", "OpAttrDef", "OpAICoreDef", "OpAICoreConfig", "OpMC2Def", "OpAICPUDef",
-                 "OpHostCPUDef", "Comment", "EnableFallBack", "FormatMatchMode", "AICPU", "HostCPU", "MC2",
+@pytest.mark.api("原型注册接口（OP_ADD）", "OpDef/Input", "OpDef/Output", "OpDef/Attr", "OpDef/SetInferShape",
+                 "OpDef/SetInferDataType", "OpDef/AICore", "OpDef/Comment", "OpParamDef/ParamType",
+                 "OpParamDef/DataType", "OpParamDef/DataTypeList",
+                 "OpParamDef/UnknownShapeFormat（废弃）", "OpParamDef/Comment",
+                 "OpAttrDef/Comment", "OpAICoreDef/SetTiling", "OpAICoreConfig/OpAICoreConfig构造函数",
+                 "OpAICoreConfig/Input", "OpAICoreConfig/Output", "OpAICoreConfig/operator =", "EnableFallBack",
+                 "FormatMatchMode", "AICPU", "HostCPU", "MC2",
                  "SetInferShapeRange", "DataTypeForBinQuery", "FormatForBinQuery", "To", "Version", "ValueDepend",
                  "InitValue", "Follow", "Scalar", "ScalarList", "AutoContiguous", "IgnoreContiguous",
                  "OutputShapeDependOnCompute", "SetCheckSupport", "SetOpSelectFormat", "SetOpSupportInfo",
@@ -371,7 +376,7 @@ def cfg_build(sim):
     return build
 
 
-@pytest.mark.api("REGISTER_OP_AICORE_CONFIG")
+@pytest.mark.api("OpAICoreConfig注册接口（REGISTER_OP_AICORE_CONFIG）")
 def test_registered_aicore_config_and_private_attributes(sim, cfg_build) -> None:
     launch = Launch(inputs=(TensorArg("x", "float32", np.zeros(4, np.float32)),),
                     outputs=(TensorArg("y", "int64", shape=(8,)),), attrs={})

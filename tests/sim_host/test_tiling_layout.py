@@ -81,7 +81,7 @@ extern "C" __global__ __aicore__ void layout_custom(GM_ADDR x, GM_ADDR y, GM_ADD
 PARAMS = [("x", "input", "REQUIRED", "float32"), ("y", "output", "REQUIRED", "float32")]
 
 
-@pytest.mark.api("TilingData结构定义", "GET_TILING_DATA")
+@pytest.mark.api("TilingData结构定义", "TilingData结构注册", "GET_TILING_DATA")
 def test_legacy_tiling_class_round_trip(sim, make_project):
     proj = make_project("LayoutCustom", "layout_custom", HOST, KERNEL, PARAMS,
                         {"op_host/layout_custom_tiling.h": TILING_H})
@@ -104,6 +104,7 @@ def test_legacy_tiling_class_round_trip(sim, make_project):
                                                "inner": {"flag": 7, "big": 1 << 40}, "last": -5}
 
 
+@pytest.mark.api("TilingData结构注册")
 def test_get_tiling_data_without_registered_class_fails_to_build(sim, make_project):
     host = HOST.replace('#include "layout_custom_tiling.h"', '#include "register/tilingdata_base.h"\n'
                         + TILING_H.replace("REGISTER_TILING_DATA_CLASS(LayoutCustom, LayoutTiling)", ""))
