@@ -159,8 +159,9 @@ def test_fresh_rerun_keeps_previous_results(tmp_path, cases) -> None:
     out = tmp_path / "out"
     out.mkdir()
     (out / "results.jsonl").write_text('{"finished": "earlier run"}\n')
-    replay = tmp_path / "replay.jsonl"                  # no line for add_custom: nothing is evaluated
-    replay.write_text('{"task": "level1/math/other", "sample": 0, "completion": "x"}\n')
+    replay = tmp_path / "replay.jsonl"                  # a completion without code: it fails before any build
+    replay.write_text('{"task": "level1/math/add_custom", "sample": 0, "completion": "x"}\n')
     proc = pytest_run(tmp_path, "cases", "--npukb-out=out", f"--model=replay:{replay}")
-    assert proc.returncode == 0, proc.stdout[-3000:]
+    assert proc.returncode == 1, proc.stdout[-3000:]
     assert (out / "results.prev.jsonl").read_text() == '{"finished": "earlier run"}\n'
+    assert "earlier run" not in (out / "results.jsonl").read_text()
