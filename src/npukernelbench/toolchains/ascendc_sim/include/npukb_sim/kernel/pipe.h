@@ -868,6 +868,13 @@ class TPipe {
       npukb::kern::schedule(npukb::PIPE_ID_MTE2, c, nullptr, 0, &span, 1);
     }
   }
+  // Out of line (the message's string building stays in the simulator's own function).
+  [[gnu::noinline, gnu::cold]] static void warn_mixed(Hardware hw, std::uint64_t lo, std::uint64_t hi, const char* api,
+                                                      const char* file, int line) {
+    npukb::warning(api, std::string(sim::hw_name(hw)) + " bytes [" + npukb::kern::num(static_cast<long long>(lo)) +
+                   ", " + npukb::kern::num(static_cast<long long>(hi)) + ") overlap the buffers that InitBuffer "
+                   "placed at user addresses (the two forms are not meant to be mixed)", file, line);
+  }
   sim::LocalLoc reserve(TPosition pos, std::uint64_t bytes, int nbuf, const char* api, const char* file, int line) {
     const Hardware hw = sim::hardware_of(pos);
     if (hw == Hardware::GM) {
@@ -885,9 +892,7 @@ class TPipe {
     }
     count_buffers(nbuf, api, file, line);
     if (fixed_hi_[h] != 0 && used_[h] < fixed_hi_[h] && used_[h] + bytes > fixed_lo_[h]) {
-      npukb::warning(api, std::string(sim::hw_name(hw)) + " bytes [" + npukb::kern::num(used_[h]) + ", " +
-                     npukb::kern::num(static_cast<long long>(used_[h] + bytes)) + ") overlap the buffers that "
-                     "InitBuffer placed at user addresses (the two forms are not meant to be mixed)", file, line);
+      warn_mixed(hw, used_[h], used_[h] + bytes, api, file, line);
     }
     l.addr = used_[h];
     l.hw = hw;

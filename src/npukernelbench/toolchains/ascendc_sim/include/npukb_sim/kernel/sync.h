@@ -174,20 +174,27 @@ constexpr bool sync_all_pipe(pipe_t p) { return p == PIPE_MTE2 || p == PIPE_MTE3
 
 // Hard SyncAll: a barrier of the launch's vector cores (isAIVOnly) or of every core of a mixed launch.
 // In a vector-only kernel isAIVOnly = false waits for cube cores that do not exist: it hangs.
-template <bool isAIVOnly = true, const SyncAllConfig& config = DEFAULT_SYNC_ALL_CONFIG>
+template <bool isAIVOnly = true>
 inline void SyncAll() { NPUKB_CALLER;
-  static_assert(sim::sync_all_pipe(config.triggerPipe) && sim::sync_all_pipe(config.waitPipe),
-                "SyncAll: config.triggerPipe and config.waitPipe are PIPE_MTE2, PIPE_MTE3 or PIPE_ALL");
-  if (config.triggerPipe != PIPE_ALL || config.waitPipe != PIPE_ALL) {
-    npukb::violation("SyncAll", "a SyncAllConfig other than DEFAULT_SYNC_ALL_CONFIG ({PIPE_ALL, PIPE_ALL}) is not "
-                     "supported on the Atlas A2/A3 training series", file, line);
-  }
   if (!isAIVOnly && npukb::block().kernel_type == 0) {
     npukb::violation("SyncAll", "hang: SyncAll<false>() in a vector-only kernel waits for cube cores that never "
                      "arrive (a vector-only kernel uses SyncAll<true>())", file, line);
   }
   sim::barrier(npukb::PIPE_ID_S, true);
   npukb::sync_all(isAIVOnly, file, line);
+}
+// The documented config parameter (template <bool isAIVOnly = true, const SyncAllConfig& config =
+// DEFAULT_SYNC_ALL_CONFIG>) as a second template: SyncAll<b>() and SyncAll<b, cfg>() call what the one
+// template would (a kernel calling SyncAll<b>() instantiates no reference template parameter).
+template <bool isAIVOnly, const SyncAllConfig& config>
+inline void SyncAll() { NPUKB_CALLER;
+  static_assert(sim::sync_all_pipe(config.triggerPipe) && sim::sync_all_pipe(config.waitPipe),
+                "SyncAll: config.triggerPipe and config.waitPipe are PIPE_MTE2, PIPE_MTE3 or PIPE_ALL");
+  if constexpr (config.triggerPipe != PIPE_ALL || config.waitPipe != PIPE_ALL) {
+    npukb::violation("SyncAll", "a SyncAllConfig other than DEFAULT_SYNC_ALL_CONFIG ({PIPE_ALL, PIPE_ALL}) is not "
+                     "supported on the Atlas A2/A3 training series", file, line);
+  }
+  SyncAll<isAIVOnly>();
 }
 // Soft SyncAll over GM: each of the first usedCores vector blocks (every block for 0) writes its round
 // into its 32-byte slot of gmWorkspace and polls the others' until all reached the round. gmWorkspace
