@@ -1,4 +1,4 @@
-"""Shared fixtures: one ascendc-sim toolchain per session with a private cache (host and toolchain
+"""Shared fixtures: one ascendc-sim toolchain per session (host and toolchain
 tests); a tiny Qwen3 model built offline and an ``npukb serve`` subprocess on a free localhost port
 (generation and Ascend-CoT tests)."""
 
@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from npukernelbench.toolchains.ascendc_sim import AscendCSimToolchain
+from npukernelbench.toolchains.ascendc_sim.build_cache import default_root
 from npukernelbench.toolchains.base import KernelProject, ParamSlot
 
 SRC = Path(__file__).resolve().parents[1] / "src"
@@ -22,9 +23,14 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 
 @pytest.fixture(scope="session")
 def sim(tmp_path_factory: pytest.TempPathFactory) -> AscendCSimToolchain:
-    """The simulator with a private cache. No usable compiler is a failure, never a skip: a CI
+    """The simulator with its own cache (see below). No usable compiler is a failure, never a skip: a CI
     machine without g++ must not pass these tests by skipping them."""
-    toolchain = AscendCSimToolchain(cache_dir=tmp_path_factory.getbasetemp() / "ascendc-sim-cache")
+    # With NPUKB_CACHE_DIR set (CI sets it), the machine's cache: its builds are content-addressed and
+    # published by rename, so sharing changes no result, and a private one per xdist worker holds a
+    # second copy of every precompiled header (gigabytes: a full CI run once filled its disk).
+    shared = os.environ.get("NPUKB_CACHE_DIR")
+    root = default_root() if shared else tmp_path_factory.getbasetemp() / "ascendc-sim-cache"
+    toolchain = AscendCSimToolchain(cache_dir=root)
     reason = toolchain.unavailable_reason()
     if reason:
         pytest.fail(f"ascendc-sim cannot run here: {reason}", pytrace=False)

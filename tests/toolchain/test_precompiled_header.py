@@ -117,3 +117,46 @@ def test_errors_still_point_at_the_candidates_file_and_line(sim, make_project):
                                    {"op_host/add_custom_tiling.h": tiling}))
     assert not build.ok
     assert "op_kernel/add_custom.cpp:4:" in build.diagnostics and "Duplicate" in build.diagnostics
+
+
+def _add_custom(variant: str) -> tuple[dict[str, str], list[tuple[str, str, str, str]]]:
+    root = Path(__file__).resolve().parents[2] / "benchmark_cases/level1/math/add_custom/solution"
+    files = {str(p.relative_to(root)): p.read_text() for p in root.rglob("*") if p.is_file()}
+    kernel = "op_kernel/add_custom.cpp"
+    files[kernel] = f"{variant}\n{files[kernel]}"
+    params = [("x", "input", "REQUIRED", "float16"), ("y", "input", "REQUIRED", "float16"),
+              ("z", "output", "REQUIRED", "float16")]
+    return files, params
+
+
+def test_a_precompiled_header_removed_during_the_build_is_infrastructure(sim, make_project, monkeypatch, tmp_path):
+    """`npukb cache clear` (or a user's rm) while a build runs: the compile that was handed the PCH
+    fails for our reasons, never the candidate's (and the failure is not cached)."""
+    from npukernelbench.infrastructure import InfrastructureError
+    from npukernelbench.toolchains.ascendc_sim import builder
+
+    real = builder._pch_args
+    gone = tmp_path / "removed-pch"
+
+    def removed(project, compiler, cache, flags, folder_name):
+        args, readable = real(project, compiler, cache, flags, folder_name)
+        return (["-include", str(gone / pch.STUB)], (gone,)) if folder_name == "op_kernel" and args else \
+            (args, readable)
+
+    files, params = _add_custom("// removed pch")
+    project = make_project("AddCustom", "add_custom", files.pop("op_host/add_custom.cpp"),
+                           files.pop("op_kernel/add_custom.cpp"), params, files)
+    monkeypatch.setattr(builder, "_pch_args", removed)
+    with pytest.raises(InfrastructureError, match="precompiled header .* was removed during the build"):
+        sim.build(project)
+    monkeypatch.undo()
+    assert sim.build(project).ok              # not cached as a failure: the same project builds now
+
+
+def test_a_candidate_including_the_stub_name_is_its_own_build_error(sim, make_project):
+    """The same compiler message written by the candidate (an #include of a file it does not have) is
+    a build error: the check is whether our PCH still exists, not what the log says."""
+    files, params = _add_custom(f'#include "{pch.STUB}"')
+    build = sim.build(make_project("AddCustom", "add_custom", files.pop("op_host/add_custom.cpp"),
+                                   files.pop("op_kernel/add_custom.cpp"), params, files))
+    assert not build.ok and f"{pch.STUB}: No such file or directory" in build.diagnostics

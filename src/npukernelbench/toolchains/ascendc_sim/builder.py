@@ -285,15 +285,21 @@ def _toolchain_prefix(program: str) -> tuple[Path, ...]:
     return (real.parent.parent,)
 
 
-def _compile_failure(outcome: ProcessOutcome, folder: Path, what: str, cache: BuildCache | None = None
-                     ) -> StepFailure:
+def _compile_failure(outcome: ProcessOutcome, folder: Path, what: str, cache: BuildCache | None = None,
+                     pch: tuple[Path, ...] = ()) -> StepFailure:
     """The StepFailure of a failed compile or link; raises InfrastructureError when the compiler
-    crashed or the scratch disk is full."""
+    crashed, the scratch disk is full or the precompiled header the compile was given (its folder in
+    ``pch``) is gone (removed by ``npukb cache clear`` or by hand meanwhile: the sandbox lets a
+    candidate read it, never remove it)."""
     if outcome.timed_out:
         return StepFailure(f"{what}: the compiler exceeded its time limit", ErrorCategory.OTHER, timed_out=True)
     crash = compiler_crash(outcome)
     if crash:
         raise InfrastructureError(f"ascendc-sim build ({what}): {crash}")
+    gone = [str(p) for p in pch if not (p / precompiled_header.STUB).is_file()]
+    if gone:
+        raise InfrastructureError(f"ascendc-sim build ({what}): the precompiled header {gone[0]} was removed "
+                                  "during the build")
     log = _clean(outcome.stderr + outcome.stdout, folder, cache.root / "pch" if cache is not None else None)
     disk = disk_trouble(folder, log)
     if disk:
@@ -537,7 +543,7 @@ def _host_steps(project: KernelProject, compiler: Compiler, cache: BuildCache, f
             out = _run([compiler.path, *HOST_COMPILE_FLAGS, *include, "-I", "op_host", *host_pch, "-c", host, "-o",
                         obj], src, COMPILE_LIMITS, timings, "host", host_readable, what=f"compiling {host}")
             if not out.ok:
-                raise _compile_failure(out, folder, f"compiling {host}", cache)
+                raise _compile_failure(out, folder, f"compiling {host}", cache, host_readable)
             host_objects.append(obj)
         # Each host object may use what the project's other host sources define.
         own = frozenset().union(*(symbol_trace.defined_globals(Path(o)) for o in host_objects))
@@ -642,7 +648,7 @@ def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder
                     str(prelude), "-c", kernel_rel, "-o", obj], pass_src, COMPILE_LIMITS, timings, "kernel",
                    kernel_readable, what=what)
         if not out.ok:
-            raise _compile_failure(out, folder, what, cache)
+            raise _compile_failure(out, folder, what, cache, kernel_readable)
         calls = _device_calls(Path(obj), pass_src, folder, compiler, parts.objects, timings)
         if calls:
             raise StepFailure(device_symbols.report(calls, what), ErrorCategory.API_SIGNATURE)
