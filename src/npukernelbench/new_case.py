@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from npukernelbench.dtypes import dtype as lookup_dtype
+from npukernelbench.spec import IDENT
 
 TYPE_VAR = "T"
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
@@ -57,7 +58,8 @@ class NewCase:
 
 
 def write_case(folder: Path | str, case: NewCase) -> Path:
-    """Write ``case`` as a case folder at ``folder`` (created; existing files are overwritten)."""
+    """Write ``case`` as a case folder at ``folder`` (created; existing files are overwritten). A bad
+    definition raises ``ValueError`` (``KeyError`` for an unknown dtype) before anything is written."""
     folder = Path(folder)
     data = case_data(case)
     text = to_toml(data)
@@ -81,6 +83,9 @@ def write_case(folder: Path | str, case: NewCase) -> Path:
 
 def case_data(case: NewCase) -> dict[str, Any]:
     """The ``case.toml`` content of ``case`` as a dict (keys in the order they are written)."""
+    for key, value in (("op", case.op), ("kernel", case.kernel_name)):
+        if not IDENT.match(value):
+            raise ValueError(f"{key} {value!r} is not a C identifier")
     inputs = [_param(p) for p in case.inputs]
     outputs = [_param(p) for p in case.outputs]
     uses_var = any(p["dtype"] == TYPE_VAR for p in inputs + outputs)

@@ -65,10 +65,12 @@ def test_reference_as_source_and_explicit_parameter_tables(tmp_path) -> None:
     (dict(spec={"cases": []}), "set by NewCase's own fields"),
     (dict(dtypes=[]), "need at least one entry in dtypes"),
     (dict(dtypes=["float17"]), "unknown dtype"),
+    (dict(op="My-Add", kernel="my_add"), "op 'My-Add' is not a C identifier"),
 ])
 def test_bad_definitions_are_refused(tmp_path, changes, problem) -> None:
     with pytest.raises((ValueError, KeyError), match=problem):
         write_case(tmp_path / "bad", my_add_case(**changes))
+    assert not (tmp_path / "bad").exists()
 
 
 def test_toml_writer_round_trips() -> None:
@@ -112,3 +114,36 @@ def test_case_paths_resolve_relative_to_the_test_file_from_any_cwd(tmp_path) -> 
         assert f"npukb_case('cases/missing'): no folder {tests / 'cases' / 'missing'} (a relative path is " \
                f"resolved against the test file's folder {tests})" in out, out
         assert "Traceback" not in out, out
+
+
+def test_npukb_new_case_writes_a_loadable_case(tmp_path, capsys) -> None:
+    from npukernelbench.cli import main
+
+    folder = tmp_path / "level1" / "math" / "my_mul"
+    assert main(["new-case", str(folder), "--op", "MyMul", "--inputs", "x,y", "--outputs", "z", "--reference",
+                 "torch.mul(x, y)", "--shape", "2048", "--shape", "3,777", "--dtypes", "float16,bfloat16"]) == 0
+    assert "MyMul (my_mul), 4 static case(s)" in capsys.readouterr().out
+    spec = load_case(folder)
+    assert spec.case_id == "level1/math/my_mul" and dict(spec.types) == {"T": ("float16", "bfloat16")}
+    assert [c.shapes["x"] for c in spec.cases] == [[2048], [2048], [3, 777], [3, 777]]
+    assert load_module(spec.reference.path).reference(2, 3) == 6
+    assert main(["new-case", str(folder), "--op", "MyMul", "--inputs", "x", "--outputs", "z", "--reference", "x",
+                 "--shape", "8"]) == 2
+    assert "already holds a case.toml" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("args, problem", [
+    (["--op", "My-Mul"], "op 'My-Mul' is not a C identifier"),
+    (["--reference", "x *"], "--reference 'x *' is not a Python expression"),
+    (["--shape", "2,x"], "--shape takes comma-separated integers"),
+    (["--dtypes", "float17"], "unknown dtype 'float17'"),
+])
+def test_npukb_new_case_refuses_bad_input_and_writes_nothing(tmp_path, capsys, args, problem) -> None:
+    from npukernelbench.cli import main
+
+    base = {"--op": "MyMul", "--inputs": "x,y", "--outputs": "z", "--reference": "x * y", "--shape": "8"}
+    base.update(dict(zip(args[::2], args[1::2], strict=True)))
+    argv = ["new-case", str(tmp_path / "case")] + [part for kv in base.items() for part in kv]
+    assert main(argv) == 2
+    assert problem in capsys.readouterr().err
+    assert not (tmp_path / "case").exists()
