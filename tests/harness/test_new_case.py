@@ -147,3 +147,28 @@ def test_npukb_new_case_refuses_bad_input_and_writes_nothing(tmp_path, capsys, a
     assert main(argv) == 2
     assert problem in capsys.readouterr().err
     assert not (tmp_path / "case").exists()
+
+
+TEMPLATE_TEST = '''
+import pytest
+from npukernelbench.new_case import NewCase
+
+CASE = NewCase(op="MyAdd", reference="def reference(x, y):\\n    return x + y\\n", inputs=["x", "y"],
+               outputs=["z"], cases=[[64]], dtypes=["float16", "float32"])
+
+
+@pytest.mark.npukb_case(CASE)
+def test_templates_build(npukb_task, npukb_toolchain, request):
+    request.node.add_marker(pytest.mark.npukb_files(dict(npukb_task.templates)))
+    kernel = request.getfixturevalue("npukb_kernel")
+    assert kernel.ok
+'''
+
+
+def test_generated_templates_build_in_the_simulator(tmp_path) -> None:
+    """What a model starts from compiles: the OpDef of every parameter and dtype, the kernel signature."""
+    (tmp_path / "test_template.py").write_text(TEMPLATE_TEST)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTEST_XDIST_WORKER", "PYTEST_ADDOPTS")}
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-n", "0",
+                           "test_template.py"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert "1 passed" in proc.stdout, proc.stdout + proc.stderr
