@@ -273,7 +273,56 @@ def _cache(ns: argparse.Namespace) -> int:
     return 0
 
 
+def _new_case_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("folder", type=Path, help="the case folder to write (must not hold a case.toml yet)")
+    p.add_argument("--op", required=True, help="operator type name (MyAdd)")
+    p.add_argument("--inputs", required=True, help="input names in kernel order, comma-separated (x,y)")
+    p.add_argument("--outputs", required=True, help="output names in kernel order, comma-separated (z)")
+    p.add_argument("--reference", required=True, metavar="EXPR",
+                   help="the torch semantics as an expression of the inputs ('x + y'; 'torch' is imported); "
+                        "several outputs: a tuple")
+    p.add_argument("--shape", action="append", required=True, metavar="D0,D1,...",
+                   help="a static shape for every input (repeatable: one case per shape and dtype)")
+    p.add_argument("--dtypes", default="float32", help="dtypes of the inputs and outputs, comma-separated")
+    p.add_argument("--kernel", default="", help="kernel entry name (default: the op name in snake case)")
+    p.add_argument("--level", type=int, default=1, help="benchmark level (1, 2 or 3)")
+    p.add_argument("--category", default="custom", help="category")
+
+
+def _new_case(ns: argparse.Namespace) -> int:
+    from npukernelbench.cases import load_case
+    from npukernelbench.new_case import NewCase, write_case
+
+    def names(text: str) -> list[str]:
+        return [n.strip() for n in text.split(",") if n.strip()]
+
+    if (ns.folder / "case.toml").exists():
+        raise ValueError(f"{ns.folder} already holds a case.toml")
+    try:
+        shapes = [[int(d) for d in names(s)] for s in ns.shape]
+    except ValueError:
+        raise ValueError(f"--shape takes comma-separated integers, got {ns.shape}") from None
+    inputs = names(ns.inputs)
+    reference = f"import torch  # noqa: F401\n\n\ndef reference({', '.join(inputs)}):\n    return {ns.reference}\n"
+    try:
+        compile(reference, "reference.py", "exec")
+    except SyntaxError as exc:
+        raise ValueError(f"--reference {ns.reference!r} is not a Python expression: {exc.msg}") from None
+    case = NewCase(op=ns.op, reference=reference, inputs=inputs, outputs=names(ns.outputs), cases=shapes,
+                   dtypes=names(ns.dtypes), kernel=ns.kernel, level=ns.level, category=ns.category)
+    try:
+        folder = write_case(ns.folder, case)
+    except KeyError as exc:                  # an unknown dtype
+        raise ValueError(exc.args[0]) from None
+    spec = load_case(folder)                 # what every run will read: a bad name or level fails here
+    print(f"wrote {folder}: {spec.op} ({spec.kernel}), {len(spec.cases)} static case(s); the templates are "
+          f"in template/, the expert solution goes in solution/op_host and solution/op_kernel")
+    return 0
+
+
 register("evaluate", "generate completions and evaluate them (no pytest)", _evaluate_args, _evaluate)
+register("new-case", "write a case folder (case.toml, reference.py, api_desc.md, templates) from names, "
+         "shapes, dtypes and a reference expression", _new_case_args, _new_case)
 register("cache", "show (info) or empty (clear) the build cache", _cache_args, _cache)
 register("report", "rebuild summary.json/report.md of a run directory and print the table", _report_args, _report)
 register("compare", "compare run directories in one Table-2-shaped table (terminal, markdown, CSV, HTML)",

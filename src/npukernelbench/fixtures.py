@@ -4,8 +4,10 @@
 fixture                scope    value
 =====================  =======  =================================================================
 npukb_toolchain        session  the ``--toolchain`` toolchain; an error when it cannot run here
-npukb_load_case        session  ``load(path) -> TaskSpec`` for a case folder (either layout)
-npukb_task             function the TaskSpec named by ``@pytest.mark.npukb_case("path/to/case")``
+npukb_load_case        session  ``load(path) -> TaskSpec`` for a case folder (either layout); relative
+                                paths are resolved against pytest's rootdir
+npukb_task             function the TaskSpec named by ``@pytest.mark.npukb_case(...)``: a case folder
+                                (relative to the test file's folder) or a ``new_case.NewCase``
 npukb_completion       function a Completion: ``@pytest.mark.npukb_files({...})`` or the expert solution
 npukb_kernel           function the completion built for the task's first static case (BuildResult);
                                 fails the test with classified diagnostics when it does not build
@@ -13,9 +15,9 @@ npukb_checker          function the task layout's ``Checker``: ``check(case)``, 
                                 ``check_dynamic(examples, seed)``, ``assert_correct()``
 =====================  =======  =================================================================
 
-Example::
+Example (``HOST``/``KERNEL``: the project's sources; the README holds a complete file)::
 
-    @pytest.mark.npukb_case("ops/my_add")
+    @pytest.mark.npukb_case("cases/my_add")     # relative to this test file's folder
     @pytest.mark.npukb_files({"op_host/my_add.cpp": HOST, "op_kernel/my_add.cpp": KERNEL})
     def test_my_add(npukb_checker):
         npukb_checker.assert_correct()          # static shapes + drawn dynamic shapes
@@ -48,9 +50,10 @@ def npukb_toolchain(request: pytest.FixtureRequest) -> Any:
 
 @pytest.fixture(scope="session")
 def npukb_load_case(request: pytest.FixtureRequest):
+    """``load(path) -> TaskSpec``; a relative path is resolved against pytest's rootdir (never the cwd)."""
     from npukernelbench.cases import load_case
 
-    base = Path(request.config.invocation_params.dir)
+    base = Path(request.config.rootpath)
 
     def load(path: str | Path):
         p = Path(path)
@@ -60,14 +63,31 @@ def npukb_load_case(request: pytest.FixtureRequest):
 
 
 @pytest.fixture
-def npukb_task(request: pytest.FixtureRequest, npukb_load_case) -> Any:
+def npukb_task(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The case named by ``@pytest.mark.npukb_case(...)``: a case folder (a relative path is resolved
+    against the folder of the test file, whatever the cwd) or a ``NewCase`` (written to a temporary
+    folder)."""
+    from npukernelbench.cases import load_case
+    from npukernelbench.new_case import NewCase, write_case
+    from npukernelbench.spec import SpecError
+
     mark = request.node.get_closest_marker("npukb_case")
     if mark is None or not mark.args:
         raise pytest.UsageError("npukb_task needs @pytest.mark.npukb_case('path/to/case') on the test")
-    path = Path(mark.args[0])
-    if not path.is_absolute():
-        path = Path(request.node.path).parent / path if (Path(request.node.path).parent / path).exists() else path
-    return npukb_load_case(path)
+    arg = mark.args[0]
+    if isinstance(arg, NewCase):
+        path = write_case(tmp_path_factory.mktemp("npukb_case") / arg.kernel_name, arg)
+    else:
+        here = Path(request.node.path).parent
+        path = Path(arg) if Path(arg).is_absolute() else here / arg
+        if not path.is_dir():
+            pytest.fail(f"npukb_case({str(arg)!r}): no folder {path} (a relative path is resolved against the "
+                        f"test file's folder {here})", pytrace=False)
+    try:
+        return load_case(path)
+    except SpecError as exc:
+        error = str(exc)
+    pytest.fail(f"npukb_case({str(arg)!r}): {error}", pytrace=False)   # outside the except: no chained report
 
 
 @pytest.fixture

@@ -23,7 +23,8 @@ MARKERS = (
     "static: checked on the case's static shapes",
     "dynamic: checked on hypothesis-drawn dynamic shapes",
     "npukb: an NPUKernelBench sample",
-    "npukb_case(path): case folder used by the npukb_task fixture",
+    "npukb_case(path_or_new_case): case folder (relative to the test file's folder) or npukernelbench.new_case."
+    "NewCase used by the npukb_task fixture",
     "npukb_files(files): source files (path -> text) used by the npukb_completion fixture",
 )
 
