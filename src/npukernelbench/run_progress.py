@@ -2,10 +2,10 @@
 
 The run controller (the serial process, or the pytest-xdist controller) sees every report; after a
 sample's last report it counts the sample as done and, every tenth of the run or every ``interval``
-seconds (whichever comes first), writes one line through pytest's terminal reporter (which starts a
-fresh line first, so pytest's own dots and ``-v`` lines stay intact). The ETA is an estimate: the
-wall time per finished sample so far (which already includes the parallelism of ``-n``) times the
-samples left, printed as "about".
+seconds (whichever comes first) until the last sample, writes one line through pytest's terminal
+reporter (which starts a fresh line first, so pytest's own dots and ``-v`` lines stay intact). The
+ETA is an estimate: the wall time per finished sample so far (which already includes the
+parallelism of ``-n``) times the samples left, printed as "about".
 """
 
 from __future__ import annotations
@@ -75,8 +75,8 @@ class RunProgress:
 
     def due(self) -> bool:
         count = len(self.done)
-        if count >= self.total:
-            return True
+        if count >= self.total:          # the end: pytest's summary follows (a line here would split its [100%])
+            return False
         step = max(1, self.total // STEPS)
         if count - self._last_count >= step or self.now() - self._last_line >= self.interval:
             return True
@@ -88,10 +88,7 @@ class RunProgress:
         self._last_line, self._last_count = now, len(self.done)
         count = len(self.done)
         elapsed = now - self.start
-        if count >= self.total:
-            left = "done"
-        else:
-            left = f"about {clock(elapsed / count * (self.total - count))} left" if count else "ETA unknown"
+        left = f"about {clock(elapsed / count * (self.total - count))} left" if count else "ETA unknown"
         counts = ", ".join(f"{n} {name}" for name, n in sorted(self.outcomes.items()))
         return (f"npukernelbench: progress {count}/{self.total} samples ({counts}), {clock(elapsed)} elapsed, "
                 f"{left}")
