@@ -209,7 +209,8 @@ class OpenAIGenerator:
     def generate(self, requests: Sequence[GenerationRequest]) -> list[list[Completion]]:
         total = sum(r.sampling.n for r in requests)
         _ = self.model_name          # discover once, before the threads start
-        with GenerationProgress(total, label=f"generating ({self.name})", enabled=self.show_progress) as bar, \
+        with GenerationProgress(total, label=f"generating ({self.name})", enabled=self.show_progress,
+                                total_requests=len(requests)) as bar, \
                 ThreadPoolExecutor(max_workers=self.concurrency) as pool:
             def one(request: GenerationRequest) -> list[Completion]:
                 started = time.monotonic()
