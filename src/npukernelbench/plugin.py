@@ -45,6 +45,7 @@ def pytest_configure(config: pytest.Config) -> None:
             config.args.append(root)
     if state.controller is not None:
         config.pluginmanager.register(state.controller.recorder(), "npukernelbench-recorder")
+        config.pluginmanager.register(state.controller.progress_reporter(), "npukernelbench-progress")
 
 
 @pytest.hookimpl(optionalhook=True)

@@ -34,6 +34,7 @@ if TYPE_CHECKING:                            # typing only: loading the plugin s
     from npukernelbench.evaluate import BaselineCache
     from npukernelbench.generators.base import Completion
     from npukernelbench.result import SampleResult
+    from npukernelbench.run_progress import RunProgress
     from npukernelbench.spec import TaskSpec
     from npukernelbench.toolchains.base import Toolchain
 
@@ -176,6 +177,7 @@ class RunController:
         self.begun = False
         self.confinement: str | None = None
         self.missing_completions: list[tuple[str, int]] = []
+        self.progress: RunProgress | None = None
         self._check_model()
         self._check_toolchain_name()
         self._check_case_roots()
@@ -267,6 +269,10 @@ class RunController:
         except (ValueError, RuntimeError, OSError) as exc:   # ModelSpecError, ReplayError, StoreError, ...
             self.active = False
             raise pytest.UsageError(_usage_message(exc, self.run.path)) from None
+        if terminal is not None and self.config.get_verbosity() > -2:     # -qq: no progress lines
+            from npukernelbench.run_progress import RunProgress
+
+            self.progress = RunProgress(total=len(samples), write=say)
 
     def _prepare(self, specs: list[TaskSpec], say: Say) -> None:
         from npukernelbench.confinement import confinement_level
@@ -359,6 +365,19 @@ class RunController:
                 controller.record(report)
 
         return Recorder()
+
+    def progress_reporter(self) -> Any:
+        controller = self
+
+        class ProgressReporter:
+            """After pytest's own output for each report: a progress line when one is due."""
+
+            @pytest.hookimpl(trylast=True)
+            def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+                if controller.progress is not None:
+                    controller.progress.report(report.nodeid, report.when or "", report.outcome)
+
+        return ProgressReporter()
 
     def ran_samples(self) -> bool:
         """Whether sample items ran in this session (so that a summary is due)."""

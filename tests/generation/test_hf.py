@@ -110,3 +110,25 @@ def test_progress_line_on_stderr(generator, add_custom, capsys):
     gen.generate([request(add_custom, n=2, max_tokens=4, seed=0)])
     err = capsys.readouterr().err
     assert "2/2 samples" in err and "tok/s" in err and "ETA" in err
+
+
+def test_progress_per_request_and_while_decoding(generator, add_custom, capsys, monkeypatch):
+    """Every finished request prints requests done/total, tokens/s and an ETA (captured stderr is no
+    terminal); a request still decoding prints its tokens so far (interval 0 here: every step)."""
+    import npukernelbench.generators.hf as hf
+
+    class Eager(hf.GenerationProgress):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **{**kwargs, "interval": 0.0})
+
+    monkeypatch.setattr(hf, "GenerationProgress", Eager)
+    gen = HFGenerator(str(generator.path), GeneratorOptions(progress=True))
+    gen.generate([request(add_custom, n=2, max_tokens=6, seed=s) for s in range(3)])
+    lines = capsys.readouterr().err.splitlines()
+    assert any("1/3 requests, 2/6 samples" in ln and "ETA about" in ln for ln in lines), lines
+    assert any("2/3 requests, 4/6 samples" in ln and "ETA about" in ln for ln in lines), lines
+    assert lines[-1].count("3/3 requests, 6/6 samples") == 1 and "tok/s" in lines[-1]
+    decoding = [ln for ln in lines if "0/3 requests, 0/6 samples" in ln]
+    assert decoding and all("tok/s" in ln and "ETA unknown" in ln for ln in decoding)
+    tokens = [int(ln.split(" tokens |")[0].rsplit(" ", 1)[1]) for ln in decoding]
+    assert tokens == sorted(tokens) and tokens[-1] > 0            # tokens grow while the first request decodes

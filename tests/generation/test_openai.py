@@ -200,6 +200,19 @@ def test_concurrent_requests_and_api_key(scripted, add_custom, monkeypatch):
     assert sent["model"] == "scripted" and sent["max_tokens"] == 8192 and sent["top_p"] == 0.95
 
 
+def test_progress_line_per_request(scripted, add_custom, capsys):
+    """A log (captured stderr is no terminal) gets a line per finished request: requests and samples
+    done of the total, the tokens the server counted, tokens/s and an ETA."""
+    server = scripted(lambda body, h: (200, choices(body)), delay=0.05)
+    gen = OpenAIGenerator(server.url, GeneratorOptions(progress=True, concurrency=1))
+    gen.generate([req(add_custom, n=2, seed=s, max_tokens=4) for s in range(3)])
+    lines = capsys.readouterr().err.splitlines()
+    assert [ln.split("] ")[1].split(" |")[0] for ln in lines] == [
+        "1/3 requests, 2/6 samples", "2/3 requests, 4/6 samples", "3/3 requests, 6/6 samples"], lines
+    assert [ln.split(" | ")[1] for ln in lines] == ["14 tokens", "28 tokens", "42 tokens"]
+    assert all("tok/s" in ln for ln in lines) and "ETA about " in lines[0] and lines[-1].endswith("ETA 0:00")
+
+
 def test_auth_failure_names_the_env_var(scripted, add_custom):
     server = scripted(lambda body, h: (401, {"error": {"message": "invalid api key"}}))
     gen = OpenAIGenerator(server.url + "#scripted", FAST)

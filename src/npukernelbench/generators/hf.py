@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -179,8 +179,10 @@ class HFGenerator:
                 ids.update(int(i) for i in source)
         return ids
 
-    def sample(self, messages: Sequence[Mapping[str, str]], sampling: SamplingParams) -> list[Sample]:
-        """``sampling.n`` samples for one prompt, in one batched generate call."""
+    def sample(self, messages: Sequence[Mapping[str, str]], sampling: SamplingParams,
+               on_step: Callable[[int], None] | None = None) -> list[Sample]:
+        """``sampling.n`` samples for one prompt, in one batched generate call; ``on_step`` is told
+        after every decode step how many tokens it produced (the sequences of the batch)."""
         import torch
 
         if sampling.n < 1:
@@ -196,6 +198,8 @@ class HFGenerator:
         else:
             kwargs.update(do_sample=True, temperature=float(sampling.temperature), top_p=float(sampling.top_p),
                           top_k=None)
+        if on_step is not None:
+            kwargs["stopping_criteria"] = _step_counter(on_step)
         devices = [torch.device(self._device).index or 0] if str(self._device).startswith("cuda") else []
         with torch.random.fork_rng(devices=devices), torch.inference_mode():
             torch.manual_seed(int(sampling.seed))
@@ -219,19 +223,42 @@ class HFGenerator:
     def generate(self, requests: Sequence[GenerationRequest]) -> list[list[Completion]]:
         total = sum(r.sampling.n for r in requests)
         results: list[list[Completion]] = []
-        with GenerationProgress(total, label=f"generating ({self.name})", enabled=self.show_progress) as bar:
+        if requests:
+            self.load()                  # before the progress clock starts: tokens/s is decoding speed
+        with GenerationProgress(total, label=f"generating ({self.name})", enabled=self.show_progress,
+                                total_requests=len(requests)) as bar:
             for request in requests:
                 started = time.monotonic()
-                samples = self.sample(request.messages, request.sampling)
+                decoded = [0]
+
+                def step(tokens: int, decoded: list[int] = decoded) -> None:
+                    decoded[0] += tokens
+                    bar.decoding(tokens)
+
+                samples = self.sample(request.messages, request.sampling, on_step=step)
                 seconds = time.monotonic() - started
                 results.append([
                     Completion(task=request.id, sample=i, text=s.text, tokens=s.tokens,
                                meta={"model": self.name, "backend": "hf", "finish_reason": s.finish_reason,
                                      "batch_seconds": round(seconds, 3), "engine_pid": os.getpid()})
                     for i, s in enumerate(samples)])
-                bar.update(len(samples), sum(s.tokens for s in samples))
+                bar.update(len(samples), sum(s.tokens for s in samples), decoded=decoded[0])
         return results
 
     def close(self) -> None:
         self._model = None
         self._tokenizer = None
+
+
+def _step_counter(on_step: Callable[[int], None]) -> Any:
+    """A transformers stopping criterion that never stops: it reports the tokens of each decode
+    step (one per sequence of the batch, an estimate: sequences that already ended count too)."""
+    import torch
+    from transformers import StoppingCriteria, StoppingCriteriaList
+
+    class StepCounter(StoppingCriteria):
+        def __call__(self, input_ids: Any, scores: Any, **kwargs: Any) -> Any:
+            on_step(int(input_ids.shape[0]))
+            return torch.zeros(input_ids.shape[0], dtype=torch.bool, device=input_ids.device)
+
+    return StoppingCriteriaList([StepCounter()])

@@ -209,13 +209,14 @@ class OpenAIGenerator:
     def generate(self, requests: Sequence[GenerationRequest]) -> list[list[Completion]]:
         total = sum(r.sampling.n for r in requests)
         _ = self.model_name          # discover once, before the threads start
-        with GenerationProgress(total, label=f"generating ({self.name})", enabled=self.show_progress) as bar, \
+        with GenerationProgress(total, label=f"generating ({self.name})", enabled=self.show_progress,
+                                total_requests=len(requests)) as bar, \
                 ThreadPoolExecutor(max_workers=self.concurrency) as pool:
             def one(request: GenerationRequest) -> list[Completion]:
                 started = time.monotonic()
                 samples = self.chat(request.messages, request.sampling)
                 seconds = round(time.monotonic() - started, 3)
-                bar.update(len(samples), sum(t or 0 for _, t, _ in samples))
+                bar.update(len(samples), _request_tokens(samples))
                 return [Completion(task=request.id, sample=i, text=text, tokens=tokens,
                                    meta={"model": self.name, "backend": "openai", "request_seconds": seconds, **meta})
                         for i, (text, tokens, meta) in enumerate(samples)]
@@ -241,6 +242,15 @@ def _endpoints(spec: str) -> list[Endpoint]:
     if len({e.base_url for e in endpoints}) != len(endpoints):
         raise ValueError(f"--model={spec!r}: a server URL is named twice")
     return endpoints
+
+
+def _request_tokens(samples: Sequence[tuple[str, int | None, dict]]) -> int:
+    """The completion tokens of one request's samples: each sample's own count, and for the samples of
+    one answer that only counted them all together (``usage``), that total once."""
+    known = sum(t for _, t, _ in samples if t is not None)
+    shared = [m["usage_completion_tokens_total"] for _, t, m in samples
+              if t is None and "usage_completion_tokens_total" in m]
+    return known + max(shared, default=0)
 
 
 def _choices(answer: Any) -> list[tuple[str, int | None, dict]]:

@@ -119,9 +119,11 @@ class VLLMGenerator:
                                  max_tokens=r.sampling.max_tokens, seed=r.sampling.seed) for r in requests]
         total = sum(r.sampling.n for r in requests)
         started = time.monotonic()
-        with GenerationProgress(total, label=f"generating ({self.name}, vLLM)", enabled=self.show_progress) as bar:
+        with GenerationProgress(total, label=f"generating ({self.name}, vLLM)", enabled=self.show_progress,
+                                total_requests=len(requests)) as bar:
+            # vLLM runs every request in one call: its own bar shows requests done and tokens/s meanwhile
             outputs = self._llm.chat(conversations, sampling_params=params, lora_request=lora_request,
-                                     use_tqdm=False)
+                                     use_tqdm=self.show_progress)
             seconds = round(time.monotonic() - started, 3)
             results = []
             for request, output in zip(requests, outputs, strict=True):
@@ -129,8 +131,9 @@ class VLLMGenerator:
                                     meta={"model": self.name, "backend": "vllm", "finish_reason": o.finish_reason,
                                           "batch_seconds": seconds})
                          for i, o in enumerate(sorted(output.outputs, key=lambda o: o.index))]
-                bar.update(len(batch), sum(c.tokens or 0 for c in batch))
                 results.append(batch)
+            bar.update(sum(len(b) for b in results), sum(c.tokens or 0 for b in results for c in b),
+                       requests=len(results))
         return results
 
     def close(self) -> None:

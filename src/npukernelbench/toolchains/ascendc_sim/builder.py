@@ -427,7 +427,7 @@ def prepare(compiler: Compiler, cache: BuildCache, projects: Sequence[Mapping[st
         return False
     report(f"npukernelbench: first use of this compiler/simulator version: building the simulator runtime"
            f"{' and' if need_runtime else ''} {len(todo)} precompiled header(s) in {cache.root} "
-           "(about a minute on 2 cores; cached afterwards)")
+           "(cached afterwards; the time it takes follows when done)")
     if need_runtime:
         runtime(compiler, cache)
     with ThreadPoolExecutor(max_workers=2) as pool:

@@ -68,8 +68,9 @@ class AscendCSimToolchain:
 
     def prepare(self, specs: Sequence[TaskSpec], report: Callable[[str], None]) -> bool:
         """Once per run, before any item: build the simulator runtime and the precompiled headers
-        the tasks' expert solutions use (a first run on a machine spends about a minute here, which
-        would otherwise pass in silence inside the first items). Returns whether it built anything."""
+        the tasks' expert solutions use (time a first run on a machine spends here, measured by
+        benchmarks/setup_time.py, which would otherwise pass in silence inside the first items).
+        Returns whether it built anything."""
         found = self._compiler()
         if isinstance(found, str):
             raise InfrastructureError(f"ascendc-sim has no usable C++ compiler: {found}")
