@@ -33,6 +33,7 @@ from npukernelbench.store import RunDir
 if TYPE_CHECKING:                            # typing only: loading the plugin stays light
     from npukernelbench.evaluate import BaselineCache
     from npukernelbench.generators.base import Completion
+    from npukernelbench.interruption import Progress
     from npukernelbench.result import SampleResult
     from npukernelbench.spec import TaskSpec
     from npukernelbench.toolchains.base import Toolchain
@@ -176,6 +177,8 @@ class RunController:
         self.begun = False
         self.confinement: str | None = None
         self.missing_completions: list[tuple[str, int]] = []
+        self.planned: set[tuple[str, int]] = set()      # the (task, sample) pairs this run set out to evaluate
+        self.interruption: str | None = None             # the line an interrupted run ends with
         self._check_model()
         self._check_toolchain_name()
         self._check_case_roots()
@@ -256,6 +259,7 @@ class RunController:
         if not samples or self.config.option.collectonly:
             return
         specs = list({s.case_id: s for s, _ in samples}.values())
+        self.planned = {(s.case_id, i) for s, i in samples}
         self.active = True
         terminal = self.config.pluginmanager.get_plugin("terminalreporter")
         say: Say = terminal.write_line if terminal is not None else (lambda line: None)
@@ -360,19 +364,34 @@ class RunController:
 
         return Recorder()
 
-    def ran_samples(self) -> bool:
-        """Whether sample items ran in this session (so that a summary is due)."""
-        return self.active and bool(self.results or self.infrastructure_failures)
+    def ran_samples(self, interrupted: bool = False) -> bool:
+        """Whether sample items ran in this session (so that a summary is due); an interrupted run that
+        had begun gets one even before its first result."""
+        return self.active and bool(self.results or self.infrastructure_failures or interrupted)
 
-    def finish(self) -> list[str]:
-        """Summary of this run (plus resumed results): summary.json, report.md, terminal lines."""
+    def progress(self, finished: Iterable[tuple[str, int]], interrupted: bool) -> Progress:
+        """How many of the samples this run set out to evaluate (those with a completion) have a result."""
+        from npukernelbench.interruption import Progress
+
+        total = self.planned - set(self.missing_completions)
+        return Progress(len(total & set(finished)), len(total), interrupted)
+
+    def finish(self, interrupted: bool = False) -> list[str]:
+        """Summary of this run (plus resumed results): summary.json, report.md, terminal lines. An
+        ``interrupted`` run (Ctrl-C) is marked so, and :attr:`interruption` gets the line it ends with."""
+        from npukernelbench.interruption import interrupted_line, resume_command
         from npukernelbench.run_summary import build_summary, write_summary
 
         merged = {(r.task, r.sample): r for r in self.prior}
         merged.update({(r.task, r.sample): r for r in self.results})
+        progress = self.progress(merged, interrupted)
         done = build_summary(list(merged.values()), self.options.model, self.options.toolchain, self.options.samples,
                              self.confinement or self.run.header().get("confinement"),
-                             failures=self.infrastructure_failures, missing=self.missing_completions)
+                             failures=self.infrastructure_failures, missing=self.missing_completions,
+                             progress=progress)
+        if interrupted:
+            command = resume_command("pytest", self.config.invocation_params.args)
+            self.interruption = interrupted_line("npukernelbench", progress, self.run.path, command)
         try:
             write_summary(self.run, done)
             done.extra.append(f"results: {self.run.path}")

@@ -1,0 +1,56 @@
+"""How far a run got, and what an interrupted run (Ctrl-C) says: summary.json's ``interrupted``,
+``finished_samples`` and ``total_samples``, the sentence at the top of report.md and the HTML report,
+and the one line a run ends with (N of M samples finished, the command that resumes it). Shared by the
+pytest plugin and ``npukb evaluate``; finished results are already in results.jsonl (one flushed line
+each), so resuming with ``--npukb-resume`` evaluates only the rest."""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+RESUME_FLAG = "--npukb-resume"
+EXIT_INTERRUPTED = 130                  # npukb: 128 + SIGINT, the shell's convention (pytest keeps its own 2)
+
+
+@dataclass(frozen=True)
+class Progress:
+    """``finished`` of the ``total`` samples the run set out to evaluate have a result."""
+
+    finished: int
+    total: int
+    interrupted: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"interrupted": self.interrupted, "finished_samples": self.finished, "total_samples": self.total}
+
+    @classmethod
+    def from_summary(cls, summary: Mapping[str, Any]) -> Progress | None:
+        """The progress a summary.json records (None: written before runs recorded it)."""
+        finished, total = summary.get("finished_samples"), summary.get("total_samples")
+        if not isinstance(finished, int) or not isinstance(total, int):
+            return None
+        return cls(finished, total, bool(summary.get("interrupted")))
+
+    def sentence(self) -> str:
+        """One sentence for the top of a report (empty for a run that was not interrupted)."""
+        if not self.interrupted:
+            return ""
+        return (f"Interrupted run: only {self.finished} of {self.total} samples finished, and every figure below "
+                f"covers only those; resume it with {RESUME_FLAG}.")
+
+
+def resume_command(program: str, args: Sequence[str]) -> str:
+    """``program args --npukb-resume``: the command line that goes on with an interrupted run."""
+    args = list(args)
+    if RESUME_FLAG not in args:
+        args.append(RESUME_FLAG)
+    return " ".join([program, shlex.join(args)])
+
+
+def interrupted_line(who: str, progress: Progress, run_path: object, command: str) -> str:
+    """The one line an interrupted run ends with."""
+    return (f"{who}: interrupted: {progress.finished} of {progress.total} samples finished (kept in "
+            f"{run_path}); resume with: {command}")
