@@ -9,7 +9,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from npukernelbench.data_seed import recorded_data_seed
-from npukernelbench.interruption import EXIT_INTERRUPTED, Progress, interrupted_line, resume_command
+from npukernelbench.interruption import (
+    EXIT_INTERRUPTED,
+    Progress,
+    interrupted_line,
+    recorded_interruption,
+    resume_command,
+)
 from npukernelbench.options import RunOptions, add_argparse_options
 from npukernelbench.store import RunDir
 
@@ -190,7 +196,8 @@ def _report(ns: argparse.Namespace) -> int:
         require_matplotlib()
     header = run.header()
     samples = int(header.get("samples_per_task") or max((r.sample for r in run.results()), default=0) + 1)
-    code = _write_summary(run, header.get("model", "?"), header.get("toolchain", "?"), samples, failures=failures)
+    code = _write_summary(run, header.get("model", "?"), header.get("toolchain", "?"), samples, failures=failures,
+                          progress=recorded_interruption(run.path) if len(ns.run_dirs) == 1 else None)
     if ns.html is not None:
         from npukernelbench.html_report import write_run_html
 

@@ -6,9 +6,11 @@ each), so resuming with ``--npukb-resume`` evaluates only the rest."""
 
 from __future__ import annotations
 
+import json
 import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 RESUME_FLAG = "--npukb-resume"
@@ -40,6 +42,19 @@ class Progress:
             return ""
         return (f"Interrupted run: only {self.finished} of {self.total} samples finished, and every figure below "
                 f"covers only those; resume it with {RESUME_FLAG}.")
+
+
+def recorded_interruption(run_path: Path) -> Progress | None:
+    """The progress the run directory's summary.json records if the run was interrupted, else None
+    (rebuilding a summary or an HTML report keeps an interrupted run marked so)."""
+    from npukernelbench.store import SUMMARY
+
+    try:
+        summary = json.loads((Path(run_path) / SUMMARY).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    progress = Progress.from_summary(summary) if isinstance(summary, dict) else None
+    return progress if progress is not None and progress.interrupted else None
 
 
 def resume_command(program: str, args: Sequence[str]) -> str:

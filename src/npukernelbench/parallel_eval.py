@@ -41,10 +41,13 @@ def _start(toolchain: str, worker: bool = False) -> None:
 
 
 def _stop_worker(signum: int, frame: object) -> None:  # noqa: ARG001
-    """A worker's SIGINT/SIGTERM: unwind the sample being evaluated, or end an idle worker quietly."""
-    if _WORKER.get("busy"):
+    """A worker's SIGINT/SIGTERM: unwind the sample being evaluated (once: Ctrl-C's SIGINT and the main
+    process's SIGTERM both come), or end an idle worker quietly."""
+    if not _WORKER.get("busy"):
+        os._exit(128 + signum)
+    if not _WORKER.get("stopping"):
+        _WORKER["stopping"] = True
         raise KeyboardInterrupt
-    os._exit(128 + signum)
 
 
 def _one(spec: TaskSpec, completion: Completion, options: RunOptions) -> Outcome:
@@ -52,8 +55,8 @@ def _one(spec: TaskSpec, completion: Completion, options: RunOptions) -> Outcome
     from npukernelbench.infrastructure import InfrastructureError
     from npukernelbench.reference_runner import CaseReferenceError
 
-    _WORKER["busy"] = True
     try:
+        _WORKER["busy"] = True
         return evaluate(spec, completion, _WORKER["toolchain"], options.eval_options(), _WORKER["baseline"])
     except InfrastructureError as exc:
         return f"infrastructure failure (not the kernel's fault): {exc.cause}"
