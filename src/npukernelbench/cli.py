@@ -113,6 +113,7 @@ def _evaluate(ns: argparse.Namespace) -> int:
     failures: list[dict] = []
     outcomes = evaluate_all(work, options, ns.jobs)
     interrupted = False
+    ns.evaluating = True
     try:
         for n, (spec, completion, outcome) in enumerate(outcomes, start=1):
             name = f"[{n}/{len(work)}] {spec.case_id}[s{completion.sample}]"
@@ -322,7 +323,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"npukb {ns.command}: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:                   # Ctrl-C before any sample was evaluated (or in another command)
-        print(f"\nnpukb {ns.command}: interrupted", file=sys.stderr)
+        where = " before any sample was evaluated (during the set-up or the generation)" \
+            if ns.command == "evaluate" and not getattr(ns, "evaluating", False) else ""
+        print(f"\nnpukb {ns.command}: interrupted{where}", file=sys.stderr)
         return EXIT_INTERRUPTED
 
 

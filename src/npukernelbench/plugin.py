@@ -108,7 +108,11 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config)
 
     controller = config.stash[STATE].controller
     interrupted = exitstatus == pytest.ExitCode.INTERRUPTED
-    if controller is None or not controller.ran_samples(interrupted):
+    if controller is None:
+        return
+    if not controller.ran_samples(interrupted):
+        if interrupted and controller.active:
+            controller.interrupted_early()
         return
     lines = controller.finish(interrupted)
     terminalreporter.write_sep("=", "NPUKernelBench")

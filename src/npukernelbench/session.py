@@ -175,6 +175,7 @@ class RunController:
         self.prior: list[SampleResult] = []
         self.active = False
         self.begun = False
+        self.started = False                 # the run header is written: samples may be evaluated from now on
         self.confinement: str | None = None
         self.missing_completions: list[tuple[str, int]] = []
         self.planned: set[tuple[str, int]] = set()      # the (task, sample) pairs this run set out to evaluate
@@ -307,6 +308,7 @@ class RunController:
                                "shapes": o.shapes, "shape_examples": o.shape_examples, "shape_seed": o.shape_seed,
                                "data_seed": o.data_seed, "seed": o.seed,
                                "confinement": self.confinement, "shard": str(o.shard) if o.shard else None})
+        self.started = True
 
     def _set_up_toolchain(self, specs: list[TaskSpec], say: Say) -> None:
         """The toolchain's one-time set-up for these tasks (e.g. precompiled headers), if it has one."""
@@ -367,7 +369,16 @@ class RunController:
     def ran_samples(self, interrupted: bool = False) -> bool:
         """Whether sample items ran in this session (so that a summary is due); an interrupted run that
         had begun gets one even before its first result."""
-        return self.active and bool(self.results or self.infrastructure_failures or interrupted)
+        return self.active and bool(self.results or self.infrastructure_failures or (interrupted and self.started))
+
+    def interrupted_early(self) -> None:
+        """Ctrl-C during the set-up or generation, before any sample was evaluated: nothing of an earlier
+        run in the directory was replaced; the line says so."""
+        from npukernelbench.interruption import resume_command
+
+        command = resume_command("pytest", self.config.invocation_params.args).removesuffix(" --npukb-resume")
+        self.interruption = (f"npukernelbench: interrupted before any sample was evaluated (during the set-up or "
+                             f"the generation); {self.run.path} holds no result of this run; rerun: {command}")
 
     def progress(self, finished: Iterable[tuple[str, int]], interrupted: bool) -> Progress:
         """How many of the samples this run set out to evaluate (those with a completion) have a result."""

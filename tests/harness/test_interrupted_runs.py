@@ -14,6 +14,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -123,3 +124,37 @@ def test_npukb_evaluate_interrupted(tmp_path, cases, jobs) -> None:
     page = (tmp_path / "out" / "report.html").read_text()
     first = page.index('<p class="interrupted">Interrupted run: only ')
     assert first < page.index("<h2>")                         # above every section
+
+
+@pytest.mark.parametrize("front", ["pytest", "npukb"])
+def test_interrupted_before_any_sample_keeps_the_earlier_run(tmp_path, cases, front) -> None:
+    """Ctrl-C during the toolchain's set-up: one line saying nothing was evaluated, exit non-zero, no
+    traceback, and the earlier run's files in the directory untouched."""
+    out = tmp_path / "out"
+    out.mkdir()
+    earlier = {"results.jsonl": '{"earlier": 1}\n', "summary.json": '{"earlier": 1}\n', "report.md": "earlier\n"}
+    for name, text in earlier.items():
+        (out / name).write_text(text)
+    program = ["pytest", "-p", "npukernelbench.plugin", "-p", "no:cacheprovider"] if front == "pytest" else \
+        ["npukernelbench.cli", "evaluate"]
+    argv = [sys.executable, "-m", *program, "cases", TOOL, "--shapes=static", "--npukb-out=out"]
+    env = {**_env(0), "NPUKB_TEST_PREPARE_DELAY_S": "60", "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(argv, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(iter(proc.stdout.readline, "")), daemon=True)
+    reader.start()
+    deadline = time.monotonic() + 120
+    while not any("setting up for" in ln for ln in lines) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert proc.poll() is None, "".join(lines)[-3000:]
+    os.killpg(proc.pid, signal.SIGINT)
+    err = proc.stderr.read()
+    proc.wait(timeout=60)
+    reader.join(timeout=10)
+    text = "".join(lines) + err
+    assert proc.returncode == (pytest.ExitCode.INTERRUPTED if front == "pytest" else 130), text[-3000:]
+    assert "Traceback" not in text, text[-3000:]
+    last = [ln for ln in (lines if front == "pytest" else err.splitlines()) if ln.strip()][-1]
+    assert "interrupted before any sample was evaluated" in last, text[-3000:]
+    assert {name: (out / name).read_text() for name in earlier} == earlier
