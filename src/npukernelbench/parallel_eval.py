@@ -36,6 +36,7 @@ def _start(toolchain: str, worker: bool = False) -> None:
         _WORKER["worker"] = True
         signal.signal(signal.SIGINT, _stop_worker)
         signal.signal(signal.SIGTERM, _stop_worker)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})     # blocked while it started (see below)
     _WORKER["toolchain"] = load_toolchain(toolchain)
     _WORKER["baseline"] = BaselineCache()
 
@@ -98,7 +99,13 @@ def evaluate_all(work: Sequence[tuple[TaskSpec, Completion]], options: RunOption
                                initargs=(options.toolchain, True))
     completed = False
     try:
-        pending = {pool.submit(_one, spec, completion, options): (spec, completion) for spec, completion in work}
+        # the workers start (on submit) with SIGINT blocked: a Ctrl-C during their start-up, before
+        # _start installs the handler, stays pending until then instead of printing a traceback
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            pending = {pool.submit(_one, spec, completion, options): (spec, completion) for spec, completion in work}
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
         while pending:
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
