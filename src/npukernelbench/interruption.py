@@ -57,9 +57,9 @@ def recorded_interruption(run_path: Path) -> Progress | None:
     return progress if progress is not None and progress.interrupted else None
 
 
-def resume_command(program: str, args: Sequence[str]) -> str:
+def resume_command(program: str, args: Sequence[object]) -> str:
     """``program args --npukb-resume``: the command line that goes on with an interrupted run."""
-    args = list(args)
+    args = [str(a) for a in args]          # pytest's invocation args may hold paths
     if RESUME_FLAG not in args:
         args.append(RESUME_FLAG)
     return " ".join([program, shlex.join(args)])
