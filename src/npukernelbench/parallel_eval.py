@@ -15,6 +15,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import sys
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Any
@@ -36,6 +37,7 @@ def _start(toolchain: str, worker: bool = False) -> None:
         _WORKER["worker"] = True
         signal.signal(signal.SIGINT, _stop_worker)
         signal.signal(signal.SIGTERM, _stop_worker)
+        sys.unraisablehook = _unraisable
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})     # blocked while it started (see below)
     _WORKER["toolchain"] = load_toolchain(toolchain)
     _WORKER["baseline"] = BaselineCache()
@@ -49,6 +51,15 @@ def _stop_worker(signum: int, frame: object) -> None:  # noqa: ARG001
     if not _WORKER.get("stopping"):
         _WORKER["stopping"] = True
         raise KeyboardInterrupt
+
+
+def _unraisable(args: Any) -> None:
+    """A worker's interrupt that landed in a finalizer (``__del__``, a weakref callback) is swallowed
+    there and cannot unwind the sample: end the worker at once, without the "Exception ignored" report
+    (the sandbox's children die with it: PR_SET_PDEATHSIG)."""
+    if isinstance(args.exc_value, KeyboardInterrupt):
+        os._exit(128 + signal.SIGINT)
+    sys.__unraisablehook__(args)
 
 
 def _one(spec: TaskSpec, completion: Completion, options: RunOptions) -> Outcome:
