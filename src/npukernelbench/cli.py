@@ -9,6 +9,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from npukernelbench.data_seed import recorded_data_seed
+from npukernelbench.interruption import (
+    EXIT_INTERRUPTED,
+    Progress,
+    interrupted_line,
+    recorded_interruption,
+    resume_command,
+)
 from npukernelbench.options import RunOptions, add_argparse_options
 from npukernelbench.store import RunDir
 
@@ -104,22 +111,37 @@ def _evaluate(ns: argparse.Namespace) -> int:
     work = [(spec, completions[(spec.case_id, i)]) for spec, i in chosen
             if (spec.case_id, i) not in done and (spec.case_id, i) not in absent]
     failures: list[dict] = []
-    for n, (spec, completion, outcome) in enumerate(evaluate_all(work, options, ns.jobs), start=1):
-        name = f"[{n}/{len(work)}] {spec.case_id}[s{completion.sample}]"
-        if isinstance(outcome, str):            # no outcome: our machinery or the case failed
-            failures.append({"task": spec.case_id, "sample": completion.sample, "cause": outcome})
-            print(f"{name} ERROR {outcome}", file=sys.stderr, flush=True)
-            continue
-        if completion.meta.get("label"):
-            outcome.details["expected_category"] = completion.meta["label"]
-        run.append_result(outcome)
-        print(f"{name} {outcome.status.value}"
-              f"{' (' + outcome.error_category.value + ')' if outcome.error_category else ''}", flush=True)
-    _write_summary(run, options.model, options.toolchain, options.samples, failures, absent, level)
+    outcomes = evaluate_all(work, options, ns.jobs)
+    interrupted = False
+    ns.evaluating = True
+    try:
+        for n, (spec, completion, outcome) in enumerate(outcomes, start=1):
+            name = f"[{n}/{len(work)}] {spec.case_id}[s{completion.sample}]"
+            if isinstance(outcome, str):            # no outcome: our machinery or the case failed
+                failures.append({"task": spec.case_id, "sample": completion.sample, "cause": outcome})
+                print(f"{name} ERROR {outcome}", file=sys.stderr, flush=True)
+                continue
+            if completion.meta.get("label"):
+                outcome.details["expected_category"] = completion.meta["label"]
+            run.append_result(outcome)
+            print(f"{name} {outcome.status.value}"
+                  f"{' (' + outcome.error_category.value + ')' if outcome.error_category else ''}", flush=True)
+    except KeyboardInterrupt:                   # Ctrl-C: what finished is in results.jsonl; say how far it got
+        interrupted = True
+    finally:
+        outcomes.close()                        # stops the worker processes of an interrupted run
+    planned = {(spec.case_id, i) for spec, i in chosen} - set(absent)
+    progress = Progress(len(planned & run.finished()), len(planned), interrupted)
+    _write_summary(run, options.model, options.toolchain, options.samples, failures, absent, level, progress)
     if options.html:
         from npukernelbench.html_report import write_run_html
 
         print(f"html report: {write_run_html(run.path)}")
+    if interrupted:
+        sys.stdout.flush()
+        command = resume_command("npukb", getattr(ns, "argv", None) or sys.argv[1:])
+        print(interrupted_line("npukb evaluate", progress, run.path, command), file=sys.stderr, flush=True)
+        return EXIT_INTERRUPTED
     if failures:
         print(f"npukb evaluate: {len(failures)} sample(s) have no outcome (infrastructure failures or broken "
               "cases, listed above; not counted); rerun with --npukb-resume", file=sys.stderr)
@@ -128,13 +150,14 @@ def _evaluate(ns: argparse.Namespace) -> int:
 
 
 def _write_summary(run, model: str, toolchain: str, samples: int, failures: Sequence[dict] = (),
-                   missing: Sequence[tuple[str, int]] = (), confinement: str | None = None) -> int:
+                   missing: Sequence[tuple[str, int]] = (), confinement: str | None = None,
+                   progress: Progress | None = None) -> int:
     """summary.json + report.md of a run directory, and the table on stdout (the plugin's own end of a
     run: run_summary)."""
     from npukernelbench.run_summary import build_summary, write_summary
 
     done = build_summary(run.results(), model, toolchain, samples, confinement or run.header().get("confinement"),
-                         failures=failures, missing=missing)
+                         failures=failures, missing=missing, progress=progress)
     write_summary(run, done)
     print("\n".join(done.terminal_lines()))
     return 0
@@ -174,7 +197,8 @@ def _report(ns: argparse.Namespace) -> int:
         require_matplotlib()
     header = run.header()
     samples = int(header.get("samples_per_task") or max((r.sample for r in run.results()), default=0) + 1)
-    code = _write_summary(run, header.get("model", "?"), header.get("toolchain", "?"), samples, failures=failures)
+    code = _write_summary(run, header.get("model", "?"), header.get("toolchain", "?"), samples, failures=failures,
+                          progress=recorded_interruption(run.path) if len(ns.run_dirs) == 1 else None)
     if ns.html is not None:
         from npukernelbench.html_report import write_run_html
 
@@ -341,11 +365,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name, (help_text, add_arguments, _) in COMMANDS.items():
         add_arguments(sub.add_parser(name, help=help_text))
     ns = parser.parse_args(args)
+    ns.argv = args
     try:
         return COMMANDS[ns.command][2](ns)
     except (ValueError, OSError, RuntimeError) as exc:
         print(f"npukb {ns.command}: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:                   # Ctrl-C before any sample was evaluated (or in another command)
+        where = " before any sample was evaluated (during the set-up or the generation)" \
+            if ns.command == "evaluate" and not getattr(ns, "evaluating", False) else ""
+        print(f"\nnpukb {ns.command}: interrupted{where}", file=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":

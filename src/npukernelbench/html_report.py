@@ -39,6 +39,7 @@ table.grid td.cell.not_run { color: #757575; font-weight: 400; }
 table.grid tr.partial td:first-child { color: #9e9e9e; }
 .legend span { display: inline-block; padding: 0.1rem 0.5rem; margin-right: 0.3rem; color: #fff; font-size: 0.8rem; }
 .estimate { color: #8d4a00; font-weight: 600; }
+p.interrupted { background: #fff3e0; border-left: 4px solid #ef6c00; padding: 0.4rem 0.8rem; font-weight: 600; }
 footer { margin-top: 2rem; font-size: 0.75rem; color: #757575; }
 """
 
@@ -62,6 +63,22 @@ def _run_header(runs: Sequence[LoadedRun]) -> str:
                                       f" of {run.planned}" if run.planned else ""),
              run.started, run.version, str(run.path)] for run in runs]
     return _table(header, rows, "run-header", left=len(header))
+
+
+def _interrupted(runs: Sequence[LoadedRun]) -> str:
+    """One sentence per interrupted run, at the top of the page."""
+    lines = []
+    for run in runs:
+        if run.stopped is not None:
+            text = run.stopped.sentence()
+        elif run.interrupted:
+            text = (f"Interrupted run: only {len(run.results)} of {run.planned} planned samples finished, and "
+                    "every figure below covers only those.")
+        else:
+            continue
+        lines.append(f'<p class="interrupted">{escape((run.name + ": ") if len(runs) > 1 else "")}'
+                     f"{escape(text)}</p>")
+    return "".join(lines)
 
 
 def _cell(run: LoadedRun, task: str) -> str:
@@ -139,7 +156,7 @@ def render_html(comparison: RunComparison, title: str | None = None) -> str:
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{escape(title)}</title><style>{STYLE}</style></head><body>",
-        f"<h1>{escape(title)}</h1>", "<h2>Runs</h2>", _run_header(runs),
+        f"<h1>{escape(title)}</h1>", _interrupted(runs), "<h2>Runs</h2>", _run_header(runs),
         f'<ul class="notes">{notes}</ul>' if notes else "",
         "<h2>Compile and execution rates</h2>",
         f"<p>{_task_count(comparison)} CR and ER are unbiased pass@k in percent, "

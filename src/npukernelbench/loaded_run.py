@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from npukernelbench.interruption import Progress, recorded_interruption
 from npukernelbench.result import SampleResult
 from npukernelbench.store import COMPLETIONS, HEADER, RESULTS, SUMMARY, RunDir, StoreError
 
@@ -26,6 +27,7 @@ class LoadedRun:
     header: Mapping[str, Any]              # run.json (model, toolchain, samples_per_task, started, ...)
     results: tuple[SampleResult, ...]      # the last record per (task, sample), sorted
     planned: int | None                    # samples generated for the run (completions.jsonl); None: unknown
+    stopped: Progress | None = None        # summary.json's record of an interrupted run (Ctrl-C)
 
     @property
     def model(self) -> str:
@@ -68,7 +70,7 @@ class LoadedRun:
 
     @property
     def interrupted(self) -> bool:
-        return self.planned is not None and len(self.results) < self.planned
+        return self.stopped is not None or (self.planned is not None and len(self.results) < self.planned)
 
 
 def _header(run: RunDir) -> dict[str, Any]:
@@ -106,8 +108,12 @@ def load_run(path: str | Path, name: str | None = None) -> LoadedRun:
         raise RunLoadError(f"{run.path / RESULTS}: no finished sample yet; nothing to report")
     if planned is not None and planned < len(results):
         planned = None                         # completions were regenerated for a subset: unknown
+    stopped = recorded_interruption(run.path)
+    if stopped is not None:
+        planned = stopped.total
     return LoadedRun(name=name or run.path.resolve().name, path=run.path, header=header,
-                     results=tuple(sorted(results, key=lambda r: (r.task, r.sample))), planned=planned)
+                     results=tuple(sorted(results, key=lambda r: (r.task, r.sample))), planned=planned,
+                     stopped=stopped)
 
 
 def load_runs(paths: Sequence[str | Path], names: Sequence[str] | None = None) -> list[LoadedRun]:
@@ -123,6 +129,6 @@ def load_runs(paths: Sequence[str | Path], names: Sequence[str] | None = None) -
         for run in runs:
             seen[run.name] = seen.get(run.name, 0) + 1
             label = run.name if seen[run.name] == 1 else f"{run.name}#{seen[run.name]}"
-            unique.append(LoadedRun(label, run.path, run.header, run.results, run.planned))
+            unique.append(replace(run, name=label))
         runs = unique
     return runs

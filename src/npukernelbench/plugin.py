@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -108,9 +109,30 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config)
     from npukernelbench.session import STATE
 
     controller = config.stash[STATE].controller
-    if controller is None or not controller.ran_samples():
+    interrupted = exitstatus == pytest.ExitCode.INTERRUPTED
+    if controller is None:
         return
-    lines = controller.finish()
+    if not controller.ran_samples(interrupted):
+        if interrupted and controller.active:
+            controller.interrupted_early()
+        return
+    lines = controller.finish(interrupted)
     terminalreporter.write_sep("=", "NPUKernelBench")
     for line in lines:
         terminalreporter.write_line(line)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """An interrupted run (Ctrl-C) ends with one line: how many samples finished, how to resume (printed
+    here, after pytest's own closing lines)."""
+    from npukernelbench.session import STATE
+
+    state = config.stash.get(STATE, None)
+    line = state.controller.interruption if state is not None and state.controller is not None else None
+    if not line:
+        return
+    terminal = config.pluginmanager.get_plugin("terminalreporter")
+    if terminal is not None:
+        terminal.write_line(line, yellow=True, bold=True)
+    else:
+        print(line, file=sys.stderr)

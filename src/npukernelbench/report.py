@@ -81,13 +81,19 @@ def _suspect_text(s: dict[str, Any]) -> str:
 
 
 def markdown(summary: dict[str, Any], results: Sequence[SampleResult], extra: Sequence[str] = ()) -> str:
+    from npukernelbench.interruption import Progress
+
     header, rows = table_rows(summary)
-    out = ["# NPUKernelBench report", "", f"- model: `{summary['model']}`", f"- toolchain: `{summary['toolchain']}`",
-           f"- samples per task: {summary['samples_per_task']}",
-           f"- confinement of candidate builds and runs: {summary.get('confinement') or 'unknown'}",
-           f"- speed: {summary.get('speed_kind') or 'estimated'} (geometric mean of baseline/candidate time over "
-           "correct, non-suspect samples)", "", "CR and ER are unbiased pass@k in percent.", "",
-           "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    progress = Progress.from_summary(summary)
+    out = ["# NPUKernelBench report", ""]
+    if progress is not None and progress.interrupted:
+        out += [f"**{progress.sentence()}**", ""]
+    out += [f"- model: `{summary['model']}`", f"- toolchain: `{summary['toolchain']}`",
+            f"- samples per task: {summary['samples_per_task']}",
+            f"- confinement of candidate builds and runs: {summary.get('confinement') or 'unknown'}",
+            f"- speed: {summary.get('speed_kind') or 'estimated'} (geometric mean of baseline/candidate time over "
+            "correct, non-suspect samples)", "", "CR and ER are unbiased pass@k in percent.", "",
+            "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     out += ["| " + " | ".join(r) + " |" for r in rows]
     out += ["", "## Error taxonomy (build errors)", "", "| class | count |", "|---|---|"]
     out += [f"| {k} | {v} |" for k, v in summary["taxonomy"].items()]

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from npukernelbench.interruption import Progress
 from npukernelbench.result import SampleResult
 from npukernelbench.store import RunDir
 
@@ -26,13 +27,15 @@ class RunSummary:
 
 def build_summary(results: Sequence[SampleResult], model: str, toolchain: str, samples: int,
                   confinement: str | None, failures: Sequence[dict[str, Any]] = (),
-                  missing: Sequence[tuple[str, int]] = ()) -> RunSummary:
+                  missing: Sequence[tuple[str, int]] = (), progress: Progress | None = None) -> RunSummary:
+    """``progress``: how far the run got (default: a finished run of exactly ``results``)."""
     from npukernelbench.metrics import label_agreement, summarize
 
     ordered = sorted(results, key=lambda r: (r.task, r.sample))
     kind = next((r.speed_kind for r in ordered if r.speed_kind), None)
     summary = summarize(ordered, model, toolchain, samples, kind, infrastructure_failures=failures, missing=missing)
     summary["confinement"] = confinement
+    summary.update((progress or Progress(len(ordered), len(ordered), interrupted=False)).to_json())
     out = RunSummary(summary, ordered)
     agreement = label_agreement(ordered)
     if agreement is not None:

@@ -48,7 +48,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -162,6 +162,20 @@ def _prctl() -> Any:
         return ctypes.CDLL(None, use_errno=True).prctl
     except (OSError, AttributeError):
         return None
+
+
+@contextlib.contextmanager
+def _sigint_held() -> Iterator[None]:
+    """SIGINT blocked in this thread while it forks a child. Ctrl-C signals the whole process group, and
+    the child runs Python code (at-fork handlers, ``_preexec``) before ``setsid`` takes it out of the
+    group: a SIGINT then would print a KeyboardInterrupt traceback from the child. Blocked, it stays
+    pending: the child's ``_preexec`` unblocks it after ``setsid`` with the default action (the child
+    ends quietly), and this process gets its KeyboardInterrupt when the mask is restored."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def _preexec(limits: Limits, nproc: int | None):
@@ -477,9 +491,10 @@ def run_confined(request: Request, confinement: Confinement | None = None) -> Pr
         nproc = None if os.getuid() == 0 else _user_tasks(os.getuid()) + limits.processes
         stdin: int = status_w if wrapped else subprocess.PIPE if request.stdin is not None else subprocess.DEVNULL
         passed = (phase_w,) if phase_w >= 0 and (conf.confines or request.phase_to_command) else ()
-        proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=stdin, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, start_new_session=True,
-                                preexec_fn=_preexec(limits, nproc), close_fds=True, pass_fds=passed)
+        with _sigint_held():
+            proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=stdin, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, start_new_session=True,
+                                    preexec_fn=_preexec(limits, nproc), close_fds=True, pass_fds=passed)
     except OSError as exc:
         for fd in (status_r, phase_r):
             if fd >= 0:

@@ -33,6 +33,7 @@ from npukernelbench.store import RunDir
 if TYPE_CHECKING:                            # typing only: loading the plugin stays light
     from npukernelbench.evaluate import BaselineCache
     from npukernelbench.generators.base import Completion
+    from npukernelbench.interruption import Progress
     from npukernelbench.result import SampleResult
     from npukernelbench.run_progress import RunProgress
     from npukernelbench.spec import TaskSpec
@@ -175,9 +176,12 @@ class RunController:
         self.prior: list[SampleResult] = []
         self.active = False
         self.begun = False
+        self.started = False                 # the run header is written: samples may be evaluated from now on
         self.confinement: str | None = None
         self.missing_completions: list[tuple[str, int]] = []
         self.progress: RunProgress | None = None
+        self.planned: set[tuple[str, int]] = set()      # the (task, sample) pairs this run set out to evaluate
+        self.interruption: str | None = None             # the line an interrupted run ends with
         self._check_model()
         self._check_toolchain_name()
         self._check_case_roots()
@@ -258,6 +262,7 @@ class RunController:
         if not samples or self.config.option.collectonly:
             return
         specs = list({s.case_id: s for s, _ in samples}.values())
+        self.planned = {(s.case_id, i) for s, i in samples}
         self.active = True
         terminal = self.config.pluginmanager.get_plugin("terminalreporter")
         say: Say = terminal.write_line if terminal is not None else (lambda line: None)
@@ -309,6 +314,7 @@ class RunController:
                                "shapes": o.shapes, "shape_examples": o.shape_examples, "shape_seed": o.shape_seed,
                                "data_seed": o.data_seed, "seed": o.seed,
                                "confinement": self.confinement, "shard": str(o.shard) if o.shard else None})
+        self.started = True
 
     def _set_up_toolchain(self, specs: list[TaskSpec], say: Say) -> None:
         """The toolchain's one-time set-up for these tasks (e.g. precompiled headers), if it has one."""
@@ -379,19 +385,43 @@ class RunController:
 
         return ProgressReporter()
 
-    def ran_samples(self) -> bool:
-        """Whether sample items ran in this session (so that a summary is due)."""
-        return self.active and bool(self.results or self.infrastructure_failures)
+    def ran_samples(self, interrupted: bool = False) -> bool:
+        """Whether sample items ran in this session (so that a summary is due); an interrupted run that
+        had begun gets one even before its first result."""
+        return self.active and bool(self.results or self.infrastructure_failures or (interrupted and self.started))
 
-    def finish(self) -> list[str]:
-        """Summary of this run (plus resumed results): summary.json, report.md, terminal lines."""
+    def interrupted_early(self) -> None:
+        """Ctrl-C during the set-up or generation, before any sample was evaluated: nothing of an earlier
+        run in the directory was replaced; the line says so."""
+        from npukernelbench.interruption import resume_command
+
+        command = resume_command("pytest", self.config.invocation_params.args).removesuffix(" --npukb-resume")
+        self.interruption = (f"npukernelbench: interrupted before any sample was evaluated (during the set-up or "
+                             f"the generation); {self.run.path} holds no result of this run; rerun: {command}")
+
+    def progress(self, finished: Iterable[tuple[str, int]], interrupted: bool) -> Progress:
+        """How many of the samples this run set out to evaluate (those with a completion) have a result."""
+        from npukernelbench.interruption import Progress
+
+        total = self.planned - set(self.missing_completions)
+        return Progress(len(total & set(finished)), len(total), interrupted)
+
+    def finish(self, interrupted: bool = False) -> list[str]:
+        """Summary of this run (plus resumed results): summary.json, report.md, terminal lines. An
+        ``interrupted`` run (Ctrl-C) is marked so, and :attr:`interruption` gets the line it ends with."""
+        from npukernelbench.interruption import interrupted_line, resume_command
         from npukernelbench.run_summary import build_summary, write_summary
 
         merged = {(r.task, r.sample): r for r in self.prior}
         merged.update({(r.task, r.sample): r for r in self.results})
+        progress = self.progress(merged, interrupted)
         done = build_summary(list(merged.values()), self.options.model, self.options.toolchain, self.options.samples,
                              self.confinement or self.run.header().get("confinement"),
-                             failures=self.infrastructure_failures, missing=self.missing_completions)
+                             failures=self.infrastructure_failures, missing=self.missing_completions,
+                             progress=progress)
+        if interrupted:
+            command = resume_command("pytest", self.config.invocation_params.args)
+            self.interruption = interrupted_line("npukernelbench", progress, self.run.path, command)
         try:
             write_summary(self.run, done)
             done.extra.append(f"results: {self.run.path}")

@@ -35,6 +35,13 @@ int main() { static char line[1024]; memset(line, 'x', sizeof line - 2); line[si
   for (int i = 0; i < 50 * 1024; ++i) { fputs(line, stdout); fputs(line, stderr); }
   fputs("END\n", stdout); return 0; }
 """,
+    # how it finds SIGINT on start: blocked? ignored?
+    "sigint_state": r"""
+#include <signal.h>
+#include <stdio.h>
+int main() { sigset_t set; sigprocmask(SIG_BLOCK, 0, &set); struct sigaction act; sigaction(SIGINT, 0, &act);
+  printf("blocked=%d ignored=%d\n", sigismember(&set, SIGINT), act.sa_handler == SIG_IGN); return 0; }
+""",
     # a child that keeps the pipes open after the parent exits
     "linger": r"""
 #include <unistd.h>

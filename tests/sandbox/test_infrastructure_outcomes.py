@@ -118,3 +118,15 @@ def test_status_channel_reports_the_commands_real_status(tmp_path: Path) -> None
     conf = conf_mod.Confinement(conf_mod.NETNS, "a wrapper that hides exit statuses", unshare=(str(fake),))
     out = run_confined(Request(argv=["sh", "-c", "exit 7"], cwd=tmp_path), conf)
     assert out.returncode == 7 and out.infrastructure is None
+
+
+@pytest.mark.parametrize("conf", AVAILABLE, ids=IDS)
+def test_sigint_held_only_while_forking(conf, programs, tmp_path: Path) -> None:
+    """run_confined blocks SIGINT while it forks (a Ctrl-C then cannot reach the half-forked child
+    before it leaves the terminal's process group), but the command starts with SIGINT neither blocked
+    nor ignored, and the caller's signal mask is as it was."""
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    out = run_confined(Request(argv=[str(programs["sigint_state"])], cwd=tmp_path), conf)
+    assert out.ok and out.infrastructure is None, out.stderr
+    assert out.stdout.strip() == "blocked=0 ignored=0"
+    assert signal.pthread_sigmask(signal.SIG_BLOCK, []) == before
