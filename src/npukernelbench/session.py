@@ -179,7 +179,7 @@ class RunController:
         self.started = False                 # the run header is written: samples may be evaluated from now on
         self.confinement: str | None = None
         self.missing_completions: list[tuple[str, int]] = []
-        self.progress: RunProgress | None = None
+        self.run_progress: RunProgress | None = None     # the done/total/ETA lines (run_progress.py)
         self.planned: set[tuple[str, int]] = set()      # the (task, sample) pairs this run set out to evaluate
         self.interruption: str | None = None             # the line an interrupted run ends with
         self._check_model()
@@ -277,7 +277,7 @@ class RunController:
         if terminal is not None and self.config.get_verbosity() > -2:     # -qq: no progress lines
             from npukernelbench.run_progress import RunProgress
 
-            self.progress = RunProgress(total=len(samples), write=say)
+            self.run_progress = RunProgress(total=len(samples), write=say)
 
     def _prepare(self, specs: list[TaskSpec], say: Say) -> None:
         from npukernelbench.confinement import confinement_level
@@ -380,8 +380,8 @@ class RunController:
 
             @pytest.hookimpl(trylast=True)
             def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-                if controller.progress is not None:
-                    controller.progress.report(report.nodeid, report.when or "", report.outcome)
+                if controller.run_progress is not None:
+                    controller.run_progress.report(report.nodeid, report.when or "", report.outcome)
 
         return ProgressReporter()
 
