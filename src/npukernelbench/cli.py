@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -57,6 +58,17 @@ def _selected(ns: argparse.Namespace, options: RunOptions) -> list[tuple[object,
     if not chosen:
         raise ValueError(f"-k {ns.keyword!r} / -m {ns.markexpr!r} select none of the {len(specs)} cases")
     return chosen
+
+
+def _eta(started: float, done: int, total: int) -> str:
+    """``" (m:ss elapsed, about m:ss left)"`` after ``done`` of ``total`` samples (an estimate: the wall
+    time per finished sample so far, workers included, times the samples left); nothing at the end."""
+    from npukernelbench.run_progress import clock
+
+    if done >= total:
+        return ""
+    elapsed = time.monotonic() - started
+    return f" ({clock(elapsed)} elapsed, about {clock(elapsed / done * (total - done))} left)"
 
 
 def _evaluate(ns: argparse.Namespace) -> int:
@@ -114,18 +126,20 @@ def _evaluate(ns: argparse.Namespace) -> int:
     outcomes = evaluate_all(work, options, ns.jobs)
     interrupted = False
     ns.evaluating = True
+    started = time.monotonic()
     try:
         for n, (spec, completion, outcome) in enumerate(outcomes, start=1):
             name = f"[{n}/{len(work)}] {spec.case_id}[s{completion.sample}]"
+            eta = _eta(started, n, len(work))
             if isinstance(outcome, str):            # no outcome: our machinery or the case failed
                 failures.append({"task": spec.case_id, "sample": completion.sample, "cause": outcome})
-                print(f"{name} ERROR {outcome}", file=sys.stderr, flush=True)
+                print(f"{name} ERROR {outcome}{eta}", file=sys.stderr, flush=True)
                 continue
             if completion.meta.get("label"):
                 outcome.details["expected_category"] = completion.meta["label"]
             run.append_result(outcome)
             print(f"{name} {outcome.status.value}"
-                  f"{' (' + outcome.error_category.value + ')' if outcome.error_category else ''}", flush=True)
+                  f"{' (' + outcome.error_category.value + ')' if outcome.error_category else ''}{eta}", flush=True)
     except KeyboardInterrupt:                   # Ctrl-C: what finished is in results.jsonl; say how far it got
         interrupted = True
     finally:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -42,8 +43,11 @@ def test_keyword_jobs_and_header(tmp_path, cases) -> None:
     header = proc.stdout.splitlines()[0]
     assert header.startswith("npukb evaluate: ") and "jobs=2" in header and "items=2" in header
     assert any(f"confinement={level}" in header for level in ("bubblewrap", "netns+rlimits", "rlimits"))
-    progress = sorted(ln.split("] ", 1)[1] for ln in proc.stdout.splitlines() if ln.startswith("["))
+    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("[")]
+    progress = sorted(ln.split("] ", 1)[1].split(" (", 1)[0] for ln in lines)
     assert progress == [f"{VADD}[s0] passed", f"{VADD}[s1] passed"]          # each finished item, as it finishes
+    assert re.fullmatch(r"\[1/2\] .* passed \(\d+:\d\d elapsed, about \d+:\d\d left\)", lines[0]), lines
+    assert lines[1].startswith("[2/2] ") and lines[1].endswith(" passed"), lines    # the last: no estimate
     assert sorted((r["task"], r["sample"]) for r in _results(tmp_path)) == [(VADD, 0), (VADD, 1)]
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert summary["confinement"] in header and summary["levels"]["level2"] is None
