@@ -4,6 +4,7 @@ The run controller (the serial process, or the pytest-xdist controller) sees eve
 sample's last report it counts the sample as done and, every tenth of the run or every ``interval``
 seconds (whichever comes first) until the last sample, writes one line through pytest's terminal
 reporter (which starts a fresh line first, so pytest's own dots and ``-v`` lines stay intact). The
+clock starts when the first sample item starts (other tests of the same session come before). The
 ETA is an estimate: the wall time per finished sample so far (which already includes the
 parallelism of ``-n``) times the samples left, printed as "about".
 """
@@ -54,6 +55,14 @@ class RunProgress:
     def __post_init__(self) -> None:
         self.start = self.start or self.now()
         self._last_line = self.start
+        self._began = False
+
+    def item_started(self, node_id: str) -> None:
+        """An item starts (pytest's logstart): the clock starts with the first sample item, so that
+        the project's own tests run in the same session do not count as sample time."""
+        if not self._began and sample_of(node_id) is not None:
+            self._began = True
+            self.start = self._last_line = self.now()
 
     def report(self, node_id: str, when: str, outcome: str) -> None:
         """One pytest report (``when``: setup, call, teardown; anything else is the report of an item

@@ -378,6 +378,10 @@ class RunController:
         class ProgressReporter:
             """After pytest's own output for each report: a progress line when one is due."""
 
+            def pytest_runtest_logstart(self, nodeid: str, location: Any) -> None:
+                if controller.run_progress is not None:
+                    controller.run_progress.item_started(nodeid)
+
             @pytest.hookimpl(trylast=True)
             def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
                 if controller.run_progress is not None:

@@ -19,7 +19,11 @@ SOURCE_SUFFIXES = (".py", ".toml", ".md", ".cpp", ".h", ".hpp", ".txt", ".yml", 
 def _tree(root: Path) -> set[str]:
     found = set()
     for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = [d for d in dirnames if d not in (".git", "__pycache__", ".pytest_cache", ".ruff_cache")]
+        # caches of the tools running the project's own tests (the suite's in-process hypothesis tests
+        # write .hypothesis/ in the cwd, possibly on the other xdist worker meanwhile; that a benchmark
+        # run's shape search writes nothing there is tests/harness/test_scratch_dir.py's job)
+        dirnames[:] = [d for d in dirnames
+                       if d not in (".git", "__pycache__", ".pytest_cache", ".ruff_cache", ".hypothesis")]
         found.update(os.path.join(dirpath, f) for f in filenames)
     return found
 

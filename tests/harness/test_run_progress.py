@@ -56,6 +56,10 @@ def test_eta_from_the_finished_samples_wall_time():
     t = [100.0]
     lines: list[str] = []
     p = RunProgress(total=40, write=lines.append, interval=30.0, now=lambda: t[0])
+    t[0] += 600.0                                       # the project's own tests first: not sample time
+    p.item_started("tests/test_x.py::test_y")
+    t[0] += 60.0
+    p.item_started("cases/level1/math/vadd::level1/math/vadd[s0]")     # the clock starts here
     for i in range(4):                                  # 4 samples in 20 s: 5 s per sample
         t[0] += 5.0
         for when, outcome in (("setup", "passed"), ("call", "failed" if i == 0 else "passed"),
