@@ -63,12 +63,12 @@ def _selected(ns: argparse.Namespace, options: RunOptions) -> list[tuple[object,
 def _eta(started: float, done: int, total: int) -> str:
     """``" (m:ss elapsed, about m:ss left)"`` after ``done`` of ``total`` samples (an estimate: the wall
     time per finished sample so far, workers included, times the samples left); nothing at the end."""
-    from npukernelbench.run_progress import clock
+    from npukernelbench.run_progress import clock, time_left
 
     if done >= total:
         return ""
     elapsed = time.monotonic() - started
-    return f" ({clock(elapsed)} elapsed, about {clock(elapsed / done * (total - done))} left)"
+    return f" ({clock(elapsed)} elapsed, about {clock(time_left(elapsed, done, total))} left)"
 
 
 def _evaluate(ns: argparse.Namespace) -> int:

@@ -28,6 +28,11 @@ def clock(seconds: float) -> str:
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
 
 
+def time_left(elapsed: float, done: int, total: int) -> float:
+    """An estimate of the seconds left: the wall time per finished sample so far times the samples left."""
+    return elapsed / done * (total - done)
+
+
 def sample_of(node_id: str) -> tuple[str, int] | None:
     """(task, sample) of a sample item's node id (``...::TASK[sN]``), None for other items."""
     name = node_id.rsplit("::", 1)[-1]
@@ -97,7 +102,7 @@ class RunProgress:
         self._last_line, self._last_count = now, len(self.done)
         count = len(self.done)
         elapsed = now - self.start
-        left = f"about {clock(elapsed / count * (self.total - count))} left" if count else "ETA unknown"
+        left = f"about {clock(time_left(elapsed, count, self.total))} left" if count else "ETA unknown"
         counts = ", ".join(f"{n} {name}" for name, n in sorted(self.outcomes.items()))
         return (f"npukernelbench: progress {count}/{self.total} samples ({counts}), {clock(elapsed)} elapsed, "
                 f"{left}")

@@ -15,14 +15,9 @@ import threading
 import time
 from typing import TextIO
 
+from npukernelbench.run_progress import clock
+
 REDRAW_S = 0.2               # a terminal line redraws at most this often while decoding
-
-
-def _clock(seconds: float) -> str:
-    seconds = max(0, int(round(seconds)))
-    h, rest = divmod(seconds, 3600)
-    m, s = divmod(rest, 60)
-    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
 
 
 class GenerationProgress:
@@ -56,7 +51,7 @@ class GenerationProgress:
             done, total = self.samples, self.total
         if 0 < done < total:          # time per finished request, less what the next one already took
             finished_at = self._done_at - self.start
-            eta = "about " + _clock(max(0.0, finished_at / done * (total - done) - (elapsed - finished_at)))
+            eta = "about " + clock(max(0.0, finished_at / done * (total - done) - (elapsed - finished_at)))
         else:
             eta = "0:00" if done >= total else "unknown"
         width = 24
@@ -64,7 +59,7 @@ class GenerationProgress:
         bar = "#" * filled + "." * (width - filled)
         requests = f"{self.requests}/{self.total_requests} requests, " if self.total_requests else ""
         return (f"{self.label} [{bar}] {requests}{self.samples}/{self.total} samples | {tokens} tokens | "
-                f"{rate:.1f} tok/s | elapsed {_clock(elapsed)} | ETA {eta}")
+                f"{rate:.1f} tok/s | elapsed {clock(elapsed)} | ETA {eta}")
 
     def _write(self, now: float) -> None:
         self._last_print = now
