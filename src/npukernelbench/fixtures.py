@@ -36,8 +36,9 @@ def npukb_toolchain(request: pytest.FixtureRequest) -> Any:
     """The toolchain; one that cannot run here (no compiler) is an error of every test that uses it,
     never a skip, so that a CI job without a compiler does not pass."""
     from npukernelbench.options import load_toolchain
+    from npukernelbench.session import STATE
 
-    name = request.config.getoption("npukb_toolchain")
+    name = request.config.stash[STATE].options.toolchain
     try:
         toolchain = load_toolchain(name)
     except (ImportError, ValueError) as exc:
@@ -152,10 +153,9 @@ def npukb_checker(request: pytest.FixtureRequest, npukb_task, npukb_toolchain, n
         unparsed = None
     if unparsed is not None:                     # outside the except: no chained "During handling" report
         pytest.fail(f"parse_error: {unparsed}", pytrace=False)
-    cfg = request.config
-    options = EvalOptions(shapes=cfg.getoption("npukb_shapes"), shape_examples=cfg.getoption("npukb_shape_examples"),
-                          shape_seed=cfg.getoption("npukb_shape_seed"),
-                          data_seed=cfg.stash[STATE].options.data_seed)    # the run's: one per run, printed
+    run = request.config.stash[STATE].options          # the run's options (its data seed: one per run, printed)
+    options = EvalOptions(shapes=run.shapes, shape_examples=run.shape_examples, shape_seed=run.shape_seed,
+                          data_seed=run.data_seed)
     return Checker(checker_for(npukb_task, npukb_toolchain, files, options))
 
 

@@ -44,3 +44,33 @@ def test_short_names_owned_by_another_plugin_give_way(pytester, monkeypatch):
     res.assert_outcomes(passed=2)
     assert '"model": "reference"' in (pytester.path / "out" / "run.json").read_text()
     assert '"seed": 3' in (pytester.path / "out" / "run.json").read_text()
+
+
+def test_an_option_is_one_field_read_by_every_front_end():
+    """Each option is a RunOptions field: the argparse front end parses it and from_namespace reads it
+    back into that field (a field whose value never reached RunOptions would fail here)."""
+    import argparse
+    import dataclasses
+    from pathlib import Path
+
+    from npukernelbench.options import RunOptions, add_argparse_options
+    from npukernelbench.sharding import Shard
+
+    parser = argparse.ArgumentParser()
+    add_argparse_options(parser)
+    given = {"model": "mutants", "samples": "3", "toolchain": "x:Y", "shapes": "static", "shape-examples": "4",
+             "shape-seed": "5", "data-seed": "6", "cases": "extra", "out": "runs/a", "shard": "2/3",
+             "temperature": "0.5", "top-p": "0.9", "max-tokens": "64", "seed": "9", "lora": "adapter",
+             "model-dtype": "bfloat16", "gpu-memory-utilization": "0.5", "max-model-len": "128",
+             "tensor-parallel-size": "2", "kv-cache-gib": "1.5"}
+    switches = {"resume", "html", "project-level"}
+    argv = [a for k, v in given.items() for a in (f"--npukb-{k}", v)] + [f"--npukb-{k}" for k in switches]
+    options = RunOptions.from_namespace(parser.parse_args(argv))
+    option_fields = {f.name for f in dataclasses.fields(RunOptions) if "npukb" in f.metadata}
+    assert option_fields == {o.dest[len("npukb_"):] for o in OPTIONS} == {k.replace("-", "_") for k in
+                                                                          (*given, *switches)}
+    assert (options.samples, options.cases, options.out, options.shard) == (3, ("extra",), Path("runs/a"),
+                                                                             Shard.parse("2/3"))
+    assert options.resume and options.html and options.project_level
+    assert options.engine_options().kv_cache_gib == 1.5 and options.generator_options().engine.tensor_parallel_size == 2
+    assert RunOptions.from_namespace(parser.parse_args([])) == RunOptions()
