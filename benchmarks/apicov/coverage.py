@@ -97,6 +97,39 @@ def candidate_types(text: str) -> tuple[str, ...]:
     return tuple(seen[:4]) + tuple(t for t in TYPE_CANDIDATES if t not in seen[:4])
 
 
+_ONLY_WITH = re.compile(r"仅支持包含(\w+?)参数的接口")
+_NOT_PROTO = re.compile(r"Atlas\s+(A[23])\s+训练系列产品[^\n]*?不支持(.+?)接口原型")
+
+
+def _squeezed(text: str) -> str:
+    return re.sub(r"[\s\\]", "", text)
+
+
+def for_target(overloads: list[prototypes.Overload], text: str) -> list[prototypes.Overload]:
+    """The overloads the page documents for 910B / A3: without those its support lines restrict to
+    other chips (A2 and A3 both "仅支持包含FixpipeParamsV220参数的接口": an overload whose parameters
+    take a sibling params struct instead is another chip's) or that a sentence says A2 and A3 do not
+    support ("Atlas A2 ...不支持SetSelfDefineData(T dataPtr)接口原型", and the same for A3)."""
+    m = doc_tree.SUPPORT_HEADING.search(text)
+    lines = [ln for ln in (m.group(1).splitlines() if m else []) if doc_tree.TARGET_LINE.search(ln)]
+    only = {hit for ln in lines for hit in _ONLY_WITH.findall(ln)}
+    refused: dict[str, set[str]] = {}
+    for chip, proto in _NOT_PROTO.findall(text):
+        refused.setdefault(_squeezed(proto), set()).add(chip)
+    refused_both = {proto for proto, chips in refused.items() if chips == {"A2", "A3"}}
+
+    def kept(ov: prototypes.Overload) -> bool:
+        types = " ".join(p.type for p in ov.params)
+        if len(only) == 1:
+            [struct] = only
+            family = re.match(r"[A-Za-z]+Params", struct)
+            if struct not in types and family and family.group(0) in types:
+                return False
+        return not any(_squeezed(ov.label).endswith(proto) for proto in refused_both)
+
+    return [ov for ov in overloads if kept(ov)]
+
+
 def title_name(title: str) -> str:
     name = re.sub(r"[（(].*?[)）]", "", title)
     name = re.sub(r"结构体|接口|构造函数|\s+Tiling$", "", name).strip()
@@ -113,6 +146,13 @@ class _Plan:
 MAX_VARIANTS = 12
 
 
+def _in_homes(name: str, fixtures: tuple[ClassFixture, ...]) -> tuple[ClassFixture, ...]:
+    """Class ``name`` looked up in the namespaces of its page group's classes (a constructor page of a
+    family, ``Matmul Tiling类构造函数``: its parameter types resolve there, not in every searched one)."""
+    homes = dict.fromkeys(fx.home for fx in fixtures if fx.home)
+    return tuple(ClassFixture(f"{home}::{name}", home) for home in homes)
+
+
 def _variants(snippets: list[str], sides: tuple[str, ...]) -> list[probes.Variant]:
     return [probes.Variant(s, code) for code in snippets for s in sides][:MAX_VARIANTS]
 
@@ -124,6 +164,7 @@ def plan_page(page: doc_tree.ApiPage, text: str, tag_counter: list[int]) -> _Pla
     owner_hint = page.parent if _IDENT.match(page.parent) else (
         prototypes.ANY_CLASS if page.title.endswith("构造函数") else "")
     protos = prototypes.page_overloads(text, owner_hint)
+    protos.overloads = for_target(protos.overloads, text)
     cands = candidate_types(text)
     plan = _Plan(ApiResult(page, side))
     home = "AscendC"
@@ -142,7 +183,7 @@ def plan_page(page: doc_tree.ApiPage, text: str, tag_counter: list[int]) -> _Pla
             groups = codegen.function_snippets(ov, tag(), cands, fx, home)
             names.setdefault(ov.name if ov.kind == "function" else (ov.owner or page.parent or ov.name), False)
         elif ov.kind == "constructor":
-            cfx = fixtures if ov.name == page.parent else CLASS_FIXTURES.get(ov.name, ())
+            cfx = fixtures if ov.name == page.parent else CLASS_FIXTURES.get(ov.name) or _in_homes(ov.name, fixtures)
             groups = codegen.constructor_snippets(ov, tag(), cands, cfx, home)
             names.setdefault(ov.name, False)
         elif ov.kind == "macro":

@@ -248,6 +248,11 @@ def parse_params(tokens: list[str]) -> tuple[Param, ...]:
         if decl == ["..."]:
             out.append(Param("...", "", ""))
             continue
+        # a reference to an array: T (&name)[N] -> T(&)[N]
+        ref = _array_reference(decl)
+        if ref is not None:
+            out.append(Param(*ref, default))
+            continue
         # trailing array declarators: T name[] / T name[N] -> T*
         array = False
         while decl and decl[-1] == "]":
@@ -263,6 +268,17 @@ def parse_params(tokens: list[str]) -> tuple[Param, ...]:
         type_text = join(type_tokens) + ("*" if array else "")
         out.append(Param(type_text, name, default))
     return tuple(out)
+
+
+def _array_reference(decl: list[str]) -> tuple[str, str] | None:
+    """``T (&name)[N]`` as the type ``T(&)[N]`` and the name, or None for any other declarator."""
+    if len(decl) < 7 or decl[-1] != "]" or "[" not in decl:
+        return None
+    k = len(decl) - 1 - decl[::-1].index("[")
+    head = decl[:k]
+    if head[-4:-2] != ["(", "&"] or head[-1] != ")" or not _IDENT.match(head[-2]):
+        return None
+    return f"{join(head[:-4])}(&)[{join(decl[k + 1:-1])}]", head[-2]
 
 
 # owner hint of a constructor page whose group is not one class ("Matmul Tiling类构造函数"): a declaration

@@ -334,3 +334,43 @@ def test_function_like_macros_written_as_their_use_are_macros() -> None:
     [c] = prototypes.parse_block("assert(expr)\n")
     assert (c.kind, c.name) == ("macro", "assert")
     assert prototypes.parse_block("foo(int x)\n") == []
+
+
+def test_an_array_reference_parameter_keeps_its_type() -> None:
+    """``const LocalTensor<T> (&dstList)[N]`` (TransDataTo5HD's list form) is a reference to an array, not a pointer."""
+    sys.path.insert(0, str(ROOT))
+    from benchmarks.apicov import prototypes
+
+    params = prototypes.parse_params(prototypes.tokenize("const LocalTensor<T> (&dstList)[LIST_SIZE], uint64_t a[16]"))
+    assert [(p.type, p.name) for p in params] == [("const LocalTensor<T>(&)[LIST_SIZE]", "dstList"), ("uint64_t*", "a")]
+
+
+def test_a_constructor_page_of_a_family_probes_its_classes_in_their_namespace() -> None:
+    """MatmulApiTiling(const PlatformInfo&) on the 'Matmul Tiling类构造函数' page: PlatformInfo is looked up in
+    matmul_tiling (another searched namespace may declare a PlatformInfo of its own)."""
+    sys.path.insert(0, str(ROOT))
+    from benchmarks.apicov import coverage
+    from benchmarks.apicov.fixtures import CLASS_FIXTURES
+
+    [fx] = coverage._in_homes("MatmulApiTilingBase", CLASS_FIXTURES["Matmul Tiling类"])
+    assert (fx.type, fx.home) == ("matmul_tiling::MatmulApiTilingBase", "matmul_tiling")
+
+
+def test_overloads_the_support_lines_give_to_other_chips_are_not_counted() -> None:
+    sys.path.insert(0, str(ROOT))
+    from benchmarks.apicov import coverage, prototypes
+
+    page = ("## 产品支持情况\n\n- Atlas A3 训练系列产品/Atlas A3 推理系列产品：仅支持包含FooParamsV2参数的接口。\n"
+            "- Atlas A2 训练系列产品/Atlas A2 推理系列产品：仅支持包含FooParamsV2参数的接口。\n"
+            "- Atlas 200I/500 A2 推理产品：仅支持包含FooParamsM3参数的接口。\n\n## 函数原型\n\n")
+    protos = ("```\ntemplate <typename T>\n__aicore__ inline void Foo(const LocalTensor<T>& d, const FooParamsV2& p)\n"
+              "template <typename T>\n__aicore__ inline void Foo(const LocalTensor<T>& d, const FooParamsM3& p)\n"
+              "__aicore__ inline void Bar(const uint64_t dataPtr)\n__aicore__ inline void Bar(T dataPtr)\n```\n")
+    notes = ("Atlas A3 训练系列产品/Atlas A3 推理系列产品不支持Bar\\(T dataPtr\\)接口原型。\n"
+             "Atlas A2 训练系列产品/Atlas A2 推理系列产品不支持Bar\\(T dataPtr\\)接口原型。\n")
+    overloads = prototypes.page_overloads(page + protos).overloads
+    assert len(overloads) == 4
+    kept = coverage.for_target(overloads, page + protos + notes)
+    assert [ov.label for ov in kept] == [overloads[0].label, overloads[2].label]
+    # one chip's refusal is not both: the overload stays
+    assert len(coverage.for_target(overloads, page + protos + notes.splitlines()[0])) == 3
