@@ -358,6 +358,34 @@ def _new_case(ns: argparse.Namespace) -> int:
     return 0
 
 
+def _prompt_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("case", type=Path, help="a case folder (either layout)")
+    p.add_argument("--project-level", "--npukb-project-level", dest="project_level", action="store_true",
+                   help="the project-level prompt: with the static cases and the hardware description")
+    p.add_argument("--toolchain", "--npukb-toolchain", dest="toolchain", default="ascendc-sim",
+                   help="whose device the project-level prompt describes (default ascendc-sim)")
+    p.add_argument("--json", action="store_true", help="print the messages as JSON ([{role, content}, ...])")
+
+
+def _prompt(ns: argparse.Namespace) -> int:
+    import json
+
+    from npukernelbench.cases import find_case_dirs, load_case
+    from npukernelbench.prompt import build_messages, render_messages
+
+    if not ns.case.exists():
+        raise ValueError(f"no such path: {ns.case}")
+    folders = find_case_dirs(ns.case)
+    if len(folders) != 1:
+        raise ValueError(f"{ns.case} holds {len(folders)} cases; give one case folder" if folders else
+                         f"{ns.case} is not a case folder (case folders hold case.toml, or the public layout's "
+                         "api_desc.md and validation/)")
+    options = RunOptions(project_level=ns.project_level, toolchain=ns.toolchain)
+    messages = build_messages(load_case(folders[0]), options.prompt_options())
+    print(json.dumps(list(messages), ensure_ascii=False, indent=2) if ns.json else render_messages(messages), end="")
+    return 0
+
+
 register("evaluate", "generate completions and evaluate them (no pytest)", _evaluate_args, _evaluate)
 register("new-case", "write a case folder (case.toml, reference.py, api_desc.md, templates) from names, "
          "shapes, dtypes and a reference expression", _new_case_args, _new_case)
@@ -367,6 +395,8 @@ register("compare", "compare run directories in one Table-2-shaped table (termin
          _compare_args, _compare)
 _passthrough("serve", "serve a local model over an OpenAI-compatible HTTP API (transformers, or --engine vllm)",
              "npukernelbench.serve")
+register("prompt", "print the messages a model gets for one case (to check them, or to prompt a model by hand)",
+         _prompt_args, _prompt)
 _passthrough("export-completions", "write a replay file from a run directory's completions", "npukernelbench.export")
 
 

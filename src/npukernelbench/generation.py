@@ -30,14 +30,9 @@ def generate_for(specs: Sequence[TaskSpec], options: RunOptions) -> dict[tuple[s
             generator = CachedGenerator(generator, CompletionCache(default_cache_dir()))
         except ImportError:
             pass
-    from npukernelbench.prompt import PromptOptions, build_messages
+    from npukernelbench.prompt import build_messages
 
-    hardware = None
-    if options.project_level:              # the prompt describes the device of the run's toolchain
-        from npukernelbench.options import load_toolchain
-
-        hardware = load_toolchain(options.toolchain).hardware()
-    prompt = PromptOptions(project_level=options.project_level, hardware=hardware)
+    prompt = options.prompt_options()
     requests = [GenerationRequest(task=s, messages=build_messages(s, prompt), sampling=options.sampling())
                 for s in specs]
     try:

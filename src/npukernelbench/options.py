@@ -19,6 +19,7 @@ from npukernelbench.sharding import Shard
 if TYPE_CHECKING:
     from npukernelbench.evaluate import EvalOptions
     from npukernelbench.generators.base import EngineOptions, GeneratorOptions, SamplingParams
+    from npukernelbench.prompt import PromptOptions
 
 _UNSET: Any = object()
 
@@ -162,6 +163,13 @@ class RunOptions:
 
         return GeneratorOptions(lora=self.lora, seed=self.seed, dtype=self.model_dtype,
                                 engine=self.engine_options())
+
+    def prompt_options(self) -> PromptOptions:
+        """What the prompt says: project-level prompts describe the device of the run's toolchain."""
+        from npukernelbench.prompt import PromptOptions
+
+        hardware = load_toolchain(self.toolchain).hardware() if self.project_level else None
+        return PromptOptions(project_level=self.project_level, hardware=hardware)
 
     def eval_options(self) -> EvalOptions:
         from npukernelbench.evaluate import EvalOptions
