@@ -354,7 +354,7 @@ def _new_case(ns: argparse.Namespace) -> int:
         raise ValueError(exc.args[0]) from None
     spec = load_case(folder)                 # what every run will read: a bad name or level fails here
     print(f"wrote {folder}: {spec.op} ({spec.kernel}), {len(spec.cases)} static case(s); the templates are "
-          f"in template/, the expert solution goes in solution/op_host and solution/op_kernel")
+          f"generated from case.toml, the expert solution goes in solution/op_host and solution/op_kernel")
     return 0
 
 
@@ -387,7 +387,7 @@ def _prompt(ns: argparse.Namespace) -> int:
 
 
 register("evaluate", "generate completions and evaluate them (no pytest)", _evaluate_args, _evaluate)
-register("new-case", "write a case folder (case.toml, reference.py, api_desc.md, templates) from names, "
+register("new-case", "write a case folder (case.toml, reference.py, api_desc.md) from names, "
          "shapes, dtypes and a reference expression", _new_case_args, _new_case)
 register("cache", "show (info) or empty (clear) the build cache", _cache_args, _cache)
 register("report", "rebuild summary.json/report.md of a run directory and print the table", _report_args, _report)

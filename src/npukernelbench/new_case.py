@@ -3,16 +3,15 @@
 ``NewCase`` holds what a case needs: the operator name, the torch reference, the input and output
 names (or full ``[[inputs]]``/``[[outputs]]`` tables), the static shapes and the dtypes; any further
 ``case.toml`` key (``dynamic``, ``tolerance``, ``attrs``, ...) goes in ``spec``. :func:`write_case`
-writes ``case.toml``, ``reference.py``, ``api_desc.md`` and the templates (an OpDef and a kernel
-signature generated from the parameters), plus ``solution/`` when one is given, and returns the
-folder. The plugin's ``npukb_case`` marker takes a ``NewCase`` in place of a path (the folder is
-written to a temporary directory), so a test file can define its own case.
+writes ``case.toml``, ``reference.py`` and ``api_desc.md``, plus ``solution/`` when one is given, and
+returns the folder (the templates are generated from ``case.toml`` when the case is loaded). The
+plugin's ``npukb_case`` marker takes a ``NewCase`` in place of a path (the folder is written to a
+temporary directory), so a test file can define its own case.
 """
 
 from __future__ import annotations
 
 import inspect
-import itertools
 import json
 import math
 import re
@@ -64,13 +63,10 @@ def write_case(folder: Path | str, case: NewCase) -> Path:
     data = case_data(case)
     text = to_toml(data)
     parsed = tomllib.loads(text)                     # what the loader will read
-    kernel = parsed["kernel"]
     files = {
         "case.toml": text,
         "reference.py": reference_source(case.reference),
         "api_desc.md": case.description or _description(parsed),
-        f"template/op_host/{kernel}.cpp": host_template(parsed),
-        f"template/op_kernel/{kernel}.cpp": kernel_template(parsed),
     }
     for rel, source in (case.solution or {}).items():
         files[f"solution/{rel}"] = source
@@ -127,64 +123,6 @@ def reference_source(reference: Callable[..., Any] | str) -> str:
     alias = "" if name == "reference" else f"\n\nreference = {name}\n"
     return f'"""Semantics of the case (written by npukernelbench.new_case)."""\n\nimport torch  # noqa: F401\n\n\n' \
            f"{source.rstrip()}\n{alias}"
-
-
-def _combos(data: Mapping[str, Any]) -> list[dict[str, str]]:
-    types = data.get("types", {})
-    if "type_combos" in data:
-        return [dict(c) for c in data["type_combos"]]
-    names = list(types)
-    return [dict(zip(names, values, strict=True)) for values in itertools.product(*(types[n] for n in names))] or [{}]
-
-
-def host_template(data: Mapping[str, Any]) -> str:
-    """An op_host template: an empty tiling function and the OpDef of every parameter and dtype combo."""
-    combos = _combos(data)
-    lines = []
-    for section, key in (("Input", "inputs"), ("Output", "outputs")):
-        for p in data[key]:
-            names = [lookup_dtype(combo.get(p["dtype"], p["dtype"])).ge_name for combo in combos]
-            required = "OPTIONAL" if p.get("optional") else "REQUIRED"
-            lines += [f'        this->{section}("{p["name"]}")',
-                      f"            .ParamType({required})",
-                      "            .DataType({" + ", ".join(f"ge::{n}" for n in names) + "})",
-                      "            .Format({" + ", ".join(["ge::FORMAT_ND"] * len(names)) + "});"]
-    op = data["op"]
-    return f"""#include "register/op_def_registry.h"
-
-namespace optiling {{
-static ge::graphStatus TilingFunc(gert::TilingContext* context)
-{{
-    // TODO: compute the tiling and set the block dim.
-    return ge::GRAPH_SUCCESS;
-}}
-}}  // namespace optiling
-
-namespace ops {{
-class {op} : public OpDef {{
-public:
-    explicit {op}(const char* name) : OpDef(name)
-    {{
-{chr(10).join(lines)}
-        this->AICore().SetTiling(optiling::TilingFunc);
-        this->AICore().AddConfig("ascend910b");
-    }}
-}};
-OP_ADD({op});
-}}  // namespace ops
-"""
-
-
-def kernel_template(data: Mapping[str, Any]) -> str:
-    """An op_kernel template: the kernel entry with one GM_ADDR per parameter, workspace and tiling."""
-    params = ", ".join(f"GM_ADDR {p['name']}" for p in list(data["inputs"]) + list(data["outputs"]))
-    return f"""#include "kernel_operator.h"
-
-extern "C" __global__ __aicore__ void {data["kernel"]}({params}, GM_ADDR workspace, GM_ADDR tiling)
-{{
-    // TODO: implement the kernel.
-}}
-"""
 
 
 def _description(data: Mapping[str, Any]) -> str:

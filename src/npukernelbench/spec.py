@@ -6,7 +6,9 @@ A case folder in our format (``benchmark_cases/level1/math/add_custom/``) holds:
 - ``api_desc.md``: the API description shown to the model;
 - ``reference.py``: ``reference(*inputs, **attrs)``, the torch semantics, importable without side
   effects; optional hooks ``make_inputs``, ``draw_case`` and ``check`` (see the docs);
-- ``template/op_host/<kernel>.cpp``, ``template/op_kernel/<kernel>.cpp``: what the model starts from;
+- no template files: what the model starts from (``op_host/<kernel>.cpp`` with the OpDef,
+  ``op_kernel/<kernel>.cpp`` with the kernel signature) is generated from this spec
+  (:mod:`npukernelbench.layouts.case_toml.templates`);
 - ``solution/...``: the expert solution, same relative paths as the generated project; files shared
   by several solutions (a common kernel base) are added through ``solution_files``, a table mapping a
   project path (``op_kernel/elementwise.h``) to a file path relative to the case folder.
@@ -26,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from npukernelbench.dtypes import DTYPES
+from npukernelbench.layouts.case_toml.templates import render_templates
 
 SPEC_FILE = "case.toml"
 LAYOUT = "case-toml"               # the name of this format in the layout registry (npukernelbench.layouts)
@@ -82,6 +85,7 @@ class ParamDecl:
     inplace: str | None = None       # outputs only: the input whose buffer holds this output
     partial_read: bool = False       # inputs only: a correct kernel may read only part of it (gather
     #                                  tables, sliced inputs, ValueDepend parameters): speed_audit floors
+    value_depend: bool = False       # inputs only: the host tiling reads its values (OpDef ValueDepend(REQUIRED))
 
 
 @dataclass(frozen=True)
@@ -290,7 +294,7 @@ def _params(r: _Reader, data: Mapping[str, Any], key: str, types: Mapping[str, t
         if not isinstance(item, dict):
             raise r.fail(f"{key}[{i}]", "expected a table ([[inputs]] / [[outputs]])")
         allowed = {"name", "dtype", "kind", "optional", "distribution"} | ({"inplace"} if outputs else
-                                                                         {"partial_read"})
+                                                                         {"partial_read", "value_depend"})
         r.check_keys(item, allowed, prefix)
         name = r.get(item, "name", prefix, str, required=True)
         if not IDENT.match(name):
@@ -313,6 +317,8 @@ def _params(r: _Reader, data: Mapping[str, Any], key: str, types: Mapping[str, t
                                distribution=_distribution(r, item.get("distribution"), f"{prefix}distribution."),
                                inplace=inplace,
                                partial_read=False if outputs else r.get(item, "partial_read", prefix, bool,
+                                                                        default=False),
+                               value_depend=False if outputs else r.get(item, "value_depend", prefix, bool,
                                                                         default=False)))
     return tuple(decls)
 
@@ -607,10 +613,9 @@ def load_spec(folder: Path, root: Path | None = None) -> TaskSpec:
     seeds = r.get(data, "seeds", "", int, default=3)
     if seeds < 1:
         raise r.fail("seeds", "must be >= 1")
-    templates = read_tree(folder / "template")
-    for rel in (f"op_host/{kernel}.cpp", f"op_kernel/{kernel}.cpp"):
-        if rel not in templates:
-            raise r.fail("kernel", f"template/{rel} is missing (templates are named after the kernel)")
+    if (folder / "template").exists():
+        raise r.fail("<folder>", "template/ is not read any more: the templates are generated from case.toml "
+                                 "(delete the folder; see docs/case-format.md)")
     solution = read_tree(folder / "solution") or None
     shared = r.get(data, "solution_files", "", dict, default={})
     if shared and solution is None:
@@ -631,11 +636,13 @@ def load_spec(folder: Path, root: Path | None = None) -> TaskSpec:
         case_id = folder.name
     if case_id == ".":
         case_id = folder.name
+    combos = _combos(r, data, types)
     return TaskSpec(
         case_id=case_id, root=root, folder=folder, layout=LAYOUT, op=op, kernel=kernel, level=level,
         category=category, description=desc_path.read_text(encoding="utf-8"), inputs=inputs, outputs=outputs,
-        attrs=attrs, types=types, type_combos=_combos(r, data, types), cases=_cases(r, data, inputs, attrs, types),
+        attrs=attrs, types=types, type_combos=combos, cases=_cases(r, data, inputs, attrs, types),
         dynamic=_dynamic(r, data, types, attrs), tolerance=_tolerance(r, data),
-        reference=ReferenceSpec("function", ref_path), templates=templates, solution=solution,
+        reference=ReferenceSpec("function", ref_path),
+        templates=render_templates(op, kernel, inputs, outputs, attrs, combos), solution=solution,
         nan_policy=nan_policy, seeds=seeds, extra=r.get(data, "extra", "", dict, default={}),
     )

@@ -85,9 +85,6 @@ def case_with_hook(root: Path, name: str, hook_result: str):
     (folder / "case.toml").write_text(TWO_OUTPUTS)
     (folder / "reference.py").write_text(REFERENCE % hook_result)
     (folder / "api_desc.md").write_text("z = x + y, w = x - y\n")
-    for part in ("op_host", "op_kernel"):
-        (folder / "template" / part).mkdir(parents=True)
-        (folder / "template" / part / "vaddsub.cpp").write_text("// write the kernel here\n")
     return load_spec(folder, root)
 
 

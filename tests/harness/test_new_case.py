@@ -46,6 +46,8 @@ def test_written_case_loads_with_every_field(tmp_path) -> None:
     assert '.DataType({ge::DT_FLOAT16, ge::DT_FLOAT})' in host and "class MyAdd : public OpDef" in host
     assert "void my_add(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace, GM_ADDR tiling)" in \
         spec.templates["op_kernel/my_add.cpp"]
+    assert 'this->Attr("alpha").AttrType(OPTIONAL).Float(1.0);' in host
+    assert not (tmp_path / "my_add" / "template").exists()         # generated from case.toml, not written
     module = load_module(spec.reference.path)
     assert module.reference(2, 3, alpha=2.0) == 8                 # aliased: the function is named scaled_sum
 

@@ -67,10 +67,7 @@ list_len = [1, 9]
 
 def write_case(tmp_path: Path, cases: str) -> Path:
     folder = tmp_path / "list_op"
-    (folder / "template" / "op_host").mkdir(parents=True)
-    (folder / "template" / "op_kernel").mkdir(parents=True)
-    (folder / "template" / "op_host" / "list_op.cpp").write_text("// host\n")
-    (folder / "template" / "op_kernel" / "list_op.cpp").write_text("// kernel\n")
+    folder.mkdir(parents=True)
     (folder / "api_desc.md").write_text("# ListOp\n")
     (folder / "reference.py").write_text("def reference(x1, x2, scalars, alpha):\n"
                                          "    return [a + s * b for a, b, s in zip(x1, x2, scalars.tolist())]\n")

@@ -1,6 +1,0 @@
-#include "kernel_operator.h"
-
-extern "C" __global__ __aicore__ void gather_v3(GM_ADDR x, GM_ADDR index, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
-{
-    // TODO: implement the kernel.
-}

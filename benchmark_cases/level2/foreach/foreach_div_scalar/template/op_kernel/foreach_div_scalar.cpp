@@ -1,6 +1,0 @@
-#include "kernel_operator.h"
-
-extern "C" __global__ __aicore__ void foreach_div_scalar(GM_ADDR x, GM_ADDR scalar, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
-{
-    // TODO: implement the kernel.
-}

@@ -1,6 +1,0 @@
-#include "kernel_operator.h"
-
-extern "C" __global__ __aicore__ void grouped_matmul_slice_m(GM_ADDR a, GM_ADDR b, GM_ADDR group_list, GM_ADDR c, GM_ADDR workspace, GM_ADDR tiling)
-{
-    // TODO: implement the kernel.
-}

@@ -1,1 +1,0 @@
-// host side: nothing to do for the g++ test toolchain

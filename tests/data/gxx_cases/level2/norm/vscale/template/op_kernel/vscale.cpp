@@ -1,4 +1,0 @@
-extern "C" void vscale(void** inputs, void** outputs, long n, const double* attrs, long* cost)
-{
-    // TODO
-}
