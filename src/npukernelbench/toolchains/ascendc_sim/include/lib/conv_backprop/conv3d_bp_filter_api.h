@@ -38,6 +38,13 @@ namespace ConvBackpropApi {
 
 template <class A, class B, class C, class D>
 struct Conv3DBpFilterCfg : public ConvBpContext<A, B, C, D> {
+  using InputType = A;
+  using WeightSizeType = B;
+  using GradOutputType = C;
+  using GradWeightType = D;
+  using SrcT = typename A::Type;
+  using DstT = typename D::Type;
+  using L0cT = float;
   __aicore__ inline Conv3DBpFilterCfg() {}
 };
 
@@ -53,10 +60,10 @@ struct BpFilterContext {
 template <typename Intf, class Config>
 class Conv3DBpFilterImpl {
  public:
-  using InputType = typename Config::xType;
-  using WeightSizeType = typename Config::cType;
-  using GradOutputType = typename Config::dType;
-  using GradWeightType = typename Config::yType;
+  using InputType = typename Config::InputType;
+  using WeightSizeType = typename Config::WeightSizeType;
+  using GradOutputType = typename Config::GradOutputType;
+  using GradWeightType = typename Config::GradWeightType;
   using SrcT = typename InputType::Type;
   using DstT = typename GradWeightType::Type;
 

@@ -15,17 +15,14 @@ struct ConvType {
   using Type = T;
 };
 
-// The four operand types of a backprop object (the base of its Cfg).
+// The four ConvType parameters of a backprop object, in the order its declaration names them (the base
+// of its Cfg).
 template <class A, class B, class C, class D>
 struct ConvBpContext {
-  using xType = A;
-  using cType = B;
-  using dType = C;
-  using yType = D;
-  using SrcT = typename A::Type;
-  using DstT = typename D::Type;
-  using L0cT = float;
-  __aicore__ inline ConvBpContext() {}
+  using AType = A;
+  using BType = B;
+  using CType = C;
+  using DType = D;
 };
 
 }  // namespace ConvBackpropApi

@@ -19,10 +19,3 @@ struct PlatformInfo {
 };
 
 }  // namespace ConvBackpropApi
-
-// The tiling constructor page's example names the calculator and the formats through
-// Convolution3DBackprop:: as well.
-namespace ConvBackpropApi {
-using ConvCommonApi::ConvFormat;
-}  // namespace ConvBackpropApi
-namespace Convolution3DBackprop = ConvBackpropApi;
