@@ -147,3 +147,5 @@ using ::LogSoftMaxTiling;
 
 // The convolution tilings (TConv3DApiTiling).
 #include "npukb_sim/conv_tiling_structs.h"
+// The Conv3DBackpropFilter tilings (TConv3DBpFilterTiling, Conv3DBackpropFilterTilingData).
+#include "npukb_sim/conv_bp_filter_tiling_structs.h"
