@@ -147,3 +147,5 @@ using ::LogSoftMaxTiling;
 
 // The convolution tilings (TConv3DApiTiling).
 #include "npukb_sim/conv_tiling_structs.h"
+// The Conv3DBackpropInput tiling (TConv3DBackpropInputTiling, Conv3DBackpropInputTilingData).
+#include "npukb_sim/conv_bp_input_tiling_structs.h"

@@ -58,3 +58,5 @@
 #include "ascendc/host_api/tiling/template_argument.h"
 // The convolution tiling (Conv3dTilingApi::Conv3dTiling, optiling::TConv3DApiTiling).
 #include "lib/conv/conv3d/conv3d_tiling.h"
+// The Conv3DBackpropInput tiling (ConvBackpropApi::Conv3DBpInputTiling).
+#include "lib/conv_backprop/conv3d_bp_input_tiling.h"
