@@ -55,7 +55,7 @@ using namespace ConvCommonApi;
   X(stepM) X(stepN) X(stepKa) X(stepKb) X(stepBatch) X(stepGroup) X(iterateOrder) X(hf32Flag) X(initOutputFlag)    \
   X(reserved) X(singleCoreBatch) X(singleCoreM) X(singleCoreCin)
 
-// argv: dt n cin di hi wi cout kd kh kw pads[6] strides[3] dilations[3] outpad[3] go[5] skip bad l1
+// argv: dt n cin di hi wi cout kd kh kw pads[6] strides[3] dilations[3] outpad[3] go[5] skip bad l1 wcin
 int main(int argc, char** argv) {
   long long a[40] = {0};
   for (int i = 1; i < argc && i <= 40; ++i) a[i - 1] = std::atoll(argv[i]);
@@ -72,7 +72,7 @@ int main(int argc, char** argv) {
   using Base = ConvBackpropApi::Conv3DBpInputTilingBase;
   Base& tl = a[32] > 0 ? static_cast<Base&>(byInfo) : (skip & 16) ? byNone : byPlat;
   int sw = -1, si = -1, sg = -1, so = -1;
-  if (!(skip & 2)) sw = tl.SetWeightShape(a[6], a[2], a[7], a[8], a[9]);
+  if (!(skip & 2)) sw = tl.SetWeightShape(a[6], a[33] > 0 ? a[33] : a[2], a[7], a[8], a[9]);
   if (!(skip & 1)) si = tl.SetInputShape(a[1], a[2], a[3], a[4], a[5]);
   if (!(skip & 4)) sg = tl.SetGradOutputShape(a[25], a[26], a[27], a[28], a[29]);
   if (skip & 32) so = tl.SetOutputPadding(a[22], a[23], a[24]);
@@ -115,12 +115,12 @@ class HostTiling:
         self.exe = exe
 
     def get(self, dt=0, n=2, cin=20, din=6, hin=9, win=10, cout=24, k=(3, 3, 3), pads=(1, 1, 1, 1, 1, 1),
-            stride=(1, 2, 1), dil=(1, 1, 2), outpad=(0, 0, 0), go=None, skip=0, bad=0, l1=0
+            stride=(1, 2, 1), dil=(1, 1, 2), outpad=(0, 0, 0), go=None, skip=0, bad=0, l1=0, wcin=0
             ) -> tuple[int, dict, str, list[int]]:
         if go is None:
             od, oh, ow = out_shape((din, hin, win), k, pads, tuple(max(v, 1) for v in stride), dil)
             go = (n, cout, od, oh, ow)
-        args = [dt, n, cin, din, hin, win, cout, *k, *pads, *stride, *dil, *outpad, *go, skip, bad, l1]
+        args = [dt, n, cin, din, hin, win, cout, *k, *pads, *stride, *dil, *outpad, *go, skip, bad, l1, wcin]
         ran = subprocess.run([str(self.exe), *map(str, args)], capture_output=True, text=True, timeout=60)
         assert ran.returncode == 0, ran.stderr
         first, forms, sets = ran.stdout.splitlines()
@@ -347,6 +347,9 @@ def test_documented_misuse_is_a_violation(host, prog):
     assert "within the GradInput" in prog.violation(9, x, x, extra=base)
     assert "exceeds Hi * Wi" in prog.violation(10, x, x, extra=base)
     assert "SetWeight was not called" in prog.violation(11, x, x, extra=base)
+    for field, value in (("c0", 8), ("cout1", 1), ("baseK", 0)):     # one field off a GetTiling tiling
+        bad = [value if f == field else t[f] for f in FIELDS]
+        assert "not a Conv3DBackpropInput tiling" in prog.violation(1, x, x, extra=(*bad, 1, 1, 0)), field
     s = SHAPE
     od, oh, ow = t["dout"], t["ho"], t["wo"]
     dy = to_ndc1hwc0(np.zeros((1, s["cout"], od, oh, ow), np.float16))
@@ -490,6 +493,7 @@ def test_setters_refuse_non_positive_shapes(host):
     ("negative pad", {"pads": (0, 0, -1, 0, 0, 0)}),
     ("grad output channels not the weight's cout", {"go": (2, 23, 6, 5, 8)}),
     ("grad output batch not the input's", {"go": (3, 24, 6, 5, 8)}),
+    ("weight cin not the input's", {"wcin": 21}),
     ("grad output depth not the forward output", {"go": (2, 24, 5, 5, 8)}),
     ("grad output width not the forward output", {"go": (2, 24, 6, 5, 9)}),
 ])
@@ -502,3 +506,23 @@ def test_defaults_are_the_documented_ones(host):
     # Set*Type left out: half FRACTAL_Z_3D / NDC1HWC0 / NDC1HWC0 in GM; the no-argument constructor works
     ret, t, _, _ = host.get(skip=8 | 16)
     assert ret == 0 and t["c0"] == 16
+
+
+def cycles_of(host, prog, **shape) -> float:
+    s = {**SHAPE, **shape}
+    ret, t, _, _ = host.get(n=1, cin=s["cin"], din=s["din"], hin=s["hin"], win=s["win"], cout=s["cout"], k=s["k"],
+                            pads=s["pads"], stride=s["stride"], dil=s["dil"])
+    assert ret == 0
+    dy = np.zeros((1, s["cout"], t["dout"], t["ho"], t["wo"]), np.float16)
+    w = np.zeros((s["cout"], s["cin"], *s["k"]), np.float16)
+    ran, _ = prog.run(1, to_ndc1hwc0(dy), to_fractal_z_3d(w), extra=(*[t[f] for f in FIELDS], 1, 1, 0))
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    return float(next(ln.split()[1] for ln in ran.stdout.splitlines() if ln.startswith("cycles ")))
+
+
+def test_cube_time_estimate_grows_with_the_work(host, prog):
+    base = cycles_of(host, prog)
+    assert base > 0
+    assert cycles_of(host, prog, din=12) > base * 1.5        # twice the depths: twice the rounds
+    assert cycles_of(host, prog, cout=96) > base * 1.5       # four times the K of each block
+    assert cycles_of(host, prog, cin=150) > base * 1.5       # more N blocks (more Iterate calls)
