@@ -81,6 +81,9 @@ CLASS_FIXTURES: dict[str, tuple[ClassFixture, ...]] = {
     "Conv3D Tiling侧接口": (ClassFixture("Conv3dTilingApi::Conv3dTiling", "Conv3dTilingApi"),),
     "Conv3DBackpropInput Kernel侧接口": (ClassFixture(_CONV3D_DX, "ConvBackpropApi", aliases=_CONV3D_DX_ALIASES),),
     "Conv3DBackpropInput Tiling侧接口": (ClassFixture("ConvBackpropApi::Conv3DBpInputTiling", "ConvBackpropApi"),),
+    # the constructor page names the class and its base (`PlatformInfo` is looked up in their namespace)
+    "Conv3DBpInputTiling": (ClassFixture("ConvBackpropApi::Conv3DBpInputTiling", "ConvBackpropApi"),),
+    "Conv3DBpInputTilingBase": (ClassFixture("ConvBackpropApi::Conv3DBpInputTilingBase", "ConvBackpropApi"),),
     "PlatformAscendC": (ClassFixture("platform_ascendc::PlatformAscendC", "platform_ascendc"),),
     "CubeResGroupHandle": (ClassFixture(f"AscendC::CubeResGroupHandle<{_CUBE_MSG}>",
                                         aliases={"CubeMsgType": _CUBE_MSG}),),
