@@ -52,6 +52,13 @@ _CONV3D_BP_FILTER = (f"ConvBackpropApi::Conv3DBackpropFilter<{_CONV_BP.format('N
                      f"{_CONV_BP.format('ND', 'int32_t')}, {_CONV_BP.format('NDC1HWC0', 'half')}, "
                      f"{_CONV_BP.format('FRACTAL_Z_3D', 'float')}>")
 
+# Conv3DBackpropInput: half Weight / GradOutput / GradInput, int32_t InputSize
+_CONV_BP = "ConvBackpropApi::ConvType<ConvCommonApi::TPosition::GM, ConvCommonApi::ConvFormat::{}, {}>"
+_CONV3D_DX = (f"ConvBackpropApi::Conv3DBackpropInput<{_CONV_BP.format('FRACTAL_Z_3D', 'half')}, "
+              f"{_CONV_BP.format('ND', 'int32_t')}, {_CONV_BP.format('NDC1HWC0', 'half')}, "
+              f"{_CONV_BP.format('NDC1HWC0', 'half')}>")
+_CONV3D_DX_ALIASES = {"SrcT": "half", "DstT": "half"}
+
 _SHAPE = "AscendC::Shape<size_t, size_t>"
 _STRIDE = "AscendC::Stride<size_t, size_t>"
 _LAYOUT = f"AscendC::Layout<{_SHAPE}, {_STRIDE}>"
@@ -85,6 +92,10 @@ CLASS_FIXTURES: dict[str, tuple[ClassFixture, ...]] = {
     "Conv3dTilingBase": (ClassFixture("Conv3dTilingApi::Conv3dTilingBase", "Conv3dTilingApi"),),
     "Conv3dBpFilterTiling": (ClassFixture("ConvBackpropApi::Conv3dBpFilterTiling", "ConvBackpropApi"),),
     "Conv3dBpFilterTilingBase": (ClassFixture("ConvBackpropApi::Conv3dBpFilterTilingBase", "ConvBackpropApi"),),
+    "Conv3DBackpropInput Kernel侧接口": (ClassFixture(_CONV3D_DX, "ConvBackpropApi", aliases=_CONV3D_DX_ALIASES),),
+    "Conv3DBackpropInput Tiling侧接口": (ClassFixture("ConvBackpropApi::Conv3DBpInputTiling", "ConvBackpropApi"),),
+    "Conv3DBpInputTiling": (ClassFixture("ConvBackpropApi::Conv3DBpInputTiling", "ConvBackpropApi"),),
+    "Conv3DBpInputTilingBase": (ClassFixture("ConvBackpropApi::Conv3DBpInputTilingBase", "ConvBackpropApi"),),
     "PlatformAscendC": (ClassFixture("platform_ascendc::PlatformAscendC", "platform_ascendc"),),
     "CubeResGroupHandle": (ClassFixture(f"AscendC::CubeResGroupHandle<{_CUBE_MSG}>",
                                         aliases={"CubeMsgType": _CUBE_MSG}),),
@@ -135,13 +146,15 @@ HOST_GROUPS = re.compile(r"平台信息获取|原型注册与管理|Tiling数据
 HOST_TITLE = re.compile(r"Tiling|TmpSize|TmpBufSize|TmpBufferFactorSize|GetSortOffset|GetSortLen|^Get\w+MaxMin")
 
 KERNEL_HEADERS: tuple[str, ...] = ("kernel_operator.h", "lib/matmul_intf.h", "tikicpulib.h",
-                                   "lib/conv/conv3d/conv3d_api.h", "lib/conv_backprop/conv3d_bp_filter_api.h")
+                                   "lib/conv/conv3d/conv3d_api.h", "lib/conv_backprop/conv3d_bp_filter_api.h",
+                                   "lib/conv_backprop/conv3d_bp_input_api.h")
 HOST_HEADERS: tuple[str, ...] = (
     "tiling/tiling_api.h", "register/op_def_registry.h", "register/tilingdata_base.h",
     "tiling/platform/platform_ascendc.h", "platform/platform_info.h", "exe_graph/runtime/tiling_context.h",
     "graph/tensor.h", "graph/types.h", "tiling/context/context_builder.h", "utils/log/asc_cpu_log.h",
     "register/op_config_registry.h",
-    "lib/conv/conv3d/conv3d_tiling.h", "lib/conv_backprop/conv3d_bp_filter_tiling.h")
+    "lib/conv/conv3d/conv3d_tiling.h", "lib/conv_backprop/conv3d_bp_filter_tiling.h",
+    "lib/conv_backprop/conv3d_bp_input_tiling.h")
 KERNEL_NAMESPACES: tuple[str, ...] = ("AscendC", "AscendC::Std", "Conv3dApi", "ConvApi", "ConvBackpropApi")
 HOST_NAMESPACES: tuple[str, ...] = ("AscendC", "optiling", "matmul_tiling", "platform_ascendc", "ops", "gert", "ge",
                                     "fe", "context_ascendc", "Conv3dTilingApi", "ConvBackpropApi")

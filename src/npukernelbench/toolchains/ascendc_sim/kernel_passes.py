@@ -43,7 +43,7 @@ _CUBE = re.compile(
     r"\b(?:Mmad|LoadData|LoadDataWithTranspose|Fixpipe|Nd2NzParams|REGIST_MATMUL_OBJ|ASCEND_IS_AIC|"
     r"ASCEND_IS_NOT_AIV|__DAV_C220_CUBE__|MmadParams)\b|\b(?:TPosition|QuePosition)\s*::\s*(?:A1|A2|B1|B2|CO1|C1|C2|"
     r"C2PIPE2GM)\b|\bmatmul\s*::\s*Matmul\b|\bConv3dApi\s*::\s*Conv3D\b|"
-    r"\bConvBackpropApi\s*::\s*Conv3DBackpropFilter\b")
+    r"\bConvBackpropApi\s*::\s*Conv3DBackprop(?:Filter|Input)\b")
 _VECTOR_SIDE = re.compile(
     r"\b(?:ASCEND_IS_AIV|ASCEND_IS_NOT_AIC|__DAV_C220_VEC__|GetSubBlockIdx|GetSubBlockNum|CrossCoreSetFlag|"
     r"CrossCoreWaitFlag|REGIST_MATMUL_OBJ)\b|\bmatmul\s*::\s*Matmul\b|\bg_coreType\s*[!=]=\s*(?:AscendC\s*::\s*)?AIV\b")

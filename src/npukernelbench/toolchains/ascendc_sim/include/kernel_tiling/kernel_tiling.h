@@ -149,3 +149,5 @@ using ::LogSoftMaxTiling;
 #include "npukb_sim/conv_tiling_structs.h"
 // The Conv3DBackpropFilter tilings (TConv3DBpFilterTiling, Conv3DBackpropFilterTilingData).
 #include "npukb_sim/conv_bp_filter_tiling_structs.h"
+// The Conv3DBackpropInput tiling (TConv3DBackpropInputTiling, Conv3DBackpropInputTilingData).
+#include "npukb_sim/conv_bp_input_tiling_structs.h"

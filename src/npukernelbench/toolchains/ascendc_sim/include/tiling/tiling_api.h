@@ -60,3 +60,5 @@
 #include "lib/conv/conv3d/conv3d_tiling.h"
 // The Conv3DBackpropFilter tiling (ConvBackpropApi::Conv3dBpFilterTiling, optiling::Conv3DBackpropFilterTilingData).
 #include "lib/conv_backprop/conv3d_bp_filter_tiling.h"
+// The Conv3DBackpropInput tiling (ConvBackpropApi::Conv3DBpInputTiling).
+#include "lib/conv_backprop/conv3d_bp_input_tiling.h"

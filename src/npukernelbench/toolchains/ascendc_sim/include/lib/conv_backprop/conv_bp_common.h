@@ -1,22 +1,28 @@
 // lib/conv_backprop/conv_bp_common.h -- the kernel-side types the convolution backprop high-level APIs
-// share (ConvBackpropApi::ConvType, ConvBackpropApi::ConvBpContext), written from the usage pages of
-// Conv3DBackpropFilter / Conv3DBackpropInput. Clean-room part of ascendc-sim.
+// share (ConvBackpropApi::ConvType, Conv3dConfig / CONV3D_CFG_DEFAULT, ConvBpContext): the object's type
+// parameters are ConvType<position, format, type> and its config derives from ConvBpContext. Clean-room
+// part of ascendc-sim, written from the public API documentation.
 #pragma once
 #include "kernel_operator.h"
 #include "lib/conv/conv_common_types.h"
 
 namespace ConvBackpropApi {
 
-// The position, data format and data type of one operand of a convolution backprop object.
-template <AscendC::TPosition POSITION, ConvCommonApi::ConvFormat FORMAT, typename T>
+using ConvCommonApi::ConvFormat;
+using ConvCommonApi::TPosition;
+
+template <TPosition POSITION, ConvFormat FORMAT, typename T>
 struct ConvType {
-  constexpr static AscendC::TPosition pos = POSITION;
-  constexpr static ConvCommonApi::ConvFormat format = FORMAT;
-  using Type = T;
+  constexpr static TPosition pos = POSITION;     // the logical position of the input or output
+  constexpr static ConvFormat format = FORMAT;   // its data format
+  using Type = T;                                // its data type
 };
 
-// The four ConvType parameters of a backprop object, in the order its declaration names them (the base
-// of its Cfg).
+// The compile-time configuration of a backprop object (no documented fields; the default is the only one).
+struct Conv3dConfig {};
+inline constexpr Conv3dConfig CONV3D_CFG_DEFAULT{};
+
+// The four ConvType parameters of a backprop object, in the order its declaration names them.
 template <class A, class B, class C, class D>
 struct ConvBpContext {
   using AType = A;
