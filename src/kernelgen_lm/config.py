@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from ascend_cot.config import ConfigError, plain, read_dataclass, set_dotted
+from kernelgen_lm.rewards import RewardShaping
 
-__all__ = ["ConfigError", "DPOSettings", "EvalSettings", "GRPOSettings", "LoraSettings", "RewardSettings",
+__all__ = ["ConfigError", "DPOSettings", "EvalSettings", "GRPOSettings", "LoraSettings", "RewardShaping",
            "SFTSettings", "SampleSettings", "load_settings", "PRESETS", "DPO_PRESETS", "GRPO_PRESETS"]
 
 # The paper's training recipe (AscendKernelGen, Table 6). SFT: lr 1.25e-6 full fine-tuning /
@@ -182,20 +183,6 @@ class SampleSettings:
 
 
 @dataclass(frozen=True)
-class RewardSettings:
-    """The execution reward (``kernelgen_lm.rewards.RewardShaping``): one value per verdict, plus a
-    capped bonus for the speedup of passed samples the speed audit does not flag."""
-
-    parse_error: float = -1.0              # no usable source files, or refused by the static checks
-    build_error: float = -0.5
-    runtime_error: float = 0.0             # crash or timeout
-    wrong: float = 0.25
-    passed: float = 1.0
-    speedup_weight: float = 0.5            # per unit of speedup above 1
-    speedup_cap: float = 1.0
-
-
-@dataclass(frozen=True)
 class GRPOSettings:
     model: str = ""                        # the policy to start from (usually the SFT output)
     cases: tuple[Path, ...] = ()           # case roots or folders: the prompts are their benchmark prompts
@@ -219,7 +206,7 @@ class GRPOSettings:
     top_p: float = 1.0
     beta: float = 0.0                      # KL coefficient to the starting policy (0: no reference model)
     project_level: bool = False            # the project-level prompt
-    reward: RewardSettings = field(default_factory=RewardSettings)
+    reward: RewardShaping = field(default_factory=RewardShaping)   # the reward per verdict (kernelgen_lm.rewards)
     toolchain: str = "ascendc-sim"
     shapes: str = "static"
     shape_examples: int = 4
@@ -424,5 +411,3 @@ def _validate_grpo(settings: GRPOSettings, fail: Any) -> None:
         raise fail("shapes", f"expected static, dynamic or both, got {settings.shapes!r}")
     if not 0 <= settings.eval_share < 1:
         raise fail("eval_share", "expected a number in [0, 1)")
-    if settings.reward.speedup_weight < 0 or settings.reward.speedup_cap < 0:
-        raise fail("reward", "speedup_weight and speedup_cap must be >= 0")

@@ -135,7 +135,6 @@ def build_grpo_trainer(settings: GRPOSettings, log: Any = None) -> tuple[Any, Ex
     from datasets import Dataset
     from trl import GRPOConfig, GRPOTrainer
 
-    from kernelgen_lm.rewards import RewardShaping
     from kernelgen_lm.tasks import select_tasks, training_split
     from kernelgen_lm.trainer_arguments import check_model, checkpoint_to_resume, load_tokenizer, lora_config
     from npukernelbench.options import load_toolchain
@@ -153,12 +152,9 @@ def build_grpo_trainer(settings: GRPOSettings, log: Any = None) -> tuple[Any, Ex
     reason = load_toolchain(settings.toolchain).unavailable_reason()
     if reason:
         raise RuntimeError(f"toolchain {settings.toolchain!r} cannot run here: {reason}")
-    import dataclasses
-
-    shaping = RewardShaping(**dataclasses.asdict(settings.reward))
     scratch = Path(settings.output_dir) / "reward-scratch"  # type: ignore[arg-type]
     scratch.mkdir(parents=True, exist_ok=True)
-    reward = ExecutionReward({s.case_id: s for s in train}, shaping, toolchain=settings.toolchain,
+    reward = ExecutionReward({s.case_id: s for s in train}, settings.reward, toolchain=settings.toolchain,
                              shapes=settings.shapes, shape_examples=settings.shape_examples, jobs=settings.jobs,
                              scratch=scratch, log=log)
     args = grpo_arguments(settings, log)

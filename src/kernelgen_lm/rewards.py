@@ -55,7 +55,7 @@ class RewardShaping:
 
     def __post_init__(self) -> None:
         if self.speedup_weight < 0 or self.speedup_cap < 0:
-            raise ValueError("speedup_weight and speedup_cap must be >= 0")
+            raise ValueError("reward: speedup_weight and speedup_cap must be >= 0")
 
 
 _BY_STATUS = {Status.PARSE_ERROR: "parse_error", Status.REJECTED: "parse_error", Status.BUILD_ERROR: "build_error",
