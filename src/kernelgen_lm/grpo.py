@@ -53,7 +53,7 @@ class ExecutionReward:
         self.batches = 0
 
     def __call__(self, prompts: Sequence[Any], completions: Sequence[Any], task: Sequence[str] | None = None,
-                 **_: Any) -> list[float | None]:
+                 log_metric: Any = None, **_: Any) -> list[float | None]:
         from kernelgen_lm.rewards import score_completions
 
         if task is None:
@@ -78,6 +78,12 @@ class ExecutionReward:
         self.log(f"kernelgen-lm grpo: batch {self.batches}: {len(scored)} completions evaluated in {seconds:.1f} s "
                  f"({len(scored) / max(seconds, 1e-9):.2f}/s), mean reward {mean}, "
                  + ", ".join(f"{k} {v}" for k, v in sorted(kinds.items())))
+        if callable(log_metric):          # trl logs these with the step's loss and reward (averaged per step)
+            log_metric("execution/passed", kinds.get("passed", 0) / len(scored))
+            log_metric("execution/built", sum(1 for s in scored if s.reward is not None and s.outcome.built)
+                       / len(scored))
+            log_metric("execution/no_outcome", kinds.get("no_outcome", 0) / len(scored))
+            log_metric("execution/evals_per_second", len(scored) / max(seconds, 1e-9))
         for s in scored:
             if s.reward is None:
                 self.log(f"kernelgen-lm grpo: no reward (left out of the advantage): {s.outcome}")

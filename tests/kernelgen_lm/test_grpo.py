@@ -97,6 +97,9 @@ def test_none_rewards_are_left_out_of_the_advantage(tiny_model, tmp_path, monkey
     assert advantages[0][0].item() == 0.0
     assert torch.allclose(advantages[0][1:], expected, atol=1e-4)
     assert reward.verdicts["no_outcome"] == 1
+    logged = next(h for h in trainer.state.log_history if "execution/no_outcome" in h)
+    assert logged["execution/no_outcome"] == 0.25 and logged["execution/passed"] == 0.25
+    assert logged["execution/built"] == 0.5                           # passed and wrong built
 
 
 @pytest.mark.parametrize(("changes", "message"), [
