@@ -137,3 +137,19 @@ def test_use_vllm_without_vllm_is_a_config_error(tiny_model, tmp_path):
                                                  **FAST, "use_vllm": True})
     with pytest.raises(ConfigError, match="use_vllm: vLLM is not installed here"):
         grpo_arguments(settings, log=lambda line: None)
+
+
+def test_reward_function_reads_the_task_of_each_completion():
+    from kernelgen_lm.grpo import ExecutionReward, completion_text
+    from kernelgen_lm.rewards import RewardShaping
+    from npukernelbench.cases import load_case
+
+    assert completion_text("plain") == "plain"
+    assert completion_text([{"role": "assistant", "content": "a"}, {"role": "assistant", "content": "b"}]) == "ab"
+    reward = ExecutionReward({"level1/math/add_custom": load_case(ADD_CUSTOM)}, RewardShaping(parse_error=-4),
+                             log=lambda line: None)
+    assert reward([[]], [[{"role": "assistant", "content": "no code"}]], task=["level1/math/add_custom"]) == [-4.0]
+    with pytest.raises(ValueError, match="no 'task' column"):
+        reward([[]], ["no code"])
+    with pytest.raises(ValueError, match="'level1/other' is not one of the training tasks"):
+        reward([[]], ["no code"], task=["level1/other"])
