@@ -3,6 +3,7 @@
     kernelgen-lm sft CONFIG.yaml [--key value ...]       supervised fine-tuning (full or LoRA)
     kernelgen-lm sample CONFIG.yaml [--key value ...]    candidates -> benchmark pipeline -> preference pairs
     kernelgen-lm dpo CONFIG.yaml [--key value ...]       DPO on those pairs
+    kernelgen-lm grpo CONFIG.yaml [--key value ...]      GRPO with the benchmark's execution reward
     kernelgen-lm expert-data CASES... --out DIR          SFT data: benchmark prompts answered by expert solutions
     kernelgen-lm errors RUN_DIR --teacher SPEC --cases DIR --out DIR   an error-derived SFT round
 
@@ -23,9 +24,9 @@ USAGE_ERRORS: tuple[type[BaseException], ...] = (ValueError, OSError, RuntimeErr
 
 
 def _train_command(kind: str, argv: Sequence[str]) -> int:
-    from kernelgen_lm.config import DPOSettings, SampleSettings, SFTSettings, load_settings
+    from kernelgen_lm.config import DPOSettings, GRPOSettings, SampleSettings, SFTSettings, load_settings
 
-    cls = {"sft": SFTSettings, "dpo": DPOSettings, "sample": SampleSettings}[kind]
+    cls = {"sft": SFTSettings, "dpo": DPOSettings, "sample": SampleSettings, "grpo": GRPOSettings}[kind]
     if not argv or argv[0] in ("-h", "--help"):
         print(f"usage: kernelgen-lm {kind} CONFIG.yaml [--key value ...]\n\nKeys: the fields of "
               f"kernelgen_lm.config.{cls.__name__} (dotted for nested ones: --lora.r 8, --eval.every_steps 50); "
@@ -41,6 +42,11 @@ def _train_command(kind: str, argv: Sequence[str]) -> int:
         from kernelgen_lm.dpo import run_dpo
 
         result = run_dpo(settings)
+        print(json.dumps({"output_dir": str(result.output_dir), **result.metrics}, default=str))
+    elif kind == "grpo":
+        from kernelgen_lm.grpo import run_grpo
+
+        result = run_grpo(settings)
         print(json.dumps({"output_dir": str(result.output_dir), **result.metrics}, default=str))
     else:
         from kernelgen_lm.sampling import run_sample
@@ -93,7 +99,7 @@ def _errors(argv: Sequence[str]) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    commands = ("sft", "sample", "dpo", "expert-data", "errors")
+    commands = ("sft", "sample", "dpo", "grpo", "expert-data", "errors")
     if not args or args[0] in ("-h", "--help") or args[0] not in commands:
         print(__doc__.strip())
         return 0 if args and args[0] in ("-h", "--help") else 2
@@ -103,7 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from kernelgen_lm.datasets_io import DataError
 
     try:
-        if command in ("sft", "sample", "dpo"):
+        if command in ("sft", "sample", "dpo", "grpo"):
             return _train_command(command, rest)
         if command == "expert-data":
             return _expert_data(rest)

@@ -1,4 +1,4 @@
-"""The settings of ``kernelgen-lm sft``, ``sample`` and ``dpo``: frozen dataclasses read with the
+"""The settings of ``kernelgen-lm sft``, ``sample``, ``dpo`` and ``grpo``: frozen dataclasses read with the
 precedence defaults < preset < YAML file < command line.
 
 ``preset`` (``full`` or ``lora``) fills the training hyper-parameters the YAML file and the command
@@ -17,9 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from ascend_cot.config import ConfigError, plain, read_dataclass, set_dotted
+from kernelgen_lm.rewards import RewardShaping
 
-__all__ = ["ConfigError", "DPOSettings", "EvalSettings", "LoraSettings", "SFTSettings", "SampleSettings",
-           "load_settings", "PRESETS", "DPO_PRESETS"]
+__all__ = ["ConfigError", "DPOSettings", "EvalSettings", "GRPOSettings", "LoraSettings", "RewardShaping",
+           "SFTSettings", "SampleSettings", "load_settings", "PRESETS", "DPO_PRESETS", "GRPO_PRESETS"]
 
 # The paper's training recipe (AscendKernelGen, Table 6). SFT: lr 1.25e-6 full fine-tuning /
 # 1.25e-5 LoRA, cosine decay, warm-up ratio 0.01, micro/global batch 1/128, weight decay 0.1,
@@ -38,6 +39,16 @@ DPO_PRESETS: dict[str, dict[str, Any]] = {
              "max_grad_norm": 1.0},
     "lora": {"learning_rate": 1e-5, "lr_scheduler_type": "cosine", "warmup_ratio": 0.1, "beta": 0.1,
              "per_device_batch_size": 1, "global_batch_size": 64, "max_steps": 150, "weight_decay": 0.0,
+             "max_grad_norm": 1.0},
+}
+# GRPO (not in the paper): trl's GRPOConfig learning rate 1e-6 for full fine-tuning, x10 for LoRA as
+# above; a constant schedule with a short warm-up, 8 completions per prompt (one group per step).
+GRPO_PRESETS: dict[str, dict[str, Any]] = {
+    "full": {"learning_rate": 1e-6, "lr_scheduler_type": "constant_with_warmup", "warmup_ratio": 0.05,
+             "per_device_batch_size": 8, "global_batch_size": 8, "max_steps": 200, "weight_decay": 0.0,
+             "max_grad_norm": 1.0},
+    "lora": {"learning_rate": 1e-5, "lr_scheduler_type": "constant_with_warmup", "warmup_ratio": 0.05,
+             "per_device_batch_size": 8, "global_batch_size": 8, "max_steps": 200, "weight_decay": 0.0,
              "max_grad_norm": 1.0},
 }
 PAIR_POLICIES = ("green>orange+purple", "green>orange", "green>purple", "green>orange>purple")
@@ -171,7 +182,53 @@ class SampleSettings:
                                            # gpu_memory_utilization, max_model_len, max_lora_rank, ...
 
 
-Settings = SFTSettings | DPOSettings | SampleSettings
+@dataclass(frozen=True)
+class GRPOSettings:
+    model: str = ""                        # the policy to start from (usually the SFT output)
+    cases: tuple[Path, ...] = ()           # case roots or folders: the prompts are their benchmark prompts
+    tasks: tuple[str, ...] = ()            # case-id globs; empty: every case found
+    eval_tasks: tuple[str, ...] = ()       # case-id globs of the evaluation split (never trained on by default)
+    eval_share: float = 0.2                # share of the other tasks put in the evaluation split (stable hash)
+    include_eval_tasks: bool = False
+    output_dir: Path | None = None
+    preset: str = "full"                   # full | lora
+    learning_rate: float | None = None     # None: the preset's
+    lr_scheduler_type: str | None = None
+    warmup_ratio: float | None = None
+    per_device_batch_size: int | None = None   # completions per device and micro-step
+    global_batch_size: int | None = None   # completions per optimizer step (a multiple of num_generations)
+    weight_decay: float | None = None
+    max_grad_norm: float | None = None
+    max_steps: int | None = None
+    num_generations: int = 8               # completions per prompt (one GRPO group)
+    max_completion_length: int = 4096      # new tokens per completion
+    temperature: float = 1.0
+    top_p: float = 1.0
+    beta: float = 0.0                      # KL coefficient to the starting policy (0: no reference model)
+    project_level: bool = False            # the project-level prompt
+    reward: RewardShaping = field(default_factory=RewardShaping)   # the reward per verdict (kernelgen_lm.rewards)
+    toolchain: str = "ascendc-sim"
+    shapes: str = "static"
+    shape_examples: int = 4
+    jobs: int = 2                          # worker processes evaluating completions
+    use_vllm: bool = False                 # generate with vLLM (trl's colocate mode) when installed
+    engine: Mapping[str, Any] = field(default_factory=dict)   # trl vllm_* settings without the prefix:
+                                           # gpu_memory_utilization, tensor_parallel_size, mode, ...
+    lora: LoraSettings = field(default_factory=LoraSettings)
+    save_steps: int = 50
+    save_total_limit: int = 3
+    logging_steps: int = 1
+    report_to: tuple[str, ...] = ("none",)
+    resume: str = ""
+    seed: int = 0
+    device: str = "auto"
+    precision: str = "auto"
+    gradient_checkpointing: bool | None = None
+    cpu_threads: int = 0
+    trainer: Mapping[str, Any] = field(default_factory=dict)   # any other trl.GRPOConfig argument
+
+
+Settings = SFTSettings | DPOSettings | SampleSettings | GRPOSettings
 
 
 def parse_overrides(argv: Sequence[str]) -> list[tuple[str, Any]]:
@@ -243,7 +300,7 @@ def load_settings(cls: type, config: Path | str | None = None, argv: Sequence[st
                 merged[key] = _merge(merged[key], cli_read[key], cli[key])
             else:
                 merged[key] = cli_read[key]
-    preset_table = DPO_PRESETS if cls is DPOSettings else PRESETS if cls is SFTSettings else None
+    preset_table = {DPOSettings: DPO_PRESETS, SFTSettings: PRESETS, GRPOSettings: GRPO_PRESETS}.get(cls)
     if preset_table is not None:
         preset = merged.get("preset")
         if preset not in preset_table:
@@ -285,11 +342,18 @@ def validate(settings: Any, where: str) -> None:
     def fail(key: str, problem: str) -> ConfigError:
         return ConfigError(f"{where}: {key}: {problem}")
 
-    if isinstance(settings, SFTSettings | DPOSettings):
+    if isinstance(settings, SFTSettings | DPOSettings | GRPOSettings):
         if not settings.model:
             raise fail("model", "required (a local model directory or a hub name)")
         if settings.output_dir is None:
             raise fail("output_dir", "required (where checkpoints and the final model go)")
+        if settings.device not in ("auto", "cpu", "cuda"):
+            raise fail("device", f"expected auto, cpu or cuda, got {settings.device!r}")
+        if settings.precision not in ("auto", "bf16", "fp16", "fp32"):
+            raise fail("precision", f"expected auto, bf16, fp16 or fp32, got {settings.precision!r}")
+    if isinstance(settings, GRPOSettings):
+        _validate_grpo(settings, fail)
+    if isinstance(settings, SFTSettings | DPOSettings):
         data = settings.dataset if isinstance(settings, SFTSettings) else settings.pairs
         key = "dataset" if isinstance(settings, SFTSettings) else "pairs"
         if not data:
@@ -297,10 +361,6 @@ def validate(settings: Any, where: str) -> None:
         for i, path in enumerate(data):
             if not Path(path).exists():
                 raise fail(f"{key}[{i}]", f"{path} does not exist")
-        if settings.device not in ("auto", "cpu", "cuda"):
-            raise fail("device", f"expected auto, cpu or cuda, got {settings.device!r}")
-        if settings.precision not in ("auto", "bf16", "fp16", "fp32"):
-            raise fail("precision", f"expected auto, bf16, fp16 or fp32, got {settings.precision!r}")
         if settings.global_batch_size is not None and settings.per_device_batch_size is not None \
                 and settings.global_batch_size < settings.per_device_batch_size:
             raise fail("global_batch_size", "smaller than per_device_batch_size")
@@ -332,3 +392,22 @@ def validate(settings: Any, where: str) -> None:
                 raise fail(f"eval.cases[{i}]", f"{path} does not exist")
         if evals.backend not in ("", "hf", "vllm"):
             raise fail("eval.backend", f"expected '', hf or vllm, got {evals.backend!r}")
+
+
+def _validate_grpo(settings: GRPOSettings, fail: Any) -> None:
+    if not settings.cases:
+        raise fail("cases", "required: at least one case root or case folder (the prompts)")
+    for i, path in enumerate(settings.cases):
+        if not Path(path).exists():
+            raise fail(f"cases[{i}]", f"{path} does not exist")
+    if settings.num_generations < 2:
+        raise fail("num_generations", "at least 2 (GRPO compares completions within a group)")
+    if settings.global_batch_size is not None and settings.global_batch_size % settings.num_generations:
+        raise fail("global_batch_size", f"{settings.global_batch_size} is not a multiple of num_generations "
+                                        f"({settings.num_generations})")
+    if settings.jobs < 1:
+        raise fail("jobs", "at least 1")
+    if settings.shapes not in ("static", "dynamic", "both"):
+        raise fail("shapes", f"expected static, dynamic or both, got {settings.shapes!r}")
+    if not 0 <= settings.eval_share < 1:
+        raise fail("eval_share", "expected a number in [0, 1)")

@@ -15,14 +15,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from kernelgen_lm.config import ConfigError, DPOSettings, LoraSettings, SFTSettings
+from kernelgen_lm.config import ConfigError, DPOSettings, GRPOSettings, LoraSettings, SFTSettings
+
+TrainSettings = SFTSettings | DPOSettings | GRPOSettings
 
 
 def world_size() -> int:
     return max(1, int(os.environ.get("WORLD_SIZE", "1") or 1))
 
 
-def device_of(settings: SFTSettings | DPOSettings) -> str:
+def device_of(settings: TrainSettings) -> str:
     if settings.device != "auto":
         if settings.device == "cuda":
             import torch
@@ -35,7 +37,7 @@ def device_of(settings: SFTSettings | DPOSettings) -> str:
     return "cuda" if torch.cuda.is_available() else "cpu"
 
 
-def accumulation_steps(settings: SFTSettings | DPOSettings, log: Any = None) -> int:
+def accumulation_steps(settings: TrainSettings, log: Any = None) -> int:
     micro = settings.per_device_batch_size or 1
     total = settings.global_batch_size or micro
     steps = max(1, math.ceil(total / (micro * world_size())))
@@ -45,7 +47,7 @@ def accumulation_steps(settings: SFTSettings | DPOSettings, log: Any = None) -> 
     return steps
 
 
-def checkpoint_to_resume(settings: SFTSettings | DPOSettings) -> str | None:
+def checkpoint_to_resume(settings: TrainSettings) -> str | None:
     """``resume``: "" -> None; "last" -> the newest ``checkpoint-N`` in output_dir (None when there is
     none yet: a first run); a path -> that checkpoint (it must exist)."""
     if not settings.resume:
@@ -62,8 +64,8 @@ def checkpoint_to_resume(settings: SFTSettings | DPOSettings) -> str | None:
     return str(path)
 
 
-def common_arguments(settings: SFTSettings | DPOSettings, config_cls: type, log: Any = None) -> dict[str, Any]:
-    """Keyword arguments for ``config_cls`` (SFTConfig or DPOConfig) shared by SFT and DPO."""
+def common_arguments(settings: TrainSettings, config_cls: type, log: Any = None) -> dict[str, Any]:
+    """Keyword arguments for ``config_cls`` (SFTConfig, DPOConfig or GRPOConfig) shared by SFT, DPO and GRPO."""
     log = log or (lambda line: print(line, file=sys.stderr, flush=True))
     device = device_of(settings)
     on_gpu = device == "cuda"
@@ -90,7 +92,7 @@ def common_arguments(settings: SFTSettings | DPOSettings, config_cls: type, log:
         "gradient_accumulation_steps": accumulation_steps(settings, log),
         "weight_decay": settings.weight_decay,
         "max_grad_norm": settings.max_grad_norm,
-        "max_length": settings.max_length,
+        "max_length": getattr(settings, "max_length", None),
         "save_strategy": "steps",
         "save_steps": settings.save_steps,
         "save_total_limit": settings.save_total_limit or None,
@@ -102,6 +104,8 @@ def common_arguments(settings: SFTSettings | DPOSettings, config_cls: type, log:
         "fp16": precision == "fp16",
     }
     known = {f.name for f in dataclasses.fields(config_cls)}
+    if "max_length" not in known:          # GRPOConfig: lengths are max_completion_length
+        del args["max_length"]
     # transformers 5 renamed gradient checkpointing to activation checkpointing (the old name warns)
     renamed = "activation_checkpointing" in known
     args["activation_checkpointing" if renamed else "gradient_checkpointing"] = checkpointing

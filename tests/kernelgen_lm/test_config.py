@@ -12,6 +12,7 @@ from kernelgen_lm.config import (
     PRESETS,
     ConfigError,
     DPOSettings,
+    GRPOSettings,
     SampleSettings,
     SFTSettings,
     load_settings,
@@ -109,13 +110,16 @@ def test_model_paths_resolve_against_the_config_file(tmp_path, chat_data):
 
 
 @pytest.mark.parametrize("name", ["sft_full.yaml", "sft_lora.yaml", "dpo.yaml", "sample.yaml", "cpu/sft.yaml",
-                                  "cpu/dpo.yaml", "cpu/sample.yaml"])
+                                  "cpu/dpo.yaml", "cpu/sample.yaml", "cpu/grpo.yaml"])
 def test_example_configs_are_valid(name, tmp_path, chat_data):
     """The shipped configs use only known keys and valid values (their data paths are placeholders:
     pointed at existing files here)."""
     examples = Path(__file__).resolve().parents[2] / "examples" / "kernelgen_lm"
     path = examples / name
-    if "sample" in name:
+    if "grpo" in name:
+        s = load_settings(GRPOSettings, path, ["--cases", f"[{tmp_path}]"])
+        assert s.global_batch_size % s.num_generations == 0 and s.reward.passed == 1.0
+    elif "sample" in name:
         s = load_settings(SampleSettings, path, ["--cases", f"[{tmp_path}]"])
         assert s.policy == "green>orange+purple"
     elif "dpo" in name:
