@@ -7,16 +7,25 @@ the tiling the kernel runs with. The documented misuse stops the kernel with a v
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
+from conv_testkit import (
+    HostProgram,
+    bf16_bits,
+    bf16_float,
+    bf16_round,
+    build_host_program,
+    from_ndc1hwc0,
+    out_shape,
+    run_host_program,
+    tiling_objects,
+    to_fractal_z_3d,
+    to_ndc1hwc0,
+)
 from cube_program import CubeProgram, output
 from simkit import syntax_check
-
-from npukernelbench.toolchains.ascendc_sim.compiler import HOST_FLAGS, Compiler, find_compiler
-from npukernelbench.toolchains.ascendc_sim.sources import INCLUDE_DIR, RUNTIME_DIR
 
 HOST = r"""
 #include <cstdio>
@@ -42,14 +51,8 @@ int main(int argc, char** argv) {
   long long a[40] = {0};
   for (int i = 1; i < argc && i <= 40; ++i) a[i - 1] = std::atoll(argv[i]);
   const ConvDtype dt = a[0] == 0 ? ConvDtype::FLOAT16 : ConvDtype::BF16;
-  platform_ascendc::PlatformAscendC plat(nullptr);
-  Conv3dTilingApi::PlatformInfo info{};
-  info.socVersion = plat.GetSocVersion();
-  info.l1Size = a[28] > 0 ? a[28] : 524288;
-  info.l0ASize = 65536; info.l0BSize = 65536; info.l0CSize = 131072; info.ubSize = 196608;
-  info.btSize = 1024; info.fbSize = 2048;
-  Conv3dTilingApi::Conv3dTiling byPlat(plat);
-  Conv3dTilingApi::Conv3dTiling byInfo(info);
+""" + tiling_objects("Conv3dTilingApi", "Conv3dTiling", 28, "  info.btSize = 1024; info.fbSize = 2048;\n",
+                     default=False) + r"""
   Conv3dTilingApi::Conv3dTiling& tl = a[28] > 0 ? byInfo : byPlat;
   const long long skip = a[26], bad = a[27];
   if (a[24] != 1) tl.SetGroups(a[24]);
@@ -90,46 +93,24 @@ FIELDS = ["groups", "singleCoreDo", "singleCoreCo", "singleCoreM", "orgDo", "org
           "nL0", "kAL1", "kBL1", "nBL1", "mAL1", "al1FullLoad", "bl1FullLoad", "iterateMNOrder", "biasFullLoadFlag"]
 
 
-class HostTiling:
+class HostTiling(HostProgram):
     """The host program: one run per scenario, the tiling fields by name."""
-
-    def __init__(self, exe: Path) -> None:
-        self.exe = exe
 
     def get(self, dt=0, cin=20, din=6, hin=9, win=10, cout=24, k=(3, 3, 3), pads=(1, 1, 1, 1, 1, 1), stride=(1, 2, 1),
             dil=(1, 1, 2), single=None, groups=1, bias=1, skip=0, bad=0, l1=0) -> tuple[int, dict, str]:
         od, oh, ow = out_shape((din, hin, win), k, pads, tuple(max(v, 1) for v in stride), dil)
         single = single or (cout, max(od, 1), max(oh * ow, 1))
         args = [dt, cin, din, hin, win, cout, *k, *pads, *stride, *dil, *single, groups, bias, skip, bad, l1]
-        ran = subprocess.run([str(self.exe), *map(str, args)], capture_output=True, text=True, timeout=60)
-        assert ran.returncode == 0, ran.stderr
-        first, forms = ran.stdout.splitlines()
-        vals = [int(v) for v in first.split()]
-        return vals[0], dict(zip(FIELDS, vals[1:], strict=True)), forms
+        result, fields, (forms,) = run_host_program(self.exe, args, FIELDS)
+        return result, fields, forms
 
 
 @pytest.fixture(scope="module")
 def host(tmp_path_factory) -> HostTiling:
-    found = find_compiler()
-    if isinstance(found, str):
-        pytest.skip(found)
-    compiler: Compiler = found
-    d = tmp_path_factory.mktemp("conv3d_tiling")
-    src = d / "host.cpp"
-    src.write_text(HOST, encoding="utf-8")
-    sources = [str(src), str(RUNTIME_DIR / "matmul_tiling.cpp"), str(RUNTIME_DIR / "host_api.cpp")]
-    built = subprocess.run([compiler.path, *HOST_FLAGS, "-I", str(INCLUDE_DIR), *sources, "-o", str(d / "host")],
-                           capture_output=True, text=True, timeout=600)
-    assert built.returncode == 0, built.stderr[-4000:]
-    return HostTiling(d / "host")
+    return HostTiling(build_host_program(tmp_path_factory, "conv3d_tiling", HOST))
 
 
-def out_shape(din_hw, k, pads, stride, dil):
-    return tuple((din_hw[i] + pads[2 * i] + pads[2 * i + 1] - dil[i] * (k[i] - 1) - 1) // stride[i] + 1
-                 for i in range(3))
-
-
-# ---- numpy references and the formats (written from the pages: NDC1HWC0, FRACTAL_Z_3D, C0 = 16) --------
+# ---- numpy reference (written from the pages; the formats are conv_testkit's) ---------------------------
 
 def conv3d_ref(x, w, bias, pads, stride, dil):
     """x (N, Cin, D, H, W), w (Cout, Cin, KD, KH, KW) -> (N, Cout, Do, Ho, Wo) in float64."""
@@ -149,32 +130,6 @@ def conv3d_ref(x, w, bias, pads, stride, dil):
     if bias is not None:
         out += bias.astype(np.float64)[None, :, None, None, None]
     return out
-
-
-def to_ndc1hwc0(x, c0=16):
-    """(N, C, D, H, W) -> (N, D, C1, H, W, C0), channels zero-padded to C1 * C0."""
-    n, c, d, h, w = x.shape
-    c1 = -(-c // c0)
-    p = np.zeros((n, c1 * c0, d, h, w), x.dtype)
-    p[:, :c] = x
-    return p.reshape(n, c1, c0, d, h, w).transpose(0, 3, 1, 4, 5, 2).copy()
-
-
-def from_ndc1hwc0(y, c):
-    """(N, D, C1, H, W, C0) -> (N, C, D, H, W)."""
-    n, d, c1, h, w, c0 = y.shape
-    return y.transpose(0, 2, 5, 1, 3, 4).reshape(n, c1 * c0, d, h, w)[:, :c]
-
-
-def to_fractal_z_3d(w, c0=16):
-    """(Cout, Cin, KD, KH, KW) -> (KD * Cin1 * KH * KW, Cout1, 16, C0), zero-padded."""
-    cout, cin, kd, kh, kw = w.shape
-    c1, n1 = -(-cin // c0), -(-cout // 16)
-    p = np.zeros((n1 * 16, c1 * c0, kd, kh, kw), w.dtype)
-    p[:cout, :cin] = w
-    # (N1, N0, C1, C0, KD, KH, KW) -> (KD, C1, KH, KW, N1, N0, C0)
-    return p.reshape(n1, 16, c1, c0, kd, kh, kw).transpose(4, 2, 5, 6, 0, 1, 3).reshape(
-        kd * c1 * kh * kw, n1, 16, c0).copy()
 
 
 BODY = r"""
@@ -294,20 +249,6 @@ def conv_case(host, prog, case, dt, batches=2, bias=True, parts=1, misuse=0, **s
     raw = output(d, 0, np.uint16 if dt == 1 else np.float16)
     got = (bf16_float(raw) if dt == 1 else raw.astype(np.float32)).reshape(batches, od, co1, oh, ow, 16)
     return from_ndc1hwc0(got, s["cout"]), want, t
-
-
-def bf16_round(a):
-    bits = a.astype(np.float32).view(np.uint32)
-    bits = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint32) << 16
-    return bits.view(np.float32)
-
-
-def bf16_bits(a):
-    return (a.astype(np.float32).view(np.uint32) >> 16).astype(np.uint16)
-
-
-def bf16_float(bits):
-    return (bits.astype(np.uint32) << 16).view(np.float32)
 
 
 @pytest.mark.api("Conv3D Kernel侧接口/Init", "Conv3D Kernel侧接口/SetInput", "Conv3D Kernel侧接口/SetWeight",

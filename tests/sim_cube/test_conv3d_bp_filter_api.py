@@ -8,17 +8,23 @@ runs with. The documented misuse stops the kernel with a violation."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
+from conv_testkit import (
+    HostProgram,
+    bf16_bits,
+    bf16_round,
+    build_host_program,
+    from_fractal_z_3d,
+    out_shape,
+    run_host_program,
+    tiling_objects,
+    to_ndc1hwc0,
+)
 from cube_program import CubeProgram, output
 from simkit import syntax_check
-from test_conv3d_api import bf16_bits, bf16_round, out_shape, to_ndc1hwc0
-
-from npukernelbench.toolchains.ascendc_sim.compiler import HOST_FLAGS, Compiler, find_compiler
-from npukernelbench.toolchains.ascendc_sim.sources import INCLUDE_DIR, RUNTIME_DIR
 
 FIELDS = ["batch", "cin", "cout", "cin1G", "cout1G", "dout", "ho", "wo", "di", "hi", "wi", "dk", "hk", "wk", "group",
           "strideD", "strideH", "strideW", "padFront", "padBack", "padUp", "padDown", "padLeft", "padRight",
@@ -46,14 +52,7 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc && i <= 40; ++i) a[i - 1] = std::atoll(argv[i]);
   const ConvDtype dt = a[0] == 0 ? ConvDtype::FLOAT16 : ConvDtype::BF16;
   const ConvDtype other = a[0] == 0 ? ConvDtype::BF16 : ConvDtype::FLOAT16;
-  platform_ascendc::PlatformAscendC plat(nullptr);
-  ConvBackpropApi::PlatformInfo info{};
-  info.socVersion = plat.GetSocVersion();
-  info.l1Size = a[30] > 0 ? a[30] : 524288;
-  info.l0ASize = 65536; info.l0BSize = 65536; info.l0CSize = 131072; info.ubSize = 196608;
-  ConvBackpropApi::Conv3dBpFilterTiling byPlat(plat);
-  ConvBackpropApi::Conv3dBpFilterTiling byInfo(info);
-  ConvBackpropApi::Conv3dBpFilterTiling byNone;
+""" + tiling_objects("ConvBackpropApi", "Conv3dBpFilterTiling", 30) + r"""
   ConvBackpropApi::Conv3dBpFilterTiling& tl = a[30] > 0 ? byInfo : (a[30] < 0 ? byNone : byPlat);
   const long long skip = a[28], bad = a[29];
   if (!(skip & 1)) tl.SetInputShape(a[1], a[2], a[3], a[4], a[5]);
@@ -91,11 +90,8 @@ SHAPE = {"n": 2, "cin": 20, "din": 5, "hin": 7, "win": 6, "cout": 24, "k": (3, 2
 OD, OH, OW = out_shape((5, 7, 6), (3, 2, 3), (1, 0, 1, 1, 0, 2), (1, 2, 1), (2, 1, 1))
 
 
-class HostTiling:
+class HostTiling(HostProgram):
     """The host program: one run per scenario, the tiling fields by name."""
-
-    def __init__(self, exe: Path) -> None:
-        self.exe = exe
 
     def get(self, dt=0, skip=0, bad=0, l1=0, dy=None, cin_w=None, **shape) -> tuple[int, dict, str]:
         s = {**SHAPE, **shape}
@@ -104,27 +100,13 @@ class HostTiling:
         dy = dy or (s["n"], s["cout"], od, oh, ow)
         args = [dt, s["n"], s["cin"], s["din"], s["hin"], s["win"], s["cout"], cin_w or s["cin"], *s["k"], *dy,
                 *s["pads"], *s["stride"], *s["dil"], skip, bad, l1]
-        ran = subprocess.run([str(self.exe), *map(str, args)], capture_output=True, text=True, timeout=60)
-        assert ran.returncode == 0, ran.stderr
-        first, forms = ran.stdout.splitlines()
-        vals = [int(v) for v in first.split()]
-        return vals[0], dict(zip(FIELDS, vals[1:], strict=True)), forms
+        result, fields, (forms,) = run_host_program(self.exe, args, FIELDS)
+        return result, fields, forms
 
 
 @pytest.fixture(scope="module")
 def host(tmp_path_factory) -> HostTiling:
-    found = find_compiler()
-    if isinstance(found, str):
-        pytest.skip(found)
-    compiler: Compiler = found
-    d = tmp_path_factory.mktemp("conv3d_bp_filter_tiling")
-    src = d / "host.cpp"
-    src.write_text(HOST, encoding="utf-8")
-    sources = [str(src), str(RUNTIME_DIR / "matmul_tiling.cpp"), str(RUNTIME_DIR / "host_api.cpp")]
-    built = subprocess.run([compiler.path, *HOST_FLAGS, "-I", str(INCLUDE_DIR), *sources, "-o", str(d / "host")],
-                           capture_output=True, text=True, timeout=600)
-    assert built.returncode == 0, built.stderr[-4000:]
-    return HostTiling(d / "host")
+    return HostTiling(build_host_program(tmp_path_factory, "conv3d_bp_filter_tiling", HOST))
 
 
 # ---- numpy reference and the GradWeight format (written from the pages: FRACTAL_Z_3D, C0 = 16) --------
@@ -144,14 +126,6 @@ def conv3d_dw_ref(x, dy, k, pads, stride, dil):
                            c * dil[2]:c * dil[2] + stride[2] * (ow - 1) + 1:stride[2]]
                 dw[:, :, a, b, c] = np.einsum("nidhw,nodhw->oi", patch, dy.astype(np.float64))
     return dw
-
-
-def from_fractal_z_3d(f, cout, cin, k):
-    """(KD * Cin1 * KH * KW, Cout1, 16, C0) -> (Cout, Cin, KD, KH, KW)."""
-    kd, kh, kw = k
-    c1, n1 = -(-cin // 16), -(-cout // 16)
-    a = f.reshape(kd, c1, kh, kw, n1, 16, 16)           # (KD, C1, KH, KW, N1, N0, C0)
-    return a.transpose(4, 5, 1, 6, 0, 2, 3).reshape(n1 * 16, c1 * 16, kd, kh, kw)[:cout, :cin]
 
 
 def real_mask(cout, cin, k):

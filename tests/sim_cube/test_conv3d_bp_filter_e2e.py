@@ -9,8 +9,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_conv3d_api import out_shape, to_ndc1hwc0
-from test_conv3d_bp_filter_api import conv3d_dw_ref, from_fractal_z_3d
+from conv_testkit import (
+    SAVE_TILING,
+    build_operator,
+    from_fractal_z_3d,
+    op_def,
+    out_shape,
+    tiling_header,
+    to_ndc1hwc0,
+)
+from test_conv3d_bp_filter_api import conv3d_dw_ref
 
 from npukernelbench.toolchains.base import Launch, TensorArg
 
@@ -19,18 +27,9 @@ SHAPE = dict(n=2, cin=18, d=5, h=7, w=6, cout=20, k=(3, 2, 3), pads=(1, 0, 1, 1,
              dil=(2, 1, 1))
 OD, OH, OW = out_shape((5, 7, 6), (3, 2, 3), (1, 0, 1, 1, 0, 2), (1, 2, 1), (2, 1, 1))
 
-TILING_H = r"""
-#pragma once
-#include "register/tilingdata_base.h"
-#include "tiling/tiling_api.h"
-namespace optiling {
-BEGIN_TILING_DATA_DEF(BpFilterE2eTiling)
-  TILING_DATA_FIELD_DEF(uint32_t, coreHo);
-  TILING_DATA_FIELD_DEF_STRUCT(Conv3DBackpropFilterTilingData, bp);
-END_TILING_DATA_DEF;
-REGISTER_TILING_DATA_CLASS(BpFilterE2e, BpFilterE2eTiling)
-}  // namespace optiling
-"""
+TILING_H = tiling_header("BpFilterE2eTiling", "BpFilterE2e", [
+    "TILING_DATA_FIELD_DEF(uint32_t, coreHo)", "TILING_DATA_FIELD_DEF_STRUCT(Conv3DBackpropFilterTilingData, bp)"])
+PARAMS = [("x", "input", "float16"), ("dy", "input", "float16"), ("dw", "output", "float32")]
 
 HOST = r"""
 #include "bp_filter_e2e_tiling.h"
@@ -57,25 +56,10 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context) {
   if (t.GetTiling(td.bp) == -1) return ge::GRAPH_FAILED;
   td.set_coreHo(static_cast<uint32_t>((hout + 1) / 2));
   context->SetBlockDim(2);
-  td.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
-  context->GetRawTilingData()->SetDataSize(td.GetDataSize());
-  return ge::GRAPH_SUCCESS;
+""" + SAVE_TILING + r"""
 }
 }  // namespace optiling
-namespace ops {
-class BpFilterE2e : public OpDef {
- public:
-  explicit BpFilterE2e(const char* name) : OpDef(name) {
-    this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT16}).Format({ge::FORMAT_ND});
-    this->Input("dy").ParamType(REQUIRED).DataType({ge::DT_FLOAT16}).Format({ge::FORMAT_ND});
-    this->Output("dw").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND}).InitValue(0);
-    this->AICore().SetTiling(optiling::TilingFunc);
-    this->AICore().AddConfig("ascend910b");
-  }
-};
-OP_ADD(BpFilterE2e);
-}  // namespace ops
-"""
+""" + op_def("BpFilterE2e", PARAMS, init_zero=("dw",))
 
 KERNEL = r"""
 #include "kernel_operator.h"
@@ -115,13 +99,7 @@ extern "C" __global__ __aicore__ void bp_filter_e2e(GM_ADDR x, GM_ADDR dy, GM_AD
 
 @pytest.fixture(scope="module")
 def bp_build(sim, make_project):
-    proj = make_project("BpFilterE2e", "bp_filter_e2e", HOST, KERNEL,
-                        [("x", "input", "REQUIRED", "float16"), ("dy", "input", "REQUIRED", "float16"),
-                         ("dw", "output", "REQUIRED", "float32")],
-                        {"op_host/bp_filter_e2e_tiling.h": TILING_H})
-    build = sim.build(proj)
-    assert build.ok, build.diagnostics
-    return build
+    return build_operator(sim, make_project, "BpFilterE2e", "bp_filter_e2e", HOST, KERNEL, PARAMS, TILING_H)
 
 
 @pytest.mark.api("Conv3DBackpropFilter Kernel侧接口/Init", "Conv3DBackpropFilter Kernel侧接口/Iterate",

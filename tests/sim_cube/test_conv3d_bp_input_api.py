@@ -8,26 +8,26 @@ kernel with a violation."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
-from cube_program import CubeProgram, output
-from simkit import syntax_check
-from test_conv3d_api import (
+from conv_testkit import (
+    HostProgram,
     bf16_bits,
     bf16_float,
     bf16_round,
-    conv3d_ref,
+    build_host_program,
     from_ndc1hwc0,
     out_shape,
+    run_host_program,
+    tiling_objects,
     to_fractal_z_3d,
     to_ndc1hwc0,
 )
-
-from npukernelbench.toolchains.ascendc_sim.compiler import HOST_FLAGS, Compiler, find_compiler
-from npukernelbench.toolchains.ascendc_sim.sources import INCLUDE_DIR, RUNTIME_DIR
+from cube_program import CubeProgram, output
+from simkit import syntax_check
+from test_conv3d_api import conv3d_ref
 
 FIELDS = ["batch", "cin", "cout", "cout1", "cin1", "cout1G", "cin1G", "c0", "c0Bits", "dout", "ho", "wo", "di", "hi",
           "wi", "dk", "hk", "wk", "group", "strideD", "strideH", "strideW", "padFront", "padBack", "padUp", "padDown",
@@ -61,14 +61,7 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc && i <= 40; ++i) a[i - 1] = std::atoll(argv[i]);
   const ConvDtype dt = a[0] == 0 ? ConvDtype::FLOAT16 : ConvDtype::BF16;
   const long long skip = a[30], bad = a[31];
-  platform_ascendc::PlatformAscendC plat(nullptr);
-  ConvBackpropApi::PlatformInfo info{};
-  info.socVersion = plat.GetSocVersion();
-  info.l1Size = a[32] > 0 ? a[32] : 524288;
-  info.l0ASize = 65536; info.l0BSize = 65536; info.l0CSize = 131072; info.ubSize = 196608;
-  ConvBackpropApi::Conv3DBpInputTiling byPlat(plat);
-  ConvBackpropApi::Conv3DBpInputTiling byInfo(info);
-  ConvBackpropApi::Conv3DBpInputTiling byNone;
+""" + tiling_objects("ConvBackpropApi", "Conv3DBpInputTiling", 32) + r"""
   using Base = ConvBackpropApi::Conv3DBpInputTilingBase;
   Base& tl = a[32] > 0 ? static_cast<Base&>(byInfo) : (skip & 16) ? byNone : byPlat;
   int sw = -1, si = -1, sg = -1, so = -1;
@@ -108,11 +101,8 @@ int main(int argc, char** argv) {
 """
 
 
-class HostTiling:
+class HostTiling(HostProgram):
     """The host program: one run per scenario, the tiling fields by name."""
-
-    def __init__(self, exe: Path) -> None:
-        self.exe = exe
 
     def get(self, dt=0, n=2, cin=20, din=6, hin=9, win=10, cout=24, k=(3, 3, 3), pads=(1, 1, 1, 1, 1, 1),
             stride=(1, 2, 1), dil=(1, 1, 2), outpad=(0, 0, 0), go=None, skip=0, bad=0, l1=0, wcin=0
@@ -121,27 +111,13 @@ class HostTiling:
             od, oh, ow = out_shape((din, hin, win), k, pads, tuple(max(v, 1) for v in stride), dil)
             go = (n, cout, od, oh, ow)
         args = [dt, n, cin, din, hin, win, cout, *k, *pads, *stride, *dil, *outpad, *go, skip, bad, l1, wcin]
-        ran = subprocess.run([str(self.exe), *map(str, args)], capture_output=True, text=True, timeout=60)
-        assert ran.returncode == 0, ran.stderr
-        first, forms, sets = ran.stdout.splitlines()
-        vals = [int(v) for v in first.split()]
-        return vals[0], dict(zip(FIELDS, vals[1:], strict=True)), forms, [int(v) for v in sets.split()[1:]]
+        result, fields, (forms, sets) = run_host_program(self.exe, args, FIELDS)
+        return result, fields, forms, [int(v) for v in sets.split()[1:]]
 
 
 @pytest.fixture(scope="module")
 def host(tmp_path_factory) -> HostTiling:
-    found = find_compiler()
-    if isinstance(found, str):
-        pytest.skip(found)
-    compiler: Compiler = found
-    d = tmp_path_factory.mktemp("conv3d_bp_input_tiling")
-    src = d / "host.cpp"
-    src.write_text(HOST, encoding="utf-8")
-    sources = [str(src), str(RUNTIME_DIR / "matmul_tiling.cpp"), str(RUNTIME_DIR / "host_api.cpp")]
-    built = subprocess.run([compiler.path, *HOST_FLAGS, "-I", str(INCLUDE_DIR), *sources, "-o", str(d / "host")],
-                           capture_output=True, text=True, timeout=600)
-    assert built.returncode == 0, built.stderr[-4000:]
-    return HostTiling(d / "host")
+    return HostTiling(build_host_program(tmp_path_factory, "conv3d_bp_input_tiling", HOST))
 
 
 # ---- the numpy reference (written from the page's formula: dL/dX from dL/dY and the forward W) --------

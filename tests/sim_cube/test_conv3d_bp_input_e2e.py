@@ -8,7 +8,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_conv3d_api import from_ndc1hwc0, out_shape, to_fractal_z_3d, to_ndc1hwc0
+from conv_testkit import (
+    SAVE_TILING,
+    build_operator,
+    from_ndc1hwc0,
+    op_def,
+    out_shape,
+    tiling_header,
+    to_fractal_z_3d,
+    to_ndc1hwc0,
+)
 from test_conv3d_bp_input_api import conv3d_bp_input_ref
 
 from npukernelbench.toolchains.base import Launch, TensorArg
@@ -17,18 +26,9 @@ from npukernelbench.toolchains.base import Launch, TensorArg
 SHAPE = dict(n=2, cin=18, d=5, h=6, w=7, cout=20, k=(3, 2, 3), pads=(1, 0, 1, 1, 0, 2), stride=(1, 2, 1),
              dil=(2, 1, 1))
 
-TILING_H = r"""
-#pragma once
-#include "register/tilingdata_base.h"
-#include "tiling/tiling_api.h"
-namespace optiling {
-BEGIN_TILING_DATA_DEF(Conv3dDxE2eTiling)
-  TILING_DATA_FIELD_DEF(uint32_t, coreDin);
-  TILING_DATA_FIELD_DEF_STRUCT(Conv3DBackpropInputTilingData, dx);
-END_TILING_DATA_DEF;
-REGISTER_TILING_DATA_CLASS(Conv3dDxE2e, Conv3dDxE2eTiling)
-}  // namespace optiling
-"""
+TILING_H = tiling_header("Conv3dDxE2eTiling", "Conv3dDxE2e", [
+    "TILING_DATA_FIELD_DEF(uint32_t, coreDin)", "TILING_DATA_FIELD_DEF_STRUCT(Conv3DBackpropInputTilingData, dx)"])
+PARAMS = [("dy", "input", "float16"), ("w", "input", "float16"), ("dx", "output", "float16")]
 
 HOST = r"""
 #include "conv3d_dx_e2e_tiling.h"
@@ -55,25 +55,10 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context) {
   if (t.GetTiling(td.dx) == -1) return ge::GRAPH_FAILED;
   td.set_coreDin(3);
   context->SetBlockDim(2);
-  td.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
-  context->GetRawTilingData()->SetDataSize(td.GetDataSize());
-  return ge::GRAPH_SUCCESS;
+""" + SAVE_TILING + r"""
 }
 }  // namespace optiling
-namespace ops {
-class Conv3dDxE2e : public OpDef {
- public:
-  explicit Conv3dDxE2e(const char* name) : OpDef(name) {
-    this->Input("dy").ParamType(REQUIRED).DataType({ge::DT_FLOAT16}).Format({ge::FORMAT_ND});
-    this->Input("w").ParamType(REQUIRED).DataType({ge::DT_FLOAT16}).Format({ge::FORMAT_ND});
-    this->Output("dx").ParamType(REQUIRED).DataType({ge::DT_FLOAT16}).Format({ge::FORMAT_ND});
-    this->AICore().SetTiling(optiling::TilingFunc);
-    this->AICore().AddConfig("ascend910b");
-  }
-};
-OP_ADD(Conv3dDxE2e);
-}  // namespace ops
-"""
+""" + op_def("Conv3dDxE2e", PARAMS)
 
 KERNEL = r"""
 #include "kernel_operator.h"
@@ -121,13 +106,7 @@ extern "C" __global__ __aicore__ void conv3d_dx_e2e(GM_ADDR dy, GM_ADDR w, GM_AD
 
 @pytest.fixture(scope="module")
 def dx_build(sim, make_project):
-    proj = make_project("Conv3dDxE2e", "conv3d_dx_e2e", HOST, KERNEL,
-                        [("dy", "input", "REQUIRED", "float16"), ("w", "input", "REQUIRED", "float16"),
-                         ("dx", "output", "REQUIRED", "float16")],
-                        {"op_host/conv3d_dx_e2e_tiling.h": TILING_H})
-    build = sim.build(proj)
-    assert build.ok, build.diagnostics
-    return build
+    return build_operator(sim, make_project, "Conv3dDxE2e", "conv3d_dx_e2e", HOST, KERNEL, PARAMS, TILING_H)
 
 
 @pytest.mark.api("Conv3DBackpropInput Kernel侧接口/Init", "Conv3DBackpropInput Kernel侧接口/Iterate",

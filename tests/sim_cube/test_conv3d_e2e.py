@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_conv3d_api import conv3d_ref, from_ndc1hwc0, to_fractal_z_3d, to_ndc1hwc0
+from conv_testkit import SAVE_TILING, build_operator, from_ndc1hwc0, op_def, tiling_header, to_fractal_z_3d, to_ndc1hwc0
+from test_conv3d_api import conv3d_ref
 
 from npukernelbench.toolchains.base import Launch, TensorArg
 
@@ -15,19 +16,10 @@ from npukernelbench.toolchains.base import Launch, TensorArg
 SHAPE = dict(n=2, cin=18, d=5, h=6, w=7, cout=20, k=(3, 2, 3), pads=(1, 0, 1, 1, 0, 2), stride=(1, 2, 1),
              dil=(2, 1, 1))
 
-TILING_H = r"""
-#pragma once
-#include "register/tilingdata_base.h"
-#include "tiling/tiling_api.h"
-namespace optiling {
-BEGIN_TILING_DATA_DEF(Conv3dE2eTiling)
-  TILING_DATA_FIELD_DEF(uint32_t, batch);
-  TILING_DATA_FIELD_DEF(uint32_t, coreDo);
-  TILING_DATA_FIELD_DEF_STRUCT(TConv3DApiTiling, conv);
-END_TILING_DATA_DEF;
-REGISTER_TILING_DATA_CLASS(Conv3dE2e, Conv3dE2eTiling)
-}  // namespace optiling
-"""
+TILING_H = tiling_header("Conv3dE2eTiling", "Conv3dE2e", [
+    "TILING_DATA_FIELD_DEF(uint32_t, batch)", "TILING_DATA_FIELD_DEF(uint32_t, coreDo)",
+    "TILING_DATA_FIELD_DEF_STRUCT(TConv3DApiTiling, conv)"])
+PARAMS = [("x", "input", "float16"), ("w", "input", "float16"), ("b", "input", "float16"), ("y", "output", "float16")]
 
 HOST = r"""
 #include "conv3d_e2e_tiling.h"
@@ -57,26 +49,10 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context) {
   td.set_batch(2);
   td.set_coreDo(static_cast<uint32_t>(coreDo));
   context->SetBlockDim(2);
-  td.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
-  context->GetRawTilingData()->SetDataSize(td.GetDataSize());
-  return ge::GRAPH_SUCCESS;
+""" + SAVE_TILING + r"""
 }
 }  // namespace optiling
-namespace ops {
-class Conv3dE2e : public OpDef {
- public:
-  explicit Conv3dE2e(const char* name) : OpDef(name) {
-    this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT16}).Format({ge::FORMAT_ND});
-    this->Input("w").ParamType(REQUIRED).DataType({ge::DT_FLOAT16}).Format({ge::FORMAT_ND});
-    this->Input("b").ParamType(REQUIRED).DataType({ge::DT_FLOAT16}).Format({ge::FORMAT_ND});
-    this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT16}).Format({ge::FORMAT_ND});
-    this->AICore().SetTiling(optiling::TilingFunc);
-    this->AICore().AddConfig("ascend910b");
-  }
-};
-OP_ADD(Conv3dE2e);
-}  // namespace ops
-"""
+""" + op_def("Conv3dE2e", PARAMS)
 
 KERNEL = r"""
 #include "kernel_operator.h"
@@ -118,13 +94,7 @@ extern "C" __global__ __aicore__ void conv3d_e2e(GM_ADDR x, GM_ADDR w, GM_ADDR b
 
 @pytest.fixture(scope="module")
 def conv_build(sim, make_project):
-    proj = make_project("Conv3dE2e", "conv3d_e2e", HOST, KERNEL,
-                        [("x", "input", "REQUIRED", "float16"), ("w", "input", "REQUIRED", "float16"),
-                         ("b", "input", "REQUIRED", "float16"), ("y", "output", "REQUIRED", "float16")],
-                        {"op_host/conv3d_e2e_tiling.h": TILING_H})
-    build = sim.build(proj)
-    assert build.ok, build.diagnostics
-    return build
+    return build_operator(sim, make_project, "Conv3dE2e", "conv3d_e2e", HOST, KERNEL, PARAMS, TILING_H)
 
 
 @pytest.mark.api("Conv3D Kernel侧接口/Init", "Conv3D Kernel侧接口/IterateAll",

@@ -23,7 +23,6 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -47,15 +46,6 @@ struct Conv3DBpFilterCfg : public ConvBpContext<A, B, C, D> {
   using L0cT = float;
   __aicore__ inline Conv3DBpFilterCfg() {}
 };
-
-namespace sim {
-inline std::string bpf_num(std::uint64_t v) { return std::to_string(v); }
-
-// The iteration state the pages expose as the object's ctx (ctx.isFirstIter_).
-struct BpFilterContext {
-  bool isFirstIter_ = true;
-};
-}  // namespace sim
 
 template <typename Intf, class Config>
 class Conv3DBpFilterImpl {
@@ -86,9 +76,7 @@ class Conv3DBpFilterImpl {
   static constexpr std::uint64_t kC0 = 16;
 
   void Init(const TConv3DBpFilterTiling* __restrict tiling) { NPUKB_CALLER;
-    if (init_) npukb::violation("Conv3DBackpropFilter::Init", "Init is called only once", file, line);
-    if (tiling == nullptr) npukb::violation("Conv3DBackpropFilter::Init", "the tiling pointer is null", file, line);
-    std::memcpy(&t_, tiling, sizeof(t_));
+    npukb::convbp::init_tiling(init_, tiling, t_, "Conv3DBackpropFilter", file, line);
     check_tiling(file, line);
     init_ = true;
     single_m_ = t_.singleCoreM;
@@ -109,11 +97,11 @@ class Conv3DBpFilterImpl {
     if (singleCoreM == 0 || singleCoreN == 0 || singleCoreK == 0 || singleCoreM > t_.cout ||
         singleCoreN > static_cast<std::uint64_t>(t_.cin) * kernel || singleCoreN % kernel != 0 ||
         singleCoreK > static_cast<std::uint64_t>(t_.ho) * t_.wo) {
-      npukb::violation("Conv3DBackpropFilter::SetSingleShape", "the single-core shape (M " + sim::bpf_num(singleCoreM) +
-                       ", N " + sim::bpf_num(singleCoreN) + ", K " + sim::bpf_num(singleCoreK) + ") must be non-empty, "
-                       "N a multiple of Dk * Hk * Wk (" + sim::bpf_num(kernel) + "), and within the original shape "
-                       "(M " + sim::bpf_num(t_.cout) + ", N " + sim::bpf_num(t_.cin * kernel) + ", K " +
-                       sim::bpf_num(static_cast<std::uint64_t>(t_.ho) * t_.wo) + ")", file, line);
+      npukb::violation("Conv3DBackpropFilter::SetSingleShape", "the single-core shape (M " + npukb::convbp::num(singleCoreM) +
+                       ", N " + npukb::convbp::num(singleCoreN) + ", K " + npukb::convbp::num(singleCoreK) + ") must be non-empty, "
+                       "N a multiple of Dk * Hk * Wk (" + npukb::convbp::num(kernel) + "), and within the original shape "
+                       "(M " + npukb::convbp::num(t_.cout) + ", N " + npukb::convbp::num(t_.cin * kernel) + ", K " +
+                       npukb::convbp::num(static_cast<std::uint64_t>(t_.ho) * t_.wo) + ")", file, line);
     }
     single_m_ = singleCoreM;
     single_n_ = singleCoreN;
@@ -122,12 +110,12 @@ class Conv3DBpFilterImpl {
   void SetStartPosition(uint32_t hoStartIdx) { NPUKB_CALLER;
     need_init("SetStartPosition", file, line);
     if (hoStartIdx >= t_.ho) {
-      npukb::violation("Conv3DBackpropFilter::SetStartPosition", "hoStartIdx (" + sim::bpf_num(hoStartIdx) +
-                       ") is not below Ho (" + sim::bpf_num(t_.ho) + ")", file, line);
+      npukb::violation("Conv3DBackpropFilter::SetStartPosition", "hoStartIdx (" + npukb::convbp::num(hoStartIdx) +
+                       ") is not below Ho (" + npukb::convbp::num(t_.ho) + ")", file, line);
     }
     ho_start_ = hoStartIdx;
   }
-  bool Iterate(sim::BpFilterContext& ctx, bool enPartialSum) { NPUKB_CALLER;
+  bool Iterate(npukb::convbp::BpFilterContext& ctx, bool enPartialSum) { NPUKB_CALLER;
     (void)enPartialSum;   // reserved by the pages
     need_init("Iterate", file, line);
     if (ctx.isFirstIter_) {
@@ -138,8 +126,8 @@ class Conv3DBpFilterImpl {
       const std::uint64_t k0 = static_cast<std::uint64_t>(ho_start_) * t_.wo;
       if (k0 + single_k_ > static_cast<std::uint64_t>(t_.ho) * t_.wo) {
         npukb::violation("Conv3DBackpropFilter::Iterate", "hoStartIdx * Wo + singleCoreK (" +
-                         sim::bpf_num(k0 + single_k_) + ") exceeds Ho * Wo (" +
-                         sim::bpf_num(static_cast<std::uint64_t>(t_.ho) * t_.wo) + ")", file, line);
+                         npukb::convbp::num(k0 + single_k_) + ") exceeds Ho * Wo (" +
+                         npukb::convbp::num(static_cast<std::uint64_t>(t_.ho) * t_.wo) + ")", file, line);
       }
       check_reads(file, line);
       ctx.isFirstIter_ = false;
@@ -174,18 +162,12 @@ class Conv3DBpFilterImpl {
 
  private:
   void need_init(const char* api, const char* file, int line) const {
-    if (!init_) {
-      npukb::violation((std::string("Conv3DBackpropFilter::") + api).c_str(), "Init must be called first", file, line);
-    }
+    npukb::convbp::need_init(init_, "Conv3DBackpropFilter", api, file, line);
   }
   void check_tiling(const char* file, int line) const {
-    const bool dims = t_.batch > 0 && t_.cin > 0 && t_.cout > 0 && t_.dout > 0 && t_.ho > 0 && t_.wo > 0 &&
-                      t_.di > 0 && t_.hi > 0 && t_.wi > 0 && t_.dk > 0 && t_.hk > 0 && t_.wk > 0;
-    const bool steps = t_.strideD > 0 && t_.strideH > 0 && t_.strideW > 0 && t_.dilationD > 0 && t_.dilationH > 0 &&
-                       t_.dilationW > 0;
     const bool blocks = t_.baseM > 0 && t_.baseN > 0 && t_.baseK > 0 && t_.baseM % 16 == 0 && t_.baseN % 16 == 0 &&
                         t_.channelSize == kC0;
-    if (!dims || !steps || !blocks || t_.singleCoreBatch == 0 || t_.singleCoreBatch > t_.batch) {
+    if (!npukb::convbp::geometry_nonzero(t_) || !blocks || t_.singleCoreBatch == 0 || t_.singleCoreBatch > t_.batch) {
       npukb::violation("Conv3DBackpropFilter::Init", "the tiling is not a Conv3DBackpropFilter tiling (zero shapes, "
                        "strides, dilations or base blocks, channelSize other than 16): fill it with "
                        "Conv3dBpFilterTiling::GetTiling", file, line);
@@ -366,7 +348,7 @@ struct Conv3DBpFilterIntf {
   }
   __aicore__ inline void End() { impl_.End(); }
 
-  sim::BpFilterContext ctx;
+  npukb::convbp::BpFilterContext ctx;
 
  private:
   Impl<Conv3DBpFilterIntf, Config> impl_;

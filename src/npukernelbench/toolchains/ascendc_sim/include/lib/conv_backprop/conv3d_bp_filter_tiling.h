@@ -92,32 +92,13 @@ END_TILING_DATA_DEF;
 
 namespace ConvBackpropApi {
 
-namespace sim {
-struct BpFilterTypeDesc {
-  ConvCommonApi::TPosition pos;
-  ConvCommonApi::ConvFormat format;
-  ConvCommonApi::ConvDtype dtype;
-};
-inline uint64_t bpf_ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
-inline uint64_t bpf_align_up(uint64_t a, uint64_t b) { return bpf_ceil_div(a, b) * b; }
-// The forward output extent of one axis (0 when the dilated kernel does not fit the padded input).
-inline int64_t bpf_out_len(int64_t in, int64_t pad_a, int64_t pad_b, int64_t k, int64_t dil, int64_t stride) {
-  const int64_t span = dil * (k - 1) + 1;
-  const int64_t padded = in + pad_a + pad_b;
-  return padded < span ? 0 : (padded - span) / stride + 1;
-}
-}  // namespace sim
-
-class Conv3dBpFilterTilingBase {
+class Conv3dBpFilterTilingBase : public npukb::convbp::TilingCommon {
  public:
-  Conv3dBpFilterTilingBase() {
-    platform_ascendc::PlatformAscendC plat(nullptr);
-    FromPlatform(plat);
-  }
-  explicit Conv3dBpFilterTilingBase(const platform_ascendc::PlatformAscendC& ascendcPlatform) {
-    FromPlatform(ascendcPlatform);
-  }
-  explicit Conv3dBpFilterTilingBase(const PlatformInfo& platform) : platform_(platform) {}
+  Conv3dBpFilterTilingBase() : Conv3dBpFilterTilingBase(platform_ascendc::PlatformAscendC(nullptr)) {}
+  explicit Conv3dBpFilterTilingBase(const platform_ascendc::PlatformAscendC& ascendcPlatform)
+      : TilingCommon(ConvCommonApi::ConvDtype::FLOAT32, ascendcPlatform) {}
+  explicit Conv3dBpFilterTilingBase(const PlatformInfo& platform)
+      : TilingCommon(ConvCommonApi::ConvDtype::FLOAT32, platform) {}
   virtual ~Conv3dBpFilterTilingBase() = default;
 
   int64_t GetTiling(optiling::Conv3DBackpropFilterTilingData& tiling) {
@@ -134,45 +115,16 @@ class Conv3dBpFilterTilingBase {
   }
 
   void SetWeightShape(int64_t cout, int64_t cin, int64_t d, int64_t h, int64_t w) {
-    w_[0] = cout; w_[1] = cin; w_[2] = d; w_[3] = h; w_[4] = w; weight_shape_set_ = true;
+    Store(w_, weight_shape_set_, cout, cin, d, h, w);
   }
   void SetInputShape(int64_t n, int64_t c, int64_t d, int64_t h, int64_t w) {
-    x_[0] = n; x_[1] = c; x_[2] = d; x_[3] = h; x_[4] = w; input_shape_set_ = true;
+    Store(x_, input_shape_set_, n, c, d, h, w);
   }
   void SetGradOutputShape(int64_t n, int64_t c, int64_t d, int64_t h, int64_t w) {
-    dy_[0] = n; dy_[1] = c; dy_[2] = d; dy_[3] = h; dy_[4] = w; grad_output_shape_set_ = true;
-  }
-  void SetWeightType(ConvCommonApi::TPosition pos, ConvCommonApi::ConvFormat format, ConvCommonApi::ConvDtype dtype) {
-    weight_ = {pos, format, dtype};
-  }
-  void SetInputType(ConvCommonApi::TPosition pos, ConvCommonApi::ConvFormat format, ConvCommonApi::ConvDtype dtype) {
-    input_ = {pos, format, dtype};
-  }
-  void SetGradOutputType(ConvCommonApi::TPosition pos, ConvCommonApi::ConvFormat format,
-                         ConvCommonApi::ConvDtype dtype) {
-    grad_output_ = {pos, format, dtype};
-  }
-  void SetPadding(int64_t padFront, int64_t padBack, int64_t padUp, int64_t padDown, int64_t padLeft,
-                  int64_t padRight) {
-    pad_[0] = padFront; pad_[1] = padBack; pad_[2] = padUp; pad_[3] = padDown; pad_[4] = padLeft; pad_[5] = padRight;
-  }
-  void SetStride(int64_t strideD, int64_t strideH, int64_t strideW) {
-    stride_[0] = strideD; stride_[1] = strideH; stride_[2] = strideW;
-  }
-  void SetDilation(int64_t dilationD, int64_t dilationH, int64_t dilationW) {
-    dil_[0] = dilationD; dil_[1] = dilationH; dil_[2] = dilationW;
+    Store(dy_, grad_output_shape_set_, n, c, d, h, w);
   }
 
  protected:
-  void FromPlatform(const platform_ascendc::PlatformAscendC& p) {
-    platform_.socVersion = p.GetSocVersion();
-    p.GetCoreMemSize(platform_ascendc::CoreMemType::L1, platform_.l1Size);
-    p.GetCoreMemSize(platform_ascendc::CoreMemType::L0_A, platform_.l0ASize);
-    p.GetCoreMemSize(platform_ascendc::CoreMemType::L0_B, platform_.l0BSize);
-    p.GetCoreMemSize(platform_ascendc::CoreMemType::L0_C, platform_.l0CSize);
-    p.GetCoreMemSize(platform_ascendc::CoreMemType::UB, platform_.ubSize);
-  }
-
   static void Fill(optiling::TConv3DBpFilterTiling& tiling, const AscendC::tiling::TConv3DBpFilterTiling& t) {
     tiling.set_batch(t.batch);
     tiling.set_cin(t.cin);
@@ -247,30 +199,26 @@ class Conv3dBpFilterTilingBase {
     }
     if (input_.dtype != ConvDtype::FLOAT16 && input_.dtype != ConvDtype::BF16) return false;
     if (grad_output_.dtype != input_.dtype) return false;
-    for (int i = 0; i < 3; ++i) {
-      if (stride_[i] < 1 || dil_[i] < 1) return false;
-    }
-    for (int i = 0; i < 6; ++i) {
-      if (pad_[i] < 0) return false;
-    }
-    for (int i = 0; i < 5; ++i) {
-      if (w_[i] <= 0 || x_[i] <= 0 || dy_[i] <= 0) return false;
+    if (!StridesPadsDilationsValid()) return false;
+    if (!AllPositive(w_[0], w_[1], w_[2], w_[3], w_[4]) || !AllPositive(x_[0], x_[1], x_[2], x_[3], x_[4]) ||
+        !AllPositive(dy_[0], dy_[1], dy_[2], dy_[3], dy_[4])) {
+      return false;
     }
     if (dy_[0] != x_[0] || dy_[1] != w_[0] || x_[1] != w_[1]) return false;
-    const int64_t od = sim::bpf_out_len(x_[2], pad_[0], pad_[1], w_[2], dil_[0], stride_[0]);
-    const int64_t oh = sim::bpf_out_len(x_[3], pad_[2], pad_[3], w_[3], dil_[1], stride_[1]);
-    const int64_t ow = sim::bpf_out_len(x_[4], pad_[4], pad_[5], w_[4], dil_[2], stride_[2]);
+    const int64_t od = ForwardOutLen(0, x_[2], w_[2]);
+    const int64_t oh = ForwardOutLen(1, x_[3], w_[3]);
+    const int64_t ow = ForwardOutLen(2, x_[4], w_[4]);
     if (od != dy_[2] || oh != dy_[3] || ow != dy_[4]) return false;
 
     // The split. C0 = 16 (32 bytes of half / bfloat16_t).
     const uint64_t c0 = 16, esz = 2;
     const uint64_t cout = static_cast<uint64_t>(w_[0]), cin = static_cast<uint64_t>(w_[1]);
     const uint64_t dk = static_cast<uint64_t>(w_[2]), hk = static_cast<uint64_t>(w_[3]), wk = static_cast<uint64_t>(w_[4]);
-    const uint64_t cin1 = sim::bpf_ceil_div(cin, c0), cout1 = sim::bpf_ceil_div(cout, c0);
+    const uint64_t cin1 = npukb::convbp::ceil_div(cin, c0), cout1 = npukb::convbp::ceil_div(cout, c0);
     const uint64_t m16 = cout1 * c0;                       // M, padded
     const uint64_t n16 = dk * cin1 * hk * wk * c0;         // N, padded (FRACTAL_Z_3D rows x C0)
     const uint64_t howo = static_cast<uint64_t>(oh * ow);
-    const uint64_t k16 = sim::bpf_align_up(howo, c0);
+    const uint64_t k16 = npukb::convbp::align_up(howo, c0);
     uint64_t base_m = std::min<uint64_t>(m16, 128);
     uint64_t base_n = std::min<uint64_t>(n16, 128);
     // L0C holds baseM x baseN float sums (double-buffered when both fit).
@@ -285,11 +233,11 @@ class Conv3dBpFilterTilingBase {
     if (base_m * base_k * esz * 2 > platform_.l0ASize || base_n * base_k * esz * 2 > platform_.l0BSize) return false;
     // L1: the GradOutput panel (baseM x stepKa * baseK) and the Input rows behind one B panel (the
     // (depth, Cin1) planes of baseN, the Hi rows stepKb * baseK output positions reach), both double-buffered.
-    const uint64_t k_blocks = sim::bpf_ceil_div(howo, base_k);
-    const uint64_t planes = std::min<uint64_t>(dk * cin1, sim::bpf_ceil_div(base_n, hk * wk * c0));
+    const uint64_t k_blocks = npukb::convbp::ceil_div(howo, base_k);
+    const uint64_t planes = std::min<uint64_t>(dk * cin1, npukb::convbp::ceil_div(base_n, hk * wk * c0));
     const uint64_t hi = static_cast<uint64_t>(x_[3]), wi = static_cast<uint64_t>(x_[4]);
     const auto b_elems = [&](uint64_t step) {
-      const uint64_t rows = std::min<uint64_t>(sim::bpf_ceil_div(step * base_k, static_cast<uint64_t>(ow)) + 1,
+      const uint64_t rows = std::min<uint64_t>(npukb::convbp::ceil_div(step * base_k, static_cast<uint64_t>(ow)) + 1,
                                                static_cast<uint64_t>(oh));
       const uint64_t hrows = std::min<uint64_t>(hi, (rows - 1) * stride_[1] + (hk - 1) * dil_[1] + 1);
       return planes * hrows * wi * c0;
@@ -312,22 +260,7 @@ class Conv3dBpFilterTilingBase {
     t.di = static_cast<uint32_t>(x_[2]);
     t.hi = static_cast<uint32_t>(x_[3]);
     t.wi = static_cast<uint32_t>(x_[4]);
-    t.dk = static_cast<uint32_t>(dk);
-    t.hk = static_cast<uint32_t>(hk);
-    t.wk = static_cast<uint32_t>(wk);
-    t.group = 1;
-    t.strideD = static_cast<uint32_t>(stride_[0]);
-    t.strideH = static_cast<uint32_t>(stride_[1]);
-    t.strideW = static_cast<uint32_t>(stride_[2]);
-    t.padFront = static_cast<uint32_t>(pad_[0]);
-    t.padBack = static_cast<uint32_t>(pad_[1]);
-    t.padUp = static_cast<uint32_t>(pad_[2]);
-    t.padDown = static_cast<uint32_t>(pad_[3]);
-    t.padLeft = static_cast<uint32_t>(pad_[4]);
-    t.padRight = static_cast<uint32_t>(pad_[5]);
-    t.dilationD = static_cast<uint32_t>(dil_[0]);
-    t.dilationH = static_cast<uint32_t>(dil_[1]);
-    t.dilationW = static_cast<uint32_t>(dil_[2]);
+    FillKernelStridesPadsDilations(t);
     t.channelSize = static_cast<uint32_t>(c0);
     t.al0Pbuffer = 2;
     t.bl0Pbuffer = 2;
@@ -360,21 +293,6 @@ class Conv3dBpFilterTilingBase {
     (void)n16;
     return true;
   }
-
-  PlatformInfo platform_{};
-  int64_t w_[5] = {0, 0, 0, 0, 0};
-  int64_t x_[5] = {0, 0, 0, 0, 0};
-  int64_t dy_[5] = {0, 0, 0, 0, 0};
-  bool weight_shape_set_ = false, input_shape_set_ = false, grad_output_shape_set_ = false;
-  sim::BpFilterTypeDesc input_{ConvCommonApi::TPosition::GM, ConvCommonApi::ConvFormat::NDC1HWC0,
-                               ConvCommonApi::ConvDtype::FLOAT16};
-  sim::BpFilterTypeDesc grad_output_{ConvCommonApi::TPosition::GM, ConvCommonApi::ConvFormat::NDC1HWC0,
-                                     ConvCommonApi::ConvDtype::FLOAT16};
-  sim::BpFilterTypeDesc weight_{ConvCommonApi::TPosition::GM, ConvCommonApi::ConvFormat::FRACTAL_Z_3D,
-                                ConvCommonApi::ConvDtype::FLOAT32};
-  int64_t pad_[6] = {0, 0, 0, 0, 0, 0};
-  int64_t stride_[3] = {1, 1, 1};
-  int64_t dil_[3] = {1, 1, 1};
 };
 
 class Conv3dBpFilterTiling : public Conv3dBpFilterTilingBase {

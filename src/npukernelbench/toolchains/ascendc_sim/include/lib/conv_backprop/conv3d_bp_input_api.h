@@ -23,7 +23,6 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -77,9 +76,7 @@ class Conv3DBpInputImpl {
   static constexpr std::uint64_t kC0 = 16;
 
   void Init(const TConv3DBackpropInputTiling* __restrict tiling) { NPUKB_CALLER;
-    if (init_) npukb::violation("Conv3DBackpropInput::Init", "Init is called only once", file, line);
-    if (tiling == nullptr) npukb::violation("Conv3DBackpropInput::Init", "the tiling pointer is null", file, line);
-    std::memcpy(&t_, tiling, sizeof(t_));
+    npukb::convbp::init_tiling(init_, tiling, t_, "Conv3DBackpropInput", file, line);
     check_tiling(file, line);
     init_ = true;
     single_m_ = t_.singleCoreM;
@@ -189,20 +186,14 @@ class Conv3DBpInputImpl {
   }
 
  private:
-  static std::string num(std::uint64_t v) { return std::to_string(v); }
+  static std::string num(std::uint64_t v) { return npukb::convbp::num(v); }
   void need_init(const char* api, const char* file, int line) const {
-    if (!init_) {
-      npukb::violation((std::string("Conv3DBackpropInput::") + api).c_str(), "Init must be called first", file, line);
-    }
+    npukb::convbp::need_init(init_, "Conv3DBackpropInput", api, file, line);
   }
   void check_tiling(const char* file, int line) const {
-    const bool dims = t_.batch > 0 && t_.cin > 0 && t_.cout > 0 && t_.dout > 0 && t_.ho > 0 && t_.wo > 0 && t_.di > 0 &&
-                      t_.hi > 0 && t_.wi > 0 && t_.dk > 0 && t_.hk > 0 && t_.wk > 0;
-    const bool steps = t_.strideD > 0 && t_.strideH > 0 && t_.strideW > 0 && t_.dilationD > 0 && t_.dilationH > 0 &&
-                       t_.dilationW > 0;
     const bool split = t_.baseM > 0 && t_.baseN > 0 && t_.baseK > 0 && t_.c0 == kC0 &&
                        t_.cout1 == (t_.cout + kC0 - 1) / kC0 && t_.cin1 == (t_.cin + kC0 - 1) / kC0;
-    if (!dims || !steps || !split) {
+    if (!npukb::convbp::geometry_nonzero(t_) || !split) {
       npukb::violation("Conv3DBackpropInput::Init", "the tiling is not a Conv3DBackpropInput tiling (zero shapes, "
                        "strides, dilations or base blocks, C0 other than 16): fill it with "
                        "Conv3DBpInputTiling::GetTiling", file, line);

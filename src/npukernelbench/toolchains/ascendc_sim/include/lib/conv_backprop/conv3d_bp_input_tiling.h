@@ -103,18 +103,13 @@ END_TILING_DATA_DEF;
 
 namespace ConvBackpropApi {
 
-class Conv3DBpInputTilingBase {
+class Conv3DBpInputTilingBase : public npukb::convbp::TilingCommon {
  public:
   Conv3DBpInputTilingBase() : Conv3DBpInputTilingBase(platform_ascendc::PlatformAscendC(nullptr)) {}
-  explicit Conv3DBpInputTilingBase(const platform_ascendc::PlatformAscendC& ascendcPlatform) {
-    platform_.socVersion = ascendcPlatform.GetSocVersion();
-    ascendcPlatform.GetCoreMemSize(platform_ascendc::CoreMemType::L1, platform_.l1Size);
-    ascendcPlatform.GetCoreMemSize(platform_ascendc::CoreMemType::L0_A, platform_.l0ASize);
-    ascendcPlatform.GetCoreMemSize(platform_ascendc::CoreMemType::L0_B, platform_.l0BSize);
-    ascendcPlatform.GetCoreMemSize(platform_ascendc::CoreMemType::L0_C, platform_.l0CSize);
-    ascendcPlatform.GetCoreMemSize(platform_ascendc::CoreMemType::UB, platform_.ubSize);
-  }
-  explicit Conv3DBpInputTilingBase(const PlatformInfo& platform) : platform_(platform) {}
+  explicit Conv3DBpInputTilingBase(const platform_ascendc::PlatformAscendC& ascendcPlatform)
+      : TilingCommon(ConvCommonApi::ConvDtype::FLOAT16, ascendcPlatform) {}
+  explicit Conv3DBpInputTilingBase(const PlatformInfo& platform)
+      : TilingCommon(ConvCommonApi::ConvDtype::FLOAT16, platform) {}
   virtual ~Conv3DBpInputTilingBase() = default;
 
   int64_t GetTiling(optiling::Conv3DBackpropInputTilingData& tiling) {
@@ -197,39 +192,19 @@ class Conv3DBpInputTilingBase {
   }
 
   bool SetWeightShape(int64_t cout, int64_t cin, int64_t d, int64_t h, int64_t w) {
-    if (cout <= 0 || cin <= 0 || d <= 0 || h <= 0 || w <= 0) return false;
-    w_cout_ = cout; w_cin_ = cin; kd_ = d; kh_ = h; kw_ = w; weight_set_ = true;
+    if (!AllPositive(cout, cin, d, h, w)) return false;
+    Store(w_, weight_shape_set_, cout, cin, d, h, w);
     return true;
   }
   bool SetInputShape(int64_t n, int64_t c, int64_t d, int64_t h, int64_t w) {
-    if (n <= 0 || c <= 0 || d <= 0 || h <= 0 || w <= 0) return false;
-    in_[0] = n; in_[1] = c; in_[2] = d; in_[3] = h; in_[4] = w; input_set_ = true;
+    if (!AllPositive(n, c, d, h, w)) return false;
+    Store(x_, input_shape_set_, n, c, d, h, w);
     return true;
   }
   bool SetGradOutputShape(int64_t n, int64_t c, int64_t d, int64_t h, int64_t w) {
-    if (n <= 0 || c <= 0 || d <= 0 || h <= 0 || w <= 0) return false;
-    go_[0] = n; go_[1] = c; go_[2] = d; go_[3] = h; go_[4] = w; grad_output_set_ = true;
+    if (!AllPositive(n, c, d, h, w)) return false;
+    Store(dy_, grad_output_shape_set_, n, c, d, h, w);
     return true;
-  }
-  void SetWeightType(ConvCommonApi::TPosition pos, ConvCommonApi::ConvFormat format, ConvCommonApi::ConvDtype dtype) {
-    weight_ = {pos, format, dtype};
-  }
-  void SetInputType(ConvCommonApi::TPosition pos, ConvCommonApi::ConvFormat format, ConvCommonApi::ConvDtype dtype) {
-    input_ = {pos, format, dtype};
-  }
-  void SetGradOutputType(ConvCommonApi::TPosition pos, ConvCommonApi::ConvFormat format,
-                         ConvCommonApi::ConvDtype dtype) {
-    grad_output_ = {pos, format, dtype};
-  }
-  void SetPadding(int64_t padFront, int64_t padBack, int64_t padUp, int64_t padDown, int64_t padLeft,
-                  int64_t padRight) {
-    pad_[0] = padFront; pad_[1] = padBack; pad_[2] = padUp; pad_[3] = padDown; pad_[4] = padLeft; pad_[5] = padRight;
-  }
-  void SetStride(int64_t strideD, int64_t strideH, int64_t strideW) {
-    stride_[0] = strideD; stride_[1] = strideH; stride_[2] = strideW;
-  }
-  void SetDilation(int64_t dilationD, int64_t dilationH, int64_t dilationW) {
-    dil_[0] = dilationD; dil_[1] = dilationH; dil_[2] = dilationW;
   }
   bool SetOutputPadding(int64_t outputPadD, int64_t outputPadH, int64_t outputPadW) {
     if (outputPadD < 0 || outputPadH < 0 || outputPadW < 0) return false;
@@ -243,35 +218,30 @@ class Conv3DBpInputTilingBase {
     using ConvCommonApi::ConvDtype;
     using ConvCommonApi::ConvFormat;
     using ConvCommonApi::TPosition;
-    if (!weight_set_ || !grad_output_set_) return false;
+    if (!weight_shape_set_ || !grad_output_shape_set_) return false;
     if (weight_.pos != TPosition::GM || weight_.format != ConvFormat::FRACTAL_Z_3D) return false;
     if (grad_output_.pos != TPosition::GM || grad_output_.format != ConvFormat::NDC1HWC0) return false;
     if (input_.pos != TPosition::GM || input_.format != ConvFormat::NDC1HWC0) return false;
     if (weight_.dtype != ConvDtype::FLOAT16 && weight_.dtype != ConvDtype::BF16) return false;
     if (grad_output_.dtype != weight_.dtype || input_.dtype != weight_.dtype) return false;
-    for (int i = 0; i < 3; ++i) {
-      if (stride_[i] < 1 || dil_[i] < 1) return false;
-    }
-    for (int i = 0; i < 6; ++i) {
-      if (pad_[i] < 0) return false;
-    }
-    if (w_cout_ != go_[1]) return false;
-    const int64_t k[3] = {kd_, kh_, kw_};
+    if (!StridesPadsDilationsValid()) return false;
+    if (w_[0] != dy_[1]) return false;
+    const int64_t k[3] = {w_[2], w_[3], w_[4]};
     int64_t in[5];
-    if (input_set_) {
-      for (int i = 0; i < 5; ++i) in[i] = in_[i];
+    if (input_shape_set_) {
+      for (int i = 0; i < 5; ++i) in[i] = x_[i];
     } else {   // Conv3DTranspose: the input shape follows from the grad output and the output padding
-      in[0] = go_[0];
-      in[1] = w_cin_;
+      in[0] = dy_[0];
+      in[1] = w_[1];
       for (int i = 0; i < 3; ++i) {
-        in[2 + i] = (go_[2 + i] - 1) * stride_[i] - pad_[2 * i] - pad_[2 * i + 1] + dil_[i] * (k[i] - 1) +
+        in[2 + i] = (dy_[2 + i] - 1) * stride_[i] - pad_[2 * i] - pad_[2 * i + 1] + dil_[i] * (k[i] - 1) +
                     out_pad_[i] + 1;
         if (in[2 + i] <= 0) return false;
       }
     }
-    if (in[0] != go_[0] || in[1] != w_cin_) return false;
+    if (in[0] != dy_[0] || in[1] != w_[1]) return false;
     for (int i = 0; i < 3; ++i) {
-      if (npukb::convbp::out_len(in[2 + i], pad_[2 * i], pad_[2 * i + 1], k[i], dil_[i], stride_[i]) != go_[2 + i]) {
+      if (ForwardOutLen(i, in[2 + i], k[i]) != dy_[2 + i]) {
         return false;
       }
     }
@@ -279,10 +249,10 @@ class Conv3DBpInputTilingBase {
     // The split. GradInput (M = Hi * Wi of one depth, N = Cin) = GradOutput (M x K) x Weight (K x N),
     // K = Cout1 * KH * KW * C0 for each KD tap; C0 = 16 (half / bfloat16_t).
     constexpr uint64_t c0 = 16, esz = 2;
-    const uint64_t cout1 = npukb::convbp::ceil_div(static_cast<uint64_t>(go_[1]), c0);
+    const uint64_t cout1 = npukb::convbp::ceil_div(static_cast<uint64_t>(dy_[1]), c0);
     const uint64_t cin1 = npukb::convbp::ceil_div(static_cast<uint64_t>(in[1]), c0);
     const uint64_t m = static_cast<uint64_t>(in[3] * in[4]);
-    const uint64_t k_blocks = cout1 * static_cast<uint64_t>(kh_ * kw_);   // C0-wide K blocks of one KD tap
+    const uint64_t k_blocks = cout1 * static_cast<uint64_t>(w_[3] * w_[4]);   // C0-wide K blocks of one KD tap
     uint64_t base_n = std::min<uint64_t>(cin1 * c0, 128);
     uint64_t base_m = std::min<uint64_t>(npukb::convbp::align_up(m, 16), 128);
     while (base_m * base_n * 4 * 2 > platform_.l0CSize && base_m > 16) base_m -= 16;   // L0C, double-buffered
@@ -313,44 +283,29 @@ class Conv3DBpInputTilingBase {
     if (step_k == 0) return false;
 
     t = AscendC::tiling::TConv3DBackpropInputTiling{};
-    t.batch = static_cast<uint32_t>(go_[0]);
+    t.batch = static_cast<uint32_t>(dy_[0]);
     t.cin = static_cast<uint32_t>(in[1]);
-    t.cout = static_cast<uint32_t>(go_[1]);
+    t.cout = static_cast<uint32_t>(dy_[1]);
     t.cout1 = static_cast<uint32_t>(cout1);
     t.cin1 = static_cast<uint32_t>(cin1);
     t.cout1G = t.cout1;
     t.cin1G = t.cin1;
     t.c0 = static_cast<uint32_t>(c0);
     t.c0Bits = 4;
-    t.dout = static_cast<uint32_t>(go_[2]);
-    t.ho = static_cast<uint32_t>(go_[3]);
-    t.wo = static_cast<uint32_t>(go_[4]);
+    t.dout = static_cast<uint32_t>(dy_[2]);
+    t.ho = static_cast<uint32_t>(dy_[3]);
+    t.wo = static_cast<uint32_t>(dy_[4]);
     t.di = static_cast<uint32_t>(in[2]);
     t.hi = static_cast<uint32_t>(in[3]);
     t.wi = static_cast<uint32_t>(in[4]);
-    t.dk = static_cast<uint32_t>(kd_);
-    t.hk = static_cast<uint32_t>(kh_);
-    t.wk = static_cast<uint32_t>(kw_);
-    t.group = 1;
-    t.strideD = static_cast<uint32_t>(stride_[0]);
-    t.strideH = static_cast<uint32_t>(stride_[1]);
-    t.strideW = static_cast<uint32_t>(stride_[2]);
-    t.padFront = static_cast<uint32_t>(pad_[0]);
-    t.padBack = static_cast<uint32_t>(pad_[1]);
-    t.padUp = static_cast<uint32_t>(pad_[2]);
-    t.padDown = static_cast<uint32_t>(pad_[3]);
-    t.padLeft = static_cast<uint32_t>(pad_[4]);
-    t.padRight = static_cast<uint32_t>(pad_[5]);
+    FillKernelStridesPadsDilations(t);
     // The padding of the (stride-dilated) grad output in the transposed convolution: the dilated kernel
     // span minus one, less the forward padding.
-    t.backpropPadTail = static_cast<int32_t>(dil_[0] * (kd_ - 1) - pad_[1]);
-    t.backpropPadUp = static_cast<int32_t>(dil_[1] * (kh_ - 1) - pad_[2]);
-    t.backpropPadDown = static_cast<int32_t>(dil_[1] * (kh_ - 1) - pad_[3]);
-    t.backpropPadLeft = static_cast<int32_t>(dil_[2] * (kw_ - 1) - pad_[4]);
-    t.backpropPadRight = static_cast<int32_t>(dil_[2] * (kw_ - 1) - pad_[5]);
-    t.dilationD = static_cast<uint32_t>(dil_[0]);
-    t.dilationH = static_cast<uint32_t>(dil_[1]);
-    t.dilationW = static_cast<uint32_t>(dil_[2]);
+    t.backpropPadTail = static_cast<int32_t>(dil_[0] * (w_[2] - 1) - pad_[1]);
+    t.backpropPadUp = static_cast<int32_t>(dil_[1] * (w_[3] - 1) - pad_[2]);
+    t.backpropPadDown = static_cast<int32_t>(dil_[1] * (w_[3] - 1) - pad_[3]);
+    t.backpropPadLeft = static_cast<int32_t>(dil_[2] * (w_[4] - 1) - pad_[4]);
+    t.backpropPadRight = static_cast<int32_t>(dil_[2] * (w_[4] - 1) - pad_[5]);
     t.al0Pbuffer = 2;
     t.bl0Pbuffer = 2;
     t.cl0Pbuffer = 2;
@@ -384,20 +339,6 @@ class Conv3DBpInputTilingBase {
     return true;
   }
 
-  PlatformInfo platform_{};
-  int64_t w_cout_ = 0, w_cin_ = 0, kd_ = 0, kh_ = 0, kw_ = 0;
-  int64_t in_[5] = {0, 0, 0, 0, 0};
-  int64_t go_[5] = {0, 0, 0, 0, 0};
-  bool weight_set_ = false, input_set_ = false, grad_output_set_ = false;
-  npukb::convbp::TypeDesc weight_{ConvCommonApi::TPosition::GM, ConvCommonApi::ConvFormat::FRACTAL_Z_3D,
-                                  ConvCommonApi::ConvDtype::FLOAT16};
-  npukb::convbp::TypeDesc input_{ConvCommonApi::TPosition::GM, ConvCommonApi::ConvFormat::NDC1HWC0,
-                                 ConvCommonApi::ConvDtype::FLOAT16};
-  npukb::convbp::TypeDesc grad_output_{ConvCommonApi::TPosition::GM, ConvCommonApi::ConvFormat::NDC1HWC0,
-                                       ConvCommonApi::ConvDtype::FLOAT16};
-  int64_t pad_[6] = {0, 0, 0, 0, 0, 0};
-  int64_t stride_[3] = {1, 1, 1};
-  int64_t dil_[3] = {1, 1, 1};
   int64_t out_pad_[3] = {0, 0, 0};
 };
 

@@ -12,6 +12,7 @@
 
 #include "kernel_tiling/kernel_tiling.h"
 #include "lib/conv/conv_common_types.h"
+#include "npukb_sim/conv_geometry.h"
 #include "register/tilingdata_base.h"
 #include "tiling/platform/platform_ascendc.h"
 
@@ -75,21 +76,12 @@ struct PlatformInfo {
 };
 
 namespace sim {
-struct TypeDesc {
-  ConvCommonApi::TPosition pos;
-  ConvCommonApi::ConvFormat format;
-  ConvCommonApi::ConvDtype dtype;
-};
+using npukb::conv::align_up;
+using npukb::conv::ceil_div;
+using npukb::conv::out_len;
+using npukb::conv::TypeDesc;
 inline uint64_t dtype_bytes(ConvCommonApi::ConvDtype d) {
   return d == ConvCommonApi::ConvDtype::FLOAT32 ? 4 : 2;
-}
-inline uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
-inline uint64_t align_up(uint64_t a, uint64_t b) { return ceil_div(a, b) * b; }
-// The output extent of one axis (0 when the dilated kernel does not fit the padded input).
-inline int64_t out_len(int64_t in, int64_t pad_a, int64_t pad_b, int64_t k, int64_t dil, int64_t stride) {
-  const int64_t span = dil * (k - 1) + 1;
-  const int64_t padded = in + pad_a + pad_b;
-  return padded < span ? 0 : (padded - span) / stride + 1;
 }
 }  // namespace sim
 
