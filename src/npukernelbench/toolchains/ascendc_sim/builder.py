@@ -79,6 +79,7 @@ from npukernelbench.toolchains.ascendc_sim.sources import (
     INCLUDE_DIR,
     RUNTIME_DIR,
     RUNTIME_EXTRA_FLAGS,
+    RUNTIME_INTERNAL_PREFIXES,
     RUNTIME_SOURCES,
     simulator_version,
 )
@@ -101,7 +102,8 @@ LIBRARY_LINK_FLAGS: tuple[str, ...] = (*LINK_FLAGS, "-shared", "-Wl,--no-undefin
 # of inline functions (the candidate keeps its own, instrumented in the kernel TU).
 _EXPORTED_TYPES = frozenset("TDBRGSuV")
 _WEAK_IN_STUB = frozenset("uV")
-_HIDDEN_PREFIXES = ("DW.ref.",)          # compiler-generated hidden symbols
+# compiler-generated hidden symbols, and the runtime's internal namespaces (shared between its objects only)
+_HIDDEN_PREFIXES = ("DW.ref.", *RUNTIME_INTERNAL_PREFIXES)
 COMPILE_LIMITS = Limits(cpu_s=300, memory_bytes=6 << 30, wall_s=240.0)
 DESCRIBE_LIMITS = Limits(cpu_s=20, memory_bytes=2 << 30, wall_s=20.0)
 
@@ -371,14 +373,18 @@ def _link_runtime(compiler: Compiler, folder: Path, objects: list[str]) -> None:
     nm = shutil.which("nm")
     if nm is None:
         raise InfrastructureError("ascendc-sim needs nm (GNU binutils) to link its launcher; install binutils")
-    listed = _run([nm, "-g", "--defined-only", *objects], folder, COMPILE_LIMITS, what="listing the runtime's symbols")
-    if not listed.ok:
-        raise InfrastructureError(f"ascendc-sim: nm failed on the runtime objects: {listed.stderr[-500:]}")
     symbols: dict[str, str] = {}
-    for line in listed.stdout.splitlines():
-        parts = line.split()
-        if len(parts) == 3 and parts[1] in _EXPORTED_TYPES and not parts[2].startswith(_HIDDEN_PREFIXES):
-            symbols.setdefault(parts[2], parts[1])
+    # One listing per object: a child's output is kept up to sandbox.OUTPUT_LIMIT only, and a listing
+    # cut short would silently drop exports (the candidate would then fail to link).
+    for obj in objects:
+        listed = _run([nm, "-g", "--defined-only", obj], folder, COMPILE_LIMITS, what="listing the runtime's symbols")
+        if not listed.ok or listed.truncated:
+            why = "its listing is longer than the output kept" if listed.ok else listed.stderr[-500:]
+            raise InfrastructureError(f"ascendc-sim: nm failed on the runtime object {obj}: {why}")
+        for line in listed.stdout.splitlines():
+            parts = line.split()
+            if len(parts) == 3 and parts[1] in _EXPORTED_TYPES and not parts[2].startswith(_HIDDEN_PREFIXES):
+                symbols.setdefault(parts[2], parts[1])
     _write(folder / "launcher.dynlist", "{\n" + "".join(f'  "{name}";\n' for name in sorted(symbols)) + "};\n")
     _write(folder / "npukb_runtime_api.s", _api_stub_assembly(symbols))
     steps = (([compiler.path, *LINK_FLAGS, "-Wl,--dynamic-list=launcher.dynlist", *objects, "-o", LAUNCHER, "-ldl"],

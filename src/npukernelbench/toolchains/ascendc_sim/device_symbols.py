@@ -32,11 +32,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from npukernelbench.toolchains.ascendc_sim import host_symbols, symbol_trace
+from npukernelbench.toolchains.ascendc_sim import host_symbols, sources, symbol_trace
 
-# The runtime objects that implement the device side (sources.RUNTIME_SOURCES); host_api and
-# matmul_tiling are the host's.
-DEVICE_RUNTIME = ("launcher", "raw_access", "cube_engine", "scalar_division")
+# The runtime objects that implement the device side (sources.RUNTIME_SOURCES): the launcher's, raw
+# access, the cube unit, scalar division; host_api and matmul_tiling are the host's.
+DEVICE_RUNTIME = (*(src.stem for src in sources.LAUNCHER_SOURCES), "raw_access", "cube_engine", "scalar_division")
 LIBC_STANDIN = "npukb_libc_"            # device_libc.h: a C memory function called with a run-time size
 DEVICE_LIBC_HEADER = "npukb_sim/kernel/device_libc.h"
 COMPILER_LIBCALLS = frozenset({"memcpy", "memmove", "memset", "memcmp"})
@@ -64,7 +64,7 @@ def _runtime_exports(objects: tuple[tuple[str, int], ...]) -> frozenset[str]:
     names: set[str] = set()
     for path, _mtime in objects:
         names |= symbol_trace.defined_globals(Path(path))
-    return frozenset(n for n in names if not n.startswith(LIBC_STANDIN))
+    return frozenset(n for n in names if not n.startswith((LIBC_STANDIN, *sources.RUNTIME_INTERNAL_PREFIXES)))
 
 
 def device_library(runtime_objects: Iterable[Path], support_library: frozenset[str]) -> frozenset[str]:

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from npukernelbench.toolchains.ascendc_sim import symbol_trace
+from npukernelbench.toolchains.ascendc_sim import sources, symbol_trace
 
 C_FAMILIES: dict[str, tuple[str, ...]] = {
     "memory": ("malloc", "calloc", "realloc", "reallocarray", "free", "aligned_alloc", "posix_memalign", "memalign"),
@@ -143,7 +143,7 @@ def _runtime_exports(objects: tuple[tuple[str, int], ...]) -> frozenset[str]:
     names: set[str] = set()
     for path, _mtime in objects:
         names |= symbol_trace.defined_globals(Path(path))
-    return frozenset(names)
+    return frozenset(n for n in names if not n.startswith(sources.RUNTIME_INTERNAL_PREFIXES))
 
 
 def host_library(runtime_objects: Iterable[Path], support_library: frozenset[str],

@@ -9,11 +9,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 INCLUDE_DIR = ROOT / "include"
 RUNTIME_DIR = ROOT / "runtime"
-LAUNCHER_SOURCE = RUNTIME_DIR / "launcher.cpp"
+# The launcher, one file per concern (runtime/launcher_internal.h lists them): main() first.
+LAUNCHER_SOURCES = tuple(RUNTIME_DIR / f"{name}.cpp" for name in (
+    "launcher", "launcher_io", "launcher_memory", "launcher_scheduler", "launcher_crash", "launcher_boundary",
+    "launcher_opdef", "launcher_describe", "launcher_infer", "launcher_steps", "launcher_cost"))
 # Compiled once per machine and linked into every simulator executable.
-RUNTIME_SOURCES = (LAUNCHER_SOURCE, RUNTIME_DIR / "host_api.cpp", RUNTIME_DIR / "cube_engine.cpp",
+RUNTIME_SOURCES = (*LAUNCHER_SOURCES, RUNTIME_DIR / "host_api.cpp", RUNTIME_DIR / "cube_engine.cpp",
                    RUNTIME_DIR / "matmul_tiling.cpp", RUNTIME_DIR / "scalar_division.cpp",
                    RUNTIME_DIR / "raw_access.cpp")
+# Mangled-name prefixes of the runtime's internal namespaces, shared between its objects but never
+# exported to the candidate (left out of the launcher's dynamic symbols, its API stub and the device
+# and host libraries): npukb::launcher (launcher_internal.h, hidden visibility).
+RUNTIME_INTERNAL_PREFIXES = ("_ZN5npukb8launcher",)
 # What a CPU-twin program (CPU孪生调试: a user's host main with GmAlloc / ICPU_RUN_KF, tikicpulib.h) links
 # instead of the launcher; never part of a candidate's build (docs/simulator.md, "CPU-twin debugging").
 CPU_TWIN_SOURCES = (RUNTIME_DIR / "cpu_twin.cpp", RUNTIME_DIR / "cube_engine.cpp")

@@ -1,5 +1,5 @@
 // call_site.h -- runtime-internal: where in the kernel an API was called, found without asking the caller.
-// Part of the ascendc-sim clean-room simulator; shared by launcher.cpp and the kernel-side test runtime.
+// Part of the ascendc-sim clean-room simulator; shared by the launcher's files and the kernel-side test runtime.
 //
 // The kernel-side API has the real signatures: no trailing (file, line) parameters. When the runtime
 // reports a violation, a warning or a wait, it records the return addresses on the calling thread's

@@ -1,6 +1,6 @@
 // guarded_state.h -- runtime-internal: the launcher state that raw-access costing and the cost model
 // depend on, kept where the kernel cannot change it (docs/security.md). Part of ascendc-sim; shared by
-// launcher.cpp and raw_access.cpp only.
+// the launcher's files (launcher_*.cpp) and raw_access.cpp only.
 //
 // * `g_guard` (one object, not thread-local) holds the running block, the simulator-code depth that
 //   exempts the simulator's own accesses from raw-access costing, and where the private mapping is.

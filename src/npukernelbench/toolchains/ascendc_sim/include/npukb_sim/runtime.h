@@ -1,5 +1,5 @@
 // npukb_sim/runtime.h -- the contract between the kernel-side API headers (kernel_operator.h and
-// friends) and the launcher (runtime/launcher.cpp). Clean-room: part of the ascendc-sim simulator.
+// friends) and the launcher (runtime/launcher*.cpp). Clean-room: part of the ascendc-sim simulator.
 //
 // The launcher owns blocks, threads, GM buffers and error reporting; the kernel-side headers own
 // the API semantics and the cost model. Kernel code runs one block per thread; the launcher

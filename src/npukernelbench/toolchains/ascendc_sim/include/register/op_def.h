@@ -41,7 +41,7 @@ enum class FormatCheckOption : uint32_t { DEFAULT = 0, STRICT, MAX };
 enum HcclServerType : uint32_t { AICPU = 0, AICORE, CCU, MAX };
 
 // Type and value of an output's initial value (OpParamDef::InitValue): the framework fills the
-// output's GM with it before the kernel runs (the launcher does, see runtime/launcher.cpp).
+// output's GM with it before the kernel runs (the launcher does, see runtime/launcher_opdef.cpp).
 enum class ScalarType : uint32_t {
   UINT64 = 0,
   INT64 = 1,
