@@ -35,6 +35,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sft-steps", type=int, default=defaults.sft_steps)
     parser.add_argument("--grpo-steps", type=int, default=defaults.grpo_steps)
     parser.add_argument("--grpo-lr", type=float, default=defaults.grpo_learning_rate)
+    parser.add_argument("--grpo-optim", default=defaults.grpo_optimizer, help="transformers optimizer name")
+    parser.add_argument("--mask-truncated", action="store_true",
+                        help="trl's mask_truncated_completions (completions cut at --max-tokens get no loss)")
     parser.add_argument("--num-generations", type=int, default=defaults.num_generations)
     parser.add_argument("--samples", type=int, default=defaults.samples, help="measurement samples per task")
     parser.add_argument("--temperature", type=float, default=defaults.temperature)
@@ -45,6 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     settings = GRPOLoopSettings(cases=tuple(ns.cases or [REPO / "benchmark_cases"]), out=ns.out,
                                 tasks=tuple(ns.task or DEFAULT_TASKS), sft_steps=ns.sft_steps,
                                 grpo_steps=ns.grpo_steps, grpo_learning_rate=ns.grpo_lr,
+                                grpo_optimizer=ns.grpo_optim, mask_truncated=ns.mask_truncated,
                                 num_generations=ns.num_generations, samples=ns.samples, temperature=ns.temperature,
                                 max_tokens=ns.max_tokens, jobs=ns.jobs, threads=ns.threads)
     figures = run_grpo_loop(settings)
