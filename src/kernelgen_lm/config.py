@@ -205,6 +205,8 @@ class GRPOSettings:
     temperature: float = 1.0
     top_p: float = 1.0
     beta: float = 0.0                      # KL coefficient to the starting policy (0: no reference model)
+    negative_advantage_scale: float = 1.0  # weight of below-average completions' advantages (1: plain
+                                           # GRPO; 0: learn only from better-than-average ones)
     project_level: bool = False            # the project-level prompt
     reward: RewardShaping = field(default_factory=RewardShaping)   # the reward per verdict (kernelgen_lm.rewards)
     toolchain: str = "ascendc-sim"
@@ -407,6 +409,9 @@ def _validate_grpo(settings: GRPOSettings, fail: Any) -> None:
                                         f"({settings.num_generations})")
     if settings.jobs < 1:
         raise fail("jobs", "at least 1")
+    if not 0 <= settings.negative_advantage_scale <= 1:
+        raise fail("negative_advantage_scale",
+                   f"expected a number in [0, 1], got {settings.negative_advantage_scale!r}")
     if settings.shapes not in ("static", "dynamic", "both"):
         raise fail("shapes", f"expected static, dynamic or both, got {settings.shapes!r}")
     if not 0 <= settings.eval_share < 1:

@@ -90,6 +90,38 @@ class ExecutionReward:
         return rewards
 
 
+def scale_negative_advantages(advantages: Any, scale: float) -> Any:
+    """``advantages`` (a tensor) with every negative entry multiplied by ``scale`` (1: unchanged)."""
+    import torch
+
+    if scale == 1.0:
+        return advantages
+    return torch.where(advantages < 0, advantages * scale, advantages)
+
+
+def trainer_class(negative_advantage_scale: float) -> type:
+    """trl's ``GRPOTrainer``, or a subclass that scales the negative advantages of every generation batch.
+
+    With ``scale`` < 1 the completions that did worse than their group's mean push the policy away from
+    themselves less (0: not at all, so the update only raises the better-than-average completions,
+    like fine-tuning on them weighted by their advantage). A small policy that has memorised a long
+    solution is easily broken by the negative part: its failing completions are long runs of noise,
+    and lowering their tokens' probabilities raises the entropy everywhere (measured in
+    docs/kernelgen-lm.md)."""
+    from trl import GRPOTrainer
+
+    if negative_advantage_scale == 1.0:
+        return GRPOTrainer
+
+    class ScaledNegativeGRPOTrainer(GRPOTrainer):
+        def _generate_and_score_completions(self, inputs: Any) -> Any:
+            output = super()._generate_and_score_completions(inputs)
+            output["advantages"] = scale_negative_advantages(output["advantages"], negative_advantage_scale)
+            return output
+
+    return ScaledNegativeGRPOTrainer
+
+
 def _check_trl() -> None:
     import trl
 
@@ -139,7 +171,7 @@ def prompt_rows(specs: Sequence[Any], project_level: bool = False) -> list[dict[
 def build_grpo_trainer(settings: GRPOSettings, log: Any = None) -> tuple[Any, ExecutionReward, str | None]:
     """The ``GRPOTrainer`` of ``settings``, its reward function and the checkpoint it would resume from."""
     from datasets import Dataset
-    from trl import GRPOConfig, GRPOTrainer
+    from trl import GRPOConfig
 
     from kernelgen_lm.tasks import select_tasks, training_split
     from kernelgen_lm.trainer_arguments import check_model, checkpoint_to_resume, load_tokenizer, lora_config
@@ -169,11 +201,14 @@ def build_grpo_trainer(settings: GRPOSettings, log: Any = None) -> tuple[Any, Ex
     log(f"kernelgen-lm grpo: {settings.model} on {len(train)} task(s) ({len(held)} evaluation task(s) left out), "
         f"{settings.num_generations} completions per prompt, preset {settings.preset}, lr {settings.learning_rate:g}, "
         f"{settings.max_steps} steps, {settings.jobs} evaluation worker(s)"
+        + (f", negative advantages x{settings.negative_advantage_scale:g}"
+           if settings.negative_advantage_scale != 1.0 else "")
         + (", vLLM generation" if settings.use_vllm else "") + (f", resuming from {resume}" if resume else ""))
-    trainer = GRPOTrainer(model=settings.model, reward_funcs=[reward], args=GRPOConfig(**args),
-                          train_dataset=Dataset.from_list(prompt_rows(train, settings.project_level)),
-                          processing_class=tokenizer,
-                          peft_config=lora_config(settings.lora) if settings.preset == "lora" else None)
+    trainer_type = trainer_class(settings.negative_advantage_scale)
+    trainer = trainer_type(model=settings.model, reward_funcs=[reward], args=GRPOConfig(**args),
+                           train_dataset=Dataset.from_list(prompt_rows(train, settings.project_level)),
+                           processing_class=tokenizer,
+                           peft_config=lora_config(settings.lora) if settings.preset == "lora" else None)
     return trainer, reward, resume
 
 

@@ -54,6 +54,7 @@ class GRPOLoopSettings:
     num_generations: int = 4                   # completions per prompt (one group)
     grpo_learning_rate: float = 3e-4           # 1e-3 and 2e-3 made the policy worse step by step (measured)
     beta: float = 0.0
+    negative_advantage_scale: float = 1.0     # GRPOSettings.negative_advantage_scale
     grpo_optimizer: str = "adamw_torch"       # a transformers optim name ("sgd": steps scale with the gradient)
     mask_truncated: bool = False               # trl's mask_truncated_completions: clipped completions get no loss
     jobs: int = 2                              # evaluation worker processes
@@ -121,6 +122,7 @@ def grpo_stage(model: Path, settings: GRPOLoopSettings, log: Any) -> dict[str, A
         "weight_decay": 0.0, "max_steps": settings.grpo_steps, "num_generations": settings.num_generations,
         "per_device_batch_size": batch, "global_batch_size": batch, "max_completion_length": settings.max_tokens,
         "temperature": settings.temperature, "top_p": settings.top_p, "beta": settings.beta,
+        "negative_advantage_scale": settings.negative_advantage_scale,
         "toolchain": settings.toolchain, "jobs": settings.jobs, "device": "cpu", "cpu_threads": settings.threads,
         "report_to": ["none"], "logging_steps": 1, "save_steps": settings.grpo_steps, "save_total_limit": 1,
         "seed": settings.model_seed, "trainer": {"optim": settings.grpo_optimizer,

@@ -102,6 +102,40 @@ def test_none_rewards_are_left_out_of_the_advantage(tiny_model, tmp_path, monkey
     assert logged["execution/built"] == 0.5                           # passed and wrong built
 
 
+def test_negative_advantages_are_scaled(tiny_model, tmp_path, monkeypatch):
+    """negative_advantage_scale 0.25: the group's below-average completions keep a quarter of their
+    advantage, the better-than-average ones all of theirs (a test that fails on plain GRPO)."""
+    import torch
+
+    from kernelgen_lm import rewards
+    from kernelgen_lm.grpo import build_grpo_trainer
+    from npukernelbench.result import SampleResult, Status
+
+    given = [1.0, -1.0, 0.25, -0.5]
+    statuses = {1.0: Status.PASSED, -1.0: Status.PARSE_ERROR, 0.25: Status.WRONG, -0.5: Status.BUILD_ERROR}
+    monkeypatch.setattr(rewards, "score_completions", lambda items, **_: [
+        rewards.Scored(r, SampleResult(spec.case_id, 1, "math", i, statuses[r]))
+        for i, ((spec, _), r) in enumerate(zip(items, given, strict=True))])
+    settings = load_settings(GRPOSettings, data={"model": str(tiny_model), "output_dir": str(tmp_path / "o"),
+                                                 **FAST, "num_generations": 4, "global_batch_size": 4,
+                                                 "per_device_batch_size": 4, "negative_advantage_scale": 0.25})
+    trainer, _, _ = build_grpo_trainer(settings, log=lambda line: None)
+    advantages = []
+    original = trainer._generate_and_score_completions
+
+    def capture(inputs):
+        batch = original(inputs)
+        advantages.append(batch["advantages"].detach().clone())
+        return batch
+
+    monkeypatch.setattr(trainer, "_generate_and_score_completions", capture)
+    trainer.train()
+    scored = torch.tensor(given)
+    plain = (scored - scored.mean()) / (scored.std() + 1e-4)
+    assert (plain < 0).sum() == 2 and (plain > 0).sum() == 2
+    assert torch.allclose(advantages[0], torch.where(plain < 0, plain * 0.25, plain), atol=1e-4)
+
+
 @pytest.mark.parametrize(("changes", "message"), [
     ({"cases": []}, "cases: required"),
     ({"cases": ["no/such/cases"]}, r"cases\[0\]: \S*no/such/cases does not exist"),
@@ -111,6 +145,7 @@ def test_none_rewards_are_left_out_of_the_advantage(tiny_model, tmp_path, monkey
     ({"reward": {"speedup_cap": -1}}, "reward: speedup_weight and speedup_cap must be >= 0"),
     ({"rewards": {}}, "rewards"),
     ({"shapes": "some"}, "shapes: expected static, dynamic or both"),
+    ({"negative_advantage_scale": 1.5}, r"negative_advantage_scale: expected a number in \[0, 1\], got 1.5"),
     ({"trainer": {"no_such_argument": 1}}, "trainer.no_such_argument: not an argument of trl's GRPOConfig"),
     ({"engine": {"gpu_memory_utilization": 0.5}}, "engine: vLLM settings given but use_vllm is false"),
     ({"tasks": ["level9/*"]}, "task pattern.s. level9/. match no case id"),
