@@ -62,11 +62,26 @@ def _identity(path: str, version: str) -> str:
     return f"{version}|{real}|{st.st_size}|{st.st_mtime_ns}"
 
 
+# Tried in this order when NPUKB_CXX is not set: g++-12 after g++ for hosts whose g++ is 13 or later.
+COMPILER_NAMES: tuple[str, ...] = ("g++", "g++-12", "clang++")
+# AscendC's half converts implicitly from float and double, as it does on the device compiler:
+# `half x = 1.0;`, `return sum * 0.5;` in a half function, a double argument to a half parameter are
+# everyday kernel code. GCC 13 and later give _Float16 (the simulator's half) C++23's rules for
+# extended floating-point types, under which a conversion from a type of greater rank is ill-formed:
+# such a compiler rejects valid kernels, and a verdict built on it would blame the candidate. This
+# translation unit tells them apart; a compiler that rejects it is not used.
+HALF_PROBE = """using half = _Float16;
+struct P { half scale{1.0}; half bias = 0.5; };
+void take(half) {}
+half mean(half a, float b, double c) { half x = 1.0; take(c); P p; return (a + b + x * p.scale + p.bias) * 0.5; }
+"""
+
+
 def _candidates() -> list[str]:
     override = os.environ.get("NPUKB_CXX")
     if override:
         return [override]
-    return [name for name in ("g++", "clang++") if shutil.which(name)]
+    return [name for name in COMPILER_NAMES if shutil.which(name)]
 
 
 @functools.lru_cache(maxsize=4)
@@ -83,13 +98,38 @@ def _probe(path: str) -> Compiler | str:
     return Compiler(path=resolved, version=first, identity=_identity(resolved, first))
 
 
+@functools.lru_cache(maxsize=4)
+def half_conversion_problem(compiler: Compiler) -> str | None:
+    """Why ``compiler`` cannot stand in for the device compiler's ``half``, or None when it can."""
+    try:
+        out = subprocess.run([compiler.path, "-std=c++17", "-fsyntax-only", "-x", "c++", "-"], input=HALF_PROBE,
+                             capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"C++ compiler {compiler.path!r} failed on a one-line test program: {exc}"
+    if out.returncode == 0:
+        return None
+    first = next((line for line in out.stderr.splitlines() if "error" in line), out.stderr.strip()[:200])
+    return (f"{compiler.version} cannot compile the simulator's half as the device compiler does (AscendC "
+            f"converts float and double to half implicitly; GCC 13 and later reject that for _Float16 under C++23's "
+            f"rules): {first.strip()[:160]}; install g++-12 or clang++ (e.g. `apt-get install g++-12`) and set "
+            "NPUKB_CXX to it")
+
+
 def find_compiler() -> Compiler | str:
-    """The compiler to use, or a sentence saying why none is usable."""
+    """The compiler to use: the first candidate that runs and handles ``half`` as the device compiler
+    does; or a sentence saying why none is usable."""
     names = _candidates()
     if not names:
         return ("no C++17 compiler found: install clang++ or g++ (e.g. `apt-get install g++`) "
                 "or point NPUKB_CXX at one")
-    return _probe(names[0])
+    problems: list[str] = []
+    for name in names:
+        found = _probe(name)
+        problem = found if isinstance(found, str) else half_conversion_problem(found)
+        if problem is None:
+            return found
+        problems.append(problem)
+    return problems[0] if len(problems) == 1 else "; ".join(problems)
 
 
 # Kernel-TU instrumentation: every load/store becomes a hook call (no shadow memory, no stack or
