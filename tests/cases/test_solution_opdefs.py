@@ -59,6 +59,8 @@ MISMATCHES = [
     ("AddCustom", -1, "AddCustomV2", "no OpDef named 'AddCustom' is registered (found: AddCustomV2)"),
     ("this->AICore()", 1, 'this->Attr("alpha").AttrType(OPTIONAL).Float(1.0);\n        this->AICore()',
      "attrs: case.toml declares [], the OpDef ['alpha']"),
+    ('.ParamType(REQUIRED)', 1, '.ParamType(REQUIRED).ValueDepend(OPTIONAL)',
+     "input 'x': ValueDepend(OPTIONAL), case.toml declares no value_depend"),
 ]
 
 
@@ -88,6 +90,8 @@ def test_mismatched_case_toml_fails_against_its_solution_signature(tmp_path) -> 
     assert opdef_mismatches(required, [sig]) == ["attr 'sorted': AttrType(OPTIONAL), case.toml says required"]
     narrower = dataclasses.replace(spec, type_combos=({"T": "float16"},))
     assert "not in case.toml [('float32', 'int32', 'float32', 'int32')]" in opdef_mismatches(narrower, [sig])[0]
+    depends = dataclasses.replace(spec, inputs=(spec.inputs[0], dataclasses.replace(spec.inputs[1], value_depend=True)))
+    assert opdef_mismatches(depends, [sig]) == ["input 'k': no ValueDepend, case.toml declares value_depend = true"]
     swapped = dataclasses.replace(spec, inputs=spec.inputs[::-1])
     assert opdef_mismatches(swapped, [sig]) == ["inputs: case.toml declares ['k', 'x'], the OpDef ['x', 'k']"]
 

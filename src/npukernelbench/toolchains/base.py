@@ -102,6 +102,7 @@ class OpParam:
     dtypes: tuple[str, ...]               # dtype name per DataType column ("" where unknown here)
     any_column: bool = False              # DataTypeList: each of ``dtypes`` fits every column
     formats: tuple[int, ...] = ()         # ge::Format value per column (Format), or one for all (FormatList)
+    value_depend: str = ""                # inputs: ValueDepend's option (REQUIRED / OPTIONAL), "" if none
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 :func:`opdef_mismatches` compares one registered signature (``Toolchain.describe``: the OpDef after
 compiling and running the host code) with the spec: the op name, every input and output (names, order,
-parameter types), the dtype combinations (the set of DataType columns, in any order; a DataTypeList
+parameter types, ValueDepend), the dtype combinations (the set of DataType columns, in any order; a DataTypeList
 parameter fits every column), the formats (ND: ``case.toml`` declares no other) and the attributes
 (names, order, types, required or optional, an optional one's default). It returns one line per
 difference; an empty list means they agree. Used on every expert solution by the case tests.
@@ -51,6 +51,10 @@ def _params(role: str, decls: Sequence[ParamDecl], params: Sequence[OpParam]) ->
     for d, p in zip(decls, params, strict=True):
         if param_type(d) != p.param_type:
             problems.append(f"{role} '{d.name}': ParamType {p.param_type}, case.toml says {param_type(d)}")
+        if role == "input" and d.value_depend != bool(p.value_depend):
+            problems.append(f"input '{d.name}': ValueDepend({p.value_depend}), case.toml declares no value_depend"
+                            if p.value_depend else
+                            f"input '{d.name}': no ValueDepend, case.toml declares value_depend = true")
         if any(f != FORMAT_ND for f in p.formats):
             problems.append(f"{role} '{d.name}': formats {list(p.formats)} (ge::Format values), case.toml "
                             f"declares ND ({FORMAT_ND}) only")

@@ -123,6 +123,10 @@ def parse_description(text: str) -> Description:
                 for i, p in enumerate(params):
                     if p.role == parts[1] and p.name == parts[2]:
                         params[i] = replace(p, formats=tuple(int(f) for f in parts[4:]))
+            elif tag == "depend" and opdefs:
+                for i, p in enumerate(params):
+                    if p.role == parts[1] and p.name == parts[2]:
+                        params[i] = replace(p, value_depend=parts[3])
             elif tag == "attr" and opdefs:
                 has_default = parts[4] == "default"
                 attrs.append(OpAttr(name=parts[1], type=parts[2], required=parts[3] == "REQUIRED",

@@ -77,6 +77,9 @@ void describe_signature(const ops::OpDef& def, std::ostream& out) {
           << option_name(p.NpukbParamType()) << ' ' << (chosen->NpukbDataTypeList() ? "any" : "per_column");
       for (auto dt : chosen->NpukbDataTypes()) out << ' ' << ge_name(dt);
       out << '\n';
+      if (inputs && p.NpukbValueDepend() != ops::IGNORE) {
+        out << "depend input " << p.NpukbName() << ' ' << option_name(p.NpukbValueDepend()) << '\n';
+      }
       const ops::OpParamDef* formats = chosen->NpukbFormats().empty() ? &p : chosen;
       if (!formats->NpukbFormats().empty()) {
         out << "format " << (inputs ? "input" : "output") << ' ' << p.NpukbName() << ' '
