@@ -172,8 +172,8 @@ class RayRewardPool:
         return out
 
     def _wait_restarted(self, actor: Any) -> None:
-        """Wait (up to ``start_timeout``) until Ray has restarted a killed or crashed actor; an actor
-        that stays dead is left to the pool (its next evaluations get no reward, with Ray's cause)."""
+        """Wait (up to ``start_timeout``) until Ray has restarted a killed or crashed actor; one that is
+        dead for good (its restarts used up) leaves the pool, with a log line."""
         import ray
 
         deadline = time.monotonic() + self.start_timeout
@@ -181,7 +181,10 @@ class RayRewardPool:
             try:
                 ray.get(actor.tasks.remote(), timeout=max(1.0, deadline - time.monotonic()))
                 return
-            except ray.exceptions.ActorDiedError:
+            except ray.exceptions.ActorDiedError as exc:
+                self.actors = [a for a in self.actors if a is not actor]
+                self.log(f"reward pool: a Ray worker is gone for good ({_cause(exc)}); "
+                         f"{len(self.actors)} left")
                 return
             except (ray.exceptions.RayActorError, ray.exceptions.GetTimeoutError):
                 time.sleep(0.2)

@@ -19,8 +19,9 @@ import pytest
 
 pytest.importorskip("ray", reason="the Ray reward pool needs Ray: pip install -e .[ray]")
 
+from kernelgen_lm.grpo import ExecutionReward  # noqa: E402
 from kernelgen_lm.reward_pool import RayRewardPool  # noqa: E402
-from kernelgen_lm.rewards import compute_score  # noqa: E402
+from kernelgen_lm.rewards import RewardShaping, compute_score  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = ROOT / "benchmark_cases"
@@ -105,6 +106,10 @@ def test_pool_rewards_agree_with_verl_and_machinery_failures_are_none(ray_addres
         assert [line.split(": ")[1] for line in lines] == [f"{TASK}[5]", f"{TASK}[0]"]
         # after a death and a kill, both actors serve again
         assert pool.score(["no code", "no code"], [TASK] * 2) == [-1.0, -1.0], pool.last
+        # kernelgen-lm grpo's reward function with reward_backend: ray scores through the pool
+        reward = ExecutionReward({TASK: load_case(ADD_CUSTOM)}, RewardShaping(), pool=pool, log=lines.append)
+        assert reward([[]] * 2, ["no code", marked("NPUKB_TEST_INFRA")], task=[TASK] * 2) == [-1.0, None]
+        assert reward.verdicts == {"parse_error": 1, "no_outcome": 1}
         with pytest.raises(ValueError, match="not one of the pool's cases"):
             pool.score(["x"], ["level1/nope"])
         with pytest.raises(ValueError, match="2 completions but 1 task ids"):
@@ -112,8 +117,44 @@ def test_pool_rewards_agree_with_verl_and_machinery_failures_are_none(ray_addres
     assert rewards[:4] == verl                  # the pool and verl agree on the same inputs
 
 
-def test_pool_refuses_to_start_without_cases_or_toolchain(ray_address):
+def test_pool_start_failures_and_a_worker_dead_for_good(ray_address):
+    from npukernelbench.cases import load_case
+    from npukernelbench.extract import render_files
+
     with pytest.raises(RuntimeError, match="workers did not start: .*no benchmark cases under"):
         RayRewardPool(ray_address, workers=1, cases=[ROOT / "docs"], start_timeout=60)
     with pytest.raises(ValueError, match="workers must be at least 1"):
         RayRewardPool(ray_address, workers=0, cases=[ADD_CUSTOM])
+    dies = render_files(dict(load_case(ADD_CUSTOM).solution)).replace("Add(zLocal", "Add(/* NPUKB_TEST_DIE */ zLocal")
+    lines: list[str] = []
+    with RayRewardPool(ray_address, workers=1, cases=[ADD_CUSTOM], toolchain=MARKED, max_restarts=0,
+                       log=lines.append) as pool:
+        assert pool.score([dies, "no code"], [TASK] * 2) == [None, None], pool.last
+        assert any("gone for good" in line for line in lines), lines
+        assert pool.actors == []
+        assert pool.score(["no code"], [TASK]) == [None]
+        assert "no live Ray worker was left" in pool.last[0].outcome
+
+
+def test_grpo_command_with_the_ray_backend(tiny_model, tmp_path, ray_address, capsys):
+    """``kernelgen-lm grpo`` with ``reward_backend: ray``: the step's completions are scored by two
+    actors on the cluster (noise: parse errors), the model is saved, the actors are gone after."""
+    import json
+
+    import yaml
+
+    from kernelgen_lm.cli import main
+
+    out = tmp_path / "grpo"
+    config = tmp_path / "grpo.yaml"
+    config.write_text(yaml.safe_dump({
+        "model": str(tiny_model), "output_dir": str(out), "cases": [str(ADD_CUSTOM)], "include_eval_tasks": True,
+        "device": "cpu", "max_steps": 1, "num_generations": 2, "global_batch_size": 2, "per_device_batch_size": 2,
+        "max_completion_length": 8, "save_steps": 10, "cpu_threads": 1, "report_to": ["none"],
+        "reward_backend": "ray", "ray_address": ray_address, "jobs": 2}))
+    assert main(["grpo", str(config)]) == 0
+    captured = capsys.readouterr()
+    printed = json.loads(captured.out.strip().splitlines()[-1])
+    assert printed["evaluations"] == 2 and printed["verdicts"] == {"parse_error": 2}
+    assert f"2 evaluation worker(s) on Ray ({ray_address})" in captured.err
+    assert (out / "model.safetensors").is_file()
