@@ -38,6 +38,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--grpo-optim", default=defaults.grpo_optimizer, help="transformers optimizer name")
     parser.add_argument("--mask-truncated", action="store_true",
                         help="trl's mask_truncated_completions (completions cut at --max-tokens get no loss)")
+    parser.add_argument("--negative-advantage-scale", type=float, default=defaults.negative_advantage_scale,
+                        help="weight of below-average completions' advantages (1: plain GRPO, 0: positive only)")
+    parser.add_argument("--beta", type=float, default=defaults.beta, help="KL coefficient to the SFT policy")
     parser.add_argument("--num-generations", type=int, default=defaults.num_generations)
     parser.add_argument("--samples", type=int, default=defaults.samples, help="measurement samples per task")
     parser.add_argument("--temperature", type=float, default=defaults.temperature)
@@ -49,6 +52,7 @@ def main(argv: list[str] | None = None) -> int:
                                 tasks=tuple(ns.task or DEFAULT_TASKS), sft_steps=ns.sft_steps,
                                 grpo_steps=ns.grpo_steps, grpo_learning_rate=ns.grpo_lr,
                                 grpo_optimizer=ns.grpo_optim, mask_truncated=ns.mask_truncated,
+                                negative_advantage_scale=ns.negative_advantage_scale, beta=ns.beta,
                                 num_generations=ns.num_generations, samples=ns.samples, temperature=ns.temperature,
                                 max_tokens=ns.max_tokens, jobs=ns.jobs, threads=ns.threads)
     figures = run_grpo_loop(settings)

@@ -212,7 +212,10 @@ class GRPOSettings:
     toolchain: str = "ascendc-sim"
     shapes: str = "static"
     shape_examples: int = 4
-    jobs: int = 2                          # worker processes evaluating completions
+    jobs: int = 2                          # worker processes (reward_backend ray: Ray actors) evaluating completions
+    reward_backend: str = "local"          # local: worker processes here; ray: a RayRewardPool of jobs actors
+    ray_address: str = ""                  # reward_backend ray: the cluster ("auto", HOST:PORT; "": a local one)
+    ray_timeout: float = 600.0             # reward_backend ray: seconds per evaluation before its actor is killed
     use_vllm: bool = False                 # generate with vLLM (trl's colocate mode) when installed
     engine: Mapping[str, Any] = field(default_factory=dict)   # trl vllm_* settings without the prefix:
                                            # gpu_memory_utilization, tensor_parallel_size, mode, ...
@@ -412,6 +415,18 @@ def _validate_grpo(settings: GRPOSettings, fail: Any) -> None:
     if not 0 <= settings.negative_advantage_scale <= 1:
         raise fail("negative_advantage_scale",
                    f"expected a number in [0, 1], got {settings.negative_advantage_scale!r}")
+    if settings.reward_backend not in ("local", "ray"):
+        raise fail("reward_backend", f"expected local or ray, got {settings.reward_backend!r}")
+    if settings.reward_backend == "ray":
+        from kernelgen_lm.reward_pool import ray_unavailable_reason
+
+        reason = ray_unavailable_reason()
+        if reason:
+            raise fail("reward_backend", f"ray: {reason}")
+    elif settings.ray_address:
+        raise fail("ray_address", "set, but reward_backend is local (use reward_backend: ray)")
+    if settings.ray_timeout <= 0:
+        raise fail("ray_timeout", "expected a number of seconds > 0")
     if settings.shapes not in ("static", "dynamic", "both"):
         raise fail("shapes", f"expected static, dynamic or both, got {settings.shapes!r}")
     if not 0 <= settings.eval_share < 1:

@@ -5,7 +5,8 @@ The prompts are the benchmark's own (``npukernelbench.prompt.build_messages``) f
 training split (``eval_tasks`` / ``eval_share`` leave the evaluation split out, as ``sample`` does);
 every row carries its ``task`` id, which trl hands to the reward function with the completions.
 Each step the ``num_generations`` completions of a prompt are evaluated in ``jobs`` worker
-processes (the pipeline's timeouts and build cache) and shaped by verdict (``reward`` settings).
+processes (the pipeline's timeouts and build cache) and shaped by verdict (``reward`` settings);
+with ``reward_backend: ray`` by ``jobs`` Ray actors on ``ray_address`` (``kernelgen_lm.reward_pool``).
 A completion whose evaluation failed in our own machinery gets the reward None: trl (1.16) leaves it
 out of its group's mean and standard deviation and gives it a zero advantage, so it neither helps
 nor hurts the policy. With ``use_vllm`` (vLLM installed) trl generates with vLLM (``engine``: its
@@ -41,8 +42,9 @@ class ExecutionReward:
 
     def __init__(self, specs: Mapping[str, Any], shaping: Any, *, toolchain: str = "ascendc-sim",
                  shapes: str = "static", shape_examples: int = 4, jobs: int = 1, scratch: Path | None = None,
-                 log: Any = None) -> None:
+                 log: Any = None, pool: Any = None) -> None:
         self.specs = dict(specs)
+        self.pool = pool                  # a kernelgen_lm.reward_pool.RayRewardPool, or None: worker processes here
         self.shaping = shaping
         self.toolchain, self.shapes, self.shape_examples, self.jobs = toolchain, shapes, shape_examples, jobs
         self.scratch = scratch
@@ -63,9 +65,13 @@ class ExecutionReward:
         if unknown:
             raise ValueError(f"task {unknown[0]!r} is not one of the training tasks")
         started = time.monotonic()
-        items = [(self.specs[t], completion_text(c)) for t, c in zip(task, completions, strict=True)]
-        scored = score_completions(items, shaping=self.shaping, toolchain=self.toolchain, shapes=self.shapes,
-                                   shape_examples=self.shape_examples, scratch=self.scratch, jobs=self.jobs)
+        texts = [completion_text(c) for c in completions]
+        if self.pool is not None:
+            scored = self.pool.scored(texts, list(task))
+        else:
+            items = [(self.specs[t], text) for t, text in zip(task, texts, strict=True)]
+            scored = score_completions(items, shaping=self.shaping, toolchain=self.toolchain, shapes=self.shapes,
+                                       shape_examples=self.shape_examples, scratch=self.scratch, jobs=self.jobs)
         seconds = time.monotonic() - started
         self.batches += 1
         self.evaluations += len(scored)
@@ -168,6 +174,17 @@ def prompt_rows(specs: Sequence[Any], project_level: bool = False) -> list[dict[
     return [{"prompt": [dict(m) for m in build_messages(spec, options)], "task": spec.case_id} for spec in specs]
 
 
+def reward_pool(settings: GRPOSettings, log: Any) -> Any:
+    """``reward_backend: ray``: a RayRewardPool of ``jobs`` actors on ``ray_address``; local: None."""
+    if settings.reward_backend != "ray":
+        return None
+    from kernelgen_lm.reward_pool import RayRewardPool
+
+    return RayRewardPool(settings.ray_address or None, workers=settings.jobs, cases=settings.cases,
+                         toolchain=settings.toolchain, shaping=settings.reward, shapes=settings.shapes,
+                         shape_examples=settings.shape_examples, timeout=settings.ray_timeout, log=log)
+
+
 def build_grpo_trainer(settings: GRPOSettings, log: Any = None) -> tuple[Any, ExecutionReward, str | None]:
     """The ``GRPOTrainer`` of ``settings``, its reward function and the checkpoint it would resume from."""
     from datasets import Dataset
@@ -192,23 +209,30 @@ def build_grpo_trainer(settings: GRPOSettings, log: Any = None) -> tuple[Any, Ex
         raise RuntimeError(f"toolchain {settings.toolchain!r} cannot run here: {reason}")
     scratch = Path(settings.output_dir) / "reward-scratch"  # type: ignore[arg-type]
     scratch.mkdir(parents=True, exist_ok=True)
-    reward = ExecutionReward({s.case_id: s for s in train}, settings.reward, toolchain=settings.toolchain,
-                             shapes=settings.shapes, shape_examples=settings.shape_examples, jobs=settings.jobs,
-                             scratch=scratch, log=log)
     args = grpo_arguments(settings, log)
     tokenizer = load_tokenizer(settings.model)
     resume = checkpoint_to_resume(settings)
+    pool = reward_pool(settings, log)
+    reward = ExecutionReward({s.case_id: s for s in train}, settings.reward, toolchain=settings.toolchain,
+                             shapes=settings.shapes, shape_examples=settings.shape_examples, jobs=settings.jobs,
+                             scratch=scratch, log=log, pool=pool)
     log(f"kernelgen-lm grpo: {settings.model} on {len(train)} task(s) ({len(held)} evaluation task(s) left out), "
         f"{settings.num_generations} completions per prompt, preset {settings.preset}, lr {settings.learning_rate:g}, "
         f"{settings.max_steps} steps, {settings.jobs} evaluation worker(s)"
         + (f", negative advantages x{settings.negative_advantage_scale:g}"
            if settings.negative_advantage_scale != 1.0 else "")
+        + (f" on Ray ({settings.ray_address or 'a local cluster'})" if pool is not None else "")
         + (", vLLM generation" if settings.use_vllm else "") + (f", resuming from {resume}" if resume else ""))
     trainer_type = trainer_class(settings.negative_advantage_scale)
-    trainer = trainer_type(model=settings.model, reward_funcs=[reward], args=GRPOConfig(**args),
-                           train_dataset=Dataset.from_list(prompt_rows(train, settings.project_level)),
-                           processing_class=tokenizer,
-                           peft_config=lora_config(settings.lora) if settings.preset == "lora" else None)
+    try:
+        trainer = trainer_type(model=settings.model, reward_funcs=[reward], args=GRPOConfig(**args),
+                               train_dataset=Dataset.from_list(prompt_rows(train, settings.project_level)),
+                               processing_class=tokenizer,
+                               peft_config=lora_config(settings.lora) if settings.preset == "lora" else None)
+    except BaseException:
+        if pool is not None:
+            pool.close()
+        raise
     return trainer, reward, resume
 
 
@@ -216,7 +240,11 @@ def run_grpo(settings: GRPOSettings, log: Any = None) -> TrainResult:
     log = log or (lambda line: print(line, file=sys.stderr, flush=True))
     trainer, reward, resume = build_grpo_trainer(settings, log)
     started = time.monotonic()
-    output = trainer.train(resume_from_checkpoint=resume)
+    try:
+        output = trainer.train(resume_from_checkpoint=resume)
+    finally:
+        if reward.pool is not None:
+            reward.pool.close()
     trainer.save_model(str(settings.output_dir))
     metrics = dict(output.metrics)
     metrics["wall_seconds"] = round(time.monotonic() - started, 1)

@@ -149,6 +149,9 @@ def test_negative_advantages_are_scaled(tiny_model, tmp_path, monkeypatch):
     ({"trainer": {"no_such_argument": 1}}, "trainer.no_such_argument: not an argument of trl's GRPOConfig"),
     ({"engine": {"gpu_memory_utilization": 0.5}}, "engine: vLLM settings given but use_vllm is false"),
     ({"tasks": ["level9/*"]}, "task pattern.s. level9/. match no case id"),
+    ({"reward_backend": "spark"}, "reward_backend: expected local or ray, got 'spark'"),
+    ({"ray_address": "auto"}, "ray_address: set, but reward_backend is local"),
+    ({"reward_backend": "ray", "ray_timeout": 0}, "ray_timeout: expected a number of seconds > 0"),
 ])
 def test_bad_configs_are_one_line_exit_2(tiny_model, tmp_path, capsys, changes, message):
     from kernelgen_lm.cli import main
@@ -172,6 +175,14 @@ def test_use_vllm_without_vllm_is_a_config_error(tiny_model, tmp_path):
                                                  **FAST, "use_vllm": True})
     with pytest.raises(ConfigError, match="use_vllm: vLLM is not installed here"):
         grpo_arguments(settings, log=lambda line: None)
+
+
+def test_ray_backend_without_ray_is_a_config_error(tiny_model, tmp_path, monkeypatch):
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "ray" else real(name, *a))
+    with pytest.raises(ConfigError, match=r"reward_backend: ray: Ray is not installed \(pip install -e .\[ray\]\)"):
+        load_settings(GRPOSettings, data={"model": str(tiny_model), "output_dir": str(tmp_path / "o"), **FAST,
+                                          "reward_backend": "ray"})
 
 
 def test_reward_function_reads_the_task_of_each_completion():
