@@ -183,6 +183,7 @@ class RunController:
         self.planned: set[tuple[str, int]] = set()      # the (task, sample) pairs this run set out to evaluate
         self.interruption: str | None = None             # the line an interrupted run ends with
         self._check_model()
+        self._check_turns()
         self._check_toolchain_name()
         self._check_case_roots()
 
@@ -195,6 +196,11 @@ class RunController:
             resolve(self.options.model)
         except ModelSpecError as exc:
             raise pytest.UsageError(f"--model: {exc}") from None
+
+    def _check_turns(self) -> None:
+        if self.options.turns > 1:
+            raise pytest.UsageError("--npukb-turns > 1 (multi-turn repair) runs under 'npukb evaluate'; the pytest "
+                                    "plugin evaluates one turn per sample")
 
     def _check_toolchain_name(self) -> None:
         """An unknown ``--toolchain`` is a usage error, whatever the run selects."""
