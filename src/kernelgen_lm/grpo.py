@@ -6,6 +6,8 @@ training split (``eval_tasks`` / ``eval_share`` leave the evaluation split out, 
 every row carries its ``task`` id, which trl hands to the reward function with the completions.
 Each step the ``num_generations`` completions of a prompt are evaluated in ``jobs`` worker
 processes (the pipeline's timeouts and build cache) and shaped by verdict (``reward`` settings).
+With ``turns`` > 1 a failing completion is repaired over further turns with the current policy and
+its feedback (``kernelgen_lm.repair_turns``), and gets the discounted reward of the final turn.
 A completion whose evaluation failed in our own machinery gets the reward None: trl (1.16) leaves it
 out of its group's mean and standard deviation and gives it a zero advantage, so it neither helps
 nor hurts the policy. With ``use_vllm`` (vLLM installed) trl generates with vLLM (``engine``: its
@@ -41,8 +43,11 @@ class ExecutionReward:
 
     def __init__(self, specs: Mapping[str, Any], shaping: Any, *, toolchain: str = "ascendc-sim",
                  shapes: str = "static", shape_examples: int = 4, jobs: int = 1, scratch: Path | None = None,
-                 log: Any = None) -> None:
+                 log: Any = None, turns: int = 1, turn_discount: float = 1.0, respond: Any = None) -> None:
         self.specs = dict(specs)
+        self.turns, self.turn_discount = turns, turn_discount
+        self.respond = respond            # multi-turn repair: answers follow-up conversations with the policy
+        self.final_turns: Counter[int] = Counter()
         self.shaping = shaping
         self.toolchain, self.shapes, self.shape_examples, self.jobs = toolchain, shapes, shape_examples, jobs
         self.scratch = scratch
@@ -64,15 +69,33 @@ class ExecutionReward:
             raise ValueError(f"task {unknown[0]!r} is not one of the training tasks")
         started = time.monotonic()
         items = [(self.specs[t], completion_text(c)) for t, c in zip(task, completions, strict=True)]
-        scored = score_completions(items, shaping=self.shaping, toolchain=self.toolchain, shapes=self.shapes,
-                                   shape_examples=self.shape_examples, scratch=self.scratch, jobs=self.jobs)
+
+        def score(batch: list[tuple[Any, str]]) -> list[Any]:
+            return score_completions(batch, shaping=self.shaping, toolchain=self.toolchain, shapes=self.shapes,
+                                     shape_examples=self.shape_examples, scratch=self.scratch, jobs=self.jobs)
+
+        scored = score(items)
+        episode_rewards = None
+        if self.turns > 1:
+            from kernelgen_lm.repair_turns import run_episodes
+
+            episodes = run_episodes(prompts, items, scored, score, self.respond, self.turns, self.turn_discount)
+            episode_rewards = [e.reward for e in episodes]
+            turns_used = Counter(e.final_turn for e in episodes if e.reward is not None)
+            self.final_turns.update(turns_used)
+            self.log("kernelgen-lm grpo: repair episodes, final turn: "
+                     + ", ".join(f"turn {t}: {n}" for t, n in sorted(turns_used.items())))
+            if callable(log_metric):
+                log_metric("execution/repaired", sum(1 for e in episodes if e.final_turn > 1
+                                                     and not isinstance(e.judged[-1].outcome, str)
+                                                     and e.judged[-1].outcome.passed) / len(episodes))
         seconds = time.monotonic() - started
         self.batches += 1
         self.evaluations += len(scored)
         self.seconds += seconds
         kinds = Counter(s.outcome.status.value if s.reward is not None else "no_outcome" for s in scored)
         self.verdicts.update(kinds)
-        rewards = [s.reward for s in scored]
+        rewards = episode_rewards if episode_rewards is not None else [s.reward for s in scored]
         given = [r for r in rewards if r is not None]
         mean = f"{sum(given) / len(given):.3f}" if given else "n/a"
         self.log(f"kernelgen-lm grpo: batch {self.batches}: {len(scored)} completions evaluated in {seconds:.1f} s "
@@ -162,7 +185,7 @@ def build_grpo_trainer(settings: GRPOSettings, log: Any = None) -> tuple[Any, Ex
     scratch.mkdir(parents=True, exist_ok=True)
     reward = ExecutionReward({s.case_id: s for s in train}, settings.reward, toolchain=settings.toolchain,
                              shapes=settings.shapes, shape_examples=settings.shape_examples, jobs=settings.jobs,
-                             scratch=scratch, log=log)
+                             scratch=scratch, log=log, turns=settings.turns, turn_discount=settings.turn_discount)
     args = grpo_arguments(settings, log)
     tokenizer = load_tokenizer(settings.model)
     resume = checkpoint_to_resume(settings)
@@ -174,6 +197,14 @@ def build_grpo_trainer(settings: GRPOSettings, log: Any = None) -> tuple[Any, Ex
                           train_dataset=Dataset.from_list(prompt_rows(train, settings.project_level)),
                           processing_class=tokenizer,
                           peft_config=lora_config(settings.lora) if settings.preset == "lora" else None)
+    if settings.turns > 1:
+        from kernelgen_lm.repair_turns import PolicyResponder
+
+        if settings.use_vllm:
+            raise ConfigError("turns: multi-turn repair answers with the policy in memory (transformers); it does not "
+                              "run with use_vllm yet")
+        reward.respond = PolicyResponder(trainer.model, tokenizer, settings.max_completion_length,
+                                         settings.temperature, settings.top_p)
     return trainer, reward, resume
 
 
@@ -192,6 +223,8 @@ def run_grpo(settings: GRPOSettings, log: Any = None) -> TrainResult:
     metrics["no_outcome"] = reward.verdicts.get("no_outcome", 0)
     metrics["evals_per_second"] = round(reward.evaluations / reward.seconds, 3) if reward.seconds else None
     metrics["verdicts"] = dict(sorted(reward.verdicts.items()))
+    if settings.turns > 1:
+        metrics["final_turns"] = {str(t): n for t, n in sorted(reward.final_turns.items())}
     result = TrainResult(Path(settings.output_dir), metrics, list(trainer.state.log_history), [], resume)  # type: ignore[arg-type]
     if trainer.is_world_process_zero():
         write_record(settings.output_dir, "grpo", settings, result, {"tasks": sorted(reward.specs)})  # type: ignore[arg-type]
