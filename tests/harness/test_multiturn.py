@@ -100,6 +100,11 @@ def test_episode_per_turn_metrics_and_records(tmp_path, cases) -> None:
     # npukb report recomputes the same section from the run directory
     again = npukb(tmp_path, "report", "out")
     assert again.returncode == 0 and "multi-turn repair (2 turns)" in again.stdout
+    merged = npukb(tmp_path, "report", "--out", "merged", "out")       # shard merging keeps every turn
+    assert merged.returncode == 0, merged.stderr[-2000:]
+    assert len(jsonl(tmp_path / "merged" / "results.jsonl")) == 5
+    assert len(jsonl(tmp_path / "merged" / "completions.jsonl")) == 5
+    assert json.loads((tmp_path / "merged" / "summary.json").read_text())["multi_turn"] == multi
 
 
 def test_resume_continues_the_episodes(tmp_path, cases) -> None:
@@ -161,3 +166,25 @@ def test_pytest_plugin_refuses_turns(tmp_path, cases, value, needle) -> None:
                            "-p", "no:cacheprovider"], cwd=tmp_path, env=env, capture_output=True, text=True,
                           timeout=300)
     assert proc.returncode == 4 and needle in proc.stderr, proc.stdout[-2000:] + proc.stderr[-2000:]
+
+
+def test_tiny_model_answers_its_own_feedback(tmp_path, cases, tiny_model) -> None:
+    """A real model (the tiny transformers model, hf backend): its turn-1 noise is judged (a parse
+    error), and the turn-2 conversation it receives holds its answer and that turn's report."""
+    requests = tmp_path / "requests.jsonl"
+    env = dict(os.environ, NPUKB_TEST_REQUESTS=str(requests),
+               PYTHONPATH=os.pathsep.join([str(HERE.parents[1] / "src"), str(HERE)]))
+    proc = subprocess.run([sys.executable, "-m", "npukernelbench.cli", "evaluate", "cases", TOOL, "-k", "vadd",
+                           f"--model=multiturn_helpers:RecordingHF:{tiny_model}", "--max-tokens", "8",
+                           "--temperature", "0", "--shapes", "static", "--npukb-out", "out", "--npukb-turns", "2"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    results = jsonl(tmp_path / "out" / "results.jsonl")
+    assert [(r["turn"], r["status"]) for r in results] == [(1, "parse_error"), (2, "parse_error")]
+    answers = {r.get("turn", 1): r["text"] for r in jsonl(tmp_path / "out" / "completions.jsonl")}
+    asked = jsonl(requests)
+    assert [r["turn"] for r in asked] == [1, 2]
+    second = asked[1]["messages"]
+    assert second[:-2] == asked[0]["messages"] and second[-2] == {"role": "assistant", "content": answers[1]}
+    assert second[-1]["role"] == "user" and results[0]["message"] in second[-1]["content"]
+    assert "could not be parsed into project files" in second[-1]["content"]
