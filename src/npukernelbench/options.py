@@ -131,10 +131,10 @@ class RunOptions:
     project_level: bool = option("project-level prompt: add the static cases and the hardware description (SoC, core "
                                  "counts, UB size)", False, action="store_true", short="--project-level",
                                  read=_as_bool)
-    turns: int = option("multi-turn repair (npukb evaluate): a sample that fails gets its own feedback (build "
-                        "diagnostics, runtime or mismatch report; bounded and scrubbed) and answers again in the same "
-                        "conversation, up to N turns; a passing turn ends it (1: one turn, no feedback)", 1,
-                        cli_default="1", metavar="N", read=_as_turns)
+    turns: int = option("multi-turn repair: a sample that fails gets its own feedback (build diagnostics, runtime or "
+                        "mismatch report; bounded and scrubbed) and answers again in the same conversation, up to N "
+                        "turns; a passing turn ends it (1: one turn, no feedback; pytest: the items are turn 1, the "
+                        "later turns run at the end of the session)", 1, cli_default="1", metavar="N", read=_as_turns)
 
     def __post_init__(self) -> None:
         if self.samples < 1:

@@ -1,4 +1,5 @@
-"""Multi-turn repair (``--npukb-turns=N``) for ``npukb evaluate``: turns 2 .. N of every episode.
+"""Multi-turn repair (``--npukb-turns=N``): turns 2 .. N of every episode, for ``npukb evaluate`` and
+for the pytest plugin's controller (at the end of the session: its items are turn 1).
 
 Turn 1 is the ordinary run. Then, turn by turn, every sample whose latest result is turn t - 1 and
 did not pass gets the conversation so far (the prompt, each answer and its feedback:
@@ -102,7 +103,7 @@ def run_turns(specs: Mapping[str, TaskSpec], selected: set[Key], options: RunOpt
         if not keys:                  # (a resumed run may still have episodes due at a later turn)
             continue
         answers = generate_turn(keys, turn, specs, options, run)
-        say(f"npukb evaluate: turn {turn}/{options.turns}: {len(keys)} sample(s) answer their feedback"
+        say(f"multi-turn repair: turn {turn}/{options.turns}: {len(keys)} sample(s) answer their feedback"
             + (f" ({len(keys) - len(answers)} without an answer from the model: their episode ends)"
                if len(answers) < len(keys) else ""))
         work = [(specs[task], answers[(task, sample)]) for task, sample in keys if (task, sample) in answers]

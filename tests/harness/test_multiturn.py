@@ -158,14 +158,34 @@ def test_bad_turns_is_one_line_exit_2(tmp_path, cases, value) -> None:
                                                 f"got {value!r}"]
 
 
-@pytest.mark.parametrize("value, needle", [("2", "runs under 'npukb evaluate'"), ("0", "must be a whole number")])
-def test_pytest_plugin_refuses_turns(tmp_path, cases, value, needle) -> None:
+def pytest_run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(HERE.parents[1] / "src"), str(HERE)])
-    proc = subprocess.run([sys.executable, "-m", "pytest", "cases", TOOL, f"--npukb-turns={value}", "-q",
-                           "-p", "no:cacheprovider"], cwd=tmp_path, env=env, capture_output=True, text=True,
-                          timeout=300)
-    assert proc.returncode == 4 and needle in proc.stderr, proc.stdout[-2000:] + proc.stderr[-2000:]
+    return subprocess.run([sys.executable, "-m", "pytest", "cases", TOOL, "-q", "-p", "no:cacheprovider", *args],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+
+
+def test_pytest_plugin_runs_the_later_turns_after_the_items(tmp_path, cases) -> None:
+    """Under pytest the items are turn 1 (their pass/fail); turns 2 .. N run at the end of the session
+    and go to results.jsonl and the summary like npukb evaluate's."""
+    path = replay(tmp_path, EPISODES)
+    proc = pytest_run(tmp_path, "-k", "vadd", f"--model=multiturn_helpers:RecordingReplay:{path}",
+                      "--shapes", "static", "--npukb-out", "out", "--samples", "3", "--npukb-turns", "2")
+    assert proc.returncode == 1, proc.stdout[-3000:] + proc.stderr[-3000:]       # two items failed at turn 1
+    results = jsonl(tmp_path / "out" / "results.jsonl")
+    assert sorted((r["sample"], r["turn"], r["status"]) for r in results) == [
+        (0, 1, "build_error"), (0, 2, "passed"), (1, 1, "passed"), (2, 1, "wrong"), (2, 2, "wrong")]
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert summary["multi_turn"]["first_passing_turn"] == {"1": 1, "2": 1}
+    assert summary["levels"]["mean"]["er"]["pass@1"] == pytest.approx(2 / 3, abs=1e-6)
+    assert "multi-turn repair (2 turns): ER after turn 1: pass@1 0.333, after turn 2: pass@1 0.667" in proc.stdout
+
+
+@pytest.mark.parametrize("value", ["0", "x"])
+def test_pytest_plugin_refuses_bad_turns(tmp_path, cases, value) -> None:
+    proc = pytest_run(tmp_path, f"--npukb-turns={value}")
+    assert proc.returncode == 4 and f"--npukb-turns must be a whole number >= 1, got {value!r}" in proc.stderr, \
+        proc.stdout[-2000:] + proc.stderr[-2000:]
 
 
 def test_tiny_model_answers_its_own_feedback(tmp_path, cases, tiny_model) -> None:
