@@ -216,6 +216,9 @@ class GRPOSettings:
     reward_backend: str = "local"          # local: worker processes here; ray: a RayRewardPool of jobs actors
     ray_address: str = ""                  # reward_backend ray: the cluster ("auto", HOST:PORT; "": a local one)
     ray_timeout: float = 600.0             # reward_backend ray: seconds per evaluation before its actor is killed
+    turns: int = 1                         # multi-turn repair: a failing completion gets its feedback and the
+                                           # policy answers again, up to this many turns (kernelgen_lm.repair_turns)
+    turn_discount: float = 0.8             # the episode's reward: the final turn t's reward x turn_discount^(t-1)
     use_vllm: bool = False                 # generate with vLLM (trl's colocate mode) when installed
     engine: Mapping[str, Any] = field(default_factory=dict)   # trl vllm_* settings without the prefix:
                                            # gpu_memory_utilization, tensor_parallel_size, mode, ...
@@ -427,6 +430,10 @@ def _validate_grpo(settings: GRPOSettings, fail: Any) -> None:
         raise fail("ray_address", "set, but reward_backend is local (use reward_backend: ray)")
     if settings.ray_timeout <= 0:
         raise fail("ray_timeout", "expected a number of seconds > 0")
+    if settings.turns < 1:
+        raise fail("turns", f"at least 1 (1: one turn, no feedback), got {settings.turns}")
+    if not 0 < settings.turn_discount <= 1:
+        raise fail("turn_discount", f"expected a number in (0, 1], got {settings.turn_discount}")
     if settings.shapes not in ("static", "dynamic", "both"):
         raise fail("shapes", f"expected static, dynamic or both, got {settings.shapes!r}")
     if not 0 <= settings.eval_share < 1:

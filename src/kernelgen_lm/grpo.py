@@ -7,6 +7,8 @@ every row carries its ``task`` id, which trl hands to the reward function with t
 Each step the ``num_generations`` completions of a prompt are evaluated in ``jobs`` worker
 processes (the pipeline's timeouts and build cache) and shaped by verdict (``reward`` settings);
 with ``reward_backend: ray`` by ``jobs`` Ray actors on ``ray_address`` (``kernelgen_lm.reward_pool``).
+With ``turns`` > 1 a failing completion is repaired over further turns with the current policy and
+its feedback (``kernelgen_lm.repair_turns``), and gets the discounted reward of the final turn.
 A completion whose evaluation failed in our own machinery gets the reward None: trl (1.16) leaves it
 out of its group's mean and standard deviation and gives it a zero advantage, so it neither helps
 nor hurts the policy. With ``use_vllm`` (vLLM installed) trl generates with vLLM (``engine``: its
@@ -42,9 +44,13 @@ class ExecutionReward:
 
     def __init__(self, specs: Mapping[str, Any], shaping: Any, *, toolchain: str = "ascendc-sim",
                  shapes: str = "static", shape_examples: int = 4, jobs: int = 1, scratch: Path | None = None,
-                 log: Any = None, pool: Any = None) -> None:
+                 log: Any = None, pool: Any = None, turns: int = 1, turn_discount: float = 1.0,
+                 respond: Any = None) -> None:
         self.specs = dict(specs)
         self.pool = pool                  # a kernelgen_lm.reward_pool.RayRewardPool, or None: worker processes here
+        self.turns, self.turn_discount = turns, turn_discount
+        self.respond = respond            # multi-turn repair: answers follow-up conversations with the policy
+        self.final_turns: Counter[int] = Counter()
         self.shaping = shaping
         self.toolchain, self.shapes, self.shape_examples, self.jobs = toolchain, shapes, shape_examples, jobs
         self.scratch = scratch
@@ -65,20 +71,36 @@ class ExecutionReward:
         if unknown:
             raise ValueError(f"task {unknown[0]!r} is not one of the training tasks")
         started = time.monotonic()
-        texts = [completion_text(c) for c in completions]
-        if self.pool is not None:
-            scored = self.pool.scored(texts, list(task))
-        else:
-            items = [(self.specs[t], text) for t, text in zip(task, texts, strict=True)]
-            scored = score_completions(items, shaping=self.shaping, toolchain=self.toolchain, shapes=self.shapes,
-                                       shape_examples=self.shape_examples, scratch=self.scratch, jobs=self.jobs)
+        items = [(self.specs[t], completion_text(c)) for t, c in zip(task, completions, strict=True)]
+
+        def score(batch: list[tuple[Any, str]]) -> list[Any]:
+            if self.pool is not None:
+                return self.pool.scored([text for _, text in batch], [spec.case_id for spec, _ in batch])
+            return score_completions(batch, shaping=self.shaping, toolchain=self.toolchain, shapes=self.shapes,
+                                     shape_examples=self.shape_examples, scratch=self.scratch, jobs=self.jobs)
+
+        scored = score(items)
+        episode_rewards = None
+        if self.turns > 1:
+            from kernelgen_lm.repair_turns import run_episodes
+
+            episodes = run_episodes(prompts, items, scored, score, self.respond, self.turns, self.turn_discount)
+            episode_rewards = [e.reward for e in episodes]
+            turns_used = Counter(e.final_turn for e in episodes if e.reward is not None)
+            self.final_turns.update(turns_used)
+            self.log("kernelgen-lm grpo: repair episodes, final turn: "
+                     + ", ".join(f"turn {t}: {n}" for t, n in sorted(turns_used.items())))
+            if callable(log_metric):
+                log_metric("execution/repaired", sum(1 for e in episodes if e.final_turn > 1
+                                                     and not isinstance(e.judged[-1].outcome, str)
+                                                     and e.judged[-1].outcome.passed) / len(episodes))
         seconds = time.monotonic() - started
         self.batches += 1
         self.evaluations += len(scored)
         self.seconds += seconds
         kinds = Counter(s.outcome.status.value if s.reward is not None else "no_outcome" for s in scored)
         self.verdicts.update(kinds)
-        rewards = [s.reward for s in scored]
+        rewards = episode_rewards if episode_rewards is not None else [s.reward for s in scored]
         given = [r for r in rewards if r is not None]
         mean = f"{sum(given) / len(given):.3f}" if given else "n/a"
         self.log(f"kernelgen-lm grpo: batch {self.batches}: {len(scored)} completions evaluated in {seconds:.1f} s "
@@ -212,10 +234,14 @@ def build_grpo_trainer(settings: GRPOSettings, log: Any = None) -> tuple[Any, Ex
     args = grpo_arguments(settings, log)
     tokenizer = load_tokenizer(settings.model)
     resume = checkpoint_to_resume(settings)
+    if settings.turns > 1 and settings.use_vllm:
+        raise ConfigError("turns: multi-turn repair answers with the policy in memory (transformers); it does not "
+                          "run with use_vllm yet")
     pool = reward_pool(settings, log)
     reward = ExecutionReward({s.case_id: s for s in train}, settings.reward, toolchain=settings.toolchain,
                              shapes=settings.shapes, shape_examples=settings.shape_examples, jobs=settings.jobs,
-                             scratch=scratch, log=log, pool=pool)
+                             scratch=scratch, log=log, pool=pool, turns=settings.turns,
+                             turn_discount=settings.turn_discount)
     log(f"kernelgen-lm grpo: {settings.model} on {len(train)} task(s) ({len(held)} evaluation task(s) left out), "
         f"{settings.num_generations} completions per prompt, preset {settings.preset}, lr {settings.learning_rate:g}, "
         f"{settings.max_steps} steps, {settings.jobs} evaluation worker(s)"
@@ -233,6 +259,11 @@ def build_grpo_trainer(settings: GRPOSettings, log: Any = None) -> tuple[Any, Ex
         if pool is not None:
             pool.close()
         raise
+    if settings.turns > 1:
+        from kernelgen_lm.repair_turns import PolicyResponder
+
+        reward.respond = PolicyResponder(trainer.model, tokenizer, settings.max_completion_length,
+                                         settings.temperature, settings.top_p)
     return trainer, reward, resume
 
 
@@ -255,6 +286,8 @@ def run_grpo(settings: GRPOSettings, log: Any = None) -> TrainResult:
     metrics["no_outcome"] = reward.verdicts.get("no_outcome", 0)
     metrics["evals_per_second"] = round(reward.evaluations / reward.seconds, 3) if reward.seconds else None
     metrics["verdicts"] = dict(sorted(reward.verdicts.items()))
+    if settings.turns > 1:
+        metrics["final_turns"] = {str(t): n for t, n in sorted(reward.final_turns.items())}
     result = TrainResult(Path(settings.output_dir), metrics, list(trainer.state.log_history), [], resume)  # type: ignore[arg-type]
     if trainer.is_world_process_zero():
         write_record(settings.output_dir, "grpo", settings, result, {"tasks": sorted(reward.specs)})  # type: ignore[arg-type]

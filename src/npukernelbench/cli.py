@@ -4,6 +4,7 @@ run)); other modules can add theirs (e.g. ``serve``, ``export-completions``) wit
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -114,7 +115,7 @@ def _evaluate(ns: argparse.Namespace) -> int:
     run.write_header({"model": options.model, "toolchain": options.toolchain, "samples_per_task": options.samples,
                       "shapes": options.shapes, "shape_examples": options.shape_examples,
                       "shape_seed": options.shape_seed, "data_seed": options.data_seed, "seed": options.seed,
-                      "confinement": level})
+                      "confinement": level, **({"turns": options.turns} if options.turns > 1 else {})})
     done = run.finished() if options.resume else set()
     absent = [(spec.case_id, i) for spec, i in chosen if completions[(spec.case_id, i)].meta.get("missing")]
     if absent:
@@ -137,7 +138,7 @@ def _evaluate(ns: argparse.Namespace) -> int:
                 continue
             if completion.meta.get("label"):
                 outcome.details["expected_category"] = completion.meta["label"]
-            run.append_result(outcome)
+            run.append_result(outcome if options.turns == 1 else dataclasses.replace(outcome, turn=1))
             print(f"{name} {outcome.status.value}"
                   f"{' (' + outcome.error_category.value + ')' if outcome.error_category else ''}{eta}", flush=True)
     except KeyboardInterrupt:                   # Ctrl-C: what finished is in results.jsonl; say how far it got
@@ -145,8 +146,17 @@ def _evaluate(ns: argparse.Namespace) -> int:
     finally:
         outcomes.close()                        # stops the worker processes of an interrupted run
     planned = {(spec.case_id, i) for spec, i in chosen} - set(absent)
+    if options.turns > 1 and not interrupted:
+        from npukernelbench.repair import run_turns
+
+        try:
+            run_turns({s.case_id: s for s in specs}, planned, options, run, ns.jobs,
+                      lambda line: print(line, flush=True), failures)
+        except KeyboardInterrupt:
+            interrupted = True
     progress = Progress(len(planned & run.finished()), len(planned), interrupted)
-    _write_summary(run, options.model, options.toolchain, options.samples, failures, absent, level, progress)
+    _write_summary(run, options.model, options.toolchain, options.samples, failures, absent, level, progress,
+                   options.turns)
     if options.html:
         from npukernelbench.html_report import write_run_html
 
@@ -165,13 +175,14 @@ def _evaluate(ns: argparse.Namespace) -> int:
 
 def _write_summary(run, model: str, toolchain: str, samples: int, failures: Sequence[dict] = (),
                    missing: Sequence[tuple[str, int]] = (), confinement: str | None = None,
-                   progress: Progress | None = None) -> int:
+                   progress: Progress | None = None, turns: int = 1) -> int:
     """summary.json + report.md of a run directory, and the table on stdout (the plugin's own end of a
-    run: run_summary)."""
+    run: run_summary); ``turns`` > 1: with the multi-turn repair metrics."""
     from npukernelbench.run_summary import build_summary, write_summary
 
     done = build_summary(run.results(), model, toolchain, samples, confinement or run.header().get("confinement"),
-                         failures=failures, missing=missing, progress=progress)
+                         failures=failures, missing=missing, progress=progress, turns=turns,
+                         turn_results=run.turn_results() if turns > 1 else ())
     write_summary(run, done)
     print("\n".join(done.terminal_lines()))
     return 0
@@ -212,7 +223,8 @@ def _report(ns: argparse.Namespace) -> int:
     header = run.header()
     samples = int(header.get("samples_per_task") or max((r.sample for r in run.results()), default=0) + 1)
     code = _write_summary(run, header.get("model", "?"), header.get("toolchain", "?"), samples, failures=failures,
-                          progress=recorded_interruption(run.path) if len(ns.run_dirs) == 1 else None)
+                          progress=recorded_interruption(run.path) if len(ns.run_dirs) == 1 else None,
+                          turns=int(header.get("turns") or 1))
     if ns.html is not None:
         from npukernelbench.html_report import write_run_html
 

@@ -52,8 +52,10 @@ def replay_rows(run_dir: Path) -> list[dict[str, Any]]:
             out["tokens"] = row["tokens"]
         if row.get("meta"):
             out["meta"] = row["meta"]
+        if int(row.get("turn") or 1) > 1:          # a multi-turn repair answer (--npukb-turns)
+            out["turn"] = int(row["turn"])
         rows.append(out)
-    rows.sort(key=lambda r: (r["task"], r["sample"]))
+    rows.sort(key=lambda r: (r["task"], r["sample"], r.get("turn", 1)))
     return rows
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from npukernelbench.generators.base import Completion, GenerationRequest
+from npukernelbench.generators.base import Completion, GenerationRequest, Generator
 from npukernelbench.options import RunOptions
 from npukernelbench.store import RunDir
 
@@ -15,12 +15,10 @@ if TYPE_CHECKING:
 LOCAL_BACKENDS = ("reference", "mutants", "replay")
 
 
-def generate_for(specs: Sequence[TaskSpec], options: RunOptions) -> dict[tuple[str, int], Completion]:
-    """``options.samples`` completions per task, from one generator instance, one batched call."""
+def open_generator(options: RunOptions) -> Generator:
+    """The run's generator, behind the completion cache for models that are not local files."""
     from npukernelbench.generators import get_generator, resolve
 
-    if not specs:
-        return {}
     backend, _ = resolve(options.model)
     generator = get_generator(options.model, options.generator_options())
     if backend not in LOCAL_BACKENDS:
@@ -30,6 +28,14 @@ def generate_for(specs: Sequence[TaskSpec], options: RunOptions) -> dict[tuple[s
             generator = CachedGenerator(generator, CompletionCache(default_cache_dir()))
         except ImportError:
             pass
+    return generator
+
+
+def generate_for(specs: Sequence[TaskSpec], options: RunOptions) -> dict[tuple[str, int], Completion]:
+    """``options.samples`` completions per task, from one generator instance, one batched call."""
+    if not specs:
+        return {}
+    generator = open_generator(options)
     from npukernelbench.prompt import build_messages
 
     prompt = options.prompt_options()
@@ -84,6 +90,7 @@ def ensure_completions(specs: Sequence[TaskSpec], options: RunOptions, run: RunD
         more = f" and {len(absent) - 5} more" if len(absent) > 5 else ""
         raise MissingCompletions(f"{len(absent)} selected sample(s) have no completion in {options.model}: "
                                  f"{names}{more} (without --strict they are left out with a warning)")
+    follow_ups = sorted(run.follow_ups().items()) if options.resume else []     # later repair turns are kept
     run.write_completions(sorted((c for c in merged.values() if not c.meta.get("missing")),
-                                 key=lambda c: (c.task, c.sample)))
+                                 key=lambda c: (c.task, c.sample)), [(key[2], c) for key, c in follow_ups])
     return merged

@@ -74,6 +74,14 @@ def _as_shard(value: Any) -> Shard | None:
     return Shard.parse(value) if value else None
 
 
+def _as_turns(value: Any) -> int:
+    """``--npukb-turns``: a whole number >= 1 (read here, not by argparse: a bad value is one line, exit 2)."""
+    text = str(value).strip()
+    if not text.lstrip("-").isdigit() or int(text) < 1:
+        raise ValueError(f"--npukb-turns must be a whole number >= 1, got {value!r}")
+    return int(text)
+
+
 @dataclass(frozen=True)
 class RunOptions:
     model: str = option("model spec: reference (default), mutants, replay:PATH.jsonl, http(s)://HOST:PORT/v1[#MODEL], "
@@ -123,10 +131,16 @@ class RunOptions:
     project_level: bool = option("project-level prompt: add the static cases and the hardware description (SoC, core "
                                  "counts, UB size)", False, action="store_true", short="--project-level",
                                  read=_as_bool)
+    turns: int = option("multi-turn repair: a sample that fails gets its own feedback (build diagnostics, runtime or "
+                        "mismatch report; bounded and scrubbed) and answers again in the same conversation, up to N "
+                        "turns; a passing turn ends it (1: one turn, no feedback; pytest: the items are turn 1, the "
+                        "later turns run at the end of the session)", 1, cli_default="1", metavar="N", read=_as_turns)
 
     def __post_init__(self) -> None:
         if self.samples < 1:
             raise ValueError(f"--samples must be >= 1, got {self.samples}")
+        if not isinstance(self.turns, int) or isinstance(self.turns, bool) or self.turns < 1:
+            raise ValueError(f"--npukb-turns must be a whole number >= 1, got {self.turns!r}")
         if self.shape_examples < 0:
             raise ValueError(f"--shape-examples must be >= 0, got {self.shape_examples}")
         self.engine_options()        # the vLLM settings are checked with the others

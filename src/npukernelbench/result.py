@@ -63,6 +63,7 @@ class SampleResult:
     tokens: int | None = None
     details: dict[str, Any] = field(default_factory=dict)
     stage: Stage | None = None            # the last layer reached (None: not even collected)
+    turn: int | None = None               # multi-turn repair (--npukb-turns > 1): the turn; None: a one-turn run
 
     def __post_init__(self) -> None:
         # What a result stores becomes training data and prompts: bounded, without the harness's
@@ -85,6 +86,8 @@ class SampleResult:
         data["status"] = self.status.value
         data["error_category"] = self.error_category.value if self.error_category else None
         data["stage"] = self.stage.value if self.stage else None
+        if self.turn is None:                 # one-turn runs write exactly what they always wrote
+            del data["turn"]
         return data
 
     @classmethod

@@ -27,8 +27,10 @@ class RunSummary:
 
 def build_summary(results: Sequence[SampleResult], model: str, toolchain: str, samples: int,
                   confinement: str | None, failures: Sequence[dict[str, Any]] = (),
-                  missing: Sequence[tuple[str, int]] = (), progress: Progress | None = None) -> RunSummary:
-    """``progress``: how far the run got (default: a finished run of exactly ``results``)."""
+                  missing: Sequence[tuple[str, int]] = (), progress: Progress | None = None, turns: int = 1,
+                  turn_results: Sequence[SampleResult] = ()) -> RunSummary:
+    """``progress``: how far the run got (default: a finished run of exactly ``results``). A multi-turn
+    repair run (``turns`` > 1) adds the per-turn metrics of ``turn_results`` (every turn's result)."""
     from npukernelbench.metrics import label_agreement, summarize
 
     ordered = sorted(results, key=lambda r: (r.task, r.sample))
@@ -37,6 +39,11 @@ def build_summary(results: Sequence[SampleResult], model: str, toolchain: str, s
     summary["confinement"] = confinement
     summary.update((progress or Progress(len(ordered), len(ordered), interrupted=False)).to_json())
     out = RunSummary(summary, ordered)
+    if turns > 1:
+        from npukernelbench.turn_metrics import turn_lines, turn_summary
+
+        summary["multi_turn"] = turn_summary(turn_results, samples, turns)
+        out.extra.extend(turn_lines(summary["multi_turn"]))
     agreement = label_agreement(ordered)
     if agreement is not None:
         summary["mutant_label_agreement"] = agreement

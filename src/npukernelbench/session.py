@@ -18,7 +18,9 @@ sample items ran.
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import os
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -181,6 +183,7 @@ class RunController:
         self.missing_completions: list[tuple[str, int]] = []
         self.run_progress: RunProgress | None = None     # the done/total/ETA lines (run_progress.py)
         self.planned: set[tuple[str, int]] = set()      # the (task, sample) pairs this run set out to evaluate
+        self.specs: dict[str, TaskSpec] = {}             # their tasks, by case id
         self.interruption: str | None = None             # the line an interrupted run ends with
         self._check_model()
         self._check_toolchain_name()
@@ -262,6 +265,7 @@ class RunController:
         if not samples or self.config.option.collectonly:
             return
         specs = list({s.case_id: s for s, _ in samples}.values())
+        self.specs = {s.case_id: s for s in specs}
         self.planned = {(s.case_id, i) for s, i in samples}
         self.active = True
         terminal = self.config.pluginmanager.get_plugin("terminalreporter")
@@ -313,7 +317,8 @@ class RunController:
         self.run.write_header({"model": o.model, "toolchain": o.toolchain, "samples_per_task": o.samples,
                                "shapes": o.shapes, "shape_examples": o.shape_examples, "shape_seed": o.shape_seed,
                                "data_seed": o.data_seed, "seed": o.seed,
-                               "confinement": self.confinement, "shard": str(o.shard) if o.shard else None})
+                               "confinement": self.confinement, "shard": str(o.shard) if o.shard else None,
+                               **({"turns": o.turns} if o.turns > 1 else {})})
         self.started = True
 
     def _set_up_toolchain(self, specs: list[TaskSpec], say: Say) -> None:
@@ -357,6 +362,8 @@ class RunController:
         for key, value in report.user_properties:
             if key == "npukb_result":
                 result = SampleResult.from_json(json.loads(value))
+                if self.options.turns > 1:          # multi-turn repair: the items are the first turn
+                    result = dataclasses.replace(result, turn=1)
                 self.results.append(result)
                 self.run.path.mkdir(parents=True, exist_ok=True)
                 self.run.append_result(result)
@@ -416,13 +423,19 @@ class RunController:
         from npukernelbench.interruption import interrupted_line, resume_command
         from npukernelbench.run_summary import build_summary, write_summary
 
+        if self.options.turns > 1 and self.started and not interrupted:
+            interrupted = self._repair_turns()
         merged = {(r.task, r.sample): r for r in self.prior}
         merged.update({(r.task, r.sample): r for r in self.results})
+        turn_results: list[SampleResult] = []
+        if self.options.turns > 1:              # the later turns are in the run directory, not in pytest's items
+            turn_results = [r for r in self.run.turn_results() if (r.task, r.sample) in merged]
+            merged.update({(r.task, r.sample): r for r in self.run.results() if (r.task, r.sample) in merged})
         progress = self.progress(merged, interrupted)
         done = build_summary(list(merged.values()), self.options.model, self.options.toolchain, self.options.samples,
                              self.confinement or self.run.header().get("confinement"),
                              failures=self.infrastructure_failures, missing=self.missing_completions,
-                             progress=progress)
+                             progress=progress, turns=self.options.turns, turn_results=turn_results)
         if interrupted:
             command = resume_command("pytest", self.config.invocation_params.args)
             self.interruption = interrupted_line("npukernelbench", progress, self.run.path, command)
@@ -434,6 +447,22 @@ class RunController:
         if self.options.html:
             done.extra.append(self._write_html())
         return done.terminal_lines()
+
+    def _repair_turns(self) -> bool:
+        """Multi-turn repair (``--npukb-turns`` > 1): turns 2 .. N, after the items (which are turn 1), in
+        this process's worker pool (as many processes as xdist workers); True when Ctrl-C stopped them."""
+        from npukernelbench.repair import run_turns
+
+        terminal = self.config.pluginmanager.get_plugin("terminalreporter")
+        say: Say = terminal.write_line if terminal is not None else (lambda line: None)
+        workers = getattr(self.config.option, "numprocesses", None) or 1     # pytest-xdist's -n (or "auto")
+        jobs = int(workers) if str(workers).isdigit() else max(1, (os.cpu_count() or 1))
+        try:
+            run_turns(self.specs, self.planned - set(self.missing_completions), self.options, self.run, jobs, say,
+                      self.infrastructure_failures)
+        except KeyboardInterrupt:
+            return True
+        return False
 
     def _write_html(self) -> str:
         """--npukb-html: RUN_DIR/report.html; the terminal line that points at it (or says why not)."""

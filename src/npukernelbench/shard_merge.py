@@ -11,7 +11,7 @@ from typing import Any
 from npukernelbench.store import RESULTS, SUMMARY, RunDir
 
 # Header fields that must agree between shards of one run (they change what a sample means).
-SAME = ("model", "toolchain", "samples_per_task", "shapes", "shape_examples", "seed")
+SAME = ("model", "toolchain", "samples_per_task", "shapes", "shape_examples", "seed", "turns")
 
 
 class MergeError(ValueError):
@@ -36,16 +36,17 @@ def merge_runs(shard_dirs: Sequence[Path], out: Path) -> tuple[RunDir, list[dict
             raise MergeError(f"the run directories disagree on {name!r} ({', '.join(sorted(values))}): they are "
                              "not shards of one run")
     owner: dict[tuple[str, int], Path] = {}
-    results, completions, failures = [], {}, []
+    results, completions, follow_ups, failures = [], {}, {}, []
     for r in runs:
-        for result in r.results():
+        for result in r.turn_results():            # every turn of a multi-turn repair run (one otherwise)
             key = (result.task, result.sample)
-            if key in owner:
+            if owner.get(key, r.path) != r.path:
                 raise MergeError(f"duplicate sample: {result.task} sample {result.sample} is in both {owner[key]} and "
                                  f"{r.path}")
             owner[key] = r.path
             results.append(result)
         completions.update(r.completions())
+        follow_ups.update(r.follow_ups())
         summary = r.path / SUMMARY
         if summary.is_file():
             failures.extend(json.loads(summary.read_text(encoding="utf-8")).get("infrastructure_failures") or [])
@@ -55,7 +56,8 @@ def merge_runs(shard_dirs: Sequence[Path], out: Path) -> tuple[RunDir, list[dict
     header["merged_from"] = [str(r.path) for r in runs]
     header["shards"] = [h.get("shard") for h in headers]
     merged.write_header(header)
-    merged.write_completions(completions[key] for key in sorted(completions))
-    for result in sorted(results, key=lambda x: (x.task, x.sample)):
+    merged.write_completions((completions[key] for key in sorted(completions)),
+                             [(key[2], follow_ups[key]) for key in sorted(follow_ups)])
+    for result in sorted(results, key=lambda x: (x.task, x.sample, x.turn or 1)):
         merged.append_result(result)
     return merged, failures

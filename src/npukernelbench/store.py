@@ -88,21 +88,35 @@ class RunDir:
         return json.loads(p.read_text(encoding="utf-8")) if p.is_file() else {}
 
     # -- completions ------------------------------------------------------------------------------
-    def write_completions(self, completions: Iterable[Completion]) -> None:
+    def write_completions(self, completions: Iterable[Completion],
+                          follow_ups: Iterable[tuple[int, Completion]] = ()) -> None:
+        """The first-turn completions, then the later turns of multi-turn repair (``(turn, completion)``,
+        each row with its ``"turn"``)."""
         tmp = self.path / (COMPLETIONS + ".tmp")
         with tmp.open("w", encoding="utf-8") as fh:
-            for c in completions:
-                fh.write(json.dumps({"task": c.task, "sample": c.sample, "text": c.text,
-                                     "files": dict(c.files) if c.files is not None else None,
-                                     "tokens": c.tokens, "meta": dict(c.meta)}) + "\n")
+            for turn, c in [*((1, c) for c in completions), *follow_ups]:
+                row = {"task": c.task, "sample": c.sample, "text": c.text,
+                       "files": dict(c.files) if c.files is not None else None, "tokens": c.tokens,
+                       "meta": dict(c.meta)}
+                if turn > 1:
+                    row["turn"] = turn
+                fh.write(json.dumps(row) + "\n")
         os.replace(tmp, self.path / COMPLETIONS)
 
     def completions(self) -> dict[tuple[str, int], Completion]:
+        """The first-turn completions by (task, sample)."""
+        return {(task, sample): c for (task, sample, turn), c in self.turn_completions().items() if turn == 1}
+
+    def follow_ups(self) -> dict[tuple[str, int, int], Completion]:
+        """The completions of later repair turns (turn > 1) by (task, sample, turn)."""
+        return {key: c for key, c in self.turn_completions().items() if key[2] > 1}
+
+    def turn_completions(self) -> dict[tuple[str, int, int], Completion]:
         out = {}
         for row in _read_jsonl(self.path / COMPLETIONS):
             c = Completion(task=row["task"], sample=int(row["sample"]), text=row.get("text"), files=row.get("files"),
                            tokens=row.get("tokens"), meta=row.get("meta") or {})
-            out[(c.task, c.sample)] = c
+            out[(c.task, c.sample, int(row.get("turn") or 1))] = c
         return out
 
     # -- results ----------------------------------------------------------------------------------
@@ -113,16 +127,30 @@ class RunDir:
             os.fsync(fh.fileno())
 
     def results(self) -> list[SampleResult]:
-        """Finished results, the last line per (task, sample) winning."""
+        """Finished results, the last line per (task, sample) winning (with multi-turn repair: the
+        sample's last turn, its final outcome)."""
         latest: dict[tuple[str, int], SampleResult] = {}
+        for r in self._all_results():
+            latest[(r.task, r.sample)] = r
+        return list(latest.values())
+
+    def turn_results(self) -> list[SampleResult]:
+        """Every turn's result (multi-turn repair), the last line per (task, sample, turn) winning."""
+        latest: dict[tuple[str, int, int], SampleResult] = {}
+        for r in self._all_results():
+            latest[(r.task, r.sample, r.turn or 1)] = r
+        return list(latest.values())
+
+    def _all_results(self) -> list[SampleResult]:
+        out = []
         for number, row in enumerate(_read_jsonl(self.path / RESULTS), start=1):
             try:
                 r = SampleResult.from_json(row)
             except (KeyError, TypeError, ValueError, AttributeError) as exc:
                 raise StoreError(f"{self.path / RESULTS}: record {number} is not a result this version of "
                                  f"npukernelbench reads ({type(exc).__name__}: {exc})") from None
-            latest[(r.task, r.sample)] = r
-        return list(latest.values())
+            out.append(r)
+        return out
 
     def finished(self) -> set[tuple[str, int]]:
         return {(r.task, r.sample) for r in self.results()}

@@ -29,6 +29,8 @@ class GenerationRequest:
     messages: tuple[Mapping[str, str], ...]      # chat messages (role, content)
     sampling: SamplingParams
     key: str | None = None
+    turn: int = 1                     # multi-turn repair: the turn this request asks for (messages hold the history)
+    sample: int | None = None         # a follow-up turn (turn > 1) continues this one sample's conversation
 
     def __post_init__(self) -> None:
         if self.task is None and not self.key:

@@ -12,7 +12,7 @@ from pathlib import Path
 from npukernelbench.generators.base import Completion, GenerationRequest, GeneratorOptions
 from npukernelbench.jsonl import read_objects
 
-SCHEMA_KEYS = ("task", "sample", "completion", "files", "tokens", "meta")
+SCHEMA_KEYS = ("task", "sample", "completion", "files", "tokens", "meta", "turn")
 
 
 class ReplayError(ValueError):
@@ -20,9 +20,16 @@ class ReplayError(ValueError):
 
 
 def read_replay(path: Path) -> dict[tuple[str, int], dict]:
+    """The first-turn rows, by (task, sample) (rows of later turns: :func:`read_replay_turns`)."""
+    return {(task, sample): row for (task, sample, turn), row in read_replay_turns(path).items() if turn == 1}
+
+
+def read_replay_turns(path: Path) -> dict[tuple[str, int, int], dict]:
+    """Every row, by (task, sample, turn): ``turn`` (default 1) is the multi-turn repair turn a row answers
+    (``--npukb-turns``: turn t > 1 is the sample's answer to the feedback on its turn t - 1)."""
     if not path.is_file():
         raise ReplayError(f"replay file {path} does not exist (--model=replay:PATH.jsonl)")
-    rows: dict[tuple[str, int], dict] = {}
+    rows: dict[tuple[str, int, int], dict] = {}
     for number, row in read_objects(path, ReplayError, required=("task",),
                                     expected="an object with 'task', 'sample' and 'completion' or 'files'"):
         if ("completion" in row) == ("files" in row):
@@ -39,7 +46,10 @@ def read_replay(path: Path) -> dict[tuple[str, int], dict]:
             sample = int(row.get("sample", 0))
         except (TypeError, ValueError):
             raise ReplayError(f"{path}:{number}: 'sample' must be an integer") from None
-        rows[(str(row["task"]).strip("/"), sample)] = row
+        turn = row.get("turn", 1)
+        if not isinstance(turn, int) or isinstance(turn, bool) or turn < 1:
+            raise ReplayError(f"{path}:{number}: 'turn' must be a whole number >= 1")
+        rows[(str(row["task"]).strip("/"), sample, turn)] = row
     return rows
 
 
@@ -70,15 +80,18 @@ def check_replay_selection(path: Path, case_ids: Collection[str], samples: int) 
 class ReplayGenerator:
     def __init__(self, model: str, options: GeneratorOptions | None = None):
         self.path = Path(model).expanduser()
-        self.rows = read_replay(self.path)
+        self.rows = read_replay_turns(self.path)
         self.name = f"replay:{self.path}"
 
     def generate(self, requests: Sequence[GenerationRequest]) -> list[list[Completion]]:
+        """A first-turn request gets samples 0 .. n-1; a follow-up (``turn`` > 1) the row of its sample and
+        turn (one completion, numbered 0 like any one-sample answer)."""
         out = []
         for req in requests:
             batch = []
             for i in range(req.sampling.n):
-                row = self.rows.get((req.id, i))
+                wanted = (req.id, i, 1) if req.turn == 1 or req.sample is None else (req.id, req.sample + i, req.turn)
+                row = self.rows.get(wanted)
                 if row is None:
                     batch.append(Completion(req.id, i, text=None,
                                             meta={"missing": f"missing from the replay file {self.path}"}))
