@@ -25,12 +25,17 @@ class CaseFolder(pytest.Directory):
         from npukernelbench.cases import load_case
 
         state = self.config.stash[STATE]
+        from npukernelbench.modes import ModeError, expand
+
         try:
-            spec = load_case(Path(self.path))
-        except SpecError as exc:
+            specs = expand(load_case(Path(self.path)), state.options.mode)
+        except (SpecError, ModeError) as exc:
             raise self.CollectError(str(exc)) from None
-        shapes = state.options.shapes
-        for sample in range(state.options.samples):
+        for spec in specs:
+            yield from self._samples(spec, state.options.samples, state.options.shapes)
+
+    def _samples(self, spec: Any, samples: int, shapes: str):
+        for sample in range(samples):
             name = f"{spec.case_id}[s{sample}]"
             # the node id given as a string, parsed like the ids pytest reads back (``--lf``), so that the
             # "[sI]" is the id's parameter part both ways
