@@ -134,6 +134,9 @@ class RunOptions:
             raise ValueError(f"--samples must be >= 1, got {self.samples}")
         if self.shape_examples < 0:
             raise ValueError(f"--shape-examples must be >= 0, got {self.shape_examples}")
+        from npukernelbench.modes import check_mode
+
+        check_mode(self.mode)
         self.engine_options()        # the vLLM settings are checked with the others
 
     def engine_options(self) -> EngineOptions:
