@@ -49,7 +49,9 @@ def _selected(ns: argparse.Namespace, options: RunOptions) -> list[tuple[object,
     missing = [p for p in ns.paths if not Path(p).exists()]
     if missing:
         raise ValueError(f"no such path: {', '.join(missing)}")
-    specs = discover(ns.paths)
+    from npukernelbench.modes import expand_all
+
+    specs = expand_all(discover(ns.paths), options.mode)
     if not specs:
         raise ValueError(f"no cases found under {', '.join(ns.paths)} (case folders hold case.toml, or the public "
                          "layout's api_desc.md and validation/)")
@@ -376,6 +378,10 @@ def _prompt_args(p: argparse.ArgumentParser) -> None:
                    help="the project-level prompt: with the static cases and the hardware description")
     p.add_argument("--toolchain", "--npukb-toolchain", dest="toolchain", default="ascendc-sim",
                    help="whose device the project-level prompt describes (default ascendc-sim)")
+    p.add_argument("--mode", "--npukb-mode", dest="mode", default="project", choices=("project", "kernel-only", "full"),
+                   help="generation mode (default project); kernel-only and full prompt for one CSV row")
+    p.add_argument("--case-id", "--npukb-case-id", dest="case_id", default=None,
+                   help="the CSV row's case_id (kernel-only and full; default: the first row)")
     p.add_argument("--json", action="store_true", help="print the messages as JSON ([{role, content}, ...])")
 
 
@@ -392,8 +398,13 @@ def _prompt(ns: argparse.Namespace) -> int:
         raise ValueError(f"{ns.case} holds {len(folders)} cases; give one case folder" if folders else
                          f"{ns.case} is not a case folder (case folders hold case.toml, or the public layout's "
                          "api_desc.md and validation/)")
-    options = RunOptions(project_level=ns.project_level, toolchain=ns.toolchain)
-    messages = build_messages(load_case(folders[0]), options.prompt_options())
+    from npukernelbench.modes import PROJECT, expand
+
+    if ns.case_id is not None and ns.mode == PROJECT:
+        raise ValueError("--case-id needs --npukb-mode kernel-only or full (a project prompt covers every case)")
+    options = RunOptions(project_level=ns.project_level, toolchain=ns.toolchain, mode=ns.mode)
+    spec = expand(load_case(folders[0]), ns.mode, ns.case_id)[0]
+    messages = build_messages(spec, options.prompt_options())
     print(json.dumps(list(messages), ensure_ascii=False, indent=2) if ns.json else render_messages(messages), end="")
     return 0
 

@@ -56,6 +56,12 @@ def _build_result(spec: TaskSpec, sample: int, exc: BuildFailed, **common: Any) 
 
 def files_of(spec: TaskSpec, completion: Completion) -> dict[str, str]:
     """The completion's project files (raises ParseError)."""
+    from npukernelbench.modes import PROJECT, mode_of
+
+    if mode_of(spec) != PROJECT:
+        from npukernelbench import upstream_extract
+
+        return upstream_extract.files_of(spec, completion.text, completion.files)
     if completion.files is not None:
         files = dict(completion.files)
         check_project(files, spec.required_files())

@@ -67,7 +67,10 @@ def check_replay(specs: Sequence[TaskSpec], options: RunOptions) -> str | None:
     backend, arg = resolve(options.model)
     if backend != "replay":
         return None
-    return check_replay_selection(Path(arg).expanduser(), [s.case_id for s in specs], options.samples)
+    from npukernelbench.modes import ROWS_KEY, task_of
+
+    all_rows = {task_of(s): tuple(s.extra[ROWS_KEY]) for s in specs if ROWS_KEY in s.extra}
+    return check_replay_selection(Path(arg).expanduser(), [s.case_id for s in specs], options.samples, all_rows)
 
 
 class MissingCompletions(ValueError):

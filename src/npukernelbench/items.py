@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,18 +20,23 @@ class SampleFailure(Exception):
 
 
 class CaseFolder(pytest.Directory):
-    """A case folder (either layout): yields one :class:`SampleItem` per sample."""
+    """A case folder (either layout): yields one :class:`SampleItem` per sample (per CSV row and sample in
+    the upstream generation modes: ``modes.expand``)."""
 
     def collect(self):
         from npukernelbench.cases import load_case
+        from npukernelbench.modes import ModeError, expand
 
         state = self.config.stash[STATE]
         try:
-            spec = load_case(Path(self.path))
-        except SpecError as exc:
+            specs = expand(load_case(Path(self.path)), state.options.mode)
+        except (SpecError, ModeError) as exc:
             raise self.CollectError(str(exc)) from None
-        shapes = state.options.shapes
-        for sample in range(state.options.samples):
+        for spec in specs:
+            yield from self._samples(spec, state.options.samples, state.options.shapes)
+
+    def _samples(self, spec: Any, samples: int, shapes: str) -> Iterator[SampleItem]:
+        for sample in range(samples):
             name = f"{spec.case_id}[s{sample}]"
             # the node id given as a string, parsed like the ids pytest reads back (``--lf``), so that the
             # "[sI]" is the id's parameter part both ways

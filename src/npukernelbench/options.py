@@ -111,9 +111,11 @@ class RunOptions:
                                  metavar="K/N", read=_as_shard)
     html: bool = option("also write a self-contained HTML report, RUN_DIR/report.html (needs the 'report' extra: "
                         "matplotlib)", False, action="store_true", read=_as_bool)
-    temperature: float = option("sampling temperature", 0.8, type=float, short="--temperature", metavar="T")
+    temperature: float = option("sampling temperature (default 0.8; upstream's 0.7 in the kernel-only and full modes)",
+                                0.8, cli_default=None, type=float, short="--temperature", metavar="T")
     top_p: float = option("nucleus sampling top-p", 0.95, type=float, short="--top-p", metavar="P")
-    max_tokens: int = option("maximum new tokens per completion", 8192, type=int, short="--max-tokens", metavar="N")
+    max_tokens: int = option("maximum new tokens per completion (default 8192; upstream's 16384 in the kernel-only and "
+                             "full modes)", 8192, cli_default=None, type=int, short="--max-tokens", metavar="N")
     seed: int = option("sampling seed (also the mutants' seed)", 0, type=int, short="--seed", metavar="N")
     lora: str | None = option("LoRA adapter directory applied to a local model", None, short="--lora", metavar="DIR")
     model_dtype: str = option("weights dtype of a local model (transformers, vLLM): auto, float32, bfloat16, float16",
@@ -135,6 +137,9 @@ class RunOptions:
                         "mismatch report; bounded and scrubbed) and answers again in the same conversation, up to N "
                         "turns; a passing turn ends it (1: one turn, no feedback; pytest: the items are turn 1, the "
                         "later turns run at the end of the session)", 1, cli_default="1", metavar="N", read=_as_turns)
+    mode: str = option("generation mode: project (the whole op project), or upstream NPUKernelBench's kernel-only or "
+                       "full (one prompt per CSV row, upstream's prompt, answer format and sampling defaults)",
+                       "project", choices=("project", "kernel-only", "full"))
 
     def __post_init__(self) -> None:
         if self.samples < 1:
@@ -143,6 +148,9 @@ class RunOptions:
             raise ValueError(f"--npukb-turns must be a whole number >= 1, got {self.turns!r}")
         if self.shape_examples < 0:
             raise ValueError(f"--shape-examples must be >= 0, got {self.shape_examples}")
+        from npukernelbench.modes import check_mode
+
+        check_mode(self.mode)
         self.engine_options()        # the vLLM settings are checked with the others
 
     def engine_options(self) -> EngineOptions:
@@ -164,6 +172,8 @@ class RunOptions:
                 values[f.name] = o.read(raw) if o.read else raw
         if values.get("samples") is None:
             values["samples"] = default_samples(values["model"])
+        values.update({k: v for k, v in sampling_defaults(values.get("mode") or "project").items()
+                       if values.get(k) is None})
         return cls(**values)
 
     def sampling(self) -> SamplingParams:
@@ -182,7 +192,8 @@ class RunOptions:
         """What the prompt says: project-level prompts describe the device of the run's toolchain."""
         from npukernelbench.prompt import PromptOptions
 
-        hardware = load_toolchain(self.toolchain).hardware() if self.project_level else None
+        described = self.project_level or self.mode != "project"      # upstream prompts give hardware.txt
+        hardware = load_toolchain(self.toolchain).hardware() if described else None
         return PromptOptions(project_level=self.project_level, hardware=hardware)
 
     def eval_options(self) -> EvalOptions:
@@ -253,6 +264,16 @@ def options_markdown() -> str:
         default = "off" if o.action == "store_true" else "-" if o.default is None else f"`{o.default}`"
         rows.append(f"| {name} | {default} | {o.help.replace('|', chr(92) + '|')} |")
     return "\n".join(rows) + "\n"
+
+
+def sampling_defaults(mode: str) -> dict[str, Any]:
+    """The temperature and token limit a run gets when the command line gives none: upstream's in its
+    modes (``modes.py``), this project's otherwise."""
+    from npukernelbench import modes
+
+    if mode in modes.UPSTREAM_MODES:
+        return {"temperature": modes.UPSTREAM_TEMPERATURE, "max_tokens": modes.UPSTREAM_MAX_TOKENS}
+    return {"temperature": modes.PROJECT_TEMPERATURE, "max_tokens": modes.PROJECT_MAX_TOKENS}
 
 
 def default_samples(model: str) -> int:

@@ -119,8 +119,15 @@ def _template_order(task: TaskSpec) -> list[str]:
 
 
 def build_messages(task: TaskSpec, options: PromptOptions | None = None) -> tuple[dict[str, str], ...]:
-    """The chat messages for ``task``: a system message (role and rules) and a user message."""
+    """The chat messages for ``task``: a system message (role and rules) and a user message; in an
+    upstream generation mode (``modes.py``), upstream's one user message (``upstream_prompt``)."""
     options = options or PromptOptions()
+    from npukernelbench.modes import PROJECT, mode_of
+
+    if mode_of(task) != PROJECT:
+        from npukernelbench import upstream_prompt
+
+        return upstream_prompt.build_messages(task, options.target_hardware())
     return ({"role": "system", "content": system_message(task)},
             {"role": "user", "content": user_message(task, options)})
 

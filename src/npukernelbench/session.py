@@ -230,6 +230,7 @@ class RunController:
     def begin_from_node_ids(self, ids: Sequence[str]) -> None:
         """pytest-xdist controller: the node ids one worker collected (after its deselection)."""
         from npukernelbench.cases import find_case_dirs, load_case
+        from npukernelbench.modes import ModeError, expand
         from npukernelbench.spec import SpecError
 
         wanted: dict[str, set[int]] = {}
@@ -249,11 +250,12 @@ class RunController:
             path = path if path.is_absolute() else base / path
             for folder in find_case_dirs(path) if path.exists() else []:
                 try:
-                    spec = load_case(folder)
-                except SpecError:
+                    loaded = expand(load_case(folder), self.options.mode)
+                except (SpecError, ModeError):
                     continue                     # reported by the collector of that folder
-                if spec.case_id in wanted:
-                    specs.setdefault(spec.case_id, spec)
+                for spec in loaded:
+                    if spec.case_id in wanted:
+                        specs.setdefault(spec.case_id, spec)
         self.begin([(specs[cid], s) for cid in sorted(specs) for s in sorted(wanted[cid])])
 
     def begin(self, samples: Sequence[tuple[TaskSpec, int]]) -> None:

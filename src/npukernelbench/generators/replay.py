@@ -6,13 +6,14 @@ The replay schema (also what ``npukb export-completions`` writes), one JSON obje
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 
 from npukernelbench.generators.base import Completion, GenerationRequest, GeneratorOptions
 from npukernelbench.jsonl import read_objects
+from npukernelbench.modes import SEPARATOR, row_task_id
 
-SCHEMA_KEYS = ("task", "sample", "completion", "files", "tokens", "meta", "turn")
+SCHEMA_KEYS = ("task", "sample", "case_id", "completion", "files", "tokens", "meta", "turn")
 
 
 class ReplayError(ValueError):
@@ -49,7 +50,12 @@ def read_replay_turns(path: Path) -> dict[tuple[str, int, int], dict]:
         turn = row.get("turn", 1)
         if not isinstance(turn, int) or isinstance(turn, bool) or turn < 1:
             raise ReplayError(f"{path}:{number}: 'turn' must be a whole number >= 1")
-        rows[(str(row["task"]).strip("/"), sample, turn)] = row
+        task = str(row["task"]).strip("/")
+        if "case_id" in row:                 # one CSV row of the task (the kernel-only and full modes)
+            if not isinstance(row["case_id"], str | int) or isinstance(row["case_id"], bool):
+                raise ReplayError(f"{path}:{number}: 'case_id' must be the row's case_id (an integer or a string)")
+            task = row_task_id(task, row["case_id"])
+        rows[(task, sample, turn)] = row
     return rows
 
 
@@ -61,11 +67,25 @@ def replay_sample_counts(path: Path) -> dict[str, int]:
     return counts
 
 
-def check_replay_selection(path: Path, case_ids: Collection[str], samples: int) -> str | None:
+def check_replay_selection(path: Path, case_ids: Collection[str], samples: int,
+                           all_rows: Mapping[str, Collection[str]] | None = None) -> str | None:
     """Raise :class:`ReplayError` when the file holds no task of the selection (every sample would be
-    skipped: a false green); return a note when ``samples`` leaves some of the file's samples out."""
+    skipped: a false green), or a record names a case_id its task has not (``all_rows``: task -> every
+    case_id, in the kernel-only and full modes); return a note when ``samples`` leaves some of the file's
+    samples out."""
     counts = replay_sample_counts(path)
     held = {task: n for task, n in counts.items() if task in set(case_ids)}
+    rows_of: dict[str, set[str]] = {}
+    for cid in case_ids:
+        if SEPARATOR in cid:
+            task, _, row = cid.rpartition(SEPARATOR)
+            rows_of.setdefault(task, set()).add(row)
+    for key in counts:
+        task, _, row = key.rpartition(SEPARATOR)
+        known = set((all_rows or {}).get(task, ())) or rows_of.get(task, set())
+        if task in rows_of and row not in known:
+            raise ReplayError(f"replay file {path}: task {task} has no case_id {row!r} (its case_ids: "
+                              f"{', '.join(sorted(known))})")
     if not held:
         shown = ", ".join(sorted(counts)[:3]) + (f" and {len(counts) - 3} more" if len(counts) > 3 else "")
         raise ReplayError(f"replay file {path} holds none of the {len(case_ids)} selected task(s) "

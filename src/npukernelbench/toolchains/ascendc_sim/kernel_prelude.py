@@ -4,11 +4,12 @@ It carries what the real AscendC build generates for a kernel: ``DTYPE_<NAME>`` 
 / ``FORMAT_<NAME>`` macros for every parameter (an output named like an input is ``<NAME>_REF``), the
 kernel-side struct of the registered tiling class (same byte layout as the host's ``SaveToBuffer``; see
 ``register/tilingdata_base.h``), and the trampoline through which the launcher calls the kernel entry
-with its GM arguments.
+with its GM arguments (the tiling argument left out when the entry's parameters end at ``workspace``).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 from npukernelbench.dtypes import DTYPES, dtype
@@ -244,6 +245,19 @@ ENTRY_ATTRIBUTES = ("#if defined(__GNUC__) && !defined(__clang__)",
                     "#else", "#define NPUKB_ENTRY_ATTRIBUTES __attribute__((no_sanitize_address))", "#endif")
 
 
+def entry_arity(project: KernelProject) -> int:
+    """How many arguments the kernel entry takes: its parameters, the workspace and the tiling; or one
+    fewer when its definition ends at ``workspace`` (a kernel without tiling data, which upstream
+    NPUKernelBench's kernel-only answers write: their tiling values are local to the kernel)."""
+    full = len(project.params) + 2
+    text = project.files.get(f"op_kernel/{project.kernel}.cpp", "")
+    entry = re.search(r"\b" + re.escape(project.kernel) + r"\s*\(([^()]*)\)\s*\{", text)
+    if entry is None:
+        return full
+    params = [p for p in entry.group(1).split(",") if p.strip()]
+    return full - 1 if len(params) == full - 1 and re.search(r"\bworkspace\s*$", params[-1]) else full
+
+
 def prelude(project: KernelProject, desc: Description, core: str = "AIV", plan: KernelPlan | None = None,
             primary: bool = True) -> str:
     """The force-included kernel header for the ``core`` compile pass of ``project``; the primary pass
@@ -277,7 +291,7 @@ def prelude(project: KernelProject, desc: Description, core: str = "AIV", plan: 
     if top is not None:
         out.append("#undef NPUKB_TILING_TYPE  // the precompiled kernel header may have defined the default")
         out.append(f"#define NPUKB_TILING_TYPE {top}")
-    n_args = len(project.params) + 2
+    n_args = entry_arity(project)
     arg_types = ", ".join(["uint8_t*"] * n_args)
     call = ", ".join(f"a[{i}]" for i in range(n_args))
     out += ["", *ENTRY_ATTRIBUTES, f'extern "C" void {project.kernel}({arg_types});',
