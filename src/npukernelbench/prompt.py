@@ -120,7 +120,12 @@ def _template_order(task: TaskSpec) -> list[str]:
 
 def build_messages(task: TaskSpec, options: PromptOptions | None = None) -> tuple[dict[str, str], ...]:
     """The chat messages for ``task``: a system message (role and rules) and a user message."""
+    from npukernelbench.layouts import layout_of
+
     options = options or PromptOptions()
+    own = getattr(layout_of(task), "messages", None)           # a layout that speaks its benchmark's prompt
+    if own is not None:
+        return tuple(own(task, options))
     return ({"role": "system", "content": system_message(task)},
             {"role": "user", "content": user_message(task, options)})
 
