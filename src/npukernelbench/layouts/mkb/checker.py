@@ -5,7 +5,8 @@
 2. The candidate's ``python_bind_src`` is compiled for real against torch's C++ headers with
    npukernelbench's ``pytorch_npu_helper.hpp`` (as for public NPUKernelBench tasks); it does not
    build: a build error.
-3. Per input seed (MultiKernelBench's value profiles in turn, see :mod:`.driver`), in confined child
+3. Per input seed, :data:`TRIALS` input trials (MultiKernelBench's value profiles in turn, see
+   :mod:`.driver`; a task has one seed by default), in confined child
    processes, never here: the reference child scales the sizes to ``EvalOptions.input_budget`` elements,
    builds the inputs and ``Model``'s outputs; the candidate child imports the compiled pybind as
    ``custom_ops_lib``, runs ``model_src``'s ``ModelNew`` on the same inputs and stops at each
@@ -42,6 +43,7 @@ from npukernelbench.toolchains.base import BuildResult, HostDescriber, KernelPro
 
 CHILD_LIMITS = Limits(cpu_s=300, memory_bytes=16 << 30, wall_s=300.0, file_bytes=2 << 30, processes=64)
 MAX_CALLS = 256                  # EXEC_NPU_CMD calls one seed may make
+TRIALS = 3                       # input trials per seed (value profiles seed, seed + 1, ...: see driver)
 DRIVER = "npukernelbench.layouts.mkb.driver"
 
 
@@ -189,7 +191,7 @@ class MkbChecker(Checker):
 
         ref = work / "reference"
         ref.mkdir()
-        plan = {"reference": str(self.spec.folder), "budget": self.options.input_budget, "trials": 1,
+        plan = {"reference": str(self.spec.folder), "budget": self.options.input_budget, "trials": TRIALS,
                 "seed": seed, "first_profile": seed % 1000}
         (ref / "plan.json").write_text(json.dumps(plan), encoding="utf-8")
         result = self._child(ref, "prepare", (self.spec.folder.parent,))
@@ -199,7 +201,8 @@ class MkbChecker(Checker):
         self.result_details["inputs_scaled"] = self.scaled or "no"
         self.result_details["input_elements"] = int(result.get("elements", 0))
         state = torch.load(ref / "state.pt", weights_only=True)
-        self.io_bytes = _nbytes(state["inputs"]) + _nbytes(state["golden"])
+        trials = max(len(state["inputs"]), 1)
+        self.io_bytes = (_nbytes(state["inputs"]) + _nbytes(state["golden"])) // trials     # one trial's
         torch.save({"init": state["init"], "inputs": state["inputs"]}, work / "state.pt")
         shutil.rmtree(ref, ignore_errors=True)
         return state["golden"]
@@ -260,7 +263,8 @@ class MkbChecker(Checker):
         if not runner.runs:
             return CaseOutcome(Status.WRONG, f"ModelNew made no call of the custom operator {where} (MultiKernelBench "
                                              "requires the custom kernel to compute the result)", case=case)
-        cost = _launch_cost(runner) if first else None
+        first_trial = int((result.get("calls_per_trial") or [len(runner.runs)])[0])
+        cost = _launch_cost(runner, first_trial) if first else None
         return SeedChecked(worst_abs, worst_rel, time_us=cost.time_us if cost else None, cost=cost,
                            baseline=self._estimated_reference(cost) if cost else None)
 
@@ -329,8 +333,9 @@ class MkbChecker(Checker):
         return built[0]
 
 
-def _launch_cost(runner: op_call.OpRunner) -> RunCost | None:
-    costs = [cost_of(r.time_us, r.details) for r in runner.runs if r.time_us is not None]
+def _launch_cost(runner: op_call.OpRunner, calls: int) -> RunCost | None:
+    """The kernel launches of the first trial (its ``calls`` calls) as one cost."""
+    costs = [cost_of(r.time_us, r.details) for r in runner.runs[:calls] if r.time_us is not None]
     return combined(costs) if costs else None
 
 

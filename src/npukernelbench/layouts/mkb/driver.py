@@ -166,7 +166,11 @@ def run(work: Path, plan: dict[str, Any]) -> dict[str, Any]:
         with torch.no_grad(), shims.npu_on_cpu(), op_call.bound(answers):   # type: ignore[arg-type]
             torch.manual_seed(SEED)
             model = namespace["ModelNew"](*state["init"])
-            outputs = [model(*values) for values in state["inputs"]]
+            outputs, per_trial = [], []
+            for values in state["inputs"]:
+                before = answers.calls
+                outputs.append(model(*values))
+                per_trial.append(answers.calls - before)
     except NeedCall as exc:
         return {"status": "call", "index": exc.index}
     except Exception as exc:                                    # noqa: BLE001 - the candidate's failure
@@ -174,7 +178,7 @@ def run(work: Path, plan: dict[str, Any]) -> dict[str, Any]:
         return {"status": "error", "why": f"{type(exc).__name__}: {line[:400]}",
                 "trace": traceback.format_exc()[-2000:]}
     torch.save({"outputs": outputs}, work / "out.pt")
-    return {"status": "done", "calls": answers.calls}
+    return {"status": "done", "calls": answers.calls, "calls_per_trial": per_trial}
 
 
 def main() -> int:
