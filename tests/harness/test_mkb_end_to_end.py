@@ -57,3 +57,26 @@ def test_replayed_answers_pass_and_fail_as_multikernelbench_would(run):
     assert block["comp@1"] == pytest.approx((1 + 1 + 1 + 0) / 4)
     assert "elementwise/relu" in block["inputs_scaled_tasks"] and "estimate" in block["note"]
     assert "MultiKernelBench (4 tasks)" in (run.path / "out/report.md").read_text()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("model_src", "status", "message"), [
+    ("import torch\nclass ModelOld(torch.nn.Module):\n    pass\n", "build_error", "defines no class ModelNew"),
+    ("import torch\nraise ImportError('no such op')\n", "build_error", "model_src raised ImportError: no such op"),
+    ("import torch\nclass ModelNew(torch.nn.Module):\n    def forward(self, x):\n        return torch.relu(x)\n",
+     "wrong", "made no call of the custom operator"),
+])
+def test_model_src_that_does_not_load_or_skips_the_kernel_fails(model_src, status, message):
+    from npukernelbench.cases import load_case
+    from npukernelbench.evaluate import EvalOptions, evaluate
+    from npukernelbench.generators.base import Completion
+    from npukernelbench.layouts.mkb import answer
+    from npukernelbench.toolchains import toolchain_class
+
+    spec = load_case(DATA / "mkb" / "reference" / "elementwise" / "relu.py")
+    files = answer.project_files(_answer("relu"), "relu_custom")
+    files[answer.MODEL] = model_src
+    result = evaluate(spec, Completion(spec.case_id, 0, files=files), toolchain_class("ascendc-sim")(),
+                      EvalOptions(shapes="static", data_seed=1, input_budget=4096))
+    assert (result.status.value, result.details["benchmark"]) == (status, "multikernelbench")
+    assert message in result.message + str(result.details.get("diagnostics", ""))

@@ -233,6 +233,9 @@ class MkbChecker(Checker):
             status = result.get("status")
             if status == "done":
                 break
+            if status == "model_error":           # model_src does not load: the answer does not compile
+                raise BuildFailed(BuildResult(ok=False, artifact=None, key="", diagnostics=str(result.get("why")),
+                                              error_category=ErrorCategory.SYNTAX_STRUCTURE))
             if status == "timeout":
                 return CaseOutcome(Status.TIMEOUT, f"ModelNew timed out {where}", case=case)
             if status != "call":

@@ -158,11 +158,14 @@ def run(work: Path, plan: dict[str, Any]) -> dict[str, Any]:
     namespace: dict[str, Any] = {"__name__": "npukb_mkb_candidate"}
     source = Path(plan["model"]).read_text(encoding="utf-8")
     answers = Answers(work)
-    try:
+    try:                               # MultiKernelBench executes model_src as part of compiling the answer
         with shims.import_shims():
             exec(compile(source, "model_src", "exec"), namespace)   # noqa: S102 - candidate code, confined
-        if "ModelNew" not in namespace:
-            return {"status": "error", "why": "model_src defines no ModelNew"}
+    except Exception as exc:                                    # noqa: BLE001 - the candidate's failure
+        return {"status": "model_error", "why": f"model_src raised {type(exc).__name__}: {str(exc)[:400]}"}
+    if not isinstance(namespace.get("ModelNew"), type):
+        return {"status": "model_error", "why": "model_src defines no class ModelNew"}
+    try:
         with torch.no_grad(), shims.npu_on_cpu(), op_call.bound(answers):   # type: ignore[arg-type]
             torch.manual_seed(SEED)
             model = namespace["ModelNew"](*state["init"])
