@@ -80,3 +80,33 @@ def test_model_src_that_does_not_load_or_skips_the_kernel_fails(model_src, statu
                       EvalOptions(shapes="static", data_seed=1, input_budget=4096))
     assert (result.status.value, result.details["benchmark"]) == (status, "multikernelbench")
     assert message in result.message + str(result.details.get("diagnostics", ""))
+
+
+@pytest.mark.slow
+def test_scaling_in_the_confined_reference_child(tmp_path):
+    """The reference child scales the constants (and says so); sizes written as literals cannot be scaled,
+    which the results say too."""
+    from npukernelbench.cases import load_case
+    from npukernelbench.checker import EvalOptions
+    from npukernelbench.layouts.mkb.checker import MkbChecker
+    from npukernelbench.toolchains import toolchain_class
+
+    folder = tmp_path / "reference" / "demo"
+    folder.mkdir(parents=True)
+    body = ("import torch\nclass Model(torch.nn.Module):\n    def forward(self, x):\n        return x * 2\n"
+            "def get_init_inputs():\n    return []\n")
+    (folder / "consts.py").write_text(body + "rows = 64\ncols = 4096\ndef get_inputs():\n"
+                                      "    return [torch.rand(rows, cols)]\n")
+    (folder / "literal.py").write_text(body + "def get_inputs():\n    return [torch.rand(64, 4096)]\n")
+    toolchain = toolchain_class("ascendc-sim")()
+    found = {}
+    for name in ("consts", "literal"):
+        checker = MkbChecker(load_case(folder / f"{name}.py"), toolchain, {},
+                             EvalOptions(shapes="static", data_seed=1, input_budget=8192))
+        work = tmp_path / name
+        work.mkdir()
+        golden = checker._prepare(5, work)
+        found[name] = (checker.result_details, [tuple(g.shape) for g in golden])
+    assert found["consts"] == ({"inputs_scaled": "cols 4096->128", "input_elements": 8192}, [(64, 128)] * 3)
+    assert found["literal"] == ({"inputs_scaled": "no", "input_elements": 262144, "input_budget_exceeded": True},
+                                [(64, 4096)] * 3)

@@ -200,6 +200,9 @@ class MkbChecker(Checker):
         self.scaled = str(result.get("scaled", ""))
         self.result_details["inputs_scaled"] = self.scaled or "no"
         self.result_details["input_elements"] = int(result.get("elements", 0))
+        budget = self.options.input_budget
+        if budget and self.result_details["input_elements"] > budget:     # sizes written as literals in get_inputs
+            self.result_details["input_budget_exceeded"] = True
         state = torch.load(ref / "state.pt", weights_only=True)
         trials = max(len(state["inputs"]), 1)
         self.io_bytes = (_nbytes(state["inputs"]) + _nbytes(state["golden"])) // trials     # one trial's
