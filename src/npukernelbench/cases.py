@@ -45,6 +45,9 @@ def find_case_dirs(path: Path) -> list[Path]:
 
     def walk(folder: Path) -> None:
         for child in sorted(folder.iterdir()):
+            if child.is_file() and is_case_dir(child):      # a layout whose tasks are files (mkb)
+                found.append(child)
+                continue
             if not child.is_dir() or child.name in _SKIP_DIRS or child.name.startswith("."):
                 continue
             if is_case_dir(child):

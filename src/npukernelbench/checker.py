@@ -43,6 +43,7 @@ class EvalOptions:
     scratch_dir: Path | None = None   # where the dynamic-shape search may write (the run directory's scratch)
     data_seed: int | None = None      # every case's input data derives from it; None: drawn fresh (os.urandom)
     profile: bool = False             # time every phase (SampleResult.details['phases'], phase_clock.py)
+    input_budget: int = 1 << 20       # MultiKernelBench tasks: input elements after scaling down (0: full size)
 
     def __post_init__(self) -> None:
         if self.shapes not in ("static", "dynamic", "both"):

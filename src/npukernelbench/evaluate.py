@@ -54,6 +54,15 @@ def _build_result(spec: TaskSpec, sample: int, exc: BuildFailed, **common: Any) 
                         f"[{category.value}] {head.strip()}", details={"diagnostics": build.diagnostics}, **common)
 
 
+def _benchmark_details(benchmark: str | None, checker: Checker | None) -> dict[str, Any]:
+    """What a layout scored by another benchmark adds to every result: the benchmark's name, and what its
+    checker noted (``result_details``: how the inputs were scaled, how the speed was estimated)."""
+    extra = dict(getattr(checker, "result_details", None) or {})
+    if benchmark:
+        extra["benchmark"] = benchmark
+    return extra
+
+
 def files_of(spec: TaskSpec, completion: Completion) -> dict[str, str]:
     """The completion's project files (raises ParseError)."""
     from npukernelbench.modes import PROJECT, mode_of
@@ -66,6 +75,9 @@ def files_of(spec: TaskSpec, completion: Completion) -> dict[str, str]:
         files = dict(completion.files)
         check_project(files, spec.required_files())
         return files
+    parse = getattr(layout_of(spec), "parse_answer", None)     # a layout with its own answer format
+    if parse is not None:
+        return parse(spec, completion.text or "")
     return extract_files(completion.text or "", spec.required_files())
 
 
@@ -97,7 +109,13 @@ def _evaluate_timed(spec: TaskSpec, completion: Completion, toolchain: Toolchain
     start = time.monotonic()
     sample = completion.sample
 
+    benchmark = getattr(layout_of(spec), "benchmark", None)      # a layout scored by another benchmark too
+    checker: Checker | None = None
+
     def result(status: Status, message: str = "", **kw: Any) -> SampleResult:
+        extra = _benchmark_details(benchmark, checker)
+        if extra:
+            kw["details"] = {**kw.get("details", {}), **extra}
         return SampleResult(spec.case_id, spec.level, spec.category, sample, status, message=message,
                             tokens=completion.tokens, seconds=round(time.monotonic() - start, 3), **kw)
 
@@ -120,8 +138,10 @@ def _evaluate_timed(spec: TaskSpec, completion: Completion, toolchain: Toolchain
                 and dynamic:
             outcomes.append(checker.check_dynamic())
     except BuildFailed as exc:
-        return _build_result(spec, sample, exc, tokens=completion.tokens,
-                             seconds=round(time.monotonic() - start, 3), stage=checker.stage)
+        failed_build = _build_result(spec, sample, exc, tokens=completion.tokens,
+                                     seconds=round(time.monotonic() - start, 3), stage=checker.stage)
+        extra = _benchmark_details(benchmark, checker)
+        return dataclasses.replace(failed_build, details={**failed_build.details, **extra}) if extra else failed_build
     failed = next((o for o in outcomes if o.status is not Status.PASSED), None)
     details: dict[str, Any] = {}
     if failed is not None:

@@ -53,6 +53,17 @@ class CaseFolder(pytest.Directory):
         return super().repr_failure(excinfo)
 
 
+class CaseFile(pytest.File):
+    """A task that is one file (a MultiKernelBench reference module): collected as a case folder is."""
+
+    collect = CaseFolder.collect
+
+    def repr_failure(self, excinfo):  # type: ignore[override]
+        if isinstance(excinfo.value, self.CollectError):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+
 class SampleItem(pytest.Item):
     """One (task, sample). The evaluation runs in ``setup``: what only our machinery can cause (an
     :class:`~npukernelbench.infrastructure.InfrastructureError` that persisted through its retry, a

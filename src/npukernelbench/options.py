@@ -104,6 +104,9 @@ class RunOptions:
                                     action="append", metavar="PATH", read=_as_tuple)
     out: Path = option("run directory (completions.jsonl, results.jsonl, summary.json, report.md)", Path("npukb-out"),
                        cli_default="npukb-out", metavar="DIR", read=Path)
+    input_budget: int = option("MultiKernelBench tasks: halve the reference's top-level integer sizes until its inputs "
+                               "and parameters hold at most N elements (0: the full sizes)", 1 << 20, type=int,
+                               metavar="N")
     resume: bool = option("keep finished samples in the run directory and skip them", False, action="store_true",
                           read=_as_bool)
     shard: Shard | None = option("run only shard K of N (K/N, 1 <= K <= N; tasks split by a stable hash of their id); "
@@ -200,7 +203,8 @@ class RunOptions:
         from npukernelbench.evaluate import EvalOptions
 
         return EvalOptions(shapes=self.shapes, shape_examples=self.shape_examples, shape_seed=self.shape_seed,
-                           scratch_dir=self.out / "scratch", data_seed=self.data_seed)
+                           scratch_dir=self.out / "scratch", data_seed=self.data_seed,
+                           input_budget=self.input_budget)
 
     def with_data_seed(self, seed: int | None = None) -> RunOptions:
         """These options with a data seed: ``seed`` when one is given, else the one the options hold,

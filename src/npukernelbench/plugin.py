@@ -105,6 +105,19 @@ def pytest_collect_directory(path: Path, parent: pytest.Collector):
     return None
 
 
+def pytest_collect_file(file_path: Path, parent: pytest.Collector):
+    """A task that is one file (a MultiKernelBench reference module) is collected like a case folder."""
+    if file_path.suffix != ".py":
+        return None
+    from npukernelbench.cases import is_case_dir
+
+    if is_case_dir(file_path):
+        from npukernelbench.items import CaseFile
+
+        return CaseFile.from_parent(parent, path=file_path)
+    return None
+
+
 def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:  # noqa: ARG001
     from npukernelbench.session import STATE
 

@@ -120,14 +120,19 @@ def _template_order(task: TaskSpec) -> list[str]:
 
 def build_messages(task: TaskSpec, options: PromptOptions | None = None) -> tuple[dict[str, str], ...]:
     """The chat messages for ``task``: a system message (role and rules) and a user message; in an
-    upstream generation mode (``modes.py``), upstream's one user message (``upstream_prompt``)."""
-    options = options or PromptOptions()
+    upstream generation mode (``modes.py``), upstream's one user message (``upstream_prompt``); for a
+    layout that speaks its own benchmark's prompt (a ``messages`` hook), that layout's messages."""
+    from npukernelbench.layouts import layout_of
     from npukernelbench.modes import PROJECT, mode_of
 
+    options = options or PromptOptions()
     if mode_of(task) != PROJECT:
         from npukernelbench import upstream_prompt
 
         return upstream_prompt.build_messages(task, options.target_hardware())
+    own = getattr(layout_of(task), "messages", None)           # a layout that speaks its benchmark's prompt
+    if own is not None:
+        return tuple(own(task, options))
     return ({"role": "system", "content": system_message(task)},
             {"role": "user", "content": user_message(task, options)})
 

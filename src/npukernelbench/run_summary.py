@@ -44,12 +44,29 @@ def build_summary(results: Sequence[SampleResult], model: str, toolchain: str, s
 
         summary["multi_turn"] = turn_summary(turn_results, samples, turns)
         out.extra.extend(turn_lines(summary["multi_turn"]))
+    for key, block, line in _layout_blocks(ordered, samples):
+        summary[key] = block
+        out.extra.append(line)
     agreement = label_agreement(ordered)
     if agreement is not None:
         summary["mutant_label_agreement"] = agreement
         out.extra.append(f"mutant label agreement (build errors): {agreement['agree']}/{agreement['labelled']} = "
                          f"{100 * agreement['rate']:.1f}%")
     return out
+
+
+def _layout_blocks(results: Sequence[SampleResult], samples: int) -> list[tuple[str, dict[str, Any], str]]:
+    """What layouts scored by another benchmark add (``Layout.summary_block``, where a layout has it): a
+    summary.json key, its metrics and the line printed under the table and in report.md."""
+    from npukernelbench.layouts import all_layouts
+
+    blocks = []
+    for layout in all_layouts():
+        hook = getattr(layout, "summary_block", None)
+        found = hook(results, samples) if hook is not None else None
+        if found is not None:
+            blocks.append(found)
+    return blocks
 
 
 def write_summary(run: RunDir, done: RunSummary) -> None:

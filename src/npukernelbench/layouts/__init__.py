@@ -5,7 +5,9 @@ under the entry-point group ``npukernelbench.layouts`` (see ``npukernelbench.reg
 
 - ``case-toml``: our own format (``case.toml`` + ``reference.py``; :mod:`.case_toml`);
 - ``upstream``: the public NPUKernelBench task format, read unchanged (``api_desc.md`` + ``question/``
-  + ``answer/0/`` + ``validation/``; :mod:`.upstream`).
+  + ``answer/0/`` + ``validation/``; :mod:`.upstream`);
+- ``mkb``: MultiKernelBench's reference modules (``reference/<category>/<name>.py``), one task per
+  file, with its AscendC answer format (:mod:`.mkb`).
 
 Generic code asks this module which layout a folder or a TaskSpec has, and never tests layout names
 itself: everything a layout decides goes through the :class:`~.base.Layout` protocol.
@@ -26,6 +28,7 @@ if TYPE_CHECKING:
 LAYOUTS = Registry("layout", "npukernelbench.layouts", {
     "case-toml": "npukernelbench.layouts.case_toml.layout:CaseTomlLayout",
     "upstream": "npukernelbench.layouts.upstream.layout:UpstreamLayout",
+    "mkb": "npukernelbench.layouts.mkb.layout:MkbLayout",
 })
 
 

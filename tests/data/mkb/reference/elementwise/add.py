@@ -1,0 +1,24 @@
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    """Element-wise sum of two tensors."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+        return a + b
+
+
+rows = 32
+cols = 1000
+
+
+def get_inputs():
+    return [torch.randn(rows, cols), torch.randn(rows, cols)]
+
+
+def get_init_inputs():
+    return []
