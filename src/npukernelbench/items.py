@@ -19,9 +19,14 @@ class SampleFailure(Exception):
     """A sample that did not pass; its message is the short failure report."""
 
 
-class CaseFolder(pytest.Directory):
-    """A case folder (either layout): yields one :class:`SampleItem` per sample (per CSV row and sample in
-    the upstream generation modes: ``modes.expand``)."""
+class _CaseCollector:
+    """What a case folder and a one-file task share: one :class:`SampleItem` per sample (per CSV row and
+    sample in the upstream generation modes: ``modes.expand``)."""
+
+    path: Path
+    config: Any
+    nodeid: str
+    CollectError: type[Exception]
 
     def collect(self):
         from npukernelbench.cases import load_case
@@ -53,15 +58,12 @@ class CaseFolder(pytest.Directory):
         return super().repr_failure(excinfo)
 
 
-class CaseFile(pytest.File):
+class CaseFolder(_CaseCollector, pytest.Directory):
+    """A case folder (either folder layout)."""
+
+
+class CaseFile(_CaseCollector, pytest.File):
     """A task that is one file (a MultiKernelBench reference module): collected as a case folder is."""
-
-    collect = CaseFolder.collect
-
-    def repr_failure(self, excinfo):  # type: ignore[override]
-        if isinstance(excinfo.value, self.CollectError):
-            return str(excinfo.value)
-        return super().repr_failure(excinfo)
 
 
 class SampleItem(pytest.Item):
