@@ -18,6 +18,7 @@ from npukernelbench.interruption import (
     resume_command,
 )
 from npukernelbench.options import RunOptions, add_argparse_options
+from npukernelbench.soc_profiles import PROFILES
 from npukernelbench.store import RunDir
 
 Command = tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]
@@ -364,6 +365,8 @@ def _prompt_args(p: argparse.ArgumentParser) -> None:
                    help="the project-level prompt: with the static cases and the hardware description")
     p.add_argument("--toolchain", "--npukb-toolchain", dest="toolchain", default="ascendc-sim",
                    help="whose device the project-level prompt describes (default ascendc-sim)")
+    p.add_argument("--npukb-soc", dest="soc", default=None, choices=tuple(PROFILES), metavar="NAME",
+                   help="the SoC profile the project-level prompt describes (default: the case layout's)")
     p.add_argument("--json", action="store_true", help="print the messages as JSON ([{role, content}, ...])")
 
 
@@ -380,7 +383,7 @@ def _prompt(ns: argparse.Namespace) -> int:
         raise ValueError(f"{ns.case} holds {len(folders)} cases; give one case folder" if folders else
                          f"{ns.case} is not a case folder (case folders hold case.toml, or the public layout's "
                          "api_desc.md and validation/)")
-    options = RunOptions(project_level=ns.project_level, toolchain=ns.toolchain)
+    options = RunOptions(project_level=ns.project_level, toolchain=ns.toolchain, soc=ns.soc)
     messages = build_messages(load_case(folders[0]), options.prompt_options())
     print(json.dumps(list(messages), ensure_ascii=False, indent=2) if ns.json else render_messages(messages), end="")
     return 0

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from npukernelbench.data_seed import fresh_data_seed
 from npukernelbench.sharding import Shard
+from npukernelbench.soc_profiles import PROFILES, soc_profile
 
 if TYPE_CHECKING:
     from npukernelbench.evaluate import EvalOptions
@@ -123,12 +124,18 @@ class RunOptions:
     project_level: bool = option("project-level prompt: add the static cases and the hardware description (SoC, core "
                                  "counts, UB size)", False, action="store_true", short="--project-level",
                                  read=_as_bool)
+    soc: str | None = option("SoC profile the simulator models (core counts, SoC version; docs/simulator.md, \"SoC "
+                             "profiles\"); default: the task layout's, Ascend910B3 for case.toml tasks and "
+                             "Ascend910_9392 (the SoC upstream's prompt names) for public tasks", None,
+                             choices=tuple(PROFILES), metavar="NAME")
 
     def __post_init__(self) -> None:
         if self.samples < 1:
             raise ValueError(f"--samples must be >= 1, got {self.samples}")
         if self.shape_examples < 0:
             raise ValueError(f"--shape-examples must be >= 0, got {self.shape_examples}")
+        if self.soc is not None:
+            soc_profile(self.soc)     # UnknownSoc (a ValueError) names the known profiles
         self.engine_options()        # the vLLM settings are checked with the others
 
     def engine_options(self) -> EngineOptions:
@@ -165,17 +172,17 @@ class RunOptions:
                                 engine=self.engine_options())
 
     def prompt_options(self) -> PromptOptions:
-        """What the prompt says: project-level prompts describe the device of the run's toolchain."""
+        """What the prompt says: project-level prompts describe the device of the run's toolchain, as
+        SoC profile ``soc`` (None: each task layout's ``default_soc``)."""
         from npukernelbench.prompt import PromptOptions
 
-        hardware = load_toolchain(self.toolchain).hardware() if self.project_level else None
-        return PromptOptions(project_level=self.project_level, hardware=hardware)
+        return PromptOptions(project_level=self.project_level, soc=self.soc, toolchain=self.toolchain)
 
     def eval_options(self) -> EvalOptions:
         from npukernelbench.evaluate import EvalOptions
 
         return EvalOptions(shapes=self.shapes, shape_examples=self.shape_examples, shape_seed=self.shape_seed,
-                           scratch_dir=self.out / "scratch", data_seed=self.data_seed)
+                           scratch_dir=self.out / "scratch", data_seed=self.data_seed, soc=self.soc)
 
     def with_data_seed(self, seed: int | None = None) -> RunOptions:
         """These options with a data seed: ``seed`` when one is given, else the one the options hold,

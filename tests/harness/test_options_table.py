@@ -62,7 +62,7 @@ def test_an_option_is_one_field_read_by_every_front_end():
              "shape-seed": "5", "data-seed": "6", "cases": "extra", "out": "runs/a", "shard": "2/3",
              "temperature": "0.5", "top-p": "0.9", "max-tokens": "64", "seed": "9", "lora": "adapter",
              "model-dtype": "bfloat16", "gpu-memory-utilization": "0.5", "max-model-len": "128",
-             "tensor-parallel-size": "2", "kv-cache-gib": "1.5"}
+             "tensor-parallel-size": "2", "kv-cache-gib": "1.5", "soc": "Ascend910_9392"}
     switches = {"resume", "html", "project-level"}
     argv = [a for k, v in given.items() for a in (f"--npukb-{k}", v)] + [f"--npukb-{k}" for k in switches]
     options = RunOptions.from_namespace(parser.parse_args(argv))
@@ -72,5 +72,6 @@ def test_an_option_is_one_field_read_by_every_front_end():
     assert (options.samples, options.cases, options.out, options.shard) == (3, ("extra",), Path("runs/a"),
                                                                              Shard.parse("2/3"))
     assert options.resume and options.html and options.project_level
+    assert options.soc == options.eval_options().soc == options.prompt_options().soc == "Ascend910_9392"
     assert options.engine_options().kv_cache_gib == 1.5 and options.generator_options().engine.tensor_parallel_size == 2
     assert RunOptions.from_namespace(parser.parse_args([])) == RunOptions()

@@ -53,3 +53,9 @@ def detect(folder: Path) -> Layout | None:
 def layout_of(spec: TaskSpec) -> Layout:
     """The layout ``spec`` was loaded by."""
     return layout_named(spec.layout)
+
+
+def task_soc(spec: TaskSpec, chosen: str | None = None) -> str | None:
+    """The SoC profile ``spec`` is checked and prompted on: ``chosen`` (``--npukb-soc``) when given, else
+    its layout's ``default_soc`` (None, the toolchain's default, for a layout that names none)."""
+    return chosen if chosen is not None else getattr(layout_of(spec), "default_soc", None)

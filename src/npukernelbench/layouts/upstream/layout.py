@@ -18,10 +18,14 @@ if TYPE_CHECKING:
     from npukernelbench.toolchains.base import Toolchain
 
 NAME = "upstream"
+# The SoC upstream NPUKernelBench's generation prompt names (docs/simulator.md, "SoC profiles"): its
+# expert answers size their splits for its 48 vector cores.
+UPSTREAM_SOC = "Ascend910_9392"
 
 
 class UpstreamLayout:
     name = NAME
+    default_soc = UPSTREAM_SOC
 
     def detect(self, folder: Path) -> bool:
         folder = Path(folder)
