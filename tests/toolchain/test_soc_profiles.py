@@ -271,3 +271,15 @@ def test_the_docs_carry_the_generated_profile_table() -> None:
     begin = text.index("\n", text.index("<!-- soc-profiles:begin")) + 1
     assert text[begin:text.index("<!-- soc-profiles:end -->")] == soc_table_markdown(), \
         "docs/simulator.md: regenerate the table with python -m npukernelbench.soc_profiles"
+
+
+def test_a_malformed_soc_line_is_refused_by_the_launcher(sim, probe_build, monkeypatch) -> None:
+    """The launcher checks the figures it is handed (at least one core, no more cube than vector cores)."""
+    from dataclasses import replace
+
+    from npukernelbench.toolchains.ascendc_sim import launch_files
+
+    broken = replace(soc_profile("Ascend910_9392"), cube_cores=48, vector_cores=24)
+    monkeypatch.setattr(launch_files, "check_profile", lambda profile: broken)
+    with pytest.raises(InfrastructureError, match="rejected the harness's request: .*malformed soc line"):
+        sim.run(probe_build, launch(4, "Ascend910_9392"))
