@@ -19,6 +19,7 @@ from typing import Any
 from npukernelbench.data_seed import fresh_data_seed
 from npukernelbench.infrastructure import InfrastructureError
 from npukernelbench.inputs import case_seed
+from npukernelbench.layouts import task_soc
 from npukernelbench.phase_clock import PhaseClock
 from npukernelbench.result import Stage, Status
 from npukernelbench.shapes import DrawRejected, ShapeCase, search, static_cases
@@ -44,6 +45,7 @@ class EvalOptions:
     data_seed: int | None = None      # every case's input data derives from it; None: drawn fresh (os.urandom)
     profile: bool = False             # time every phase (SampleResult.details['phases'], phase_clock.py)
     input_budget: int = 1 << 20       # MultiKernelBench tasks: input elements after scaling down (0: full size)
+    soc: str | None = None            # SoC profile (--npukb-soc); None: the task layout's default_soc
 
     def __post_init__(self) -> None:
         if self.shapes not in ("static", "dynamic", "both"):
@@ -92,8 +94,9 @@ class BaselineCache:
     times: dict[tuple[str, ...], RunCost | None] = field(default_factory=dict)
     builds: dict[tuple[str, ...], BuildResult] = field(default_factory=dict)
 
-    def key(self, toolchain: Toolchain, spec: TaskSpec, case: ShapeCase, seed: int) -> tuple[str, ...]:
-        return (toolchain.name, str(spec.folder), case.key(), str(seed))
+    def key(self, toolchain: Toolchain, spec: TaskSpec, case: ShapeCase, seed: int,
+            soc: str | None = None) -> tuple[str, ...]:
+        return (toolchain.name, str(soc), str(spec.folder), case.key(), str(seed))
 
 
 class Checker:
@@ -108,6 +111,7 @@ class Checker:
         self.files = dict(files)
         self.options = options or EvalOptions()
         self.baseline = baseline if baseline is not None else BaselineCache()
+        self.soc = task_soc(spec, self.options.soc)   # every launch of this checker simulates it
         self.builds: dict[tuple[Any, ...], BuildResult] = {}
         self.is_solution = spec.solution is not None and dict(spec.solution) == self.files
         self.shapes_checked = 0

@@ -19,6 +19,7 @@ from npukernelbench.interruption import (
     resume_command,
 )
 from npukernelbench.options import RunOptions, add_argparse_options
+from npukernelbench.soc_profiles import PROFILES
 from npukernelbench.store import RunDir
 
 Command = tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]
@@ -382,6 +383,8 @@ def _prompt_args(p: argparse.ArgumentParser) -> None:
                    help="generation mode (default project); kernel-only and full prompt for one CSV row")
     p.add_argument("--case-id", "--npukb-case-id", dest="case_id", default=None,
                    help="the CSV row's case_id (kernel-only and full; default: the first row)")
+    p.add_argument("--npukb-soc", dest="soc", default=None, choices=tuple(PROFILES), metavar="NAME",
+                   help="the SoC profile the project-level prompt describes (default: the case layout's)")
     p.add_argument("--json", action="store_true", help="print the messages as JSON ([{role, content}, ...])")
 
 
@@ -402,7 +405,7 @@ def _prompt(ns: argparse.Namespace) -> int:
 
     if ns.case_id is not None and ns.mode == PROJECT:
         raise ValueError("--case-id needs --npukb-mode kernel-only or full (a project prompt covers every case)")
-    options = RunOptions(project_level=ns.project_level, toolchain=ns.toolchain, mode=ns.mode)
+    options = RunOptions(project_level=ns.project_level, toolchain=ns.toolchain, mode=ns.mode, soc=ns.soc)
     spec = expand(load_case(folders[0]), ns.mode, ns.case_id)[0]
     messages = build_messages(spec, options.prompt_options())
     print(json.dumps(list(messages), ensure_ascii=False, indent=2) if ns.json else render_messages(messages), end="")

@@ -27,6 +27,7 @@ KERNEL_ONLY = "kernel-only"
 FULL = "full"
 MODES = (PROJECT, KERNEL_ONLY, FULL)
 UPSTREAM_MODES = (KERNEL_ONLY, FULL)
+UPSTREAM_SOC = "Ascend910_9392"     # the SoC (Ascend910_93 series) upstream's prompt names: these modes' default
 
 # Upstream's sampling defaults (base_config.yaml), used in the upstream modes unless the user gives them.
 UPSTREAM_TEMPERATURE = 0.7

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from npukernelbench.data_seed import fresh_data_seed
 from npukernelbench.sharding import Shard
+from npukernelbench.soc_profiles import PROFILES, soc_profile
 
 if TYPE_CHECKING:
     from npukernelbench.evaluate import EvalOptions
@@ -143,6 +144,10 @@ class RunOptions:
     mode: str = option("generation mode: project (the whole op project), or upstream NPUKernelBench's kernel-only or "
                        "full (one prompt per CSV row, upstream's prompt, answer format and sampling defaults)",
                        "project", choices=("project", "kernel-only", "full"))
+    soc: str | None = option("SoC profile the simulator models (core counts, SoC version; docs/simulator.md, \"SoC "
+                             "profiles\"); default: Ascend910_9392 (the SoC upstream's prompt names) in the "
+                             "kernel-only and full modes, else the task layout's (Ascend910B3)", None,
+                             choices=tuple(PROFILES), metavar="NAME")
 
     def __post_init__(self) -> None:
         if self.samples < 1:
@@ -154,6 +159,8 @@ class RunOptions:
         from npukernelbench.modes import check_mode
 
         check_mode(self.mode)
+        if self.soc is not None:
+            soc_profile(self.soc)     # UnknownSoc (a ValueError) names the known profiles
         self.engine_options()        # the vLLM settings are checked with the others
 
     def engine_options(self) -> EngineOptions:
@@ -192,19 +199,18 @@ class RunOptions:
                                 engine=self.engine_options())
 
     def prompt_options(self) -> PromptOptions:
-        """What the prompt says: project-level prompts describe the device of the run's toolchain."""
+        """What the prompt says: project-level prompts describe the device of the run's toolchain, as
+        SoC profile ``soc`` (None: each task layout's ``default_soc``)."""
         from npukernelbench.prompt import PromptOptions
 
-        described = self.project_level or self.mode != "project"      # upstream prompts give hardware.txt
-        hardware = load_toolchain(self.toolchain).hardware() if described else None
-        return PromptOptions(project_level=self.project_level, hardware=hardware)
+        return PromptOptions(project_level=self.project_level, soc=self.soc, toolchain=self.toolchain)
 
     def eval_options(self) -> EvalOptions:
         from npukernelbench.evaluate import EvalOptions
 
         return EvalOptions(shapes=self.shapes, shape_examples=self.shape_examples, shape_seed=self.shape_seed,
                            scratch_dir=self.out / "scratch", data_seed=self.data_seed,
-                           input_budget=self.input_budget)
+                           input_budget=self.input_budget, soc=self.soc)
 
     def with_data_seed(self, seed: int | None = None) -> RunOptions:
         """These options with a data seed: ``seed`` when one is given, else the one the options hold,

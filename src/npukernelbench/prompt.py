@@ -22,18 +22,24 @@ DEFAULT_TOOLCHAIN = "ascendc-sim"
 
 @dataclass(frozen=True)
 class PromptOptions:
-    """``project_level`` adds the static test cases and the description of ``hardware``: the target
-    toolchain's ``Toolchain.hardware()``; None means the default toolchain's (ascendc-sim)."""
+    """``project_level`` adds the static test cases and the description of the target device:
+    ``hardware`` when given, else ``toolchain``'s ``Toolchain.hardware(soc)`` for SoC profile ``soc``
+    (``--npukb-soc``), or, when that is None, for the task layout's ``default_soc``."""
 
     project_level: bool = False
     hardware: Hardware | None = None
+    soc: str | None = None
+    toolchain: str = DEFAULT_TOOLCHAIN
 
-    def target_hardware(self) -> Hardware:
+    def target_hardware(self, task: TaskSpec | None = None) -> Hardware:
+        """The device the prompt for ``task`` describes (no task: the chosen or the toolchain's default SoC)."""
         if self.hardware is not None:
             return self.hardware
+        from npukernelbench.layouts import task_soc
         from npukernelbench.toolchains import get_toolchain
 
-        return get_toolchain(DEFAULT_TOOLCHAIN).hardware()
+        soc = task_soc(task, self.soc) if task is not None else self.soc
+        return get_toolchain(self.toolchain).hardware(soc)
 
 
 ROLE = "You are a professional Ascend kernel development engineer."
@@ -105,7 +111,7 @@ def user_message(task: TaskSpec, options: PromptOptions) -> str:
         cases = "\n".join(f"- {describe_case(task, c)}" for c in task.cases)
         more = " (and on other shapes drawn at random within the same constraints)" if task.dynamic.enabled else ""
         sections.append(f"## Test cases\n\nThe operator is tested on these static cases{more}:\n\n{cases}")
-        sections.append(f"## Hardware\n\n{options.target_hardware().describe()}")
+        sections.append(f"## Hardware\n\n{options.target_hardware(task).describe()}")
     sections.append("Now write the complete project in the output format described above.")
     return "\n\n".join(sections)
 
@@ -129,7 +135,7 @@ def build_messages(task: TaskSpec, options: PromptOptions | None = None) -> tupl
     if mode_of(task) != PROJECT:
         from npukernelbench import upstream_prompt
 
-        return upstream_prompt.build_messages(task, options.target_hardware())
+        return upstream_prompt.build_messages(task, options.target_hardware(task))
     own = getattr(layout_of(task), "messages", None)           # a layout that speaks its benchmark's prompt
     if own is not None:
         return tuple(own(task, options))

@@ -99,7 +99,7 @@ class GxxToolchain:
     def cache_root(self) -> Path:
         return self.cache
 
-    def hardware(self) -> Hardware:
+    def hardware(self, soc: str | None = None) -> Hardware:
         return Hardware(soc="host CPU (g++ test toolchain)", vector_cores=1, cube_cores=0, ub_bytes=0,
                         l1_bytes=0, l0a_bytes=0, l0b_bytes=0, l0c_bytes=0)
 

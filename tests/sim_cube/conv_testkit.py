@@ -45,7 +45,8 @@ def build_host_program(tmp_path_factory, name: str, source: str) -> Path:
     d = tmp_path_factory.mktemp(name)
     src = d / "host.cpp"
     src.write_text(source, encoding="utf-8")
-    sources = [str(src), str(RUNTIME_DIR / "matmul_tiling.cpp"), str(RUNTIME_DIR / "host_api.cpp")]
+    sources = [str(src), str(RUNTIME_DIR / "matmul_tiling.cpp"), str(RUNTIME_DIR / "host_api.cpp"),
+               str(RUNTIME_DIR / "soc.cpp")]
     built = subprocess.run([compiler.path, *HOST_FLAGS, "-I", str(INCLUDE_DIR), *sources, "-o", str(d / "host")],
                            capture_output=True, text=True, timeout=600)
     assert built.returncode == 0, built.stderr[-4000:]

@@ -211,7 +211,8 @@ def out(tmp_path_factory) -> dict:
     d = tmp_path_factory.mktemp("mm_tiling")
     src = d / "prog.cpp"
     src.write_text(PROGRAM, encoding="utf-8")
-    sources = [str(src), str(RUNTIME_DIR / "matmul_tiling.cpp"), str(RUNTIME_DIR / "host_api.cpp")]
+    sources = [str(src), str(RUNTIME_DIR / "matmul_tiling.cpp"), str(RUNTIME_DIR / "host_api.cpp"),
+               str(RUNTIME_DIR / "soc.cpp")]
     built = subprocess.run([compiler.path, *HOST_FLAGS, "-I", str(INCLUDE_DIR), *sources, "-o", str(d / "prog")],
                            capture_output=True, text=True, timeout=600)
     assert built.returncode == 0, built.stderr[-4000:]

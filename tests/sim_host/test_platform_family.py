@@ -9,7 +9,7 @@ import subprocess
 import pytest
 
 from npukernelbench.toolchains.ascendc_sim.compiler import find_compiler
-from npukernelbench.toolchains.ascendc_sim.sources import INCLUDE_DIR
+from npukernelbench.toolchains.ascendc_sim.sources import INCLUDE_DIR, RUNTIME_DIR
 
 PROGRAM = r"""
 #include <cstdio>
@@ -51,7 +51,9 @@ def output(tmp_path_factory: pytest.TempPathFactory) -> str:
         pytest.fail(f"no C++ compiler: {compiler}", pytrace=False)
     folder = tmp_path_factory.mktemp("platform")
     (folder / "main.cpp").write_text(PROGRAM, encoding="utf-8")
-    build = subprocess.run([compiler.path, "-std=c++17", "-w", "-I", str(INCLUDE_DIR), "main.cpp", "-o", "prog"],
+    # the core counts and SoC version come from the runtime's SoC profile (runtime/soc.cpp): the default here
+    build = subprocess.run([compiler.path, "-std=c++17", "-w", "-I", str(INCLUDE_DIR), "main.cpp",
+                            str(RUNTIME_DIR / "soc.cpp"), "-o", "prog"],
                            cwd=folder, capture_output=True, text=True, timeout=300)
     assert build.returncode == 0, build.stderr[-3000:]
     run = subprocess.run([str(folder / "prog")], capture_output=True, text=True, timeout=60)

@@ -241,7 +241,7 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> subprocess.CompletedProcess
         pytest.fail(f"no C++ compiler: {compiler}", pytrace=False)
     folder = tmp_path_factory.mktemp("tiling_debug")
     (folder / "main.cpp").write_text(PROGRAM, encoding="utf-8")
-    sources = [str(folder / "main.cpp"), str(RUNTIME_DIR / "host_api.cpp")]
+    sources = [str(folder / "main.cpp"), str(RUNTIME_DIR / "host_api.cpp"), str(RUNTIME_DIR / "soc.cpp")]
     build = subprocess.run([compiler.path, *HOST_FLAGS, "-I", str(INCLUDE_DIR), *sources, "-o", str(folder / "prog")],
                            capture_output=True, text=True, timeout=600)
     assert build.returncode == 0, build.stderr[-4000:]

@@ -5,9 +5,9 @@ A layout recognises its task folders (``detect``), loads one into a :class:`~npu
 checker that runs a candidate against the task's reference (``checker``: a subclass of
 :class:`~npukernelbench.checker.Checker`, which holds the static checks' loop, stage tracking, the
 dynamic-shape search and the speed floors), says which toolchains can check its tasks
-(``unsupported``), and gives the prompt its part (``describe_case``: one static case as the
-project-level prompt lists it). Registered in :data:`npukernelbench.layouts.LAYOUTS`; ``TaskSpec.layout``
-is the registered name.
+(``unsupported``), names the SoC profile its tasks are written for (``default_soc``), and gives the
+prompt its part (``describe_case``: one static case as the project-level prompt lists it). Registered in
+:data:`npukernelbench.layouts.LAYOUTS`; ``TaskSpec.layout`` is the registered name.
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 @runtime_checkable
 class Layout(Protocol):
     name: str                       # the registered name; TaskSpec.layout of its tasks
+    default_soc: str                # the SoC profile its tasks target unless --npukb-soc names one
+                                    # (npukernelbench.soc_profiles; the SoC its tasks' own prompt names)
 
     def detect(self, folder: Path) -> bool:
         """Whether ``folder`` is a task folder of this layout. Cheap (it runs for every directory pytest

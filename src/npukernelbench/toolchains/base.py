@@ -79,6 +79,7 @@ class Launch:
     attrs: Mapping[str, tuple[str, Any]]  # name -> (attr type, value)
     timeout_s: float = 60.0
     poison_seed: int = 0
+    soc: str | None = None                # SoC profile to simulate (npukernelbench.soc_profiles); None: the default
 
 
 @dataclass(frozen=True)
@@ -179,8 +180,10 @@ class Toolchain(Protocol):
         (``kernel_operator.h``, ...). The static checks allow these besides the project's own files and
         a short list of standard headers; a name found nowhere is left to the build to report."""
 
-    def hardware(self) -> Hardware:
-        """The device the toolchain builds for, as the project-level prompt describes it."""
+    def hardware(self, soc: str | None = None) -> Hardware:
+        """The device the toolchain builds for, as the project-level prompt describes it: SoC profile
+        ``soc`` (``--npukb-soc``, a layout's default; None: the toolchain's default). A toolchain
+        that targets one device may ignore ``soc``."""
 
     def preprocessing(self) -> Preprocessing:
         """How this toolchain's compiler preprocesses a project (for the static checks)."""

@@ -89,12 +89,12 @@ class CaseTomlChecker(Checker):
         attr_types = {a.name: a.type for a in self.spec.attrs}
         attrs = {name: (attr_types[name], value) for name, value in case.attrs.items() if name in attr_types}
         return Launch(inputs=ins, outputs=outs, attrs=attrs, timeout_s=self.options.run_timeout_s,
-                      poison_seed=poison_seed)
+                      poison_seed=poison_seed, soc=self.soc)
 
     def _baseline_time(self, case: ShapeCase, seed: int, launch: Launch, dtypes: Mapping[str, str]) -> RunCost | None:
         if self.spec.solution is None or not self.options.speed:
             return None
-        key = self.baseline.key(self.toolchain, self.spec, case, seed)
+        key = self.baseline.key(self.toolchain, self.spec, case, seed, self.soc)
         if key in self.baseline.times:
             return self.baseline.times[key]
         bkey = (self.toolchain.name, str(self.spec.folder), *sorted(f"{k}={v}" for k, v in dtypes.items()))
@@ -162,7 +162,7 @@ class CaseTomlChecker(Checker):
             sent = {a.name: a.data for a in launch.inputs}
             floors = floor_violations(traffic_of(self.spec, sent, run.outputs), cost)
         if self.is_solution and self.options.speed and cost is not None:
-            self.baseline.times.setdefault(self.baseline.key(self.toolchain, self.spec, case, seed), cost)
+            self.baseline.times.setdefault(self.baseline.key(self.toolchain, self.spec, case, seed, self.soc), cost)
         base = self._baseline_time(case, seed, launch, dtypes) if cost is not None else None
         return SeedChecked(verdict.max_abs, verdict.max_rel, time_us=run.time_us, cost=cost, baseline=base,
                            floors=floors)

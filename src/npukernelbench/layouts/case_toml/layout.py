@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from npukernelbench.soc_profiles import DEFAULT_SOC
 from npukernelbench.spec import LAYOUT, SPEC_FILE
 
 if TYPE_CHECKING:
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
 
 class CaseTomlLayout:
     name = LAYOUT
+    default_soc = DEFAULT_SOC       # our cases are written for the simulator's 910B3
 
     def detect(self, folder: Path) -> bool:
         return (Path(folder) / SPEC_FILE).is_file()

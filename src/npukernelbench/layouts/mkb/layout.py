@@ -28,6 +28,7 @@ MAX_BYTES = 1 << 20
 
 class MkbLayout:
     name = NAME
+    default_soc = "Ascend910B2"     # MultiKernelBench's AscendC backend runs on an Ascend 910B2
     benchmark = "multikernelbench"      # every result says so: summary.json adds Comp@k, Pass@k, SpeedUp_alpha@k
 
     def detect(self, folder: Path) -> bool:

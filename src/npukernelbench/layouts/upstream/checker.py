@@ -117,7 +117,7 @@ class UpstreamChecker(Checker):
     def _run_candidate(self, inputs: Inputs, poison_seed: int) -> tuple[Any, op_call.OpRunner]:
         runner = op_call.OpRunner(toolchain=self.toolchain, signature=self.describe(), kernel=self.spec.kernel,
                                   files=self.files, poison_seed=poison_seed, timeout_s=self.options.run_timeout_s,
-                                  builds=self.builds)
+                                  builds=self.builds, soc=self.soc)
         try:
             with self.clock("binding"), self.task.bound_module(self.toolchain), op_call.bound(runner), \
                     self.clock("model"):
@@ -318,7 +318,7 @@ class UpstreamChecker(Checker):
         """The expert answer's time on the same row and seed (through the same toolchain; cached)."""
         if self.spec.solution is None or not self.options.speed:
             return None
-        key = self.baseline.key(self.toolchain, self.spec, case, seed)
+        key = self.baseline.key(self.toolchain, self.spec, case, seed, self.soc)
         if key not in self.baseline.times:
             if dict(self.spec.solution) == self.files:
                 self.baseline.times[key] = own

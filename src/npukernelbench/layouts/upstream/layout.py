@@ -18,10 +18,16 @@ if TYPE_CHECKING:
     from npukernelbench.toolchains.base import Toolchain
 
 NAME = "upstream"
+# The SoC of the project-mode prompt and checks (docs/simulator.md, "SoC profiles"). The expert answers
+# of the public dev half were written for the 910B3's 40 vector cores (one of them refuses 48 in its
+# tiling function); upstream's own prompt names the Ascend910_9392, which the kernel-only and full modes
+# use (modes.UPSTREAM_SOC).
+PROJECT_SOC = "Ascend910B3"
 
 
 class UpstreamLayout:
     name = NAME
+    default_soc = PROJECT_SOC
 
     def detect(self, folder: Path) -> bool:
         folder = Path(folder)

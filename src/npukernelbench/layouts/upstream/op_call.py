@@ -394,6 +394,7 @@ class OpRunner:
     files: Mapping[str, str]
     poison_seed: int = 0
     timeout_s: float = 60.0
+    soc: str | None = None         # SoC profile every launch simulates (Launch.soc)
     builds: dict[tuple[tuple[str, str], ...], BuildResult] = field(default_factory=dict)
     runs: list[RunResult] = field(default_factory=list)
     traffic: list[Traffic] = field(default_factory=list)   # per run: the bytes it had to move (speed floors)
@@ -451,7 +452,7 @@ class OpRunner:
                 init = [to_storage(t) for t in value] if isinstance(value, list) else to_storage(value)
             outs.append(TensorArg(p.name, b.dtypes[p.name], data=init, shape=shape, alias=alias))
         launch = Launch(inputs=tuple(ins), outputs=tuple(outs), attrs=b.attrs, timeout_s=self.timeout_s,
-                        poison_seed=self.poison_seed)
+                        poison_seed=self.poison_seed, soc=self.soc)
         run = self.toolchain.run(build, launch)
         if not run.ok:
             self.runs.append(run)

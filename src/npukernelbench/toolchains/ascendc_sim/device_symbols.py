@@ -35,8 +35,9 @@ from pathlib import Path
 from npukernelbench.toolchains.ascendc_sim import host_symbols, sources, symbol_trace
 
 # The runtime objects that implement the device side (sources.RUNTIME_SOURCES): the launcher's, raw
-# access, the cube unit, scalar division; host_api and matmul_tiling are the host's.
-DEVICE_RUNTIME = (*(src.stem for src in sources.LAUNCHER_SOURCES), "raw_access", "cube_engine", "scalar_division")
+# access, the cube unit, scalar division, the SoC profile; host_api and matmul_tiling are the host's.
+DEVICE_RUNTIME = (*(src.stem for src in sources.LAUNCHER_SOURCES), "raw_access", "cube_engine", "scalar_division",
+                  "soc")
 LIBC_STANDIN = "npukb_libc_"            # device_libc.h: a C memory function called with a run-time size
 DEVICE_LIBC_HEADER = "npukb_sim/kernel/device_libc.h"
 COMPILER_LIBCALLS = frozenset({"memcpy", "memmove", "memset", "memcmp"})

@@ -5,6 +5,7 @@
     npukb-request 1
     op AddCustom
     poison_seed 0
+    soc <SoC_version> <Short_SoC_version> <SocVersion value> <AI cube cores> <AI vector cores>
     param <input|output> <name> <REQUIRED|OPTIONAL|DYNAMIC> <dtype> <ge dtype> <itemsize> <count|absent> <alias|->
     tensor <rank> <dim>... <data file|->        (one line per tensor of the param above)
     attr <name> <float|int|bool|str|list_int|list_float|list_bool> <value>...   (str: hex of UTF-8)
@@ -26,6 +27,8 @@ from typing import Any
 import numpy as np
 
 from npukernelbench.dtypes import dtype
+from npukernelbench.soc_profiles import soc_profile
+from npukernelbench.toolchains.ascendc_sim.platform import check_profile
 from npukernelbench.toolchains.base import Launch, TensorArg
 
 REQUEST = "request.txt"
@@ -71,7 +74,8 @@ def _attr_line(name: str, kind: str, value: Any) -> str:
 
 
 def write_request(folder: Path, op: str, launch: Launch) -> None:
-    lines = ["npukb-request 1", f"op {op}", f"poison_seed {int(launch.poison_seed)}"]
+    lines = ["npukb-request 1", f"op {op}", f"poison_seed {int(launch.poison_seed)}",
+             check_profile(soc_profile(launch.soc)).request_line()]
     for role, args in (("input", launch.inputs), ("output", launch.outputs)):
         for p_index, arg in enumerate(args):
             dt = dtype(arg.dtype)

@@ -16,14 +16,14 @@ LAUNCHER_SOURCES = tuple(RUNTIME_DIR / f"{name}.cpp" for name in (
 # Compiled once per machine and linked into every simulator executable.
 RUNTIME_SOURCES = (*LAUNCHER_SOURCES, RUNTIME_DIR / "host_api.cpp", RUNTIME_DIR / "cube_engine.cpp",
                    RUNTIME_DIR / "matmul_tiling.cpp", RUNTIME_DIR / "scalar_division.cpp",
-                   RUNTIME_DIR / "raw_access.cpp")
+                   RUNTIME_DIR / "raw_access.cpp", RUNTIME_DIR / "soc.cpp")
 # Mangled-name prefixes of the runtime's internal namespaces, shared between its objects but never
 # exported to the candidate (left out of the launcher's dynamic symbols, its API stub and the device
 # and host libraries): npukb::launcher (launcher_internal.h, hidden visibility).
 RUNTIME_INTERNAL_PREFIXES = ("_ZN5npukb8launcher",)
 # What a CPU-twin program (CPU孪生调试: a user's host main with GmAlloc / ICPU_RUN_KF, tikicpulib.h) links
 # instead of the launcher; never part of a candidate's build (docs/simulator.md, "CPU-twin debugging").
-CPU_TWIN_SOURCES = (RUNTIME_DIR / "cpu_twin.cpp", RUNTIME_DIR / "cube_engine.cpp")
+CPU_TWIN_SOURCES = (RUNTIME_DIR / "cpu_twin.cpp", RUNTIME_DIR / "cube_engine.cpp", RUNTIME_DIR / "soc.cpp")
 # Extra flags per runtime source (after the common ones): the cube arithmetic is optimised and never
 # contracts a*b+c into fma, so its results are the same bits on every machine.
 RUNTIME_EXTRA_FLAGS = {"cube_engine": ("-O2", "-ffp-contract=off")}

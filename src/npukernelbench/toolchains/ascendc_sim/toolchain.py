@@ -79,8 +79,8 @@ class AscendCSimToolchain:
     def include_allowlist(self) -> frozenset[str]:
         return public_headers()
 
-    def hardware(self) -> Hardware:
-        return simulated_hardware()
+    def hardware(self, soc: str | None = None) -> Hardware:
+        return simulated_hardware(soc)
 
     def preprocessing(self) -> Preprocessing:
         """The clean-room headers, as the build includes them (no defines)."""

@@ -16,6 +16,7 @@
 #include "exe_graph/runtime/tiling_context.h"
 #include "platform/platform_info.h"
 #include "platform/platform_infos_def.h"
+#include "npukb_sim/soc.h"
 #include "register/op_config_registry.h"
 #include "register/op_def.h"
 #include "register/op_impl_registry.h"
@@ -474,13 +475,16 @@ Range<Shape>* InferShapeRangeContext::GetOutputShapeRange(size_t index) {
 namespace fe {
 
 namespace {
-// The simulated Ascend 910B, as its platform configuration describes it (docs/cost-model.md, "Hardware figures").
+// The run's SoC profile (npukb_sim/soc.h), as its platform configuration describes it (docs/cost-model.md,
+// "Hardware figures"; docs/simulator.md, "SoC profiles"): names and core counts follow the profile.
 std::map<std::string, std::map<std::string, std::string>> ascend910b_resources() {
+  const npukb::SocInfo soc = npukb::soc_info();
+  const std::string aic = std::to_string(soc.cube_cores), aiv = std::to_string(soc.vector_cores);
   return {
-      {"version", {{"SoC_version", "Ascend910B3"}, {"Short_SoC_version", "Ascend910B"},
+      {"version", {{"SoC_version", soc.name}, {"Short_SoC_version", soc.short_name},
                    {"AIC_version", "AIC-C-220"}, {"CCEC_AIC_version", "dav-c220-cube"},
                    {"CCEC_AIV_version", "dav-c220-vec"}}},
-      {"SoCInfo", {{"ai_core_cnt", "20"}, {"cube_core_cnt", "20"}, {"vector_core_cnt", "40"},
+      {"SoCInfo", {{"ai_core_cnt", aic}, {"cube_core_cnt", aic}, {"vector_core_cnt", aiv},
                    {"ai_cpu_cnt", "6"}, {"memory_type", ""}, {"memory_size", "68719476736"},
                    {"l2_type", "0"}, {"l2_size", "201326592"}, {"l2_page_num", "64"}}},
       {"AICoreSpec", {{"cube_freq", "1850"}, {"ub_size", "196608"}, {"l1_size", "524288"},
@@ -505,14 +509,15 @@ uint64_t to_u64(const std::string& text) {
 }
 }  // namespace
 
-PlatFormInfos::PlatFormInfos() : res_(ascend910b_resources()), core_num_(40) {}
+PlatFormInfos::PlatFormInfos()
+    : res_(ascend910b_resources()), core_num_(static_cast<uint32_t>(npukb::vector_cores())) {}
 PlatFormInfos::PlatFormInfos(const PlatFormInfos& other) = default;
 PlatFormInfos& PlatFormInfos::operator=(const PlatFormInfos& other) = default;
 PlatFormInfos::~PlatFormInfos() = default;
 
 bool PlatFormInfos::Init() {
   res_ = ascend910b_resources();
-  core_num_ = 40;
+  core_num_ = static_cast<uint32_t>(npukb::vector_cores());
   return true;
 }
 bool PlatFormInfos::GetPlatformRes(const std::string& label, const std::string& key, std::string& value) {
@@ -578,9 +583,9 @@ OptionalInfos::OptionalInfos(const OptionalInfos& other) = default;
 OptionalInfos& OptionalInfos::operator=(const OptionalInfos& other) = default;
 OptionalInfos::~OptionalInfos() = default;
 bool OptionalInfos::Init() {
-  soc_version_ = "Ascend910B3";
+  soc_version_ = npukb::soc_info().name;
   core_type_ = "AiCore";
-  ai_core_num_ = 20;
+  ai_core_num_ = static_cast<uint32_t>(npukb::cube_cores());
   l1_fusion_flag_ = "false";
   return true;
 }
@@ -616,7 +621,7 @@ uint32_t PlatformInfoManager::GetPlatformInfos(const std::string /*soc_version*/
 }
 uint32_t PlatformInfoManager::GetPlatformInfoWithOutSocVersion(PlatFormInfos& platform_infos,
                                                                OptionalInfos& optional_infos) {
-  return GetPlatformInfos("Ascend910B3", platform_infos, optional_infos);
+  return GetPlatformInfos(npukb::soc_info().name, platform_infos, optional_infos);
 }
 uint32_t PlatformInfoManager::InitRuntimePlatformInfos(const std::string& /*soc_version*/) {
   return InitializePlatformInfo();

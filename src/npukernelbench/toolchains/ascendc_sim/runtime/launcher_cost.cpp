@@ -31,12 +31,21 @@ void Launch::estimate_cost() {
       slowest_block = static_cast<int>(b);
     }
   }
+  // Waves: the launch's blocks over the SoC profile's vector cores (one wave unless g_waves).
+  const npukb::SocInfo soc = npukb::soc_info();
+  const std::size_t cores = static_cast<std::size_t>(soc.vector_cores);
+  std::size_t waves = 1;
+  std::string per_core_json;
   if (g_waves) {
     // Block b runs on vector core b % cores, after the blocks of the earlier waves on that core.
-    std::vector<double> per_core(static_cast<std::size_t>(npukb::kVectorCores), 0.0);
+    std::vector<double> per_core(cores, 0.0);
     for (std::size_t b = 0; b < g_blocks.size(); ++b)
       per_core[b % per_core.size()] += g_blocks[b].state->finish_cycles;
     slowest = *std::max_element(per_core.begin(), per_core.end());
+    waves = (g_blocks.size() + cores - 1) / cores;
+    per_core_json = ", \"per_core_cycles\": [";
+    for (std::size_t c = 0; c < per_core.size(); ++c) per_core_json += (c ? ", " : "") + json_num(per_core[c]);
+    per_core_json += "]";
   }
   double core_us = slowest / (npukb::kClockGhz * 1e3);
   double hbm_us = static_cast<double>(gm_bytes) / kHbmBytesPerUs;
@@ -59,7 +68,8 @@ void Launch::estimate_cost() {
                          ", \"scalar_blocks\": " + std::to_string(scalar_blocks) +
                          ", \"slowest_block_scalar_blocks\": " +
                          std::to_string(g_blocks[slowest_block].state->scalar_blocks) + ", \"pipe_cycles\": " + pipes +
-                         "}");
+                         ", \"soc\": " + json_str(soc.name) + ", \"vector_cores\": " + std::to_string(cores) +
+                         ", \"waves\": " + std::to_string(waves) + per_core_json + "}");
 }
 
 }  // namespace launcher

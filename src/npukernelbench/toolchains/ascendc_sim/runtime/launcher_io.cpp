@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "launcher_internal.h"
+#include "soc_state.h"
 
 namespace npukb {
 namespace launcher {
@@ -180,6 +181,13 @@ Request read_request(const std::string& path) {
         ss >> req.op;
       } else if (tag == "poison_seed") {
         ss >> req.poison_seed;
+      } else if (tag == "soc") {
+        // soc <SoC_version> <Short_SoC_version> <SocVersion value> <AI cube cores> <AI vector cores>
+        std::string name, short_name;
+        int version = -1, aic = 0, aiv = 0;
+        if (!(ss >> name >> short_name >> version >> aic >> aiv) || !set_soc(name, short_name, version, aic, aiv)) {
+          request_error("malformed soc line");
+        }
       } else if (tag == "param") {
         ParamReq p;
         std::string count;

@@ -228,7 +228,7 @@ void wait_gm(const volatile std::int32_t* addr, std::int32_t lo, std::int32_t hi
              int line) {
   if (g_waves) {
     violation(api, "blockDim " + std::to_string(g_blocks.size()) + " exceeds the " +
-                       std::to_string(npukb::kVectorCores) + " vector cores: the blocks of a later wave only start "
+                       std::to_string(npukb::vector_cores()) + " vector cores: the blocks of a later wave only start "
                        "when a core is free, so a wait for another block hangs on the device", file, line);
   }
   std::unique_lock<std::mutex> lk(g_sched_mutex);
@@ -249,7 +249,7 @@ void wait_gm(const volatile std::int32_t* addr, std::int32_t lo, std::int32_t hi
 void sync_all(bool same_type_only, const char* file, int line) {
   if (g_waves) {
     violation("SyncAll", "blockDim " + std::to_string(g_blocks.size()) + " exceeds the " +
-                             std::to_string(npukb::kVectorCores) + " vector cores: the blocks of a later wave only "
+                             std::to_string(npukb::vector_cores()) + " vector cores: the blocks of a later wave only "
                              "start when a core is free, so a barrier over all blocks hangs on the device",
               file, line);
   }

@@ -252,18 +252,20 @@ void Launch::choose_cores() {
     launch_error("kernel type " + std::to_string(g_kernel_type) + " (KERNEL_TYPE_AICORE/VECTORCORE/MIX_AICORE/"
                  "MIX_VECTOR_CORE) is not available on the Ascend 910B: use KERNEL_TYPE_AIV_ONLY, AIC_ONLY or MIX_AIC_1_2");
   }
-  // A vector kernel's blockDim is logical, as on the device: blocks beyond the 40 vector cores run in
+  // A vector kernel's blockDim is logical, as on the device: blocks beyond the SoC's vector cores run in
   // later waves on cores that finished (kMaxLogicalBlocks is this simulator's limit: one thread each).
-  const uint32_t max_dim = static_cast<uint32_t>(cube_cores ? npukb::kCubeCores : kMaxLogicalBlocks);
+  const npukb::SocInfo soc = npukb::soc_info();
+  const uint32_t max_dim = static_cast<uint32_t>(cube_cores ? soc.cube_cores : kMaxLogicalBlocks);
   if (block_dim == 0 || block_dim > max_dim) {
     launch_error("blockDim " + std::to_string(block_dim) + " outside 1.." + std::to_string(max_dim) +
                  (block_dim == 0 ? std::string(" (TilingFunc must call context->SetBlockDim(n) with n >= 1)")
-                  : cube_cores ? " (a kernel that uses the cube unit launches blockDim AI cores: the Ascend 910B3 has "
-                                 "20 AI cube cores, each with 2 vector cores)"
-                               : std::string(" (the simulator runs at most 256 logical blocks; the Ascend 910B3 "
-                                             "has 40 vector cores)")));
+                  : cube_cores ? " (a kernel that uses the cube unit launches blockDim AI cores: the " +
+                                     std::string(soc.name) + " has " + std::to_string(soc.cube_cores) +
+                                     " AI cube cores, each with 2 vector cores)"
+                               : " (the simulator runs at most 256 logical blocks; the " + std::string(soc.name) +
+                                     " has " + std::to_string(soc.vector_cores) + " vector cores)"));
   }
-  g_waves = !cube_cores && block_dim > static_cast<uint32_t>(npukb::kVectorCores);
+  g_waves = !cube_cores && block_dim > static_cast<uint32_t>(soc.vector_cores);
   needs_aic = cube_cores;
   needs_aiv = !cube_cores || g_kernel_type == K_MIX_AIC_1_1 || g_kernel_type == K_MIX_AIC_1_2;
   if ((needs_aic && npukb_entry_aic == nullptr) || (needs_aiv && npukb_entry == nullptr)) {

@@ -15,6 +15,8 @@
 //    honouring SetSingleShape / SetSingleRange / SetAlignSplit.
 #include "tiling/matmul_tiling.h"
 
+#include "npukb_sim/soc.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -44,8 +46,6 @@ bool ab_pos_ok(TPosition p) {
 bool ab_format_ok(CubeFormat f) {
   return f == CubeFormat::ND || f == CubeFormat::NZ || f == CubeFormat::VECTOR || f == CubeFormat::SCALAR;
 }
-
-constexpr std::int32_t kVectorCores = 40;
 
 }  // namespace
 
@@ -358,7 +358,7 @@ std::int64_t MatmulApiTilingBase::GetTiling(optiling::TCubeTiling& tiling) {
 
 // ---- MultiCoreMatmulTiling ----------------------------------------------------------------------------
 std::int32_t MultiCoreMatmulTiling::SetDim(std::int32_t dim) {
-  if (dim <= 0 || dim > kVectorCores) return -1;
+  if (dim <= 0 || dim > npukb::vector_cores()) return -1;
   dim_ = dim;
   return 0;
 }
@@ -444,7 +444,7 @@ bool MultiCoreMatmulTiling::Plan(::TCubeTiling& out) {
   n_dim_ = ceil_div(n_, sn);
   k_dim_ = split_k_ ? ceil_div(k_, sk) : 1;
   (void)kd;
-  if (m_dim_ * n_dim_ * k_dim_ > kVectorCores) return false;   // more cores than the chip has
+  if (m_dim_ * n_dim_ * k_dim_ > npukb::vector_cores()) return false;   // more cores than the chip has
   if (org_m_ <= 0) {
     org_m_ = m_;
     org_n_ = n_;

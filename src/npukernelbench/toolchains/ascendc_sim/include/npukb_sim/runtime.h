@@ -12,6 +12,8 @@
 #include <functional>
 #include <string>
 
+#include "npukb_sim/soc.h"
+
 // Functions of the simulator's value types (bfloat16_t) act on memory as the caller does: they do not
 // mark simulator code (raw-access costing), so `z[i] = x[i] + y[i]` on raw bfloat16_t pointers costs
 // the kernel's scalar accesses like on built-in types.
@@ -27,8 +29,10 @@ constexpr std::size_t kL0bBytes = 65536;
 constexpr std::size_t kL0cBytes = 131072;
 constexpr std::size_t kBiasTableBytes = 1024;    // BT (TPosition::C2), per AI cube core
 constexpr std::size_t kFixBufBytes = 4096;       // FB (TPosition::C2PIPE2GM), per AI cube core (simulator choice)
-constexpr int kVectorCores = 40;   // Ascend 910B3 (the part the public expert answers were written for)
-constexpr int kCubeCores = 20;
+// Core counts are not constants: they come from the run's SoC profile (soc_info() below). These are the
+// default profile's (Ascend910B3), for a program that runs without a request (the CPU twin).
+constexpr int kDefaultVectorCores = 40;
+constexpr int kDefaultCubeCores = 20;
 constexpr double kClockGhz = 1.85;
 constexpr double kHbmGBs = 1600.0;           // aggregate HBM bandwidth (GB/s == bytes/ns)
 constexpr unsigned char kPoisonByte = 0xA5;   // fill of fresh UB/L1 and of output buffers

@@ -1,6 +1,7 @@
 // platform/platform_infos_def.h -- fe::PlatFormInfos, the platform handle of TilingContext and
 // TilingParseContext, and fe::OptionalInfos. Part of the ascendc-sim clean-room simulator: the
-// platform is always the simulated Ascend 910B (910B3: 20 AI Cube + 40 AI Vector cores, UB 196,608 bytes).
+// platform is the run's SoC profile (default Ascend910B3: 20 AI Cube + 40 AI Vector cores; --npukb-soc),
+// UB 196,608 bytes.
 //
 // Resources are kept as the CANN platform configuration keeps them: label -> key -> string value
 // (labels "version", "SoCInfo", "AICoreSpec", "AICoreMemoryRates"); GetLocalMemSize / GetCoreNum read

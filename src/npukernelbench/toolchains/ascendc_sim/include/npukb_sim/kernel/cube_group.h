@@ -136,7 +136,7 @@ inline void mark_group_api(const char* api, const char* file, int line) {
 
 inline void check_group_shape(const char* api, std::uint8_t blockStart, std::uint8_t blockSize, std::uint8_t queues,
                               const char* file, int line) {
-  const int x = npukb::kVectorCores;
+  const int x = npukb::vector_cores();
   if (blockStart % 2 != 0 || blockSize % 2 != 0 || blockSize == 0) {
     npukb::violation(api, "blockStart = " + num(blockStart) + " and blockSize = " + num(blockSize) + " must be even "
                      "(AIC index x 2, AIC count x 2; blockSize > 0)", file, line);
@@ -569,11 +569,11 @@ class GroupBarrier {
     if (arrive_ == 0 || wait_ == 0) {
       npukb::violation("GroupBarrier", "arriveSizeIn and waitSizeIn must be at least 1", file, line);
     }
-    if (arrive_ > static_cast<std::uint32_t>(npukb::kVectorCores) ||
-        wait_ > static_cast<std::uint32_t>(npukb::kVectorCores)) {
+    if (arrive_ > static_cast<std::uint32_t>(npukb::vector_cores()) ||
+        wait_ > static_cast<std::uint32_t>(npukb::vector_cores())) {
       npukb::violation("GroupBarrier", "arriveSizeIn = " + sim::cube_group::num(arrive_) + " and waitSizeIn = " +
                        sim::cube_group::num(wait_) + " count AIVs: at most the chip's " +
-                       sim::cube_group::num(npukb::kVectorCores) + " each", file, line);
+                       sim::cube_group::num(npukb::vector_cores()) + " each", file, line);
     }
     npukb::check_gm(ws_, GetWorkspaceLen(), true, "GroupBarrier", file, line);
   }

@@ -1,11 +1,13 @@
 // tiling/platform/platform_ascendc.h -- platform_ascendc::PlatformAscendC as seen by tiling code.
-// Part of the ascendc-sim clean-room simulator: the platform is always an Ascend 910B
-// (20 AI Cube + 40 AI Vector cores, UB 196,608 bytes per vector core; docs/cost-model.md).
+// Part of the ascendc-sim clean-room simulator: the platform is the run's SoC profile (--npukb-soc:
+// core counts and SoC version; docs/simulator.md, "SoC profiles"); every profile has the 910B / 910_93
+// AI core memories (UB 196,608 bytes per vector core; docs/cost-model.md).
 #pragma once
 #include <cstdint>
 
 #include "platform/platform_infos_def.h"
 #include "platform/soc_spec.h"
+#include "npukb_sim/soc.h"
 
 namespace platform_ascendc {
 
@@ -37,11 +39,11 @@ class PlatformAscendC {
   ~PlatformAscendC() = default;
   explicit PlatformAscendC(fe::PlatFormInfos* platformInfo) : platformInfo_(platformInfo) {}
 
-  uint32_t GetCoreNum() const { return kAiv; }
-  uint32_t GetCoreNumAic() const { return kAic; }
-  uint32_t GetCoreNumAiv() const { return kAiv; }
-  uint32_t GetCoreNumVector() const { return 0; }   // no separate Vector Core on 910B
-  SocVersion GetSocVersion() const { return SocVersion::ASCEND910B; }
+  uint32_t GetCoreNum() const { return static_cast<uint32_t>(npukb::vector_cores()); }
+  uint32_t GetCoreNumAic() const { return static_cast<uint32_t>(npukb::cube_cores()); }
+  uint32_t GetCoreNumAiv() const { return static_cast<uint32_t>(npukb::vector_cores()); }
+  uint32_t GetCoreNumVector() const { return 0; }   // no separate Vector Core on 910B / 910_93
+  SocVersion GetSocVersion() const { return static_cast<SocVersion>(npukb::soc_info().soc_version); }
   void GetCoreMemSize(const CoreMemType& mem_type, uint64_t& size) const {
     switch (mem_type) {
       case CoreMemType::UB: size = 196608; size -= reserved_ub_; break;   // less what ReserveLocalMemory keeps
@@ -88,8 +90,6 @@ class PlatformAscendC {
   }
 
  private:
-  static constexpr uint32_t kAic = 20;
-  static constexpr uint32_t kAiv = 40;
   fe::PlatFormInfos* platformInfo_ = nullptr;
   uint32_t reserved_ub_ = 0;
 };
