@@ -151,3 +151,16 @@ def test_the_script_runs_the_readme_commands():
     assert [command for _, command in module.COMMANDS] == _readme_commands()
     sample_yaml = (ROOT / "examples" / "kernelgen_lm" / "cpu" / "sample.yaml").read_text()
     assert "cpu_threads: 1" in sample_yaml
+
+
+def test_busy_machine_hint(monkeypatch):
+    """Several torch threads on busy cores: one line suggesting --cpu-threads 1; none when idle or one thread."""
+    from npukernelbench.generators import hf
+
+    monkeypatch.setattr(hf.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(hf.os, "getloadavg", lambda: (9.5, 8.0, 7.0))
+    hint = hf.busy_cpu_hint(2)
+    assert hint is not None and "load 9.5 on 2 cores" in hint and "--cpu-threads 1" in hint and "\n" not in hint
+    assert hf.busy_cpu_hint(1) is None
+    monkeypatch.setattr(hf.os, "getloadavg", lambda: (0.5, 0.4, 0.3))
+    assert hf.busy_cpu_hint(2) is None

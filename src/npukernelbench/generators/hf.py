@@ -77,6 +77,20 @@ def _read_config(path: Path) -> Any:
         return None
 
 
+def busy_cpu_hint(threads: int) -> str | None:
+    """A line suggesting ``--cpu-threads 1`` when several torch threads would generate on a machine
+    whose cores are already busy (measured: two threads on two busy cores were ~10x slower than one)."""
+    try:
+        load = os.getloadavg()[0]
+    except OSError:
+        return None
+    cores = os.cpu_count() or 1
+    if threads <= 1 or load < cores:
+        return None
+    return (f"the machine is busy (load {load:.1f} on {cores} cores) and generation uses {threads} torch threads: "
+            f"--cpu-threads 1 (cpu_threads: 1 in a kernelgen-lm config) is usually several times faster")
+
+
 class HFGenerator:
     """``HFGenerator(model_dir, options)``; options fields used: ``lora``, ``device``, ``dtype``,
     ``cpu_threads`` (torch threads when generating on CPU; 0: torch's default), ``progress`` (bool)."""
@@ -158,6 +172,9 @@ class HFGenerator:
         threads = f" ({self._cpu_thread_count()} torch thread(s))" if device == "cpu" else ""
         print(f"npukb: loaded model {self.name} on {device}{threads} in {time.monotonic() - started:.1f}s",
               file=sys.stderr, flush=True)
+        hint = busy_cpu_hint(self._cpu_thread_count()) if device == "cpu" and self.cpu_threads == 0 else None
+        if hint:
+            print(f"npukb: {hint}", file=sys.stderr, flush=True)
 
     @staticmethod
     def _cpu_thread_count() -> int:
