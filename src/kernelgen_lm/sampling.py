@@ -68,6 +68,7 @@ def check_reachable(model: str, timeout: float) -> None:
 
 
 def run_sample(settings: SampleSettings, log: Any = None) -> SampleOutcome:
+    from kernelgen_lm.eval_progress import CountedLog
     from kernelgen_lm.pairs import no_pairs_advice, pairs_from_run, write_pairs
     from kernelgen_lm.rollouts import RolloutSettings, roll_out
     from kernelgen_lm.tasks import select_tasks, training_split
@@ -93,7 +94,9 @@ def run_sample(settings: SampleSettings, log: Any = None) -> SampleOutcome:
     runner = EngineRunOptions(timeout=settings.timeout, concurrency=settings.concurrency,
                               max_retries=settings.max_retries, engine=dict(settings.engine),
                               cpu_threads=settings.cpu_threads)
-    rollout = roll_out(train, rollout_settings, out / "run", log=log, run_options=runner)
+    already = len(_finished(out / "run", train, settings.samples)) if settings.resume else 0
+    counted = CountedLog(log, len(train) * settings.samples, already)
+    rollout = roll_out(train, rollout_settings, out / "run", log=counted, run_options=runner)
     pairs, stats = pairs_from_run(out / "run", train, settings.policy, settings.max_pairs_per_task, settings.seed,
                                   project_level=settings.project_level)
     stats.no_outcome = len(rollout.no_outcome)
@@ -109,3 +112,13 @@ def run_sample(settings: SampleSettings, log: Any = None) -> SampleOutcome:
         log(f"kernelgen-lm sample: no pairs: {no_pairs_advice(stats.classes, settings.policy)}")
     return SampleOutcome(out, pairs_dir, stats.pairs, document, [s.case_id for s in train],
                          [s.case_id for s in held])
+
+
+def _finished(run_dir: Path, specs: Any, samples: int) -> set[tuple[str, int]]:
+    """The (task, sample) pairs a resumed run already evaluated (none when there is no run yet)."""
+    from npukernelbench.store import RunDir
+
+    if not (run_dir / "results.jsonl").is_file():
+        return set()
+    wanted = {s.case_id for s in specs}
+    return {(task, i) for task, i in RunDir(run_dir).finished() if task in wanted and i < samples}

@@ -66,8 +66,25 @@ def test_sample_with_one_class_prints_the_remedy(tmp_path, capsys):
     assert main(["sample", str(config)]) == 0
     captured = capsys.readouterr()
     assert json.loads(captured.out.strip().splitlines()[-1])["pairs"] == 0
-    last = captured.err.strip().splitlines()[-1]
-    assert last.startswith("kernelgen-lm sample: no pairs: every candidate passed (2): sample hotter")
+    lines = captured.err.strip().splitlines()
+    assert lines[-1].startswith("kernelgen-lm sample: no pairs: every candidate passed (2): sample hotter")
+    assert any(line.startswith("[1/2] level1/math/add_custom[s0] passed") for line in lines)
+    assert "[2/2] level1/math/add_custom[s1] passed" in lines
+
+
+def test_counted_log_numbers_sample_lines_with_a_time_estimate():
+    from kernelgen_lm.eval_progress import CountedLog
+
+    seen: list[str] = []
+    times = iter([10.0, 12.0, 14.0, 16.0])
+    counted = CountedLog(seen.append, total=4, clock_fn=lambda: next(times))
+    for line in ("t[s0] passed", "loaded a model", "t[s1] wrong", "t[s2] build_error", "t[s3] passed"):
+        counted(line)
+    assert seen == ["[1/4] t[s0] passed", "loaded a model", "[2/4] t[s1] wrong (0:02 elapsed, about 0:04 left)",
+                    "[3/4] t[s2] build_error (0:04 elapsed, about 0:02 left)", "[4/4] t[s3] passed"]
+    resumed: list[str] = []
+    CountedLog(resumed.append, total=4, done=3)("t[s3] passed")
+    assert resumed == ["[4/4] t[s3] passed"]
 
 
 def test_tiny_model_tokenizer_trained_on_expert_data(tmp_path, capsys):
