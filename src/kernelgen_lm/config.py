@@ -178,6 +178,8 @@ class SampleSettings:
     timeout: float = 600.0                 # seconds per request (servers)
     concurrency: int = 8                   # parallel requests (servers)
     max_retries: int = 5                   # per request (servers); an unreachable server fails at once
+    cpu_threads: int = 0                   # torch threads of a local model generating on CPU (0: torch's default;
+                                           # 1 is several times faster on a busy machine)
     engine: Mapping[str, Any] = field(default_factory=dict)   # vLLM engine settings: tensor_parallel_size,
                                            # gpu_memory_utilization, max_model_len, max_lora_rank, ...
 

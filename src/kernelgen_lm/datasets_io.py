@@ -98,7 +98,7 @@ def load_pairs(paths: Sequence[Path]) -> Any:
             raise DataError(f"{path}: not a preference dataset: missing column(s) {', '.join(missing)} "
                             f"(found: {', '.join(table.column_names) or 'none'}); make one with kernelgen-lm sample")
         if len(table) == 0:
-            raise DataError(f"{path}: no preference pairs (every task had candidates of one class only?)")
+            raise DataError(f"{path}: no preference pairs: {_empty_pairs_advice(Path(path))}")
         tables.append(table.select_columns(list(PAIR_COLUMNS)))
     return tables[0] if len(tables) == 1 else datasets.concatenate_datasets(tables)
 
@@ -126,3 +126,21 @@ def save_rows(folder: Path, rows: Sequence[Mapping[str, Any]], features: Any = N
             fh.write(json.dumps(dict(row), ensure_ascii=False) + "\n")
     os.replace(lines.with_name(lines.name + ".tmp"), lines)
     return folder
+
+
+def _empty_pairs_advice(path: Path) -> str:
+    """What to do about an empty pairs dataset: from ``kernelgen-lm sample``'s ``pairs_stats.json`` beside
+    it when there is one (the candidates' classes), else the general remedy."""
+    import json
+
+    from kernelgen_lm.pairs import no_pairs_advice
+
+    stats_file = path.parent / "pairs_stats.json"
+    try:
+        stats = json.loads(stats_file.read_text(encoding="utf-8"))
+        classes = {str(k): int(v) for k, v in dict(stats["classes"]).items()}
+        policy = str(stats.get("policy") or "green>orange+purple")
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return ("sample again with kernelgen-lm sample, hotter or with more samples (--temperature 1.5, "
+                "--samples 8), until its last line reports pairs")
+    return f"{no_pairs_advice(classes, policy)} (kernelgen-lm sample, then dpo again)"

@@ -227,3 +227,24 @@ def write_pairs(folder: Path, pairs: Sequence[Pair]) -> Path:
     from kernelgen_lm.datasets_io import save_rows
 
     return save_rows(folder, [p.to_row() for p in pairs], features=pair_features())
+
+
+def no_pairs_advice(classes: Mapping[str, int], policy: str = "green>orange+purple") -> str:
+    """One line saying what to change when sampling found no pair, from the candidates' classes."""
+    total = sum(classes.values())
+    green = classes.get(Grade.GREEN.value, 0)
+    if total == 0:
+        return ("no candidate was graded: check the run directory's results (OUT/run) and the model spec, "
+                "then sample again")
+    if green == total:
+        return (f"every candidate passed ({total}): sample hotter or more (--temperature 1.5, --samples 8) so "
+                "that some fail")
+    if green == 0:
+        return (f"no candidate passed ({total}): train the SFT model longer (--max_steps) or sample colder "
+                "(--temperature 0.5) so that some pass")
+    if policy == "green>orange" and not classes.get(Grade.ORANGE.value):
+        return "no candidate built but was wrong (the policy green>orange needs one): use policy green>orange+purple"
+    if policy == "green>purple" and not classes.get(Grade.PURPLE.value):
+        return "no candidate failed to build (the policy green>purple needs one): use policy green>orange+purple"
+    return (f"each task's candidates were all of one class ({dict(classes)}): sample more per task (--samples 8) "
+            "or at another temperature")

@@ -38,7 +38,7 @@ class EngineRunOptions(RunOptions):
 
     def generator_options(self) -> GeneratorOptions:
         return GeneratorOptions(lora=self.lora, seed=self.seed, timeout=self.timeout, concurrency=self.concurrency,
-                                max_retries=self.max_retries, extra=dict(self.engine))
+                                max_retries=self.max_retries, cpu_threads=self.cpu_threads, extra=dict(self.engine))
 
 
 @dataclass
@@ -68,7 +68,8 @@ def check_reachable(model: str, timeout: float) -> None:
 
 
 def run_sample(settings: SampleSettings, log: Any = None) -> SampleOutcome:
-    from kernelgen_lm.pairs import pairs_from_run, write_pairs
+    from kernelgen_lm.eval_progress import CountedLog
+    from kernelgen_lm.pairs import no_pairs_advice, pairs_from_run, write_pairs
     from kernelgen_lm.rollouts import RolloutSettings, roll_out
     from kernelgen_lm.tasks import select_tasks, training_split
 
@@ -91,8 +92,11 @@ def run_sample(settings: SampleSettings, log: Any = None) -> SampleOutcome:
         project_level=settings.project_level, toolchain=settings.toolchain, shapes=settings.shapes,
         shape_examples=settings.shape_examples, seeds=settings.seeds, resume=settings.resume)
     runner = EngineRunOptions(timeout=settings.timeout, concurrency=settings.concurrency,
-                              max_retries=settings.max_retries, engine=dict(settings.engine))
-    rollout = roll_out(train, rollout_settings, out / "run", log=log, run_options=runner)
+                              max_retries=settings.max_retries, engine=dict(settings.engine),
+                              cpu_threads=settings.cpu_threads)
+    already = len(_finished(out / "run", train, settings.samples)) if settings.resume else 0
+    counted = CountedLog(log, len(train) * settings.samples, already)
+    rollout = roll_out(train, rollout_settings, out / "run", log=counted, run_options=runner)
     pairs, stats = pairs_from_run(out / "run", train, settings.policy, settings.max_pairs_per_task, settings.seed,
                                   project_level=settings.project_level)
     stats.no_outcome = len(rollout.no_outcome)
@@ -104,5 +108,17 @@ def run_sample(settings: SampleSettings, log: Any = None) -> SampleOutcome:
     log(f"kernelgen-lm sample: {stats.pairs} pair(s) from {stats.candidates} graded candidate(s) "
         f"({dict(stats.classes)}); {len(stats.one_class_tasks)} task(s) with one class only; "
         f"{len(rollout.no_outcome)} sample(s) without outcome -> {pairs_dir}")
+    if not stats.pairs:
+        log(f"kernelgen-lm sample: no pairs: {no_pairs_advice(stats.classes, settings.policy)}")
     return SampleOutcome(out, pairs_dir, stats.pairs, document, [s.case_id for s in train],
                          [s.case_id for s in held])
+
+
+def _finished(run_dir: Path, specs: Any, samples: int) -> set[tuple[str, int]]:
+    """The (task, sample) pairs a resumed run already evaluated (none when there is no run yet)."""
+    from npukernelbench.store import RunDir
+
+    if not (run_dir / "results.jsonl").is_file():
+        return set()
+    wanted = {s.case_id for s in specs}
+    return {(task, i) for task, i in RunDir(run_dir).finished() if task in wanted and i < samples}

@@ -203,14 +203,52 @@ def build_tiny_model(directory: Path | str, *, seed: int = 0, vocab_size: int = 
     return directory
 
 
+def training_text(path: Path) -> list[str]:
+    """The tokenizer's extra training text from ``path``: a ``.jsonl`` file of conversations (each row's
+    ``messages`` contents, e.g. ``kernelgen-lm expert-data``'s ``OUT.jsonl``) or any other text file."""
+    text = Path(path).read_text(encoding="utf-8")
+    if Path(path).suffix != ".jsonl":
+        return [text]
+    texts = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{path}:{number}: not a JSON line ({exc.msg})") from None
+        messages = row.get("messages") if isinstance(row, dict) else None
+        if not isinstance(messages, list):
+            raise ValueError(f"{path}:{number}: a row without 'messages'")
+        texts.extend(str(m.get("content", "")) for m in messages if isinstance(m, dict))
+    return texts
+
+
 def main(argv: list[str] | None = None) -> int:
     import argparse
+    import sys
 
     parser = argparse.ArgumentParser(description="Build a tiny Qwen3 model directory (offline).")
     parser.add_argument("directory", type=Path)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--text", type=Path, action="append", default=[],
+                        help="train the tokenizer on this text too: a .jsonl of conversations (kernelgen-lm "
+                             "expert-data's OUT.jsonl) or a text file (repeatable)")
+    parser.add_argument("--vocab-size", type=int, default=1024)
+    parser.add_argument("--hidden-size", type=int, default=64)
+    parser.add_argument("--layers", type=int, default=2)
+    parser.add_argument("--max-token-chars", type=int, default=None,
+                        help="let BPE merges cross word boundaries, up to this many characters per token "
+                             "(a text the model must reproduce becomes several times fewer tokens)")
     args = parser.parse_args(argv)
-    print(build_tiny_model(args.directory, seed=args.seed))
+    try:
+        extra = [t for path in args.text for t in training_text(path)]
+    except (OSError, ValueError) as exc:
+        print(f"tiny_model: error: {exc}", file=sys.stderr)
+        return 2
+    print(build_tiny_model(args.directory, seed=args.seed, vocab_size=args.vocab_size, extra_text=extra,
+                           hidden_size=args.hidden_size, num_hidden_layers=args.layers,
+                           word_boundaries=args.max_token_chars is None, max_token_chars=args.max_token_chars))
     return 0
 
 

@@ -124,6 +124,9 @@ class RunOptions:
     lora: str | None = option("LoRA adapter directory applied to a local model", None, short="--lora", metavar="DIR")
     model_dtype: str = option("weights dtype of a local model (transformers, vLLM): auto, float32, bfloat16, float16",
                               "auto", choices=("auto", "float32", "bfloat16", "float16"), short="--model-dtype")
+    cpu_threads: int = option("torch threads of a local model generating on CPU (transformers; 0: torch's default, "
+                              "one per core; on a busy machine 1 is several times faster)", 0, type=int,
+                              short="--cpu-threads", metavar="N")
     gpu_memory_utilization: float | None = option(
         "vLLM: fraction of GPU memory the engine reserves (on the CPU backend: of host memory; default vLLM's on GPU, "
         "unused on CPU)", None, type=float, short="--gpu-memory-utilization", metavar="F")
@@ -154,6 +157,8 @@ class RunOptions:
             raise ValueError(f"--samples must be >= 1, got {self.samples}")
         if not isinstance(self.turns, int) or isinstance(self.turns, bool) or self.turns < 1:
             raise ValueError(f"--npukb-turns must be a whole number >= 1, got {self.turns!r}")
+        if self.cpu_threads < 0:
+            raise ValueError(f"--cpu-threads must be >= 0, got {self.cpu_threads}")
         if self.shape_examples < 0:
             raise ValueError(f"--shape-examples must be >= 0, got {self.shape_examples}")
         from npukernelbench.modes import check_mode
@@ -196,7 +201,7 @@ class RunOptions:
         from npukernelbench.generators.base import GeneratorOptions
 
         return GeneratorOptions(lora=self.lora, seed=self.seed, dtype=self.model_dtype,
-                                engine=self.engine_options())
+                                cpu_threads=self.cpu_threads, engine=self.engine_options())
 
     def prompt_options(self) -> PromptOptions:
         """What the prompt says: project-level prompts describe the device of the run's toolchain, as

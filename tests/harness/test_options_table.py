@@ -61,7 +61,7 @@ def test_an_option_is_one_field_read_by_every_front_end():
     given = {"model": "mutants", "samples": "3", "toolchain": "x:Y", "shapes": "static", "shape-examples": "4",
              "shape-seed": "5", "data-seed": "6", "cases": "extra", "out": "runs/a", "shard": "2/3",
              "temperature": "0.5", "top-p": "0.9", "max-tokens": "64", "seed": "9", "lora": "adapter",
-             "model-dtype": "bfloat16", "gpu-memory-utilization": "0.5", "max-model-len": "128",
+             "model-dtype": "bfloat16", "cpu-threads": "1", "gpu-memory-utilization": "0.5", "max-model-len": "128",
              "tensor-parallel-size": "2", "kv-cache-gib": "1.5", "turns": "3", "mode": "full",
              "input-budget": "4096", "soc": "Ascend910_9392"}
     switches = {"resume", "html", "project-level"}
@@ -76,4 +76,5 @@ def test_an_option_is_one_field_read_by_every_front_end():
     assert options.input_budget == 4096 and options.eval_options().input_budget == 4096
     assert options.soc == options.eval_options().soc == options.prompt_options().soc == "Ascend910_9392"
     assert options.engine_options().kv_cache_gib == 1.5 and options.generator_options().engine.tensor_parallel_size == 2
+    assert options.generator_options().cpu_threads == 1
     assert RunOptions.from_namespace(parser.parse_args([])) == RunOptions()

@@ -102,6 +102,7 @@ class GeneratorOptions:
     lora: str | None = None           # LoRA adapter directory (hf, vllm)
     device: str = "auto"              # hf: cuda/cpu/auto
     dtype: str = "auto"               # hf, vllm: float32/bfloat16/float16/auto
+    cpu_threads: int = 0              # hf on CPU: torch threads (0: torch's default)
     progress: bool = True
     timeout: float = 600.0            # openai: seconds per request
     concurrency: int = 8              # openai: parallel requests

@@ -77,9 +77,23 @@ def _read_config(path: Path) -> Any:
         return None
 
 
+def busy_cpu_hint(threads: int) -> str | None:
+    """A line suggesting ``--cpu-threads 1`` when several torch threads would generate on a machine
+    whose cores are already busy (measured: two threads on two busy cores were ~10x slower than one)."""
+    try:
+        load = os.getloadavg()[0]
+    except OSError:
+        return None
+    cores = os.cpu_count() or 1
+    if threads <= 1 or load < cores:
+        return None
+    return (f"the machine is busy (load {load:.1f} on {cores} cores) and generation uses {threads} torch threads: "
+            f"--cpu-threads 1 (cpu_threads: 1 in a kernelgen-lm config) is usually several times faster")
+
+
 class HFGenerator:
     """``HFGenerator(model_dir, options)``; options fields used: ``lora``, ``device``, ``dtype``,
-    ``progress`` (bool)."""
+    ``cpu_threads`` (torch threads when generating on CPU; 0: torch's default), ``progress`` (bool)."""
 
     def __init__(self, model: str | Path, options: Any = None):
         self.path = Path(model).expanduser()
@@ -91,6 +105,7 @@ class HFGenerator:
                                  f"(save the adapter with peft's save_pretrained)")
         self.device_request = option(options, "device", "auto")
         self.dtype_request = option(options, "dtype", "auto")
+        self.cpu_threads = int(option(options, "cpu_threads", 0) or 0)
         self.show_progress = bool(option(options, "progress", True))
         self.name = self.path.resolve().name + (f"+{self.lora.resolve().name}" if self.lora else "")
         self.identity = local_model_identity(self.path, self.lora)
@@ -146,12 +161,26 @@ class HFGenerator:
             model = PeftModel.from_pretrained(model, self.lora)
         model.to(device)
         model.eval()
+        if device == "cpu" and self.cpu_threads > 0:
+            import torch
+
+            torch.set_num_threads(self.cpu_threads)
         if tokenizer.pad_token_id is None:
             tokenizer.pad_token = tokenizer.eos_token
         self._model, self._tokenizer, self._device = model, tokenizer, device
         self.loads += 1
-        print(f"npukb: loaded model {self.name} on {device} in {time.monotonic() - started:.1f}s",
+        threads = f" ({self._cpu_thread_count()} torch thread(s))" if device == "cpu" else ""
+        print(f"npukb: loaded model {self.name} on {device}{threads} in {time.monotonic() - started:.1f}s",
               file=sys.stderr, flush=True)
+        hint = busy_cpu_hint(self._cpu_thread_count()) if device == "cpu" and self.cpu_threads == 0 else None
+        if hint:
+            print(f"npukb: {hint}", file=sys.stderr, flush=True)
+
+    @staticmethod
+    def _cpu_thread_count() -> int:
+        import torch
+
+        return int(torch.get_num_threads())
 
     # -- generation ----------------------------------------------------------------------------
 
