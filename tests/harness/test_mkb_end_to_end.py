@@ -65,6 +65,9 @@ def test_replayed_answers_pass_and_fail_as_multikernelbench_would(run):
     ("import torch\nraise ImportError('no such op')\n", "build_error", "model_src raised ImportError: no such op"),
     ("import torch\nclass ModelNew(torch.nn.Module):\n    def forward(self, x):\n        return torch.relu(x)\n",
      "wrong", "made no call of the custom operator"),
+    ("import torch\nimport custom_ops_lib\nclass ModelNew(torch.nn.Module):\n    def forward(self, x):\n"
+     "        custom_ops_lib.relu_custom(-x)\n        return torch.relu(x)\n",
+     "wrong", "output 0.0 is not what the custom operator wrote"),
 ])
 def test_model_src_that_does_not_load_or_skips_the_kernel_fails(model_src, status, message):
     from npukernelbench.cases import load_case

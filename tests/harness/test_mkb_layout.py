@@ -147,3 +147,17 @@ def test_metrics_comp_pass_speedup():
     assert block["speedup_2@1"] == pytest.approx(0.25) and block["speedup_1.5@2"] == pytest.approx(0.5)
     assert block["inputs_scaled_tasks"] == ["b"] and "estimate" in block["note"]
     assert mkb_metrics([SampleResult("ours", 1, "x", 0, Status.PASSED)], 1) is None
+
+
+def test_outputs_must_be_what_the_operator_wrote():
+    import torch
+
+    from npukernelbench.layouts.mkb.checker import unproduced_output
+
+    written = [torch.tensor([1.0, 2.0, 3.0, 0.0])]                 # a padded output of 4 elements
+    assert unproduced_output([torch.tensor([1.0, 2.0, 3.0, 0.0]).reshape(2, 2)], written) is None
+    assert unproduced_output([torch.tensor([1.0, 2.0, 3.0])], written) is None      # sliced back
+    assert unproduced_output([torch.tensor([1.0, 2.0, 3.5])], written) == "output 0.0"
+    assert unproduced_output([torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64)], written) == "output 0.0"
+    assert unproduced_output([(torch.tensor([1.0]), torch.tensor([9.0]))], written) == "output 0.1"
+    assert unproduced_output([torch.tensor([1.0])], []) == "output 0.0"

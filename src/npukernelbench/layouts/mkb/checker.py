@@ -109,6 +109,26 @@ def _python_path() -> str:
     return ":".join(dict.fromkeys([package_root, *[p for p in sys.path if p and Path(p).is_dir()]]))
 
 
+
+def unproduced_output(outputs: Any, produced: list[Any]) -> str | None:
+    """The first tensor ``ModelNew`` returned (over every trial) whose elements are not, bit for bit, what
+    one of the custom operator's calls wrote into an output (the whole output, or its leading part: a
+    padded output sliced back), named as "output T.I"; None when every one is. A result computed by
+    PyTorch beside a call of the kernel, which MultiKernelBench's checks could let through, fails here by
+    construction: the harness, not the candidate's process, holds what the simulator wrote."""
+    import torch
+
+    for trial, result in enumerate(outputs):
+        for i, got in enumerate(result if isinstance(result, list | tuple) else [result]):
+            if not isinstance(got, torch.Tensor):
+                continue
+            flat = got.detach().reshape(-1)
+            if not any(p.dtype == flat.dtype and p.numel() >= flat.numel()
+                       and torch.equal(p[:flat.numel()], flat) for p in produced):
+                return f"output {trial}.{i}"
+    return None
+
+
 class MkbChecker(Checker):
     """``Checker`` of the MultiKernelBench layout (one static case: the reference's ``get_inputs``)."""
 
@@ -228,6 +248,7 @@ class MkbChecker(Checker):
         import torch
 
         where = self.where(case, seed) + (f" (inputs scaled down: {self.scaled})" if self.scaled else "")
+        self._produced: list[Any] = []          # the custom operator's outputs, as the simulator wrote them
         runner = op_call.OpRunner(toolchain=self.toolchain, signature=self.describe(), kernel=self.spec.kernel,
                                   files=self.kernel_files, poison_seed=seed, timeout_s=self.options.run_timeout_s,
                                   builds=self.builds)
@@ -269,6 +290,10 @@ class MkbChecker(Checker):
         if not runner.runs:
             return CaseOutcome(Status.WRONG, f"ModelNew made no call of the custom operator {where} (MultiKernelBench "
                                              "requires the custom kernel to compute the result)", case=case)
+        stray = unproduced_output(outputs, self._produced)
+        if stray is not None:
+            return CaseOutcome(Status.WRONG, f"ModelNew's {stray} is not what the custom operator wrote: the result "
+                                             f"was computed outside the kernel {where}", case=case)
         first_trial = int((result.get("calls_per_trial") or [len(runner.runs)])[0])
         cost = _launch_cost(runner, first_trial) if first else None
         return SeedChecked(worst_abs, worst_rel, time_us=cost.time_us if cost else None, cost=cost,
@@ -314,6 +339,9 @@ class MkbChecker(Checker):
         except op_call.CallError as exc:
             return CaseOutcome(Status.WRONG, f"{exc} {where}", case=case)
         self._note(runner)
+        for value in op_call.bind(runner.signature, api, args).outputs.values():    # written in place by the call
+            for tensor in value if isinstance(value, list) else [value]:
+                self._produced.append(tensor.detach().reshape(-1).clone())
         torch.save({"api": api, "args": args}, work / f"call_{index}.result.pt")
         return None
 
