@@ -24,6 +24,21 @@ def write_config(path: Path, **settings) -> Path:
     return path
 
 
+def train_capturing_advantages(trainer, monkeypatch) -> list:
+    """Train ``trainer`` and return the advantages of each generation batch, as the loss will use them."""
+    advantages = []
+    original = trainer._generate_and_score_completions
+
+    def capture(inputs):
+        batch = original(inputs)
+        advantages.append(batch["advantages"].detach().clone())
+        return batch
+
+    monkeypatch.setattr(trainer, "_generate_and_score_completions", capture)
+    trainer.train()
+    return advantages
+
+
 def test_grpo_command_trains_and_writes_the_output(tiny_model, tmp_path, capsys):
     """The command as a user types it: the benchmark prompt of add_custom, two completions of noise
     scored by the pipeline (parse errors: -1), one step, the model saved, a final JSON line."""
@@ -81,16 +96,7 @@ def test_none_rewards_are_left_out_of_the_advantage(tiny_model, tmp_path, monkey
                                                  **FAST, "num_generations": 4, "global_batch_size": 4,
                                                  "per_device_batch_size": 4})
     trainer, reward, _ = build_grpo_trainer(settings, log=lambda line: None)
-    advantages = []
-    original = trainer._generate_and_score_completions
-
-    def capture(inputs):
-        batch = original(inputs)
-        advantages.append(batch["advantages"].detach().clone())
-        return batch
-
-    monkeypatch.setattr(trainer, "_generate_and_score_completions", capture)
-    trainer.train()
+    advantages = train_capturing_advantages(trainer, monkeypatch)
     assert seen_tasks == ["level1/math/add_custom"] * 4
     scored = torch.tensor(given[1:])
     expected = (scored - scored.mean()) / (scored.std() + 1e-4)
@@ -120,16 +126,7 @@ def test_negative_advantages_are_scaled(tiny_model, tmp_path, monkeypatch):
                                                  **FAST, "num_generations": 4, "global_batch_size": 4,
                                                  "per_device_batch_size": 4, "negative_advantage_scale": 0.25})
     trainer, _, _ = build_grpo_trainer(settings, log=lambda line: None)
-    advantages = []
-    original = trainer._generate_and_score_completions
-
-    def capture(inputs):
-        batch = original(inputs)
-        advantages.append(batch["advantages"].detach().clone())
-        return batch
-
-    monkeypatch.setattr(trainer, "_generate_and_score_completions", capture)
-    trainer.train()
+    advantages = train_capturing_advantages(trainer, monkeypatch)
     scored = torch.tensor(given)
     plain = (scored - scored.mean()) / (scored.std() + 1e-4)
     assert (plain < 0).sum() == 2 and (plain > 0).sum() == 2

@@ -39,7 +39,7 @@ from npukernelbench.sandbox import Limits, Request, clean_env, run_confined
 from npukernelbench.shapes import ShapeCase
 from npukernelbench.spec import TaskSpec
 from npukernelbench.speed_audit import HBM_BYTES_PER_US, RunCost, combined, cost_of
-from npukernelbench.toolchains.base import BuildResult, HostDescriber, KernelProject, OpSignature, Toolchain
+from npukernelbench.toolchains.base import BuildResult, HostDescriber, OpSignature, Toolchain
 
 CHILD_LIMITS = Limits(cpu_s=300, memory_bytes=16 << 30, wall_s=300.0, file_bytes=2 << 30, processes=64)
 MAX_CALLS = 256                  # EXEC_NPU_CMD calls one seed may make
@@ -147,17 +147,8 @@ class MkbChecker(Checker):
     # -- the candidate's operator and binding --------------------------------------------------------------
     def describe(self) -> OpSignature:
         if self.signature is None:
-            described = self.toolchain.describe(KernelProject(op=self.spec.op, kernel=self.spec.kernel,
-                                                              files=self.kernel_files, params=()))
-            if not described.ok:
-                raise BuildFailed(BuildResult(ok=False, artifact=None, key="", diagnostics=described.diagnostics,
-                                              error_category=described.error_category,
-                                              timed_out=described.timed_out))
-            try:
-                self.signature = op_call.pick_signature(described.signatures, self.spec.kernel)
-            except op_call.SignatureMismatch as exc:
-                raise BuildFailed(BuildResult(ok=False, artifact=None, key="", diagnostics=str(exc),
-                                              error_category=exc.category)) from None
+            self.signature = op_call.candidate_signature(self.toolchain, self.spec.op, self.spec.kernel,
+                                                         self.kernel_files)
             self._reach(Stage.HOST_BUILT)
         return self.signature
 

@@ -49,7 +49,7 @@ from npukernelbench.result import Stage, Status
 from npukernelbench.shapes import ShapeCase
 from npukernelbench.spec import TaskSpec
 from npukernelbench.speed_audit import RunCost, combined, cost_of, floor_violations
-from npukernelbench.toolchains.base import BuildResult, HostDescriber, KernelProject, OpSignature, Toolchain
+from npukernelbench.toolchains.base import BuildResult, HostDescriber, OpSignature, Toolchain
 
 # What upstream's harness judges a task without ``custom_check_precision`` by: ``check_precision`` with
 # its evaluation settings' ``max_abs_error`` and ``max_rel_error`` (both 1e-3), whatever the dtype.
@@ -99,17 +99,7 @@ class UpstreamChecker(Checker):
     def describe(self) -> OpSignature:
         """The candidate's operator signature (raises BuildFailed when the host side does not build)."""
         if self.signature is None:
-            described = self.toolchain.describe(KernelProject(op=self.spec.op, kernel=self.spec.kernel,
-                                                              files=self.files, params=()))
-            if not described.ok:
-                raise BuildFailed(BuildResult(ok=False, artifact=None, key="", diagnostics=described.diagnostics,
-                                              error_category=described.error_category,
-                                              timed_out=described.timed_out))
-            try:
-                self.signature = op_call.pick_signature(described.signatures, self.spec.kernel)
-            except op_call.SignatureMismatch as exc:
-                raise BuildFailed(BuildResult(ok=False, artifact=None, key="", diagnostics=str(exc),
-                                              error_category=exc.category)) from None
+            self.signature = op_call.candidate_signature(self.toolchain, self.spec.op, self.spec.kernel, self.files)
             self._reach(Stage.HOST_BUILT)
         return self.signature
 

@@ -486,3 +486,21 @@ class OpRunner:
             pairs = zip(value, got, strict=True) if isinstance(value, list) else [(value, got)]
             for tensor, array in pairs:
                 tensor.copy_(from_storage(array, b.dtypes[p.name]).reshape(tensor.shape))
+
+
+def candidate_signature(toolchain: Any, op: str, kernel: str, files: Mapping[str, str]) -> OpSignature:
+    """The signature of the candidate's operator as its host code registers it (``toolchain.describe``),
+    the one ``kernel`` names; a host side that does not build, or registers no such operator, is the
+    candidate's build error (``BuildFailed``)."""
+    from npukernelbench.checker import BuildFailed
+
+    described = toolchain.describe(KernelProject(op=op, kernel=kernel, files=dict(files), params=()))
+    if not described.ok:
+        raise BuildFailed(BuildResult(ok=False, artifact=None, key="", diagnostics=described.diagnostics,
+                                      error_category=described.error_category, timed_out=described.timed_out))
+    try:
+        return pick_signature(described.signatures, kernel)
+    except SignatureMismatch as exc:
+        raise BuildFailed(BuildResult(ok=False, artifact=None, key="", diagnostics=str(exc),
+                                      error_category=exc.category)) from None
+
