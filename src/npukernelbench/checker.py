@@ -19,7 +19,7 @@ from typing import Any
 from npukernelbench.data_seed import fresh_data_seed
 from npukernelbench.infrastructure import InfrastructureError
 from npukernelbench.inputs import case_seed
-from npukernelbench.layouts import task_soc
+from npukernelbench.modes import task_soc
 from npukernelbench.phase_clock import PhaseClock
 from npukernelbench.result import Stage, Status
 from npukernelbench.shapes import DrawRejected, ShapeCase, search, static_cases

@@ -11,7 +11,10 @@
 
 A task of an upstream mode is one :class:`~npukernelbench.spec.TaskSpec` per row (:func:`expand`):
 its id is ``<task>#<case_id>`` (:func:`row_task_id`), its only case that row, its dynamic shapes off,
-and ``TaskSpec.extra`` says the mode, the row and the task it comes from.
+its templates the layout's question templates, and ``TaskSpec.extra`` says the mode, the row (as the
+prompt shows it) and the task it comes from. The rows and question templates come from the task's layout
+(``Layout.mode_row``, ``Layout.question_templates``): a public-layout task's CSV rows and ``question/``
+files; a ``case.toml`` task's static cases (case_id = the case's index) and templates generated from it.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ MODE_KEY = "npukb_mode"
 ROW_KEY = "npukb_case_id"           # the row's case_id, as the CSV writes it
 TASK_KEY = "npukb_task"             # the task the row comes from
 ROWS_KEY = "npukb_case_ids"         # every case_id of that task (to name an unknown one)
+ROW_DATA_KEY = "npukb_row"          # the row as the prompt shows it (case_id first)
 SEPARATOR = "#"
 
 
@@ -68,20 +72,32 @@ def task_of(spec: TaskSpec) -> str:
     return str(spec.extra.get(TASK_KEY, spec.case_id))
 
 
+def row_data(spec: TaskSpec) -> dict[str, Any]:
+    """The test-case row of an upstream-mode task as its prompt shows it (empty in project mode)."""
+    return dict(spec.extra.get(ROW_DATA_KEY) or {})
+
+
 def row_task_id(task: str, case_id: Any) -> str:
     """The id of one row of ``task`` in an upstream mode (completions, results and replay keys)."""
     return f"{task}{SEPARATOR}{str(case_id).strip()}"
 
 
+def mode_rows(spec: TaskSpec) -> tuple[dict[str, Any], ...]:
+    """Every static case of ``spec`` as a row of the upstream modes (its layout's ``mode_row``); ModeError
+    for a task whose layout has none (MultiKernelBench's) or one without static cases."""
+    from npukernelbench.layouts import layout_of
+
+    layout = layout_of(spec)
+    rows = [layout.mode_row(spec, case) for case in spec.cases]
+    if not rows or any(row is None or "case_id" not in row for row in rows):
+        raise ModeError(f"{spec.case_id}: the upstream generation modes need static cases with a case_id (CSV rows "
+                        f"of the public NPUKernelBench layout, or case.toml cases); this {layout.name} task has none")
+    return tuple(dict(row) for row in rows if row is not None)
+
+
 def case_ids(spec: TaskSpec) -> tuple[str, ...]:
-    """The case_id of every static case of ``spec`` (its CSV rows); ModeError for a task without rows."""
-    ids = []
-    for case in spec.cases:
-        if case.row is None or "case_id" not in case.row:
-            raise ModeError(f"{spec.case_id}: the upstream generation modes need CSV rows with a case_id "
-                            "(the public NPUKernelBench layout); this task's cases have none")
-        ids.append(str(case.row["case_id"]).strip())
-    return tuple(ids)
+    """The case_id of every static case of ``spec``; ModeError for a task without them."""
+    return tuple(str(row["case_id"]).strip() for row in mode_rows(spec))
 
 
 def expand(spec: TaskSpec, mode: str, only: str | None = None) -> list[TaskSpec]:
@@ -90,18 +106,36 @@ def expand(spec: TaskSpec, mode: str, only: str | None = None) -> list[TaskSpec]
     check_mode(mode)
     if mode == PROJECT:
         return [spec]
-    ids = case_ids(spec)
+    from npukernelbench.layouts import layout_of
+
+    rows = mode_rows(spec)
+    ids = tuple(str(row["case_id"]).strip() for row in rows)
     if only is not None and str(only).strip() not in ids:
-        raise ModeError(f"{spec.case_id} has no case_id {only!r} (its test_cases.csv has {', '.join(ids)})")
+        raise ModeError(f"{spec.case_id} has no case_id {only!r} (its case_ids: {', '.join(ids)})")
+    templates = dict(layout_of(spec).question_templates(spec))
     out = []
-    for case, cid in zip(spec.cases, ids, strict=True):
+    for case, row, cid in zip(spec.cases, rows, ids, strict=True):
         if only is not None and cid != str(only).strip():
             continue
-        extra = {**spec.extra, MODE_KEY: mode, ROW_KEY: cid, TASK_KEY: spec.case_id, ROWS_KEY: ids}
-        out.append(dataclasses.replace(spec, case_id=row_task_id(spec.case_id, cid), cases=(case,),
+        extra = {**spec.extra, MODE_KEY: mode, ROW_KEY: cid, TASK_KEY: spec.case_id, ROWS_KEY: ids, ROW_DATA_KEY: row}
+        out.append(dataclasses.replace(spec, case_id=row_task_id(spec.case_id, cid), cases=(case,), templates=templates,
                                        dynamic=dataclasses.replace(spec.dynamic, enabled=False), extra=extra))
     return out
 
 
 def expand_all(specs: list[TaskSpec], mode: str) -> list[TaskSpec]:
     return [variant for spec in specs for variant in expand(spec, mode)]
+
+
+def task_soc(spec: TaskSpec, chosen: str | None = None) -> str | None:
+    """The SoC profile ``spec`` is checked and prompted on: ``chosen`` (``--npukb-soc``) when given; in
+    an upstream generation mode (kernel-only, full), the SoC upstream's prompt names
+    (:data:`UPSTREAM_SOC`); else its layout's ``default_soc`` (None, the toolchain's default, for a
+    layout that names none)."""
+    from npukernelbench.layouts import layout_of
+
+    if chosen is not None:
+        return chosen
+    if mode_of(spec) != PROJECT:
+        return UPSTREAM_SOC
+    return getattr(layout_of(spec), "default_soc", None)

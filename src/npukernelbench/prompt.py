@@ -35,7 +35,7 @@ class PromptOptions:
         """The device the prompt for ``task`` describes (no task: the chosen or the toolchain's default SoC)."""
         if self.hardware is not None:
             return self.hardware
-        from npukernelbench.layouts import task_soc
+        from npukernelbench.modes import task_soc
         from npukernelbench.toolchains import get_toolchain
 
         soc = task_soc(task, self.soc) if task is not None else self.soc

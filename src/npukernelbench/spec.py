@@ -174,6 +174,8 @@ class TaskSpec:
     nan_policy: str = "match"        # match: NaN where the reference has NaN; forbid: no NaN at all
     seeds: int = 3
     extra: Mapping[str, Any] = field(default_factory=dict)
+    cores: str | None = None         # case.toml `cores`: the upstream modes' launch cores (aiv, aic; None: decided
+                                     # by the layout, see layouts/case_toml/layout.py)
 
     @property
     def name(self) -> str:
@@ -581,7 +583,7 @@ def load_spec(folder: Path, root: Path | None = None) -> TaskSpec:
         raise SpecError(path, "<file>", f"not valid TOML: {exc}") from None
     r.check_keys(data, {"op", "kernel", "level", "category", "description", "reference", "types", "type_combos",
                         "inputs", "outputs", "attrs", "cases", "dynamic", "tolerance", "nan_policy", "seeds",
-                        "extra", "solution_files"}, "")
+                        "extra", "solution_files", "cores"}, "")
     op = r.get(data, "op", "", str, required=True)
     kernel = r.get(data, "kernel", "", str, required=True)
     for key, value in (("op", op), ("kernel", kernel)):
@@ -611,6 +613,9 @@ def load_spec(folder: Path, root: Path | None = None) -> TaskSpec:
     if nan_policy not in ("match", "forbid"):
         raise r.fail("nan_policy", f"use 'match' or 'forbid', got {nan_policy!r}")
     seeds = r.get(data, "seeds", "", int, default=3)
+    cores = r.get(data, "cores", "", str, default=None)
+    if cores is not None and cores not in ("aiv", "aic"):
+        raise r.fail("cores", f"use 'aiv' (all vector cores) or 'aic' (all cube cores), got {cores!r}")
     if seeds < 1:
         raise r.fail("seeds", "must be >= 1")
     if (folder / "template").exists():
@@ -644,5 +649,5 @@ def load_spec(folder: Path, root: Path | None = None) -> TaskSpec:
         dynamic=_dynamic(r, data, types, attrs), tolerance=_tolerance(r, data),
         reference=ReferenceSpec("function", ref_path),
         templates=render_templates(op, kernel, inputs, outputs, attrs, combos), solution=solution,
-        nan_policy=nan_policy, seeds=seeds, extra=r.get(data, "extra", "", dict, default={}),
+        nan_policy=nan_policy, seeds=seeds, extra=r.get(data, "extra", "", dict, default={}), cores=cores,
     )

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from npukernelbench.modes import FULL, KERNEL_ONLY, mode_of
+from npukernelbench.modes import FULL, KERNEL_ONLY, mode_of, row_data
 
 if TYPE_CHECKING:
     from npukernelbench.hardware import Hardware
@@ -356,7 +356,7 @@ def user_message(task: TaskSpec, hardware: Hardware) -> str:
     mode = mode_of(task)
     if mode not in (KERNEL_ONLY, FULL):
         raise ValueError(f"{task.case_id}: no upstream prompt for mode {mode!r}")
-    row = dict(task.cases[0].row or {})
+    row = row_data(task)
     dtype = row.get("dtype")
     rules = KERNEL_ONLY_REQUIREMENTS if mode == KERNEL_ONLY else FULL_REQUIREMENTS
     rules = rules.format(aic=hardware.cube_cores, aiv=hardware.vector_cores, kernel=task.kernel)

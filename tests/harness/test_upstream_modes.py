@@ -62,15 +62,15 @@ def test_each_csv_row_is_its_own_task_checked_on_that_row_only(spec) -> None:
 
 
 def test_an_unknown_case_id_or_mode_is_a_one_line_error(spec) -> None:
-    with pytest.raises(ModeError, match=r"has no case_id '7' \(its test_cases.csv has 0, 1, 2\)"):
+    with pytest.raises(ModeError, match=r"has no case_id '7' \(its case_ids: 0, 1, 2\)"):
         expand(spec, KERNEL_ONLY, "7")
     with pytest.raises(ModeError, match="unknown generation mode 'kernel'"):
         expand(spec, "kernel")
 
 
-def test_a_task_without_csv_rows_cannot_be_asked_in_an_upstream_mode() -> None:
-    case = load_case(DATA / "gxx_cases" / "level1" / "math" / "vadd")
-    with pytest.raises(ModeError, match="need CSV rows with a case_id"):
+def test_a_task_without_static_rows_cannot_be_asked_in_an_upstream_mode() -> None:
+    case = load_case(DATA / "mkb" / "reference" / "elementwise" / "add.py")      # MultiKernelBench: no rows
+    with pytest.raises(ModeError, match="need static cases with a case_id .* this mkb task has none"):
         expand(case, KERNEL_ONLY)
     assert expand(case, PROJECT) == [case]
 

@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 from npukernelbench.infrastructure import InfrastructureError
-from npukernelbench.layouts import layout_named, task_soc
+from npukernelbench.layouts import layout_named
+from npukernelbench.modes import task_soc
 from npukernelbench.options import RunOptions
 from npukernelbench.prompt import PromptOptions, build_messages
 from npukernelbench.soc_profiles import DEFAULT_SOC, PROFILES, SOC_VERSION_VALUES, UnknownSoc, soc_profile

@@ -56,17 +56,3 @@ def detect(folder: Path) -> Layout | None:
 def layout_of(spec: TaskSpec) -> Layout:
     """The layout ``spec`` was loaded by."""
     return layout_named(spec.layout)
-
-
-def task_soc(spec: TaskSpec, chosen: str | None = None) -> str | None:
-    """The SoC profile ``spec`` is checked and prompted on: ``chosen`` (``--npukb-soc``) when given; in
-    an upstream generation mode (kernel-only, full), the SoC upstream's prompt names
-    (``modes.UPSTREAM_SOC``); else its layout's ``default_soc`` (None, the toolchain's default, for a
-    layout that names none)."""
-    from npukernelbench.modes import PROJECT, UPSTREAM_SOC, mode_of
-
-    if chosen is not None:
-        return chosen
-    if mode_of(spec) != PROJECT:
-        return UPSTREAM_SOC
-    return getattr(layout_of(spec), "default_soc", None)

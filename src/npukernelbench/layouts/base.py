@@ -6,7 +6,10 @@ checker that runs a candidate against the task's reference (``checker``: a subcl
 :class:`~npukernelbench.checker.Checker`, which holds the static checks' loop, stage tracking, the
 dynamic-shape search and the speed floors), says which toolchains can check its tasks
 (``unsupported``), names the SoC profile its tasks are written for (``default_soc``), and gives the
-prompt its part (``describe_case``: one static case as the project-level prompt lists it). Registered in
+prompt its part (``describe_case``: one static case as the project-level prompt lists it), and what the
+upstream generation modes (``--npukb-mode kernel-only|full``, :mod:`npukernelbench.modes`) need of a task:
+one static case as a test-case row (``mode_row``) and the question templates whose host side launches a
+kernel-only answer (``question_templates``). Registered in
 :data:`npukernelbench.layouts.LAYOUTS`; ``TaskSpec.layout`` is the registered name.
 """
 
@@ -45,3 +48,13 @@ class Layout(Protocol):
 
     def describe_case(self, spec: TaskSpec, case: StaticCase) -> str:
         """One static case, one line, as the project-level prompt lists the test cases."""
+
+    def mode_row(self, spec: TaskSpec, case: StaticCase) -> Mapping[str, object] | None:
+        """One static case as the upstream modes show and key it: a row whose ``case_id`` names the case
+        (its other fields: the shapes, dtypes and attributes), or None when the layout's tasks cannot be
+        asked in those modes."""
+
+    def question_templates(self, spec: TaskSpec) -> Mapping[str, str]:
+        """The question templates of the upstream modes (relative path -> text): ``op_host/`` files whose
+        tiling function sets the block dim (all AIV or all AIC cores) and the ``op_kernel/<kernel>.cpp``
+        template; a kernel-only answer builds with these host files."""

@@ -59,9 +59,33 @@ def attr_line(attr: AttrDecl) -> str:
     return f'this->Attr("{attr.name}").AttrType({kind}).{ATTR_SETTERS[attr.type]}({value});'
 
 
+TODO_TILING = "    // TODO: compute the tiling and set the block dim.\n"
+PLATFORM_INCLUDE = '#include "tiling/platform/platform_ascendc.h"\n'
+CORE_GETTERS = {"aiv": "GetCoreNumAiv", "aic": "GetCoreNumAic"}   # launch cores -> the platform getter
+
+
+def block_dim_line(cores: str) -> str:
+    """The question host's tiling body: the block dim is every AIV (``aiv``) or AIC (``aic``) core."""
+    return (f"    context->SetBlockDim(platform_ascendc::PlatformAscendCManager::GetInstance()->"
+            f"{CORE_GETTERS[cores]}());\n")
+
+
 def host_template(op: str, inputs: Sequence[ParamDecl], outputs: Sequence[ParamDecl],
                   attrs: Sequence[AttrDecl], combos: Sequence[Mapping[str, str]]) -> str:
     """The op_host template: an empty TilingFunc and the OpDef of every parameter, dtype combo and attribute."""
+    return _host(op, inputs, outputs, attrs, combos, "", TODO_TILING)
+
+
+def question_host_template(op: str, inputs: Sequence[ParamDecl], outputs: Sequence[ParamDecl],
+                           attrs: Sequence[AttrDecl], combos: Sequence[Mapping[str, str]], cores: str) -> str:
+    """The op_host question template of the upstream generation modes: the same OpDef, and a TilingFunc
+    that sets the block dim to all ``cores`` (``aiv`` or ``aic``) of the target and nothing else (a
+    kernel-only answer keeps its tiling values in the kernel)."""
+    return _host(op, inputs, outputs, attrs, combos, PLATFORM_INCLUDE, block_dim_line(cores))
+
+
+def _host(op: str, inputs: Sequence[ParamDecl], outputs: Sequence[ParamDecl], attrs: Sequence[AttrDecl],
+          combos: Sequence[Mapping[str, str]], includes: str, tiling_body: str) -> str:
     lines = []
     for section, decls in (("Input", inputs), ("Output", outputs)):
         for d in decls:
@@ -74,12 +98,11 @@ def host_template(op: str, inputs: Sequence[ParamDecl], outputs: Sequence[ParamD
     lines += [attr_line(a) for a in attrs]
     body = "".join(f"        {line}\n" for line in lines)
     return f"""#include "register/op_def_registry.h"
-
+{includes}
 namespace optiling {{
 static ge::graphStatus TilingFunc(gert::TilingContext* context)
 {{
-    // TODO: compute the tiling and set the block dim.
-    return ge::GRAPH_SUCCESS;
+{tiling_body}    return ge::GRAPH_SUCCESS;
 }}
 }}  // namespace optiling
 
@@ -113,4 +136,12 @@ def render_templates(op: str, kernel: str, inputs: Sequence[ParamDecl], outputs:
                      attrs: Sequence[AttrDecl], combos: Sequence[Mapping[str, str]]) -> dict[str, str]:
     """Both templates keyed by their project path (``op_host/<kernel>.cpp``, ``op_kernel/<kernel>.cpp``)."""
     return {f"op_host/{kernel}.cpp": host_template(op, inputs, outputs, attrs, combos),
+            f"op_kernel/{kernel}.cpp": kernel_template(kernel, inputs, outputs)}
+
+
+def question_templates(op: str, kernel: str, inputs: Sequence[ParamDecl], outputs: Sequence[ParamDecl],
+                       attrs: Sequence[AttrDecl], combos: Sequence[Mapping[str, str]], cores: str) -> dict[str, str]:
+    """The question templates of the upstream generation modes, keyed by project path: the host whose
+    tiling function sets the block dim to all ``cores`` and the kernel template."""
+    return {f"op_host/{kernel}.cpp": question_host_template(op, inputs, outputs, attrs, combos, cores),
             f"op_kernel/{kernel}.cpp": kernel_template(kernel, inputs, outputs)}

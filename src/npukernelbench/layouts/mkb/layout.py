@@ -65,6 +65,12 @@ class MkbLayout:
     def describe_case(self, spec: TaskSpec, case: StaticCase) -> str:
         return f"case {case.index}: the inputs of get_inputs()"
 
+    def mode_row(self, spec: TaskSpec, case: StaticCase) -> Mapping[str, object] | None:
+        return None                          # MultiKernelBench has its own answer format, no static rows
+
+    def question_templates(self, spec: TaskSpec) -> Mapping[str, str]:
+        return {}
+
     # -- the hooks generic code asks for when a layout has them --------------------------------------
     def messages(self, spec: TaskSpec, options: PromptOptions) -> tuple[dict[str, str], ...]:
         """The chat messages: MultiKernelBench's AscendC prompt as one user message."""

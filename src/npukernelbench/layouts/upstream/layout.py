@@ -56,6 +56,14 @@ class UpstreamLayout:
         row = case.row if isinstance(case.row, Row) else Row(case.row or {})
         return f"case {case.index}: {row.label()}"
 
+    def mode_row(self, spec: TaskSpec, case: StaticCase) -> Mapping[str, object] | None:
+        if case.row is None or "case_id" not in case.row:
+            return None
+        return case.row
+
+    def question_templates(self, spec: TaskSpec) -> Mapping[str, str]:
+        return spec.templates                # question/: its host sets the block dim already
+
 
 def load_task(folder: Path, root: Path | None = None) -> TaskSpec:
     """One task folder of the upstream layout (raises SpecError)."""
