@@ -73,6 +73,12 @@ def row_task_id(task: str, case_id: Any) -> str:
     return f"{task}{SEPARATOR}{str(case_id).strip()}"
 
 
+def base_task_id(task: str) -> str:
+    """The task a result's ``task`` id belongs to: ``<task>`` of a row id made by :func:`row_task_id`,
+    else ``task`` itself (project-mode ids hold no separator)."""
+    return task.rpartition(SEPARATOR)[0] if SEPARATOR in task else task
+
+
 def case_ids(spec: TaskSpec) -> tuple[str, ...]:
     """The case_id of every static case of ``spec`` (its CSV rows); ModeError for a task without rows."""
     ids = []
