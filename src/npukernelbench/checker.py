@@ -192,7 +192,8 @@ class Checker:
         """(static cases passed, static cases) for upstream's case pass rate, after :meth:`check_static`
         returned ``outcomes``. When it stopped at a failure (not a timeout), the remaining cases are checked
         too; what they show never changes the sample's verdict, message, stage or ``shapes_checked``
-        (a build failure or timeout there counts as a failed case, and a timeout ends the count)."""
+        (a build failure or timeout there counts as a failed case; a timeout, or any error of the
+        machinery, ends the count with the cases left counted as failed)."""
         cases = static_cases(self.spec)
         passed = sum(o.status is Status.PASSED for o in outcomes)
         if not outcomes or outcomes[-1].status is Status.PASSED or outcomes[-1].status is Status.TIMEOUT \
@@ -205,6 +206,8 @@ class Checker:
                     status = self.check(case).status
                 except BuildFailed:
                     continue
+                except Exception:          # noqa: BLE001 - the count must never change the sample's verdict
+                    break
                 if status is Status.TIMEOUT:
                     break
                 passed += status is Status.PASSED

@@ -13,7 +13,8 @@ project mode a result is one completion checked on every static case, and counts
 (``details["cases"]``: passed / total, written by ``evaluate``). A result without that record (a
 run directory from before it existed, or a dynamic-shapes-only run) counts as one item, passed or not.
 Samples without an outcome (infrastructure failures, missing completions) count nowhere, as in the
-rest of the summary.
+rest of the summary, and neither do results of another benchmark's tasks (``details["benchmark"]``,
+MultiKernelBench), which have their own metrics.
 """
 
 from __future__ import annotations
@@ -65,9 +66,12 @@ def upstream_score(results: Iterable[SampleResult]) -> dict[str, Any] | None:
     """The ``upstream_score`` block of summary.json (None without results): per task, per level and
     overall scores in percent, the weights, how items were counted and a note on comparability."""
     tasks: dict[str, _Tally] = {}
-    whole = 0
+    whole = other = 0
     rows = False
     for r in results:
+        if r.details.get("benchmark"):      # a task of another benchmark (MultiKernelBench): its own metrics
+            other += 1
+            continue
         task = base_task_id(r.task)
         rows = rows or task != r.task
         counts = case_counts(r)
@@ -95,6 +99,7 @@ def upstream_score(results: Iterable[SampleResult]) -> dict[str, Any] | None:
         "unweighted_levels": [name for name in levels if name not in LEVEL_WEIGHTS],
         "items": "one per row result (upstream mode)" if rows else "one per static case of each sample",
         "results_without_case_record": whole,
+        "other_benchmark_results": other,
         "levels": levels,
         "tasks": {name: {"level": t.level, "samples": t.samples, "cases_passed": t.passed, "cases": t.cases,
                          "score": t.score()} for name, t in sorted(tasks.items())},

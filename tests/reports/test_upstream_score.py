@@ -66,6 +66,11 @@ def test_an_absent_level_adds_nothing_and_other_levels_are_not_weighted() -> Non
     assert block["unweighted_levels"] == ["level0"] and block["levels"]["level0"]["weight"] is None
     assert upstream_score([res("level0/x", 0, 0, Status.PASSED, (1, 1))])["overall"] is None
     assert upstream_score([]) is None
+    mkb = SampleResult("mkb/relu", 1, "activation", 0, Status.PASSED,
+                       details={"benchmark": "multikernelbench", "cases": {"passed": 1, "total": 1}})
+    assert upstream_score([mkb]) is None                      # another benchmark's task: its own metrics
+    block = upstream_score([mkb, res("level1/a", 1, 0, Status.WRONG, (0, 2))])
+    assert block["overall"] == 0.0 and block["other_benchmark_results"] == 1
 
 
 def test_upstream_mode_rows_map_back_to_their_task() -> None:
@@ -104,6 +109,8 @@ class _RowChecker(Checker):
     def check_seed(self, case, seed, first):
         verdict = self.verdicts[self._index(case)]
         self.seen.append(case.label)
+        if verdict == "crash":
+            raise RuntimeError("the machinery failed")
         if verdict == "build":
             raise BuildFailed(BuildResult(ok=False, artifact=None, key="k", diagnostics="error: no"))
         if verdict == "pass":
@@ -118,6 +125,7 @@ class _RowChecker(Checker):
     (["wrong", "build", "pass"], (1, 3)),
     (["wrong", "timeout", "pass"], (0, 3)),                   # a timeout ends the count
     (["timeout", "pass", "pass"], (0, 3)),
+    (["wrong", "crash", "pass"], (0, 3)),                     # an error of the machinery ends the count too
 ])
 def test_the_rest_of_the_rows_are_counted_without_changing_the_verdict(verdicts, counted) -> None:
     checker = _RowChecker(verdicts)
