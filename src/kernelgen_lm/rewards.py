@@ -103,7 +103,8 @@ def score_completions(items: Sequence[tuple[Any, str]], *, shaping: RewardShapin
         return []
     shaping = shaping or RewardShaping()
     with tempfile.TemporaryDirectory(prefix="npukb-reward-", dir=scratch) as out:
-        options = RunOptions(toolchain=toolchain, shapes=shapes, shape_examples=shape_examples,
+        # a reward needs the verdict, not upstream's case count: a failing sample stops at its first failure
+        options = RunOptions(toolchain=toolchain, shapes=shapes, shape_examples=shape_examples, case_score=False,
                              out=Path(out)).with_data_seed(data_seed)
         work = [(spec, Completion(task=spec.case_id, sample=i, text=text)) for i, (spec, text) in enumerate(items)]
         scored: list[Scored | None] = [None] * len(work)
@@ -157,7 +158,8 @@ def compute_score(data_source: str, solution_str: str, ground_truth: str,
     spec = load_task(str(ground_truth))
     names = {f.name for f in dataclasses.fields(RewardShaping)}
     shaping = RewardShaping(**{k: float(v) for k, v in extra.items() if k in names})
-    options = EvalOptions(shapes=str(extra.get("shapes", "static")), shape_examples=int(extra.get("shape_examples", 4)))
+    options = EvalOptions(shapes=str(extra.get("shapes", "static")), shape_examples=int(extra.get("shape_examples", 4)),
+                          case_score=False)
     toolchain = _toolchain(str(extra.get("toolchain", "ascendc-sim")))
     try:
         result = evaluate(spec, Completion(task=spec.case_id, sample=0, text=solution_str), toolchain, options,

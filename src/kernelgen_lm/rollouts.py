@@ -101,7 +101,7 @@ def roll_out(specs: Sequence[Any], settings: RolloutSettings, run_dir: Path, log
     done = run.finished() if settings.resume else set()
     eval_options = EvalOptions(shapes=settings.shapes, shape_examples=settings.shape_examples,
                                shape_seed=settings.seed, seeds=settings.seeds or None, speed=settings.speed,
-                               scratch_dir=Path(run_dir) / "scratch")
+                               scratch_dir=Path(run_dir) / "scratch", case_score=False)
     baseline = BaselineCache()
     no_outcome = []
     skip = _infrastructure_errors()

@@ -44,6 +44,7 @@ class EvalOptions:
     scratch_dir: Path | None = None   # where the dynamic-shape search may write (the run directory's scratch)
     data_seed: int | None = None      # every case's input data derives from it; None: drawn fresh (os.urandom)
     profile: bool = False             # time every phase (SampleResult.details['phases'], phase_clock.py)
+    case_score: bool = True           # after a failing static case, still check the rest (upstream's score)
     input_budget: int = 1 << 20       # MultiKernelBench tasks: input elements after scaling down (0: full size)
     soc: str | None = None            # SoC profile (--npukb-soc); None: the task layout's default_soc
 
@@ -186,6 +187,33 @@ class Checker:
         if outcomes and all(o.status is Status.PASSED for o in outcomes):
             self._reach(Stage.MATCHED)
         return outcomes
+
+    def count_static(self, outcomes: list[CaseOutcome]) -> tuple[int, int]:
+        """(static cases passed, static cases) for upstream's case pass rate, after :meth:`check_static`
+        returned ``outcomes``. When it stopped at a failure (not a timeout), the remaining cases are checked
+        too; what they show never changes the sample's verdict, message, stage or ``shapes_checked``
+        (a build failure or timeout there counts as a failed case; a timeout, or any error of the
+        machinery, ends the count with the cases left counted as failed)."""
+        cases = static_cases(self.spec)
+        passed = sum(o.status is Status.PASSED for o in outcomes)
+        if not outcomes or outcomes[-1].status is Status.PASSED or outcomes[-1].status is Status.TIMEOUT \
+                or not self.options.case_score:
+            return passed, len(cases)
+        stage, checked = self.stage, self.shapes_checked
+        try:
+            for case in cases[len(outcomes):]:
+                try:
+                    status = self.check(case).status
+                except BuildFailed:
+                    continue
+                except Exception:          # noqa: BLE001 - the count must never change the sample's verdict
+                    break
+                if status is Status.TIMEOUT:
+                    break
+                passed += status is Status.PASSED
+        finally:
+            self.stage, self.shapes_checked = stage, checked
+        return passed, len(cases)
 
     def check_dynamic(self, examples: int | None = None, seed: int | None = None) -> CaseOutcome:
         """Hypothesis-drawn cases; a failure is shrunk to a minimal case and names the replay seed."""

@@ -110,6 +110,8 @@ def _evaluate(ns: argparse.Namespace) -> int:
     prepare = getattr(toolchain, "prepare", None)
     if callable(prepare):
         prepare(specs, lambda line: print(line, flush=True))
+    from npukernelbench.run_summary import run_socs
+
     run = RunDir(options.out)
     run.create(fresh=False)
     completions = ensure_completions(specs, options, run, strict=ns.strict)
@@ -118,7 +120,8 @@ def _evaluate(ns: argparse.Namespace) -> int:
     run.write_header({"model": options.model, "toolchain": options.toolchain, "samples_per_task": options.samples,
                       "shapes": options.shapes, "shape_examples": options.shape_examples,
                       "shape_seed": options.shape_seed, "data_seed": options.data_seed, "seed": options.seed,
-                      "confinement": level, **({"turns": options.turns} if options.turns > 1 else {})})
+                      "confinement": level, "socs": run_socs(specs, options.soc),
+                      **({"turns": options.turns} if options.turns > 1 else {})})
     done = run.finished() if options.resume else set()
     absent = [(spec.case_id, i) for spec, i in chosen if completions[(spec.case_id, i)].meta.get("missing")]
     if absent:

@@ -26,8 +26,10 @@ from npukernelbench.extract import ParseError, check_project, extract_files
 from npukernelbench.generators.base import Completion
 from npukernelbench.infrastructure import retry_once
 from npukernelbench.layouts import layout_of
+from npukernelbench.modes import task_soc
 from npukernelbench.phase_clock import PhaseClock, timed
 from npukernelbench.result import ErrorCategory, SampleResult, Stage, Status
+from npukernelbench.soc_profiles import DEFAULT_SOC
 from npukernelbench.spec import TaskSpec
 from npukernelbench.speed_audit import verdict
 from npukernelbench.toolchains.base import Toolchain
@@ -52,6 +54,14 @@ def _build_result(spec: TaskSpec, sample: int, exc: BuildFailed, **common: Any) 
     head = next((ln for ln in first if "error" in ln), first[0] if first else "build failed")
     return SampleResult(spec.case_id, spec.level, spec.category, sample, Status.BUILD_ERROR, category,
                         f"[{category.value}] {head.strip()}", details={"diagnostics": build.diagnostics}, **common)
+
+
+def static_checked(spec: TaskSpec, options: EvalOptions, checker: Checker | None) -> bool:
+    """Whether a sample of ``spec`` is (or would have been) checked on the static cases under ``options``."""
+    if options.shapes in ("static", "both"):
+        return True
+    dynamic = checker.dynamic_enabled() if checker is not None else spec.dynamic.enabled
+    return not (dynamic and options.shape_examples > 0)
 
 
 def _benchmark_details(benchmark: str | None, checker: Checker | None) -> dict[str, Any]:
@@ -112,10 +122,14 @@ def _evaluate_timed(spec: TaskSpec, completion: Completion, toolchain: Toolchain
     benchmark = getattr(layout_of(spec), "benchmark", None)      # a layout scored by another benchmark too
     checker: Checker | None = None
 
+    soc = task_soc(spec, options.soc) or DEFAULT_SOC
+    cases = {"passed": 0, "total": len(spec.cases)}     # upstream's case pass rate (upstream_score.py)
+
     def result(status: Status, message: str = "", **kw: Any) -> SampleResult:
         extra = _benchmark_details(benchmark, checker)
-        if extra:
-            kw["details"] = {**kw.get("details", {}), **extra}
+        kw["details"] = {**kw.get("details", {}), **extra, "soc": soc}
+        if static_checked(spec, options, checker):
+            kw["details"]["cases"] = dict(cases)
         return SampleResult(spec.case_id, spec.level, spec.category, sample, status, message=message,
                             tokens=completion.tokens, seconds=round(time.monotonic() - start, 3), **kw)
 
@@ -140,8 +154,12 @@ def _evaluate_timed(spec: TaskSpec, completion: Completion, toolchain: Toolchain
     except BuildFailed as exc:
         failed_build = _build_result(spec, sample, exc, tokens=completion.tokens,
                                      seconds=round(time.monotonic() - start, 3), stage=checker.stage)
-        extra = _benchmark_details(benchmark, checker)
-        return dataclasses.replace(failed_build, details={**failed_build.details, **extra}) if extra else failed_build
+        extra = {**_benchmark_details(benchmark, checker), "soc": soc}
+        if static_checked(spec, options, checker):
+            extra["cases"] = dict(cases)          # upstream builds one project: a build error fails every row
+        return dataclasses.replace(failed_build, details={**failed_build.details, **extra})
+    if options.shapes in ("static", "both") or not dynamic:
+        cases["passed"], cases["total"] = checker.count_static(outcomes[:len(spec.cases)])
     failed = next((o for o in outcomes if o.status is not Status.PASSED), None)
     details: dict[str, Any] = {}
     if failed is not None:

@@ -95,6 +95,12 @@ def mode_rows(spec: TaskSpec) -> tuple[dict[str, Any], ...]:
     return tuple(dict(row) for row in rows if row is not None)
 
 
+def base_task_id(task: str) -> str:
+    """The task a result's ``task`` id belongs to: ``<task>`` of a row id made by :func:`row_task_id`,
+    else ``task`` itself (project-mode ids hold no separator)."""
+    return task.rpartition(SEPARATOR)[0] if SEPARATOR in task else task
+
+
 def case_ids(spec: TaskSpec) -> tuple[str, ...]:
     """The case_id of every static case of ``spec``; ModeError for a task without them."""
     return tuple(str(row["case_id"]).strip() for row in mode_rows(spec))

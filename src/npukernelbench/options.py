@@ -75,6 +75,10 @@ def _as_shard(value: Any) -> Shard | None:
     return Shard.parse(value) if value else None
 
 
+def _as_on_off(value: Any) -> bool:
+    return value in (True, "on")
+
+
 def _as_turns(value: Any) -> int:
     """``--npukb-turns``: a whole number >= 1 (read here, not by argparse: a bad value is one line, exit 2)."""
     text = str(value).strip()
@@ -105,6 +109,9 @@ class RunOptions:
                                     action="append", metavar="PATH", read=_as_tuple)
     out: Path = option("run directory (completions.jsonl, results.jsonl, summary.json, report.md)", Path("npukb-out"),
                        cli_default="npukb-out", metavar="DIR", read=Path)
+    case_score: bool = option("after a static case fails, still check the others to count upstream's case pass rate "
+                              "(summary.json's upstream_score); off: stop at the first failure (faster; the verdict is "
+                              "the same)", True, cli_default="on", choices=("on", "off"), read=_as_on_off)
     input_budget: int = option("MultiKernelBench tasks: halve the reference's top-level integer sizes until its inputs "
                                "and parameters hold at most N elements (0: the full sizes)", 1 << 20, type=int,
                                metavar="N")
@@ -215,7 +222,7 @@ class RunOptions:
 
         return EvalOptions(shapes=self.shapes, shape_examples=self.shape_examples, shape_seed=self.shape_seed,
                            scratch_dir=self.out / "scratch", data_seed=self.data_seed,
-                           input_budget=self.input_budget, soc=self.soc)
+                           input_budget=self.input_budget, soc=self.soc, case_score=self.case_score)
 
     def with_data_seed(self, seed: int | None = None) -> RunOptions:
         """These options with a data seed: ``seed`` when one is given, else the one the options hold,

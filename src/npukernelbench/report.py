@@ -7,6 +7,7 @@ from typing import Any
 
 from npukernelbench.metrics import LEVELS, ks_for
 from npukernelbench.result import SampleResult
+from npukernelbench.upstream_score import markdown_lines, score_line
 
 
 def _pct(x: float | None) -> str:
@@ -48,6 +49,11 @@ def terminal_lines(summary: dict[str, Any], extra: Sequence[str] = ()) -> list[s
     lines = [f"model: {summary['model']}   toolchain: {summary['toolchain']}   "
              f"samples/task: {summary['samples_per_task']}   confinement: {summary.get('confinement') or 'unknown'}"]
     lines += grid(header, rows)
+    score = score_line(summary.get("upstream_score"))
+    if score:
+        lines.append(score)
+    if summary.get("socs"):
+        lines.append("SoC profile(s): " + ", ".join(summary["socs"]))
     tax = summary["taxonomy"]
     lines.append("error taxonomy (build errors): " + ", ".join(f"{k} {v}" for k, v in tax.items()))
     statuses = summary.get("statuses", {})
@@ -91,10 +97,14 @@ def markdown(summary: dict[str, Any], results: Sequence[SampleResult], extra: Se
     out += [f"- model: `{summary['model']}`", f"- toolchain: `{summary['toolchain']}`",
             f"- samples per task: {summary['samples_per_task']}",
             f"- confinement of candidate builds and runs: {summary.get('confinement') or 'unknown'}",
+            f"- SoC profile(s): {', '.join(summary.get('socs') or []) or 'unknown'}",
             f"- speed: {summary.get('speed_kind') or 'estimated'} (geometric mean of baseline/candidate time over "
             "correct, non-suspect samples)", "", "CR and ER are unbiased pass@k in percent.", "",
             "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     out += ["| " + " | ".join(r) + " |" for r in rows]
+    score = markdown_lines(summary.get("upstream_score"))
+    if score:
+        out += ["", *score]
     out += ["", "## Error taxonomy (build errors)", "", "| class | count |", "|---|---|"]
     out += [f"| {k} | {v} |" for k, v in summary["taxonomy"].items()]
     out += ["", "## Statuses", "", "| status | count |", "|---|---|"]

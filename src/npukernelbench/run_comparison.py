@@ -15,6 +15,7 @@ from npukernelbench.loaded_run import LoadedRun, RunLoadError
 from npukernelbench.metrics import KS, LEVELS, summarize
 from npukernelbench.report import grid
 from npukernelbench.result import SampleResult
+from npukernelbench.upstream_score import LEVEL_WEIGHTS, upstream_score
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,7 @@ def compare_runs(runs: Sequence[LoadedRun]) -> RunComparison:
         restricted.append(rs)
         summary = summarize(rs, run.model, run.toolchain, run.samples_per_task, run.speed_kind)
         summary["confinement"] = run.confinement
+        summary["upstream_score"] = upstream_score(rs)
         summaries.append(summary)
     ks = tuple(k for k in KS if any(k <= run.samples_per_task for run in runs))
     return RunComparison(tuple(runs), tuple(sorted(common)), tuple(restricted), tuple(summaries), ks, tuple(notes))
@@ -125,9 +127,34 @@ def _preamble(comparison: RunComparison) -> list[str]:
     return lines
 
 
+def score_records(comparison: RunComparison) -> list[dict[str, Any]]:
+    """Per run: upstream NPUKernelBench's overall score on the common tasks (percent), what the levels
+    present allow, and the difference to the first run."""
+    records: list[dict[str, Any]] = []
+    for run, summary in zip(comparison.runs, comparison.summaries, strict=True):
+        block = summary.get("upstream_score") or {}
+        overall = block.get("overall")
+        first = records[0]["upstream_score"] if records else None
+        records.append({"run": run.name, "upstream_score": overall, "max_possible": block.get("max_possible"),
+                        "dupstream_score": None if overall is None or first is None else round(overall - first, 4)})
+    return records
+
+
+def score_text(comparison: RunComparison) -> str:
+    """One line: every run's upstream score (levels weighted 0.2/0.3/0.5) with its difference to the first."""
+    parts = []
+    for rec in score_records(comparison):
+        value = "-" if rec["upstream_score"] is None else f"{rec['upstream_score']:.1f}"
+        delta = "" if rec["dupstream_score"] is None else f" ({rec['dupstream_score']:+.1f})"
+        allowed = "" if rec["max_possible"] is None else f" of {rec['max_possible']:g}"
+        parts.append(f"{rec['run']} {value}{allowed}{delta}")
+    weights = "/".join(f"{w:g}" for w in LEVEL_WEIGHTS.values())
+    return f"upstream NPUKernelBench score (case pass rate, levels weighted {weights}): " + ", ".join(parts)
+
+
 def terminal_lines(comparison: RunComparison) -> list[str]:
     header, rows = display_rows(comparison)
-    lines = _preamble(comparison) + grid(header, rows, left=2)
+    lines = _preamble(comparison) + grid(header, rows, left=2) + [score_text(comparison)]
     return lines + [f"note: {n}" for n in comparison.notes]
 
 
@@ -137,6 +164,7 @@ def markdown(comparison: RunComparison) -> str:
     out += [f"- **note:** {n}" for n in comparison.notes]
     out += ["", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     out += ["| " + " | ".join(r) + " |" for r in rows]
+    out += ["", score_text(comparison)]
     return "\n".join(out) + "\n"
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from npukernelbench.interruption import Progress
 from npukernelbench.result import SampleResult
+from npukernelbench.spec import TaskSpec
 from npukernelbench.store import RunDir
 
 
@@ -32,11 +33,14 @@ def build_summary(results: Sequence[SampleResult], model: str, toolchain: str, s
     """``progress``: how far the run got (default: a finished run of exactly ``results``). A multi-turn
     repair run (``turns`` > 1) adds the per-turn metrics of ``turn_results`` (every turn's result)."""
     from npukernelbench.metrics import label_agreement, summarize
+    from npukernelbench.upstream_score import upstream_score
 
     ordered = sorted(results, key=lambda r: (r.task, r.sample))
     kind = next((r.speed_kind for r in ordered if r.speed_kind), None)
     summary = summarize(ordered, model, toolchain, samples, kind, infrastructure_failures=failures, missing=missing)
     summary["confinement"] = confinement
+    summary["socs"] = socs_of(ordered)
+    summary["upstream_score"] = upstream_score(ordered)
     summary.update((progress or Progress(len(ordered), len(ordered), interrupted=False)).to_json())
     out = RunSummary(summary, ordered)
     if turns > 1:
@@ -53,6 +57,24 @@ def build_summary(results: Sequence[SampleResult], model: str, toolchain: str, s
         out.extra.append(f"mutant label agreement (build errors): {agreement['agree']}/{agreement['labelled']} = "
                          f"{100 * agreement['rate']:.1f}%")
     return out
+
+
+def socs_of(results: Sequence[SampleResult]) -> list[str]:
+    """The SoC profiles the results were checked on (``details["soc"]``, else the cost's ``soc``)."""
+    found = set()
+    for r in results:
+        soc = r.details.get("soc") or (r.details.get("cost") or {}).get("soc")
+        if isinstance(soc, str) and soc:
+            found.add(soc)
+    return sorted(found)
+
+
+def run_socs(specs: Sequence[TaskSpec], chosen: str | None) -> list[str]:
+    """The SoC profiles a run of ``specs`` simulates (``--npukb-soc`` ``chosen``, else each task's own)."""
+    from npukernelbench.modes import task_soc
+    from npukernelbench.soc_profiles import DEFAULT_SOC
+
+    return sorted({task_soc(spec, chosen) or DEFAULT_SOC for spec in specs})
 
 
 def _layout_blocks(results: Sequence[SampleResult], samples: int) -> list[tuple[str, dict[str, Any], str]]:

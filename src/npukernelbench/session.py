@@ -316,10 +316,13 @@ class RunController:
                 "makes this an error)")
         if not self.options.resume:
             self.run.start_fresh()
+        from npukernelbench.run_summary import run_socs
+
         self.run.write_header({"model": o.model, "toolchain": o.toolchain, "samples_per_task": o.samples,
                                "shapes": o.shapes, "shape_examples": o.shape_examples, "shape_seed": o.shape_seed,
                                "data_seed": o.data_seed, "seed": o.seed,
                                "confinement": self.confinement, "shard": str(o.shard) if o.shard else None,
+                               "socs": run_socs(specs, o.soc),
                                **({"turns": o.turns} if o.turns > 1 else {})})
         self.started = True
 

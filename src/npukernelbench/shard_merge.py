@@ -55,6 +55,8 @@ def merge_runs(shard_dirs: Sequence[Path], out: Path) -> tuple[RunDir, list[dict
     header = {k: v for k, v in headers[0].items() if k not in ("started", "npukb_version", "shard")}
     header["merged_from"] = [str(r.path) for r in runs]
     header["shards"] = [h.get("shard") for h in headers]
+    if any(h.get("socs") for h in headers):           # shards hold different tasks: every SoC of any of them
+        header["socs"] = sorted({soc for h in headers for soc in h.get("socs") or ()})
     merged.write_header(header)
     merged.write_completions((completions[key] for key in sorted(completions)),
                              [(key[2], follow_ups[key]) for key in sorted(follow_ups)])

@@ -207,7 +207,23 @@ def test_parse_error_and_rejection(vadd, gxx) -> None:
     no_code = run(vadd, gxx, text="I cannot write this kernel.")
     assert no_code.status is Status.PARSE_ERROR
     rejected = run(vadd, gxx, kernel(ADD + '    auto f = fopen("/etc/passwd", "r");\n'))
-    assert rejected.status is Status.REJECTED and rejected.details == {"rule": "file-access"}
+    assert rejected.status is Status.REJECTED and rejected.details["rule"] == "file-access"
+    assert rejected.details["cases"] == {"passed": 0, "total": 2} and set(rejected.details) == {"rule", "cases", "soc"}
+
+
+def test_cases_after_a_failing_one_are_counted_for_upstreams_score(vadd, gxx) -> None:
+    """The first static case (n = 1000) fails, the second (3 x 77) passes: the verdict is the first
+    case's, and ``details["cases"]`` counts 1 of 2 (0 of 2 when the count is turned off)."""
+    body = ADD + "    if (n == 1000) z[0] = -1.0f;\n"
+    result = run(vadd, gxx, kernel(body), EvalOptions(shapes="static", seeds=1, data_seed=7))
+    assert result.status is Status.WRONG and "1000" in result.details["case"], result.details
+    assert result.details["cases"] == {"passed": 1, "total": 2} and result.shapes_checked == 0
+    off = run(vadd, gxx, kernel(body), EvalOptions(shapes="static", seeds=1, data_seed=7, case_score=False))
+    assert (off.status, off.message, off.shapes_checked, off.stage) == \
+        (result.status, result.message, result.shapes_checked, result.stage)
+    assert off.details["cases"] == {"passed": 0, "total": 2}
+    good = run(vadd, gxx, kernel(ADD))
+    assert good.details["cases"] == {"passed": 2, "total": 2}
 
 
 def test_dynamic_failure_is_shrunk_and_replayable(vadd, gxx, tmp_path) -> None:

@@ -61,6 +61,9 @@ def test_three_shards_merged_equal_the_unsharded_run(tree):
     for key in ("levels", "statuses", "taxonomy", "tasks", "samples_per_task"):
         assert got.get(key) == whole.get(key), key
     assert got["levels"] != {} and whole["statuses"].get("passed", 0) < 36   # mutants: a mixed run
+    assert got["upstream_score"] == whole["upstream_score"] and got["socs"] == whole["socs"]
+    socs = [json.loads((tree.path / d / "run.json").read_text())["socs"] for d in ("whole", "merged")]
+    assert socs[0] and socs[0] == socs[1]
 
     dup = report(tree, "--out", "again", "s1", "s2", "whole")
     assert dup.returncode == 2 and "duplicate sample" in dup.stderr

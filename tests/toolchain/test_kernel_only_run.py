@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from npukernelbench.cli import main
 from npukernelbench.toolchains.ascendc_sim.kernel_prelude import entry_arity
 from npukernelbench.toolchains.base import KernelProject, ParamSlot
 from npukernelbench.upstream_prompt import EXAMPLE_FULL_KERNEL, EXAMPLE_HOST, EXAMPLE_TILING_H, full_answer
@@ -61,6 +62,33 @@ def test_kernel_only_answers_pass_on_their_row_and_fail_elsewhere(pytester: pyte
     assert "case_id=2" in results[(f"{TASK_ID}#2", 0)]["message"]                 # checked on its own row only
     stored = [json.loads(line) for line in (pytester.path / "out" / "completions.jsonl").read_text().splitlines()]
     assert any("<think>Draft" in (c["text"] or "") for c in stored)                 # the thinking is kept
+
+
+def test_upstream_score_counts_each_row_and_compare_shows_it(pytester: pytest.Pytester, sim, capsys) -> None:
+    """Upstream's score of a kernel-only run: every row result is one item of its task (2 of 3 rows pass:
+    66.67 for the task, 0.2 x 66.67 overall, of 20 possible with level 1 alone), in summary.json,
+    report.md, the terminal and ``npukb compare``; the run's SoC is recorded."""
+    records = [{"task": TASK_ID, "sample": 0, "case_id": 0, "completion": kernel_only("case0.cpp")},
+               {"task": TASK_ID, "sample": 0, "case_id": 1, "completion": kernel_only("case1.cpp")},
+               {"task": TASK_ID, "sample": 0, "case_id": 2, "completion": kernel_only("case1.cpp")}]
+    res = _run(pytester, sim, records, "--npukb-mode", "kernel-only")
+    res.assert_outcomes(passed=2, failed=1)
+    out = pytester.path / "out"
+    summary = json.loads((out / "summary.json").read_text())
+    block = summary["upstream_score"]
+    assert block["tasks"] == {TASK_ID: {"level": "level1", "samples": 3, "cases_passed": 2, "cases": 3,
+                                        "score": pytest.approx(100 * 2 / 3, abs=1e-4)}}
+    assert block["overall"] == pytest.approx(0.2 * 100 * 2 / 3, abs=1e-3) and block["max_possible"] == 20
+    assert summary["socs"] == ["Ascend910_9392"]
+    assert json.loads((out / "run.json").read_text())["socs"] == ["Ascend910_9392"]
+    res.stdout.fnmatch_lines(["*upstream score (levels weighted 0.2/0.3/0.5): 13.3 of 20 possible; "
+                              "level1 66.7 (2/3 cases, weight 0.2)*", "*SoC profile(s): Ascend910_9392*"])
+    report = (out / "report.md").read_text()
+    assert f"| {TASK_ID} | level1 | 3 | 2 | 3 | 66.67 |" in report and "- SoC profile(s): Ascend910_9392" in report
+    capsys.readouterr()
+    assert main(["compare", str(out), str(out), "--names", "a,b"]) == 0
+    assert "upstream NPUKernelBench score (case pass rate, levels weighted 0.2/0.3/0.5): a 13.3 of 20, " \
+           "b 13.3 of 20 (+0.0)" in capsys.readouterr().out
 
 
 def test_an_unknown_case_id_stops_the_run_with_a_one_line_reason(pytester: pytest.Pytester, sim) -> None:
