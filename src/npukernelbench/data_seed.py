@@ -25,3 +25,17 @@ def recorded_data_seed(run: RunDir) -> int | None:
     except (OSError, ValueError, AttributeError):
         return None
     return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+
+
+def turn_data_seed(seed: int, turn: int) -> int:
+    """The data seed of multi-turn repair turn ``turn`` (1: the run's ``seed`` itself): another input
+    draw per turn, so that values a failure report showed (the expected output of a one-element
+    reduction, say) cannot be written into the next answer; derived, not drawn, so that a resumed run
+    checks a turn on the same data."""
+    if turn == 1:
+        return seed
+    import hashlib
+
+    digest = hashlib.sha256(f"npukb-turn:{seed}:{turn}".encode()).digest()
+    return int.from_bytes(digest[:4], "little")
+

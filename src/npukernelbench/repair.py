@@ -96,6 +96,7 @@ def generate_turn(keys: list[Key], turn: int, specs: Mapping[str, TaskSpec], opt
 def run_turns(specs: Mapping[str, TaskSpec], selected: set[Key], options: RunOptions, run: RunDir, jobs: int,
               say: Callable[[str], None], failures: list[dict]) -> None:
     """Turns 2 .. ``options.turns``: generate, evaluate, append; infrastructure failures go to ``failures``."""
+    from npukernelbench.data_seed import turn_data_seed
     from npukernelbench.parallel_eval import evaluate_all
 
     for turn in range(2, options.turns + 1):
@@ -107,7 +108,8 @@ def run_turns(specs: Mapping[str, TaskSpec], selected: set[Key], options: RunOpt
             + (f" ({len(keys) - len(answers)} without an answer from the model: their episode ends)"
                if len(answers) < len(keys) else ""))
         work = [(specs[task], answers[(task, sample)]) for task, sample in keys if (task, sample) in answers]
-        outcomes = evaluate_all(work, options, jobs)
+        seed = options.with_data_seed().data_seed
+        outcomes = evaluate_all(work, options.with_data_seed(turn_data_seed(seed, turn)), jobs)   # type: ignore[arg-type]
         try:
             for n, (spec, completion, outcome) in enumerate(outcomes, start=1):
                 name = f"[turn {turn}: {n}/{len(work)}] {spec.case_id}[s{completion.sample}]"

@@ -97,6 +97,16 @@ def test_episode_per_turn_metrics_and_records(tmp_path, cases) -> None:
     assert "undeclared_name" in s0[-1]["content"] and "error" in s0[-1]["content"]   # the compiler's words
     s2 = next(r for r in follow if r["sample"] == 2)["messages"][-1]["content"]
     assert "output differs from the reference" in s2 and "Failing case:" in s2
+    # each turn is checked on its own input draw, derived from the run's data seed (a reported expected
+    # value cannot be written into the next answer)
+    import re
+
+    from npukernelbench.data_seed import turn_data_seed
+
+    run_seed = json.loads((tmp_path / "out" / "run.json").read_text())["data_seed"]
+    seeds = {r["turn"]: int(re.search(r"data seed (\d+)", r["message"]).group(1))
+             for r in results if r["sample"] == 2}
+    assert seeds == {1: run_seed, 2: turn_data_seed(run_seed, 2)} and seeds[1] != seeds[2]
     # npukb report recomputes the same section from the run directory
     again = npukb(tmp_path, "report", "out")
     assert again.returncode == 0 and "multi-turn repair (2 turns)" in again.stdout
