@@ -113,3 +113,50 @@ def test_scaling_in_the_confined_reference_child(tmp_path):
     assert found["consts"] == ({"inputs_scaled": "cols 4096->128", "input_elements": 8192}, [(64, 128)] * 3)
     assert found["literal"] == ({"inputs_scaled": "no", "input_elements": 262144, "input_budget_exceeded": True},
                                 [(64, 4096)] * 3)
+
+
+@pytest.mark.slow
+def test_grouped_task_checks_the_groups_within_budget_in_the_confined_child(tmp_path):
+    """A grouped task (get_input_groups reading its sibling .json): the confined reference child reads the
+    JSON, keeps the groups within the budget as the trials and says how many it left out; with every group
+    over the budget the task is reported, not passed."""
+    from npukernelbench.cases import load_case
+    from npukernelbench.checker import EvalOptions
+    from npukernelbench.layouts.mkb.checker import MkbChecker
+    from npukernelbench.module_loader import CaseReferenceError
+    from npukernelbench.toolchains import toolchain_class
+
+    spec = load_case(DATA / "mkb_grouped" / "reference" / "npukernelbench_level1" / "1_scale.py")
+    toolchain = toolchain_class("ascendc-sim")()
+    checker = MkbChecker(spec, toolchain, {}, EvalOptions(shapes="static", data_seed=1, input_budget=1024))
+    (tmp_path / "kept").mkdir()
+    golden = checker._prepare(5, tmp_path / "kept")
+    assert [tuple(g.shape) for g in golden] == [(8, 40), (3, 5, 7)]
+    assert checker.result_details == {"inputs_scaled": "no", "input_elements": 320, "input_groups": 3,
+                                      "input_groups_checked": 2, "input_groups_left_out": 1}
+    small = MkbChecker(spec, toolchain, {}, EvalOptions(shapes="static", data_seed=1, input_budget=100))
+    (tmp_path / "none").mkdir()
+    with pytest.raises(CaseReferenceError, match="every one of its 3 input groups exceeds the input budget of 100"):
+        small._prepare(5, tmp_path / "none")
+
+
+@pytest.mark.slow
+def test_grouped_task_end_to_end_right_answer_passes_wrong_one_fails(pytester, monkeypatch):
+    shutil.copytree(DATA / "mkb_grouped" / "reference", pytester.path / "reference")
+    src = HERE.parents[1] / "src"
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(src), str(HERE)]))
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+    task = "npukernelbench_level1/1_scale"
+    with open(pytester.path / "replay.jsonl", "w") as f:
+        for sample, name in enumerate(("scale", "scale_wrong_factor")):
+            text = (DATA / "mkb_grouped" / "answers" / f"{name}.py").read_text()
+            f.write(json.dumps({"task": task, "sample": sample, "completion": f"```python\n{text}```\n"}) + "\n")
+    res = pytester.runpytest_subprocess("-p", "npukernelbench.plugin", "reference", "--model=replay:replay.jsonl",
+                                        "--npukb-out=out", "--data-seed=3", "--npukb-input-budget=1024", "-v")
+    res.assert_outcomes(passed=1, failed=1)
+    results = {r["sample"]: r for r in map(json.loads, (pytester.path / "out/results.jsonl").read_text().splitlines())}
+    assert results[0]["status"] == "passed" and results[1]["status"] == "wrong"
+    assert "elements off by more than atol=rtol=0.0001" in results[1]["message"]
+    for result in results.values():
+        details = result["details"]
+        assert (details["input_groups"], details["input_groups_checked"], details["input_groups_left_out"]) == (3, 2, 1)

@@ -6,7 +6,8 @@
    npukernelbench's ``pytorch_npu_helper.hpp`` (as for public NPUKernelBench tasks); it does not
    build: a build error.
 3. Per input seed, :data:`TRIALS` input trials (MultiKernelBench's value profiles in turn, see
-   :mod:`.driver`; a task has one seed by default), in confined child
+   :mod:`.driver`; a task has one seed by default; a grouped task's trials are its input groups within
+   the budget, :mod:`.groups`), in confined child
    processes, never here: the reference child scales the sizes to ``EvalOptions.input_budget`` elements,
    builds the inputs and ``Model``'s outputs; the candidate child imports the compiled pybind as
    ``custom_ops_lib``, runs ``model_src``'s ``ModelNew`` on the same inputs and stops at each
@@ -206,11 +207,17 @@ class MkbChecker(Checker):
                 "seed": seed, "first_profile": seed % 1000}
         (ref / "plan.json").write_text(json.dumps(plan), encoding="utf-8")
         result = self._child(ref, "prepare", (self.spec.folder.parent,))
+        if result.get("status") == "over_budget":        # a grouped task's sizes are literals: nothing to check
+            raise CaseReferenceError(f"{self.spec.case_id}: {result.get('why')} (--npukb-input-budget="
+                                     f"{self.options.input_budget}; raise it to check this task)")
         if result.get("status") != "prepared":
             raise CaseReferenceError(f"{self.spec.folder}: the reference failed: {result.get('why', result)}")
         self.scaled = str(result.get("scaled", ""))
         self.result_details["inputs_scaled"] = self.scaled or "no"
         self.result_details["input_elements"] = int(result.get("elements", 0))
+        if "groups" in result:                            # a grouped task: its groups within budget are the trials
+            for key in ("groups", "groups_checked", "groups_left_out"):
+                self.result_details[f"input_{key}"] = int(result[key])
         budget = self.options.input_budget
         if budget and self.result_details["input_elements"] > budget:     # sizes written as literals in get_inputs
             self.result_details["input_budget_exceeded"] = True

@@ -8,7 +8,9 @@ Runs in the scratch folder WORK, which holds ``plan.json``; writes ``result.json
   ``get_init_inputs()``, ``Model`` built after ``torch.manual_seed(SEED)`` (MultiKernelBench seeds
   both models alike so that their parameters agree), one ``get_inputs()`` per trial (trial ``t`` seeded
   with ``plan.seed + t``, its floating tensors redrawn by value profile ``plan.first_profile + t``, see
-  :data:`VALUE_PROFILES`) and ``Model``'s outputs: all kept in ``state.pt``.
+  :data:`VALUE_PROFILES`) and ``Model``'s outputs: all kept in ``state.pt``. A grouped reference
+  (``get_input_groups``, :mod:`.groups`) gives its groups within the budget as the trials instead,
+  drawn after ``torch.manual_seed(plan.seed)``, unprofiled and unscaled.
 * ``run`` (the candidate): the compiled pybind imported as ``custom_ops_lib``, ``model_src`` executed,
   ``ModelNew(*init)`` built after the same seed and called on every trial's inputs. Its
   ``EXEC_NPU_CMD`` calls are answered from ``call_<i>.result.pt`` (the simulator's results, written by
@@ -95,9 +97,12 @@ def _copy(values: list[Any]) -> list[Any]:
 def prepare(work: Path, plan: dict[str, Any]) -> dict[str, Any]:
     import torch
 
-    from npukernelbench.layouts.mkb import scaling
+    from npukernelbench.layouts.mkb import groups, scaling
 
     path = Path(plan["reference"])
+    plain = scaling.load_module(path, {})
+    if groups.is_grouped(plain):
+        return _prepare_groups(work, plan, path, plain)
     overrides, size = scaling.choose_sizes(path, int(plan["budget"]))
     module = scaling.load_module(path, overrides)
     init = list(module.get_init_inputs())
@@ -112,6 +117,31 @@ def prepare(work: Path, plan: dict[str, Any]) -> dict[str, Any]:
     torch.save({"init": init, "inputs": inputs, "golden": golden}, work / "state.pt")
     original = scaling.int_constants(path.read_text(encoding="utf-8"))
     return {"status": "prepared", "elements": size, "scaled": scaling.describe(original, overrides)}
+
+
+def _prepare_groups(work: Path, plan: dict[str, Any], path: Path, module: Any) -> dict[str, Any]:
+    """A grouped reference: its groups within the budget are the trials, as they are (no value profiles)."""
+    import torch
+
+    from npukernelbench.layouts.mkb import groups
+
+    budget = int(plan["budget"])
+    init = list(module.get_init_inputs())
+    found = groups.input_groups(path, module, budget, int(plan["seed"]), work)
+    counts = {"groups": found.total, "groups_checked": len(found.inputs), "groups_left_out": found.left_out}
+    if not found.inputs:
+        return {"status": "over_budget", **counts,
+                "why": (f"every one of its {found.total} input groups exceeds the input budget of {budget} elements "
+                        f"(the smallest holds {found.smallest_left_out}): nothing to check"
+                        if found.total else f"{groups.GROUPS}() returned no groups")}
+    torch.manual_seed(SEED)
+    model = module.Model(*init)
+    golden = []
+    for values in found.inputs:
+        with torch.no_grad():
+            golden.append(model(*_copy(values)))
+    torch.save({"init": init, "inputs": found.inputs, "golden": golden}, work / "state.pt")
+    return {"status": "prepared", "elements": found.largest, "scaled": "", **counts}
 
 
 class Answers:

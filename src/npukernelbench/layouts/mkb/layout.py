@@ -1,7 +1,8 @@
 """The ``mkb`` layout: detection and loading of MultiKernelBench reference modules, and its hooks.
 
 Detection reads the file's text only (no import): a ``.py`` file that defines ``class Model``,
-``get_inputs`` and ``get_init_inputs`` at its top level, outside any task folder of another layout.
+``get_inputs`` (or ``get_input_groups``: MultiKernelBench's ``npukernelbench_level<N>`` tasks) and
+``get_init_inputs`` at its top level, outside any task folder of another layout.
 The reference is never executed here: it runs in the checker's confined child (:mod:`.driver`).
 """
 
@@ -20,8 +21,11 @@ if TYPE_CHECKING:
     from npukernelbench.toolchains.base import Toolchain
 
 NAME = "mkb"
-_NEEDED = (re.compile(r"^class\s+Model\s*[(:]", re.MULTILINE), re.compile(r"^def\s+get_inputs\s*\(", re.MULTILINE),
+_NEEDED = (re.compile(r"^class\s+Model\s*[(:]", re.MULTILINE),
+           re.compile(r"^def\s+(get_inputs|get_input_groups)\s*\(", re.MULTILINE),
            re.compile(r"^def\s+get_init_inputs\s*\(", re.MULTILINE))
+_GROUPED = re.compile(r"^def\s+get_input_groups\s*\(", re.MULTILINE)
+_ORDINAL = re.compile(r"^\d+_(?=[A-Za-z_])")      # ``3_add``: the number of a grouped task
 _OTHER_LAYOUT_FILES = ("case.toml", "api_desc.md")
 MAX_BYTES = 1 << 20
 
@@ -63,7 +67,7 @@ class MkbLayout:
                 "needs to bind the operator (use ascendc-sim)")
 
     def describe_case(self, spec: TaskSpec, case: StaticCase) -> str:
-        return f"case {case.index}: the inputs of get_inputs()"
+        return f"case {case.index}: the inputs of {case.row['inputs']}"
 
     def mode_row(self, spec: TaskSpec, case: StaticCase) -> Mapping[str, object] | None:
         return None                          # MultiKernelBench has its own answer format, no static rows
@@ -92,6 +96,13 @@ class MkbLayout:
         return project_files(text, spec.kernel)
 
 
+def operator_name(stem: str) -> str:
+    """The name the kernel ``<name>_custom`` takes: MultiKernelBench's, the file's stem, except that the
+    number a grouped task's file starts with (``3_add``) is dropped, since ``3_add_custom`` and
+    ``3AddCustom`` could name no C++ function or class: ``add``."""
+    return _ORDINAL.sub("", stem)
+
+
 def load_task(path: Path, root: Path | None = None) -> TaskSpec:
     """One reference module (raises SpecError). Its case root is the folder above its category folder."""
     from npukernelbench.layouts.mkb.answer import MODEL, PROJECT_JSON, PYBIND, pascal_case
@@ -111,19 +122,21 @@ def load_task(path: Path, root: Path | None = None) -> TaskSpec:
         root = path.parent.parent
     if not path.is_file():
         raise SpecError(path, "<file>", "missing")
-    name = path.stem
+    name = operator_name(path.stem)
     if not re.fullmatch(r"[A-Za-z_]\w*", name):
         raise SpecError(path, "<file>", "the task name must be an identifier (it names the kernel <name>_custom)")
     kernel = f"{name}_custom"
+    text = path.read_text(encoding="utf-8")
+    inputs = "get_input_groups()" if _GROUPED.search(text) else "get_inputs()"
     try:
         case_id = path.relative_to(root).with_suffix("").as_posix()
     except ValueError:
         case_id = f"{path.parent.name}/{name}"
     return TaskSpec(
         case_id=case_id, root=root, folder=path, layout=NAME, op=pascal_case(kernel), kernel=kernel, level=1,
-        category=path.parent.name, description=path.read_text(encoding="utf-8"),
+        category=path.parent.name, description=text,
         inputs=(), outputs=(), attrs=(), types={}, type_combos=(),
-        cases=(StaticCase(index=0, shapes={}, types={}, attrs={}, seed=0, row={"inputs": "get_inputs()"}),),
+        cases=(StaticCase(index=0, shapes={}, types={}, attrs={}, seed=0, row={"inputs": inputs}),),
         dynamic=DynamicSpec(enabled=False),
         tolerance={n: Tolerance(r, a) for n, (r, a) in DEFAULT_TOLERANCE.items()},
         reference=ReferenceSpec("mkb-model", path), templates={}, solution=None, seeds=1,   # trials: checker.TRIALS

@@ -55,12 +55,12 @@ def elements(module: types.ModuleType) -> int:
         model = module.Model(*module.get_init_inputs())
         inputs = module.get_inputs()
     total = sum(p.numel() for p in model.parameters()) + sum(b.numel() for b in model.buffers())
-    return total + sum(v.numel() for v in _flat(inputs) if isinstance(v, torch.Tensor))
+    return total + sum(v.numel() for v in flat(inputs) if isinstance(v, torch.Tensor))
 
 
-def _flat(value: Any) -> list[Any]:
+def flat(value: Any) -> list[Any]:
     if isinstance(value, list | tuple):
-        return [x for v in value for x in _flat(v)]
+        return [x for v in value for x in flat(v)]
     return [value]
 
 
