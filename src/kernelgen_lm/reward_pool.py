@@ -48,7 +48,7 @@ class RewardWorker:
     ``cases``, one toolchain, the shaping; :meth:`evaluate` scores one completion."""
 
     def __init__(self, cases: Sequence[str], toolchain: str, shaping: RewardShaping, shapes: str,
-                 shape_examples: int, data_seed: int | None) -> None:
+                 shape_examples: int) -> None:
         from npukernelbench.cases import discover
         from npukernelbench.options import load_toolchain
 
@@ -59,17 +59,17 @@ class RewardWorker:
         if reason:
             raise RuntimeError(f"toolchain {toolchain!r} cannot run on this node: {reason}")
         self.toolchain, self.shaping, self.shapes = toolchain, shaping, shapes
-        self.shape_examples, self.data_seed = shape_examples, data_seed
+        self.shape_examples = shape_examples
 
     def tasks(self) -> list[str]:
         return sorted(self.specs)
 
-    def evaluate(self, task_id: str, text: str) -> Scored:
+    def evaluate(self, task_id: str, text: str, data_seed: int | None = None) -> Scored:
         from kernelgen_lm.rewards import score_completions
 
         [scored] = score_completions([(self.specs[task_id], text)], shaping=self.shaping, toolchain=self.toolchain,
                                      shapes=self.shapes, shape_examples=self.shape_examples, jobs=1,
-                                     data_seed=self.data_seed)
+                                     data_seed=data_seed)
         return scored
 
 
@@ -100,8 +100,6 @@ class RayRewardPool:
             raise ValueError("RayRewardPool: cases: at least one case root or case folder")
         import ray
 
-        from npukernelbench.data_seed import fresh_data_seed
-
         self.log = log or (lambda line: print(line, file=sys.stderr, flush=True))
         self.timeout, self.start_timeout = float(timeout), float(start_timeout)
         self._owns_ray = not ray.is_initialized()
@@ -109,9 +107,9 @@ class RayRewardPool:
             ray.init(address=address or None, runtime_env=runtime_env, log_to_driver=False)
         actor_class = ray.remote(num_cpus=num_cpus, max_restarts=max_restarts, max_task_retries=0)(RewardWorker)
         options = {"runtime_env": runtime_env} if runtime_env and not self._owns_ray else {}
-        seed = data_seed if data_seed is not None else fresh_data_seed()     # one data seed for every actor
+        self.data_seed = data_seed        # None: a fresh one per batch (scored), as the local backend draws
         args = ([str(Path(c).resolve()) for c in cases], toolchain, shaping or RewardShaping(), shapes,
-                shape_examples, seed)
+                shape_examples)
         self.actors = [actor_class.options(**options).remote(*args) for _ in range(workers)]
         self.last: list[Scored] = []
         try:
@@ -135,12 +133,17 @@ class RayRewardPool:
         unknown = sorted(set(task_ids) - self.tasks)
         if unknown:
             raise ValueError(f"task {unknown[0]!r} is not one of the pool's cases")
+        from npukernelbench.data_seed import fresh_data_seed
+
         started: dict[int, float] = {}
         taken_by: dict[int, Any] = {}
+        # one input draw per batch, the same on every actor, unknown to the policy in advance (a fixed draw
+        # over a training run would let it learn the outputs instead of the kernel)
+        seed = self.data_seed if self.data_seed is not None else fresh_data_seed()
 
         def take(actor: Any, item: tuple[int, str, str]) -> Any:   # called by the pool when an actor takes it
             started[item[0]], taken_by[item[0]] = time.monotonic(), actor
-            return actor.evaluate.remote(item[1], item[2])
+            return actor.evaluate.remote(item[1], item[2], seed)
 
         pool = ActorPool(list(self.actors))
         for i, (task, text) in enumerate(zip(task_ids, completions, strict=True)):

@@ -7,6 +7,7 @@ and the pool keeps working after them (Ray restarts the actor)."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -106,6 +107,10 @@ def test_pool_rewards_agree_with_verl_and_machinery_failures_are_none(ray_addres
         assert [line.split(": ")[1] for line in lines] == [f"{TASK}[5]", f"{TASK}[0]"]
         # after a death and a kill, both actors serve again
         assert pool.score(["no code", "no code"], [TASK] * 2) == [-1.0, -1.0], pool.last
+        # every batch is checked on a fresh input draw: a policy cannot learn one draw's outputs
+        first_seed = re.search(r"data seed (\d+)", causes[1].message).group(1)
+        assert pool.score([wrong], [TASK]) == [0.25]
+        assert re.search(r"data seed (\d+)", pool.last[0].outcome.message).group(1) != first_seed
         # kernelgen-lm grpo's reward function with reward_backend: ray scores through the pool
         reward = ExecutionReward({TASK: load_case(ADD_CUSTOM)}, RewardShaping(), pool=pool, log=lines.append)
         assert reward([[]] * 2, ["no code", marked("NPUKB_TEST_INFRA")], task=[TASK] * 2) == [-1.0, None]
