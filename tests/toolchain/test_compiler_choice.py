@@ -81,3 +81,16 @@ def test_evaluation_with_only_a_too_new_compiler_exits_2_before_any_verdict(tmp_
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "cannot compile the simulator's half" in lines[0], proc.stderr
     assert not (tmp_path / "out" / "results.jsonl").exists()
+
+
+def test_a_compiler_broken_in_another_way_is_not_judged_on_half(tmp_path):
+    """One that fails the control program too (crashing, a full disk) is left to its builds, which report
+    the failure as our machinery's, as they always did."""
+    broken = tmp_path / "bin" / "g++"
+    broken.parent.mkdir()
+    broken.write_text('#!/bin/sh\nif [ "$1" = "--version" ]; then echo "g++ (broken) 12.2.0"; exit 0; fi\n'
+                      'echo "fatal error: cannot write: No space left on device" >&2; exit 1\n')
+    broken.chmod(0o755)
+    found = compiler._probe(str(broken))
+    assert isinstance(found, compiler.Compiler)
+    assert compiler.half_conversion_problem(found) is None

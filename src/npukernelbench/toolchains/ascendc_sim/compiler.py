@@ -68,12 +68,22 @@ COMPILER_NAMES: tuple[str, ...] = ("g++", "g++-12", "clang++")
 # `half x = 1.0;`, `return sum * 0.5;` in a half function, a double argument to a half parameter are
 # everyday kernel code. GCC 13 and later give _Float16 (the simulator's half) C++23's rules for
 # extended floating-point types, under which a conversion from a type of greater rank is ill-formed:
-# such a compiler rejects valid kernels, and a verdict built on it would blame the candidate. This
-# translation unit tells them apart; a compiler that rejects it is not used.
+# such a compiler rejects valid kernels, and a verdict built on it would blame the candidate. The probe
+# tells them apart; the control is the same program with every conversion spelled out, so that only a
+# compiler that builds the control and rejects the probe is judged here (one that fails both is broken
+# in some other way, which its builds report as they always did).
 HALF_PROBE = """using half = _Float16;
 struct P { half scale{1.0}; half bias = 0.5; };
 void take(half) {}
 half mean(half a, float b, double c) { half x = 1.0; take(c); P p; return (a + b + x * p.scale + p.bias) * 0.5; }
+"""
+HALF_CONTROL = """using half = _Float16;
+struct P { half scale{static_cast<half>(1.0)}; half bias = static_cast<half>(0.5); };
+void take(half) {}
+half mean(half a, float b, double c) {
+  half x = static_cast<half>(1.0); take(static_cast<half>(c)); P p;
+  return static_cast<half>((a + b + x * p.scale + p.bias) * 0.5);
+}
 """
 
 
@@ -100,13 +110,21 @@ def _probe(path: str) -> Compiler | str:
 
 @functools.lru_cache(maxsize=4)
 def half_conversion_problem(compiler: Compiler) -> str | None:
-    """Why ``compiler`` cannot stand in for the device compiler's ``half``, or None when it can."""
-    try:
-        out = subprocess.run([compiler.path, "-std=c++17", "-fsyntax-only", "-x", "c++", "-"], input=HALF_PROBE,
-                             capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        return f"C++ compiler {compiler.path!r} failed on a one-line test program: {exc}"
-    if out.returncode == 0:
+    """Why ``compiler`` cannot stand in for the device compiler's ``half``, or None when it can (or when
+    it fails the control program too: then this is not the question, and its builds say what is)."""
+
+    def compiles(source: str) -> subprocess.CompletedProcess | None:
+        try:
+            return subprocess.run([compiler.path, "-std=c++17", "-fsyntax-only", "-x", "c++", "-"], input=source,
+                                  capture_output=True, text=True, timeout=60)
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+
+    out = compiles(HALF_PROBE)
+    if out is None or out.returncode == 0:
+        return None
+    control = compiles(HALF_CONTROL)
+    if control is None or control.returncode != 0:
         return None
     first = next((line for line in out.stderr.splitlines() if "error" in line), out.stderr.strip()[:200])
     return (f"{compiler.version} cannot compile the simulator's half as the device compiler does (AscendC "
