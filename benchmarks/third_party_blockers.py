@@ -128,6 +128,9 @@ RULES: tuple[Rule, ...] = (
     Rule("", _UNDECLARED, "code", "the name is defined by a repository file outside the op project",
          when="in_repo"),
     Rule("", _UNDECLARED, "ours", "a CANN/AscendC name the simulator's headers lack", when="not_in_repo"),
+    Rule("", r"no matching function for call to '(?:[\w:]+::)?(?P<name>\w+)\(", "code",
+         "the call's arguments fit a function of that name a repository file outside the op project defines "
+         "(a helper header of the repository, reached through its include path)", when="in_repo"),
     Rule("", r"has no member named|no matching function for call|no member named|cannot convert|"
              r"invalid conversion|no matching|is private within this context|too (?:many|few) arguments",
          "ours", "a simulator API declared differently from the real one (missing member or overload)"),
@@ -136,6 +139,9 @@ RULES: tuple[Rule, ...] = (
     Rule("", r"redefinition of|conflicting declaration|previous declaration|redeclared|"
              r"ambiguous|already defined", "ours",
          "a simulator header defines a name the real headers leave to the code (or declares it otherwise)"),
+    Rule("host_built", r"host code calls '\w+': host code may use", "limit",
+         "the host-code boundary refuses system calls, files and processes by construction (real tiling code "
+         "may log through them on the device)"),
     # -- running ------------------------------------------------------------------------------------------------
     Rule("inputs", r"too large for the simulator", "limit", "the operator accepts only shapes beyond the CPU "
          "simulator's budget"),

@@ -55,6 +55,14 @@ def test_blocker_lines_drop_locations_and_numbers(bench) -> None:
     ("kernel_built", "error: 'Sort' was not declared in this scope",
      dict(repo_text=lambda: "void Sort(int x) {\n}", api_names=frozenset({"Sort"})), "ours"),
     ("kernel_built", "error: undefined reference to `b_a_m_custom'", {}, "code"),
+    # a call that fits the repository's own helper of that name (not the simulator's API of that name)
+    ("kernel_built", "error: no matching function for call to 'Ceil(int64_t&, int64_t&)'",
+     dict(repo_files=("src/common/kernel_utils.h",),
+          repo_text=lambda: "template <typename T>\n__aicore__ inline T Ceil(T a, T b)\n{\n"), "code"),
+    ("kernel_built", "error: no matching function for call to 'Ceil(int64_t&, int64_t&)'", {}, "ours"),
+    # the host-code boundary refuses system calls by construction
+    ("host_built", "error: host code calls 'syscall': host code may use the C++ standard library, but no files",
+     {}, "limit"),
     ("ran_cleanly", "AIV exception: UB out of range in DataCopy", {}, "ours"),
     ("ran_cleanly", "timeout: the simulated run exceeded its 120 s limit", {}, "limit"),
     # a time-out before the launch reported anything (its message mentions the tiling function)

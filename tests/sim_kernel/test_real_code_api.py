@@ -716,3 +716,89 @@ def test_select_with_bytes_mask(prog) -> None:
     used = mask.reshape(2, 32)[:, :16].reshape(-1) != 0
     np.testing.assert_array_equal(got[:32], np.where(used, -1.0, x).astype(np.float32))
     np.testing.assert_array_equal(got[32:], np.where(used, x, -1.0).astype(np.float32))
+
+
+# ---- scalar bit patterns, the raw Duplicate layer, the max/min count register ----------------------
+BITS = """
+static_assert(GetScalarBitcodeValue(-2.0f) == 0xc0000000ull, "constexpr bit pattern");
+static void body(void*) {
+  GlobalTensor<float> a;
+  GlobalTensor<int32_t> o;
+  a.SetGlobalBuffer((__gm__ float*)npukb_test::gm_input(0), 256);
+  o.SetGlobalBuffer((__gm__ int32_t*)npukb_test::gm_output(0, 512 * 4), 512);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> bx, bz, bw, bi;
+  LocalTensor<float> x = fbuf(pipe, bx, 256), w = fbuf(pipe, bw, 256), r = fbuf(pipe, bz, 256);
+  pipe.InitBuffer(bi, 1024);
+  LocalTensor<int32_t> z = bi.Get<int32_t>();
+  DataCopy(x, a, 256);
+  // the counter form over 100 int16 lanes, then the mask form over 16 lanes of 2 repeats (stride 8 blocks)
+  LocalTensor<int16_t> zh = z.ReinterpretCast<int16_t>();
+  DuplicateImpl<int32_t>((__ubuf__ int32_t*)z.GetPhyAddr(), 0, 256);
+  DuplicateImpl<int16_t>((__ubuf__ int16_t*)zh.GetPhyAddr(), 5, 100);
+  DuplicateImpl<int16_t>((__ubuf__ int16_t*)zh[128].GetPhyAddr(), (int16_t)-3, (uint64_t)16, 2, 1, 8);
+  // bit patterns
+  z.SetValue(200, (int32_t)GetScalarBitcodeValue((half)1.0));
+  z.SetValue(201, (int32_t)GetScalarBitcodeValue(1.5f));
+  float ninf = GetScalarBitcodeValue<uint32_t, float>(0xff800000u);
+  z.SetValue(202, ninf < -3.0e38f && ninf * 0.0f != ninf * 0.0f ? 1 : 0);
+  z.SetValue(203, GetScalarBitcodeValue<float, int32_t>(-0.0f));
+  // ReduceMax with its index over 200 elements, read back from the count register
+  ReduceMax<float>(r, x, w, 200, true);
+  set_flag(PIPE_V, PIPE_S, EVENT_ID0);
+  wait_flag(PIPE_V, PIPE_S, EVENT_ID0);
+  uint64_t cnt = get_max_min_cnt();
+  uint32_t low = (uint32_t)(cnt & 0xffffffffull);
+  z.SetValue(210, *reinterpret_cast<int32_t*>(&low));
+  z.SetValue(211, (int32_t)(cnt >> 32));
+  DataCopy(o, z, 256);
+  // raw-address bursts: 2 blocks GM -> UB, UB -> UB (1 block gap in the source), UB -> GM
+  GlobalTensor<float> o2;
+  o2.SetGlobalBuffer((__gm__ float*)npukb_test::gm_output(1, 64 * 4), 64);
+  Duplicate(r, 0.0f, 64);
+  Duplicate(w, 0.0f, 64);
+  DataCopyGM2UBImpl((__ubuf__ float*)r.GetPhyAddr(), (__gm__ float*)a[8].GetPhyAddr(), {1, 2, 0, 0});
+  DataCopyUB2UBImpl((__ubuf__ float*)w.GetPhyAddr(), (__ubuf__ float*)r.GetPhyAddr(), {2, 1, 1, 0});
+  DataCopyUB2GMImpl((__gm__ float*)o2.GetPhyAddr(), (__ubuf__ float*)w.GetPhyAddr(), {1, 8, 0, 0});
+}
+void run_test() { npukb_test::run_blocks(1, body, nullptr); }
+"""
+
+
+@pytest.mark.api("Duplicate")
+def test_bitcode_values_duplicate_impl_and_max_min_count_register(prog) -> None:
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal(256).astype(np.float32)
+    x[171] = 9.5                               # the maximum of the first 200 elements
+    prog.inputs(x)
+    ran = prog.run(HEAD + BITS)
+    assert ran.returncode == 0, ran.stderr
+    got = prog.output(0, np.int32)
+    lanes = got[:128].view(np.int16)
+    assert (lanes[:100] == 5).all() and (lanes[100:128] == 0).all()
+    block = got[64:192].view(np.int16)         # int16 lanes 128..383
+    assert (block[:16] == -3).all() and (block[16:128] == 0).all()
+    assert (block[128:144] == -3).all() and (block[144:] == 0).all()
+    assert got[200] == 0x3C00 and got[201] == np.float32(1.5).view(np.int32)
+    assert got[202] == 1 and got[203] == np.int32(-2**31)
+    assert got[210:211].view(np.float32)[0] == np.float32(9.5) and got[211] == 171
+    moved = prog.output(1, np.float32)
+    np.testing.assert_array_equal(moved[:8], x[8:16])          # the first block of the two read
+    np.testing.assert_array_equal(moved[8:16], np.zeros(8))    # the gap's block was skipped
+    np.testing.assert_array_equal(moved[16:], np.zeros(48))
+
+
+def test_raw_data_copy_past_the_gm_tensor_is_rejected(prog) -> None:
+    body = BITS.replace("(__gm__ float*)o2.GetPhyAddr(), (__ubuf__ float*)w.GetPhyAddr(), {1, 8, 0, 0}",
+                        "(__gm__ float*)o2.GetPhyAddr(), (__ubuf__ float*)w.GetPhyAddr(), {1, 16, 0, 0}")
+    prog.inputs(np.zeros(256, np.float32))
+    ran = prog.run(HEAD + body)
+    assert ran.returncode != 0 and "DataCopy" in ran.stderr, ran.stderr
+
+
+def test_duplicate_impl_past_the_unified_buffer_is_rejected(prog) -> None:
+    body = BITS.replace("DuplicateImpl<int16_t>((__ubuf__ int16_t*)zh.GetPhyAddr(), 5, 100);",
+                        "DuplicateImpl<int16_t>((__ubuf__ int16_t*)zh.GetPhyAddr(), 5, 200000);")
+    prog.inputs(np.zeros(256, np.float32))
+    ran = prog.run(HEAD + body)
+    assert ran.returncode != 0 and "Duplicate" in ran.stderr, ran.stderr

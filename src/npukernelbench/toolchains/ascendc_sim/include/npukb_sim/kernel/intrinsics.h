@@ -1,8 +1,9 @@
 // npukb_sim/kernel/intrinsics.h -- the device compiler's built-ins that real kernels call directly on
 // raw `__ubuf__` pointers (set_flag/wait_flag with pipe pairs, get_block_idx, set_vector_mask,
 // set_mask_norm/count, vcadd with the accumulate register, vector_dup, vor, vtranspose,
-// copy_ubuf_to_ubuf, the VA address registers with scatter_vnchwconv_b16) and the AscendC helpers built
-// on them (AscendCUtils::SetMask, GetAccVal, GetReduceMaxMinCount). Clean-room part of ascendc-sim.
+// copy_ubuf_to_ubuf, the VA address registers with scatter_vnchwconv_b16, get_max_min_cnt) and the AscendC
+// helpers built on them (AscendCUtils::SetMask, GetAccVal, GetReduceMaxMinCount, GetScalarBitcodeValue,
+// DuplicateImpl, DataCopyGM2UBImpl / DataCopyUB2GMImpl / DataCopyUB2UBImpl). Clean-room part of ascendc-sim.
 //
 // A raw pointer must point into this block's unified buffer (it comes from LocalTensor::GetPhyAddr());
 // the simulator maps it back to a UB offset, checks that the whole access stays inside UB and then runs
@@ -208,6 +209,62 @@ inline void GetReduceMaxMinCount(T& maxMinValue) {
   maxMinValue = sim::from_bits<T>(npukb::kern::state().max_min_value);
 }
 
+// A scalar's bit pattern: zero-extended into 64 bits, or reinterpreted as another type of the same size
+// (GetScalarBitcodeValue<uint32_t, float>(0x7f800000) is +inf).
+template <typename T>
+constexpr inline std::uint64_t GetScalarBitcodeValue(T scalarValue) {
+  static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8,
+                "GetScalarBitcodeValue: a 1-, 2-, 4- or 8-byte scalar");
+  if constexpr (sizeof(T) == 1) return __builtin_bit_cast(std::uint8_t, scalarValue);
+  else if constexpr (sizeof(T) == 2) return __builtin_bit_cast(std::uint16_t, scalarValue);
+  else if constexpr (sizeof(T) == 4) return __builtin_bit_cast(std::uint32_t, scalarValue);
+  else return __builtin_bit_cast(std::uint64_t, scalarValue);
+}
+template <typename T, typename U>
+constexpr inline U GetScalarBitcodeValue(T scalarValue) {
+  static_assert(sizeof(T) == sizeof(U), "GetScalarBitcodeValue: the two types differ in size");
+  return __builtin_bit_cast(U, scalarValue);
+}
+
+// The library layer under Duplicate, on a raw unified-buffer address (LocalTensor::GetPhyAddr()): the
+// counter form and the two mask forms, with Duplicate's types, checks and cost.
+template <typename T>
+inline void DuplicateImpl(__ubuf__ T* dstLocal, const T& scalarValue, const std::int32_t& calCount) { NPUKB_CALLER;
+  Duplicate(sim::ub_view(dstLocal, "DuplicateImpl", "dst", file, line), scalarValue, calCount);
+}
+template <typename T, bool isSetMask = true>
+inline void DuplicateImpl(__ubuf__ T* dstLocal, const T& scalarValue, std::uint64_t mask, const std::uint8_t repeatTimes,
+                          const std::uint16_t dstBlockStride, const std::uint8_t dstRepeatStride) { NPUKB_CALLER;
+  Duplicate<T, isSetMask>(sim::ub_view(dstLocal, "DuplicateImpl", "dst", file, line), scalarValue, mask, repeatTimes,
+                      dstBlockStride, dstRepeatStride);
+}
+template <typename T, bool isSetMask = true>
+inline void DuplicateImpl(__ubuf__ T* dstLocal, const T& scalarValue, std::uint64_t mask[], const std::uint8_t repeatTimes,
+                          const std::uint16_t dstBlockStride, const std::uint8_t dstRepeatStride) { NPUKB_CALLER;
+  Duplicate<T, isSetMask>(sim::ub_view(dstLocal, "DuplicateImpl", "dst", file, line), scalarValue, mask, repeatTimes,
+                      dstBlockStride, dstRepeatStride);
+}
+
+// The library layer under DataCopy's DataCopyParams forms, on raw addresses: GM -> UB, UB -> GM and
+// UB -> UB bursts, with DataCopy's checks (GM bounds, UB extent, 32-byte blocks) and cost.
+template <typename T>
+inline void DataCopyGM2UBImpl(__ubuf__ T* dst, __gm__ T* src, const DataCopyParams& intriParams) { NPUKB_CALLER;
+  GlobalTensor<T> g;
+  g.SetGlobalBuffer(src);
+  DataCopy(sim::ub_view(dst, "DataCopyGM2UBImpl", "dst", file, line), g, intriParams);
+}
+template <typename T>
+inline void DataCopyUB2GMImpl(__gm__ T* dst, __ubuf__ T* src, const DataCopyParams& intriParams) { NPUKB_CALLER;
+  GlobalTensor<T> g;
+  g.SetGlobalBuffer(dst);
+  DataCopy(g, sim::ub_view(src, "DataCopyUB2GMImpl", "src", file, line), intriParams);
+}
+template <typename T>
+inline void DataCopyUB2UBImpl(__ubuf__ T* dst, __ubuf__ T* src, const DataCopyParams& intriParams) { NPUKB_CALLER;
+  DataCopy(sim::ub_view(dst, "DataCopyUB2UBImpl", "dst", file, line),
+           sim::ub_view(src, "DataCopyUB2UBImpl", "src", file, line), intriParams);
+}
+
 }  // namespace AscendC
 
 // ---- global built-ins ----------------------------------------------------------------------------
@@ -244,6 +301,12 @@ inline void set_vector_mask(std::uint64_t maskHigh, std::uint64_t maskLow) {
   s.mask[1] = maskHigh;
 }
 inline std::int64_t get_acc_val() { return AscendC::GetAccVal(); }
+// The max/min count register after ReduceMax/ReduceMin: the extreme's bits in the low 32 bits (a half in
+// the low 16), its index in the high 32 bits.
+inline std::int64_t get_max_min_cnt() {
+  const npukb::kern::KState& s = npukb::kern::state();
+  return static_cast<std::int64_t>(((s.max_min_index & 0xffffffffull) << 32) | (s.max_min_value & 0xffffffffull));
+}
 
 template <typename T>
 inline void vcadd(__ubuf__ T* dst, __ubuf__ T* src, std::uint8_t repeat, std::uint16_t dstRepStride,
