@@ -60,6 +60,7 @@ from npukernelbench.toolchains.ascendc_sim import (
     kernel_prelude,
     precompiled_header,
     symbol_trace,
+    template_kernel,
     tiling_fields,
 )
 from npukernelbench.toolchains.ascendc_sim.build_cache import BuildCache
@@ -213,7 +214,7 @@ def _build_logic_version() -> str:
     change to it must not reuse builds made by the old logic."""
     digest = hashlib.sha256()
     for module in (device_dialect, device_symbols, host_symbols, symbol_trace, symbol_trace.elf_object,
-                   kernel_passes, kernel_prelude, extract):
+                   kernel_passes, kernel_prelude, template_kernel, extract):
         digest.update(Path(module.__file__).read_bytes())
     digest.update(Path(__file__).read_bytes())
     return digest.hexdigest()[:16]
@@ -496,6 +497,8 @@ def _write_sources(project: KernelProject, src: Path, core: str = "AIV", cxx20: 
         path = src.joinpath(*rel.parts)
         if rel.parts[0] == "op_kernel":
             text = device_dialect.rewrite(text, core, cxx20).text
+            if rel.as_posix() == f"op_kernel/{project.kernel}.cpp":
+                text += kernel_prelude.kernel_epilogue(project)
         _write(path, text)
         if rel.as_posix() in compiled:
             hosts.append(rel.as_posix())
@@ -628,6 +631,10 @@ def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder
     if kernel_rel not in project.files:
         raise StepFailure(f"the project has no {kernel_rel} (kernel entry {project.kernel})",
                           ErrorCategory.SYNTAX_STRUCTURE)
+    try:
+        kernel_prelude.template_entry(project)
+    except template_kernel.TemplateEntryError as exc:
+        raise StepFailure(str(exc), ErrorCategory.API_SIGNATURE) from None
     described = cache.load(describe_key(project, compiler))
     reuse = cache.entry(describe_key(project, compiler)) if described and described.get("ok") else None
     host_objects, desc, described_text = _host_steps(project, compiler, cache, folder, timings, reuse)

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, replace
 
 from npukernelbench.dtypes import DTYPES, dtype
+from npukernelbench.toolchains.ascendc_sim import template_kernel
 from npukernelbench.toolchains.ascendc_sim.kernel_passes import KernelPlan
 from npukernelbench.toolchains.base import KernelProject, OpAttr, OpParam, OpSignature
 
@@ -258,6 +259,18 @@ def entry_arity(project: KernelProject) -> int:
     return full - 1 if len(params) == full - 1 and re.search(r"\bworkspace\s*$", params[-1]) else full
 
 
+def template_entry(project: KernelProject) -> template_kernel.TemplateEntry | None:
+    """The project's kernel entry when it is a template kernel of Tiling模板编程 (else None); raises
+    template_kernel.TemplateEntryError for a template the build cannot instantiate."""
+    return template_kernel.entry(project.files.get(f"op_kernel/{project.kernel}.cpp", ""), project.kernel)
+
+
+def kernel_epilogue(project: KernelProject) -> str:
+    """What the build appends to the kernel source: a template kernel's generated launcher, else nothing."""
+    template = template_entry(project)
+    return "" if template is None else template_kernel.launcher(template, entry_arity(project))
+
+
 def prelude(project: KernelProject, desc: Description, core: str = "AIV", plan: KernelPlan | None = None,
             primary: bool = True) -> str:
     """The force-included kernel header for the ``core`` compile pass of ``project``; the primary pass
@@ -294,8 +307,12 @@ def prelude(project: KernelProject, desc: Description, core: str = "AIV", plan: 
     n_args = entry_arity(project)
     arg_types = ", ".join(["uint8_t*"] * n_args)
     call = ", ".join(f"a[{i}]" for i in range(n_args))
-    out += ["", *ENTRY_ATTRIBUTES, f'extern "C" void {project.kernel}({arg_types});',
-            f'extern "C" NPUKB_ENTRY_ATTRIBUTES void {ENTRIES[core]}(uint8_t** a) {{ {project.kernel}({call}); }}']
+    if template_entry(project) is not None:      # the generated launcher picks the instantiation
+        out += ["", *ENTRY_ATTRIBUTES, f'extern "C" void {template_kernel.ENTRY}(uint8_t** a);',
+                f'extern "C" NPUKB_ENTRY_ATTRIBUTES void {ENTRIES[core]}(uint8_t** a) {{ {template_kernel.ENTRY}(a); }}']
+    else:
+        out += ["", *ENTRY_ATTRIBUTES, f'extern "C" void {project.kernel}({arg_types});',
+                f'extern "C" NPUKB_ENTRY_ATTRIBUTES void {ENTRIES[core]}(uint8_t** a) {{ {project.kernel}({call}); }}']
     if primary:
         kind = plan.default_type if plan is not None else 0
         cases = "".join(f" case {key}ull: return {t};" for key, t in (plan.keyed if plan is not None else ()))

@@ -10,7 +10,8 @@
 // parameter in the lowest bits. EncodeTilingKey checks its arguments against the declarations (the number of
 // values, each a declared value that fits its width) and that one ASCENDC_TPL_ARGS_SEL combination allows
 // them; a failed check is printed and the key is ~0ull (no kernel instantiation is built for it).
-// In a kernel TU (device code has no allocator) the definitions expand to nothing, only the constants remain.
+// In a kernel TU (device code has no allocator) they are compile-time tables instead, from which the build
+// instantiates a template kernel per selected combination (npukb_sim/tiling_template_kernel.h).
 #pragma once
 #include <cstdint>
 
@@ -111,25 +112,33 @@
 #define C_FORMAT_NCL 47
 
 #if defined(__CCE_AICORE__)
-// Kernel TU: the definitions are read by the build, not compiled into device code.
-#define ASCENDC_TPL_DTYPE_DECL(x, ...)
-#define ASCENDC_TPL_DATATYPE_DECL(x, ...)
-#define ASCENDC_TPL_FORMAT_DECL(x, ...)
-#define ASCENDC_TPL_UINT_DECL(x, bw, ...)
-#define ASCENDC_TPL_BOOL_DECL(x, ...)
-#define ASCENDC_TPL_KERNEL_TYPE_DECL(x, ...)
-#define ASCENDC_TPL_DTYPE_SEL(x, ...)
-#define ASCENDC_TPL_DATATYPE_SEL(x, ...)
-#define ASCENDC_TPL_FORMAT_SEL(x, ...)
-#define ASCENDC_TPL_UINT_SEL(x, ...)
-#define ASCENDC_TPL_BOOL_SEL(x, ...)
+// Kernel TU: compile-time tables (npukb_sim/tiling_template_kernel.h) the build instantiates a template
+// kernel from, one instantiation per selected combination.
+#include "npukb_sim/tiling_template_kernel.h"
+#define ASCENDC_TPL_DTYPE_DECL(x, ...) ::npukb::tpl::Param{#x, ASCENDC_TPL_DTYPE, ASCENDC_TPL_8_BW, {__VA_ARGS__}, "DECL"}
+#define ASCENDC_TPL_DATATYPE_DECL(x, ...) \
+  ::npukb::tpl::Param{#x, ASCENDC_TPL_DTYPE, ASCENDC_TPL_8_BW, {__VA_ARGS__}, "DECL"}
+#define ASCENDC_TPL_FORMAT_DECL(x, ...) ::npukb::tpl::Param{#x, ASCENDC_TPL_FORMAT, ASCENDC_TPL_8_BW, {__VA_ARGS__}, "DECL"}
+#define ASCENDC_TPL_UINT_DECL(x, bw, ...) ::npukb::tpl::Param{#x, ASCENDC_TPL_UINT, bw, {__VA_ARGS__}, "DECL"}
+#define ASCENDC_TPL_BOOL_DECL(x, ...) ::npukb::tpl::Param{#x, ASCENDC_TPL_BOOL, ASCENDC_TPL_1_BW, {__VA_ARGS__}, "DECL"}
+#define ASCENDC_TPL_KERNEL_TYPE_DECL(x, ...) \
+  ::npukb::tpl::Param{#x, ASCENDC_TPL_SHARED_KERNEL_TYPE, ASCENDC_TPL_8_BW, {__VA_ARGS__}, "DECL"}
+#define ASCENDC_TPL_DTYPE_SEL(x, ...) ::npukb::tpl::Param{#x, ASCENDC_TPL_DTYPE, ASCENDC_TPL_8_BW, {__VA_ARGS__}, "SEL"}
+#define ASCENDC_TPL_DATATYPE_SEL(x, ...) \
+  ::npukb::tpl::Param{#x, ASCENDC_TPL_DTYPE, ASCENDC_TPL_8_BW, {__VA_ARGS__}, "SEL"}
+#define ASCENDC_TPL_FORMAT_SEL(x, ...) ::npukb::tpl::Param{#x, ASCENDC_TPL_FORMAT, ASCENDC_TPL_8_BW, {__VA_ARGS__}, "SEL"}
+#define ASCENDC_TPL_UINT_SEL(x, ...) ::npukb::tpl::Param{#x, ASCENDC_TPL_UINT, 0, {__VA_ARGS__}, "SEL"}
+#define ASCENDC_TPL_BOOL_SEL(x, ...) ::npukb::tpl::Param{#x, ASCENDC_TPL_BOOL, ASCENDC_TPL_1_BW, {__VA_ARGS__}, "SEL"}
 #define ASCENDC_TPL_TILING_STRUCT_SEL(x, ...)
-#define ASCENDC_TPL_KERNEL_TYPE_SEL(...)
-#define ASCENDC_TPL_DETERMINISTIC_SEL(...)
-#define ASCENDC_TPL_SHARED_KERNEL_TYPE_SEL(x, ...)
-#define ASCENDC_TPL_ARGS_DECL(x, ...)
-#define ASCENDC_TPL_ARGS_SEL(...)
-#define ASCENDC_TPL_SEL(...)
+#define ASCENDC_TPL_KERNEL_TYPE_SEL(...) \
+  ::npukb::tpl::Param{"kernel_type", ASCENDC_TPL_KERNEL_TYPE, ASCENDC_TPL_8_BW, {__VA_ARGS__}, "SEL"}
+#define ASCENDC_TPL_DETERMINISTIC_SEL(...) \
+  ::npukb::tpl::Param{"deterministic", ASCENDC_TPL_DETERMINISTIC, ASCENDC_TPL_1_BW, {__VA_ARGS__}, "SEL"}
+#define ASCENDC_TPL_SHARED_KERNEL_TYPE_SEL(x, ...) \
+  ::npukb::tpl::Param{#x, ASCENDC_TPL_SHARED_KERNEL_TYPE, ASCENDC_TPL_8_BW, {__VA_ARGS__}, "SEL"}
+#define ASCENDC_TPL_ARGS_DECL(x, ...) static constexpr ::npukb::tpl::Params g_tilingDeclareParams{ __VA_ARGS__ }
+#define ASCENDC_TPL_ARGS_SEL(...) ::npukb::tpl::Params{ __VA_ARGS__ }
+#define ASCENDC_TPL_SEL(...) static constexpr ::npukb::tpl::Selection g_tilingSelectParams{ __VA_ARGS__ }
 #else
 #include <cstdio>
 #include <string>
