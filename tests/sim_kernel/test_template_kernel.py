@@ -123,7 +123,8 @@ def _build(sim, make_project, header: str = KEY_HEADER, kernel: str = KERNEL):
     (("ASCENDC_TPL_UINT_SEL(TILE_NUM, ASCENDC_TPL_UI_LIST, 16)", "ASCENDC_TPL_UINT_SEL(TILE_NUM, 16)"),
      template_kernel.PROBLEMS[5]),
     (("ASCENDC_TPL_BOOL_SEL(IS_SPLIT, 1)", "ASCENDC_TPL_BOOL_SEL(IS_SPLITS, 1)"), template_kernel.PROBLEMS[7]),
-    (("ASCENDC_TPL_DATATYPE_SEL(D_T_X, C_DT_FLOAT, C_DT_INT32)", "ASCENDC_TPL_DATATYPE_SEL(D_T_X, ASCENDC_TPL_INPUT(0))"),
+    (("ASCENDC_TPL_DATATYPE_SEL(D_T_X, C_DT_FLOAT, C_DT_INT32)",
+      "ASCENDC_TPL_DATATYPE_SEL(D_T_X, ASCENDC_TPL_INPUT(0))"),
      "leaves a parameter as ASCENDC_TPL_INPUT"),
     ((",\n    ASCENDC_TPL_BOOL_DECL(IS_SPLIT, 0, 1));", ");"), "a different number of parameters"),
 ])

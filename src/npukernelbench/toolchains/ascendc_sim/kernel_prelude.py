@@ -309,7 +309,8 @@ def prelude(project: KernelProject, desc: Description, core: str = "AIV", plan: 
     call = ", ".join(f"a[{i}]" for i in range(n_args))
     if template_entry(project) is not None:      # the generated launcher picks the instantiation
         out += ["", *ENTRY_ATTRIBUTES, f'extern "C" void {template_kernel.ENTRY}(uint8_t** a);',
-                f'extern "C" NPUKB_ENTRY_ATTRIBUTES void {ENTRIES[core]}(uint8_t** a) {{ {template_kernel.ENTRY}(a); }}']
+                f'extern "C" NPUKB_ENTRY_ATTRIBUTES void {ENTRIES[core]}(uint8_t** a) '
+                f'{{ {template_kernel.ENTRY}(a); }}']
     else:
         out += ["", *ENTRY_ATTRIBUTES, f'extern "C" void {project.kernel}({arg_types});',
                 f'extern "C" NPUKB_ENTRY_ATTRIBUTES void {ENTRIES[core]}(uint8_t** a) {{ {project.kernel}({call}); }}']

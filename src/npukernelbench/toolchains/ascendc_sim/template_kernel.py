@@ -108,7 +108,8 @@ def launcher(template: TemplateEntry, n_args: int) -> str:
         "}",
         "}  // namespace npukb_tpl_launch",
         f'extern "C" void {ENTRY}(std::uint8_t** a) {{',
-        "  npukb_tpl_launch::dispatch(::npukb::launch_tiling_key(), a, std::make_index_sequence<npukb_tpl_launch::kCount>{});",
+        "  npukb_tpl_launch::dispatch(::npukb::launch_tiling_key(), a,",
+        "                             std::make_index_sequence<npukb_tpl_launch::kCount>{});",
         "}",
         ""]
     return "\n".join(out)
