@@ -1,5 +1,6 @@
 """One self-contained HTML file for one run or a comparison of runs: the run header, the Table-2-shaped
-comparison, pass@k curves, error-taxonomy bars, the per-task grid (task x run, coloured by the best
+comparison (with upstream NPUKernelBench's score where a run has it), the per-turn table of multi-turn
+repair runs, pass@k curves, error-taxonomy bars, the per-task grid (task x run, coloured by the best
 status, the first failure's message on hover) and the speedup distribution. Charts are inline SVG
 (``report_plots``); the page loads nothing from the network and runs no script."""
 
@@ -140,6 +141,48 @@ def _speedups(comparison: RunComparison) -> str:
     return "".join(out)
 
 
+def _upstream_note(comparison: RunComparison) -> str:
+    """What the table's ``upstream score`` column means (empty when no run has that score)."""
+    if not any(comparison.scored()):
+        return ""
+    from npukernelbench.upstream_score import LEVEL_WEIGHTS
+
+    weights = "/".join(f"{w:g}" for w in LEVEL_WEIGHTS.values())
+    without = [run.name for run, has in zip(comparison.runs, comparison.scored(), strict=True) if not has]
+    missing = (f" {', '.join(without)}: no per-case record, so no upstream score (-)." if without else "")
+    return ('<p id="upstream-score-note">Upstream score: upstream NPUKernelBench\'s own figure, the share of '
+            f"(task, case, sample) items passed in percent per level; on the mean row the overall score, levels "
+            f"weighted {weights}, out of what the levels present allow. Comparable with upstream's figure only in "
+            f"--npukb-mode kernel-only or full.{escape(missing)}</p>")
+
+
+def _turns(comparison: RunComparison) -> str:
+    """The per-turn table of the runs made with multi-turn repair (more than one turn; empty when none)."""
+    from npukernelbench.turn_metrics import turn_summary, turn_table
+
+    common = set(comparison.tasks)
+    header: list[str] = []
+    rows: list[list[str]] = []
+    never = []
+    for run in comparison.runs:
+        if run.turns < 2:
+            continue
+        rs = [r for r in run.turn_results if r.task in common]
+        section = turn_summary(rs, run.samples_per_task, run.turns)
+        head, body = turn_table(section, rs, comparison.ks)
+        header = ["run", *head]
+        rows += [[run.name, *row] for row in body]
+        never.append(f"{run.name}: {section['never_passed']}" if len(comparison.runs) > 1 else
+                     str(section["never_passed"]))
+    if not rows:
+        return ""
+    return ("<h2>Multi-turn repair</h2><p>Per turn: the samples answered at that turn (a failing sample gets its "
+            "own feedback and answers again; a pass ends its episode), the samples passed after it (each sample "
+            "at its last turn so far), CR and ER pass@k after it in percent, and how many samples that turn "
+            f"fixed (failed at every earlier turn). Samples that never passed: {escape('; '.join(never))}.</p>"
+            + _table(header, rows, "turn-table", left=1))
+
+
 def render_html(comparison: RunComparison, title: str | None = None) -> str:
     from npukernelbench import __version__
 
@@ -147,7 +190,7 @@ def render_html(comparison: RunComparison, title: str | None = None) -> str:
     names = [run.name for run in runs]
     title = title or ("NPUKernelBench report: " + runs[0].name if len(runs) == 1 else
                       "NPUKernelBench comparison: " + " vs ".join(names))
-    header, rows = display_rows(comparison)
+    header, rows = display_rows(comparison, upstream=True)
     levels = comparison.levels()
     notes = "".join(f"<li>{escape(n)}</li>" for n in comparison.notes)
     taxonomies = [s["taxonomy"] for s in comparison.summaries]
@@ -162,7 +205,7 @@ def render_html(comparison: RunComparison, title: str | None = None) -> str:
         f"<p>{_task_count(comparison)} CR and ER are unbiased pass@k in percent, "
         f"speedup the geometric mean over correct, non-suspect samples, fast_1 the share of tasks with a correct "
         f"sample faster than the expert solution.{delta}</p>",
-        _table(header, rows, "comparison-table", left=2),
+        _table(header, rows, "comparison-table", left=2), _upstream_note(comparison), _turns(comparison),
         "<h2>Execution rate against sampling budget (pass@k)</h2>",
         f'<figure class="chart" id="chart-passk">{pass_at_k_svg(names, comparison.results, levels)}</figure>',
         "<h2>Error taxonomy (build errors)</h2>",

@@ -28,6 +28,7 @@ class LoadedRun:
     results: tuple[SampleResult, ...]      # the last record per (task, sample), sorted
     planned: int | None                    # samples generated for the run (completions.jsonl); None: unknown
     stopped: Progress | None = None        # summary.json's record of an interrupted run (Ctrl-C)
+    turn_results: tuple[SampleResult, ...] = ()   # multi-turn repair: every turn's result; () in a one-turn run
 
     @property
     def model(self) -> str:
@@ -47,6 +48,13 @@ class LoadedRun:
         if isinstance(declared, int) and declared >= 1:
             return declared
         return max((r.sample for r in self.results), default=0) + 1
+
+    @property
+    def turns(self) -> int:
+        """The repair turns the run allowed (run.json's ``turns``, at least the last turn recorded); 1: one turn."""
+        declared = self.header.get("turns")
+        recorded = max((r.turn or 1 for r in self.turn_results), default=1)
+        return max(declared if isinstance(declared, int) and declared >= 1 else 1, recorded)
 
     @property
     def version(self) -> str:
@@ -100,6 +108,8 @@ def load_run(path: str | Path, name: str | None = None) -> LoadedRun:
     header = _header(run)
     try:
         results = run.results()
+        turns = sorted(run.turn_results(), key=lambda r: (r.task, r.sample, r.turn or 1)) \
+            if any(r.turn for r in results) else []
         planned = len(run.completions()) or None
     except (StoreError, KeyError, TypeError, ValueError, UnicodeDecodeError) as exc:
         raise RunLoadError(str(exc) if isinstance(exc, StoreError) else
@@ -113,7 +123,7 @@ def load_run(path: str | Path, name: str | None = None) -> LoadedRun:
         planned = stopped.total
     return LoadedRun(name=name or run.path.resolve().name, path=run.path, header=header,
                      results=tuple(sorted(results, key=lambda r: (r.task, r.sample))), planned=planned,
-                     stopped=stopped)
+                     stopped=stopped, turn_results=tuple(turns))
 
 
 def load_runs(paths: Sequence[str | Path], names: Sequence[str] | None = None) -> list[LoadedRun]:

@@ -15,7 +15,11 @@ from npukernelbench.loaded_run import LoadedRun, RunLoadError
 from npukernelbench.metrics import KS, LEVELS, summarize
 from npukernelbench.report import grid
 from npukernelbench.result import SampleResult
-from npukernelbench.upstream_score import LEVEL_WEIGHTS, upstream_score
+from npukernelbench.upstream_score import LEVEL_WEIGHTS, has_case_record, upstream_score
+
+# upstream NPUKernelBench's score per (level, run) in the CSV, only when some run has it (has_case_record)
+UPSTREAM_COLUMNS = ("upstream_score", "upstream_max_possible", "upstream_cases_passed", "upstream_cases",
+                    "upstream_weight", "dupstream_score")
 
 
 @dataclass(frozen=True)
@@ -30,6 +34,10 @@ class RunComparison:
     def levels(self) -> list[str]:
         present = {f"level{r.level}" for rs in self.results for r in rs}
         return [lv for lv in LEVELS if lv in present] + ["mean"]
+
+    def scored(self) -> tuple[bool, ...]:
+        """Per run: whether it has upstream's score, i.e. per-case records (upstream_score.has_case_record)."""
+        return tuple(has_case_record(rs) for rs in self.results)
 
 
 def compare_runs(runs: Sequence[LoadedRun]) -> RunComparison:
@@ -77,14 +85,37 @@ def _values(level: dict[str, Any], ks: Sequence[int]) -> list[float | None]:
             [level["speedup_geomean"], pct(level.get("fast_1"))])
 
 
+def _upstream_values(block: dict[str, Any] | None, level: str) -> dict[str, Any]:
+    """Upstream's figures for one table row: a level's case pass rate (out of 100, with its weight), or on
+    the ``mean`` row the level-weighted overall score (out of what the levels present allow); all None
+    where the run has no score or no such level."""
+    values: dict[str, Any] = dict.fromkeys(UPSTREAM_COLUMNS[:-1])
+    if not block:
+        return values
+    if level == "mean":
+        levels = block["levels"].values()
+        values.update(upstream_score=block.get("overall"), upstream_max_possible=block.get("max_possible"),
+                      upstream_cases_passed=sum(lv["cases_passed"] for lv in levels),
+                      upstream_cases=sum(lv["cases"] for lv in levels))
+    elif level in block["levels"]:
+        lv = block["levels"][level]
+        values.update(upstream_score=lv["score"], upstream_max_possible=100.0, upstream_cases_passed=lv["cases_passed"],
+                      upstream_cases=lv["cases"], upstream_weight=lv.get("weight"))
+    return values
+
+
 def table_records(comparison: RunComparison) -> list[dict[str, Any]]:
     """One record per (level, run): level, run, model, toolchain, tasks, samples, then each column's
-    value and ``d<column>`` (difference to the first run; None for the first run or a missing value)."""
+    value and ``d<column>`` (difference to the first run; None for the first run or a missing value).
+    When some run has upstream's score (``RunComparison.scored``), the ``UPSTREAM_COLUMNS`` follow (None
+    for a run without it)."""
     cols = _columns(comparison.ks)
+    scored = comparison.scored()
     records = []
     for level in comparison.levels():
         first = None
-        for run, summary in zip(comparison.runs, comparison.summaries, strict=True):
+        first_score: float | None = None
+        for i, (run, summary) in enumerate(zip(comparison.runs, comparison.summaries, strict=True)):
             lv = summary["levels"][level]
             values = _values(lv, comparison.ks)
             if first is None:
@@ -97,6 +128,14 @@ def table_records(comparison: RunComparison) -> list[dict[str, Any]]:
                                    "tasks": lv["tasks"], "samples": lv["samples"]}
             rec.update(dict(zip(cols, values, strict=True)))
             rec.update({f"d{c}": d for c, d in zip(cols, deltas, strict=True)})
+            if any(scored):
+                up = _upstream_values(summary.get("upstream_score") if scored[i] else None, level)
+                score = up["upstream_score"]
+                if i == 0:
+                    first_score = score
+                up["dupstream_score"] = None if i == 0 or score is None or first_score is None else \
+                    round(score - first_score, 4)
+                rec.update(up)
             records.append(rec)
     return records
 
@@ -110,12 +149,29 @@ def _cell(column: str, value: float | None, delta: float | None) -> str:
     return text
 
 
-def display_rows(comparison: RunComparison) -> tuple[list[str], list[list[str]]]:
+def _upstream_cell(rec: dict[str, Any]) -> str:
+    value = rec["upstream_score"]
+    if value is None:
+        return "-"
+    text = f"{value:.1f}"
+    if rec["level"] == "mean" and rec["upstream_max_possible"] is not None:
+        text += f" of {rec['upstream_max_possible']:g}"
+    return text + ("" if rec["dupstream_score"] is None else f" ({rec['dupstream_score']:+.1f})")
+
+
+def display_rows(comparison: RunComparison, upstream: bool = False) -> tuple[list[str], list[list[str]]]:
+    """The table's header and text rows; ``upstream``: with an ``upstream score`` column when some run has
+    that score (the HTML report; the terminal and markdown print it on a line of its own)."""
     cols = _columns(comparison.ks)
     kind = comparison.runs[0].speed_kind
+    records = table_records(comparison)
     header = ["level", "run", "tasks", "samples"] + [c if c != "speedup" else f"speedup ({kind})" for c in cols]
     rows = [[rec["level"], rec["run"], str(rec["tasks"]), str(rec["samples"])] +
-            [_cell(c, rec[c], rec[f"d{c}"]) for c in cols] for rec in table_records(comparison)]
+            [_cell(c, rec[c], rec[f"d{c}"]) for c in cols] for rec in records]
+    if upstream and any(comparison.scored()):
+        header.append("upstream score")
+        for row, rec in zip(rows, records, strict=True):
+            row.append(_upstream_cell(rec))
     return header, rows
 
 

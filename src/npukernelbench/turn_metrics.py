@@ -60,3 +60,28 @@ def turn_lines(section: dict[str, Any]) -> list[str]:
     first = ", ".join(f"turn {t}: {n}" for t, n in section["first_passing_turn"].items())
     return [f"multi-turn repair ({section['turns']} turns): ER {er}",
             f"first passing turn (samples): {first}; never passed: {section['never_passed']}"]
+
+
+def turn_table(section: dict[str, Any], results: Sequence[SampleResult],
+               ks: Sequence[int]) -> tuple[list[str], list[list[str]]]:
+    """The per-turn table of the HTML report, from a ``turn_summary`` ``section`` of every turn's
+    ``results``: per turn the samples answered at that turn, the samples passed after it (of all samples,
+    with their share in percent), CR and ER pass@k after it (percent; ``-`` where undefined) and how many
+    samples that turn fixed (failed at every earlier turn, passed at this one; ``-`` at turn 1)."""
+    answered = {t: 0 for t in range(1, section["turns"] + 1)}
+    for r in results:
+        answered[r.turn or 1] = answered.get(r.turn or 1, 0) + 1
+
+    def pct(x: float | None) -> str:
+        return "-" if x is None else f"{100 * x:.1f}"
+
+    header = (["turn", "answered", "passed after", "pass rate"] + [f"CR@{k}" for k in ks] +
+              [f"ER@{k}" for k in ks] + ["fixed"])
+    rows = []
+    for t, row in section["by_turn"].items():
+        share = row["passed"] / row["samples"] if row["samples"] else None
+        fixed = "-" if t == "1" else str(section["first_passing_turn"].get(t, 0))
+        rows.append([t, str(answered.get(int(t), 0)), f"{row['passed']}/{row['samples']}", pct(share)] +
+                    [pct(row["cr"].get(f"pass@{k}")) for k in ks] + [pct(row["er"].get(f"pass@{k}")) for k in ks] +
+                    [fixed])
+    return header, rows

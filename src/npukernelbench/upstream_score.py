@@ -62,6 +62,13 @@ def case_counts(result: SampleResult) -> tuple[int, int] | None:
     return passed, total
 
 
+def has_case_record(results: Iterable[SampleResult]) -> bool:
+    """Whether some result of this benchmark carries its per-case record: runs without one (made before
+    the record existed, dynamic shapes only, another benchmark's tasks only) have no upstream score of
+    their own to report beside pass@k, and the CSV and HTML reports leave it out for them."""
+    return any(case_counts(r) is not None for r in results if not r.details.get("benchmark"))
+
+
 def upstream_score(results: Iterable[SampleResult]) -> dict[str, Any] | None:
     """The ``upstream_score`` block of summary.json (None without results): per task, per level and
     overall scores in percent, the weights, how items were counted and a note on comparability."""

@@ -117,6 +117,35 @@ def test_episode_per_turn_metrics_and_records(tmp_path, cases) -> None:
     assert json.loads((tmp_path / "merged" / "summary.json").read_text())["multi_turn"] == multi
 
 
+def _html_table(html: str, table_id: str) -> list[list[str]]:
+    """The text cells of one table of the HTML report, header row first."""
+    import re
+    from html import unescape
+
+    body = html.split(f'<table id="{table_id}">')[1].split("</table>")[0]
+    return [[unescape(c) for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row)]
+            for row in re.findall(r"<tr>(.*?)</tr>", body)]
+
+
+def test_report_html_has_the_per_turn_table(tmp_path, cases) -> None:
+    """report.html of a real 2-turn run: pass rate, CR and ER after each turn and what each turn fixed
+    (s0 repaired at turn 2, s1 passed at once, s2 wrong twice); the samples answered at each turn."""
+    pytest.importorskip("matplotlib", reason="the 'report' extra (matplotlib) is not installed")
+    proc = evaluate(tmp_path, replay(tmp_path, EPISODES), "--npukb-turns=2", "--npukb-html")
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    html = (tmp_path / "out" / "report.html").read_text()
+    assert "<h2>Multi-turn repair</h2>" in html and "Samples that never passed: 1." in html
+    assert _html_table(html, "turn-table") == [
+        ["run", "turn", "answered", "passed after", "pass rate", "CR@1", "ER@1", "fixed"],
+        ["out", "1", "3", "1/3", "33.3", "66.7", "33.3", "-"],
+        ["out", "2", "2", "2/3", "66.7", "100.0", "66.7", "1"]]
+    # the table follows the run directory: a third turn that fixes s2 shows up after resuming
+    again = evaluate(tmp_path, replay(tmp_path, EPISODES), "--npukb-turns=3", "--npukb-resume", "--npukb-html")
+    assert again.returncode == 0, again.stdout[-3000:] + again.stderr[-3000:]
+    rows = _html_table((tmp_path / "out" / "report.html").read_text(), "turn-table")
+    assert rows[-1] == ["out", "3", "1", "3/3", "100.0", "100.0", "100.0", "1"] and len(rows) == 4
+
+
 def test_resume_continues_the_episodes(tmp_path, cases) -> None:
     path = replay(tmp_path, EPISODES)
     first = evaluate(tmp_path, path, "--npukb-turns=2")

@@ -66,6 +66,21 @@ def test_table2_across_runs(runs, tmp_path, capsys):
     text = md.read_text()
     assert "| level | run | tasks | samples | CR@1 | CR@10 | ER@1 | ER@10 |" in text
     assert text.count("\n| mean |") == 2
+    assert "upstream" not in header and "upstream" not in text.split("\n\n")[1]   # the table: a line of its own
+    # upstream's score (both runs record every sample's cases): per level its case pass rate, on the mean
+    # row the weighted overall, as in each run's summary.json (same tasks), with the difference to the first
+    for level in ("level1", "level2", "mean"):
+        for run, name in (("ref", "base"), ("mut", "mutants")):
+            block = json.loads((runs[run] / "summary.json").read_text())["upstream_score"]
+            rec = by[(level, name)]
+            want = block["overall"] if level == "mean" else block["levels"][level]["score"]
+            assert float(rec["upstream_score"]) == pytest.approx(want, abs=1e-3)
+            if level != "mean":
+                assert int(rec["upstream_cases"]) == block["levels"][level]["cases"]
+        assert float(by[(level, "mutants")]["dupstream_score"]) == pytest.approx(
+            float(by[(level, "mutants")]["upstream_score"]) - float(by[(level, "base")]["upstream_score"]), abs=1e-3)
+    assert float(by[("mean", "base")]["upstream_score"]) == 50.0      # the expert answers: every case, levels 1-2
+    assert float(by[("mean", "mutants")]["upstream_score"]) < 50.0
 
 
 def test_one_sample_run_has_only_pass_at_1(runs, capsys):

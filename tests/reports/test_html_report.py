@@ -54,6 +54,16 @@ def test_comparison_page(comparison_html, runs):
     assert len(cells) == 2 * 4                                          # 2 tasks x 4 runs
     statuses = {c for c, _ in cells}
     assert "passed" in statuses and "not_run" in statuses               # level1-only has no level2 task
+    table = html.split('id="comparison-table"')[1].split("</table>")[0]
+    assert "<th>upstream score</th>" in table and 'id="upstream-score-note"' in html   # every run has cases
+    rows = {tuple(re.findall(r"<td[^>]*>(.*?)</td>", row)[:2]): re.findall(r"<td[^>]*>(.*?)</td>", row)[-1]
+            for row in re.findall(r"<tr>(.*?)</tr>", table.split("<tbody>")[1])}
+    assert rows[("level1", "base")] == "100.0" and rows[("mean", "base")] == "20.0 of 20"   # every vadd case
+    killed = [json.loads(ln) for ln in (runs["interrupted"] / "results.jsonl").read_text().splitlines()[:7]]
+    cases = [r["details"]["cases"] for r in killed if r["task"] == "level1/math/vadd"]
+    score = 0.2 * 100 * sum(c["passed"] for c in cases) / sum(c["total"] for c in cases)   # level 1 only
+    assert rows[("mean", "killed")] == f"{score:.1f} of 20 ({score - 20:+.1f})"
+    assert 'id="turn-table"' not in html and "Multi-turn repair" not in html   # one-turn runs: no turn section
 
 
 def test_grid_hover_names_the_first_failure(comparison_html, runs):

@@ -208,3 +208,96 @@ def test_a_real_project_mode_run_records_every_samples_cases(runs) -> None:
     expected = upstream_score([SampleResult.from_json(r) for r in rows])
     assert summary["upstream_score"] == json.loads(json.dumps(expected))
     assert summary["socs"]
+
+
+# -- the score in npukb compare --csv and the HTML report: a column only where some run has it ------------
+BASE_CSV = ["level", "run", "model", "toolchain", "tasks", "samples", "CR@1", "ER@1", "speedup", "fast_1",
+            "dCR@1", "dER@1", "dspeedup", "dfast_1"]
+UPSTREAM_CSV = ["upstream_score", "upstream_max_possible", "upstream_cases_passed", "upstream_cases",
+                "upstream_weight", "dupstream_score"]
+
+
+def _no_records() -> list[SampleResult]:
+    """The same samples as ``_results`` as a run directory from before the per-case record."""
+    return [res(r.task, r.level, r.sample, r.status) for r in _results()]
+
+
+def _csv(tmp_path: Path, *runs: Path) -> tuple[list[str], dict[tuple[str, str], dict[str, str]]]:
+    import csv
+
+    table = tmp_path / "t.csv"
+    assert main(["compare", *map(str, runs), "--csv", str(table)]) == 0
+    reader = csv.DictReader(table.open())
+    records = list(reader)
+    return list(reader.fieldnames or []), {(r["level"], r["run"]): r for r in records}
+
+
+def test_compare_csv_gives_each_level_and_the_overall_score(tmp_path, capsys) -> None:
+    a = _run_dir(tmp_path / "a", _results(), "m1")
+    better = [res("level1/a", 1, 0, Status.PASSED, (3, 3)), res("level1/a", 1, 1, Status.PASSED, (3, 3)),
+              res("level2/c", 2, 0, Status.WRONG, (3, 4))]
+    b = _run_dir(tmp_path / "b", better, "m2")
+    old = _run_dir(tmp_path / "old", _no_records(), "m3")
+    fields, by = _csv(tmp_path, a, b, old)
+    assert fields == BASE_CSV + UPSTREAM_CSV
+    level1 = 100 * 4 / 6
+    assert float(by[("level1", "a")]["upstream_score"]) == pytest.approx(level1, abs=1e-3)
+    one = by[("level1", "a")]
+    assert (one["upstream_cases_passed"], one["upstream_cases"], one["upstream_weight"]) == ("4", "6", "0.2")
+    assert float(one["upstream_max_possible"]) == 100
+    assert by[("level1", "a")]["dupstream_score"] == ""                 # the first run
+    assert float(by[("level1", "b")]["dupstream_score"]) == pytest.approx(100 - level1, abs=1e-3)
+    assert float(by[("level2", "b")]["upstream_score"]) == 75.0 and by[("level2", "b")]["upstream_weight"] == "0.3"
+    mean_a, mean_b = by[("mean", "a")], by[("mean", "b")]
+    overall_a, overall_b = 0.2 * level1 + 0.3 * 50, 0.2 * 100 + 0.3 * 75
+    assert float(mean_a["upstream_score"]) == pytest.approx(overall_a, abs=1e-3)
+    assert (mean_a["upstream_cases_passed"], mean_a["upstream_cases"], mean_a["upstream_weight"]) == ("6", "10", "")
+    assert float(mean_a["upstream_max_possible"]) == 50
+    assert float(mean_b["dupstream_score"]) == pytest.approx(overall_b - overall_a, abs=1e-3)
+    for level in ("level1", "level2", "mean"):                        # no per-case record: no score, no delta
+        assert all(by[(level, "old")][c] == "" for c in UPSTREAM_CSV), by[(level, "old")]
+    capsys.readouterr()
+
+
+def test_runs_without_the_score_keep_the_csv_they_had(tmp_path) -> None:
+    old = _run_dir(tmp_path / "old", _no_records(), "m3")
+    other = _run_dir(tmp_path / "other", _no_records(), "m4")
+    fields, by = _csv(tmp_path, old, other)
+    assert fields == BASE_CSV
+    assert set(by[("mean", "old")]) == set(BASE_CSV)
+    mkb = SampleResult("mkb/relu", 1, "activation", 0, Status.PASSED,
+                       details={"benchmark": "multikernelbench", "cases": {"passed": 1, "total": 1}})
+    assert _csv(tmp_path, _run_dir(tmp_path / "mkb", [mkb], "m5"))[0] == BASE_CSV   # another benchmark's only
+
+
+def _comparison_table(html: str) -> list[list[str]]:
+    import re
+    from html import unescape
+
+    body = html.split('<table id="comparison-table">')[1].split("</table>")[0]
+    return [[unescape(c) for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row)]
+            for row in re.findall(r"<tr>(.*?)</tr>", body)]
+
+
+def test_html_table_has_the_score_column_only_when_a_run_has_the_score(tmp_path, capsys) -> None:
+    pytest.importorskip("matplotlib", reason="the 'report' extra (matplotlib) is not installed")
+    a = _run_dir(tmp_path / "a", _results(), "m1")
+    old = _run_dir(tmp_path / "old", _no_records(), "m3")
+    page = tmp_path / "c.html"
+    assert main(["compare", str(a), str(old), "--html", str(page)]) == 0
+    html = page.read_text()
+    rows = _comparison_table(html)
+    assert rows[0][-1] == "upstream score" and len(rows) == 1 + 3 * 2
+    cells = {(r[0], r[1]): r[-1] for r in rows[1:]}
+    first = 0.2 * 100 * 4 / 6 + 0.3 * 50
+    assert cells[("level1", "a")] == "66.7" and cells[("level2", "a")] == "50.0"
+    assert cells[("mean", "a")] == f"{first:.1f} of 50"
+    assert cells[("level1", "old")] == cells[("mean", "old")] == "-"
+    assert 'id="upstream-score-note"' in html and "old: no per-case record, so no upstream score (-)." in html
+    alone = tmp_path / "old.html"
+    assert main(["compare", str(old), "--html", str(alone)]) == 0
+    html = alone.read_text()
+    assert _comparison_table(html)[0] == ["level", "run", "tasks", "samples", "CR@1", "ER@1",
+                                          "speedup (estimated)", "fast_1"]
+    assert "upstream" not in html.lower() and 'id="turn-table"' not in html
+    capsys.readouterr()
