@@ -19,8 +19,8 @@ from typing import Any
 from ascend_cot.config import ConfigError, plain, read_dataclass, set_dotted
 from kernelgen_lm.rewards import RewardShaping
 
-__all__ = ["ConfigError", "DPOSettings", "EvalSettings", "GRPOSettings", "LoraSettings", "RewardShaping",
-           "SFTSettings", "SampleSettings", "load_settings", "PRESETS", "DPO_PRESETS", "GRPO_PRESETS"]
+__all__ = ["ConfigError", "DPOSettings", "EvalSettings", "GRPOSettings", "LoraSettings", "PolicyTrainingSettings",
+           "RewardShaping", "SFTSettings", "SampleSettings", "load_settings", "PRESETS", "DPO_PRESETS", "GRPO_PRESETS"]
 
 # The paper's training recipe (AscendKernelGen, Table 6). SFT: lr 1.25e-6 full fine-tuning /
 # 1.25e-5 LoRA, cosine decay, warm-up ratio 0.01, micro/global batch 1/128, weight decay 0.1,
@@ -120,24 +120,22 @@ class SFTSettings:
 
 
 @dataclass(frozen=True)
-class DPOSettings:
+class PolicyTrainingSettings:
+    """The keys ``dpo`` and ``grpo`` share: the policy, the optimizer (unset ones filled by the preset),
+    checkpoints, reporting and the device. ``DPOSettings`` and ``GRPOSettings`` add their own."""
+
     model: str = ""                        # the policy to start from (usually the SFT output)
-    ref_model: str = ""                    # "": the starting policy itself (frozen copy / adapter disabled)
-    pairs: tuple[Path, ...] = ()           # preference datasets from ``kernelgen-lm sample``
     output_dir: Path | None = None
-    preset: str = "full"
-    beta: float | None = None
-    learning_rate: float | None = None
+    preset: str = "full"                   # full | lora
+    learning_rate: float | None = None     # None: the preset's
     lr_scheduler_type: str | None = None
     warmup_ratio: float | None = None
-    per_device_batch_size: int | None = None
-    global_batch_size: int | None = None
+    per_device_batch_size: int | None = None   # GRPO: completions per device and micro-step
+    global_batch_size: int | None = None   # GRPO: completions per optimizer step (a multiple of num_generations)
     weight_decay: float | None = None
     max_grad_norm: float | None = None
     max_steps: int | None = None
-    max_length: int = 16384
     lora: LoraSettings = field(default_factory=LoraSettings)
-    eval: EvalSettings = field(default_factory=EvalSettings)
     save_steps: int = 50
     save_total_limit: int = 3
     logging_steps: int = 1
@@ -148,7 +146,16 @@ class DPOSettings:
     precision: str = "auto"
     gradient_checkpointing: bool | None = None
     cpu_threads: int = 0
-    trainer: Mapping[str, Any] = field(default_factory=dict)   # any other trl.DPOConfig argument
+    trainer: Mapping[str, Any] = field(default_factory=dict)   # any other trl.DPOConfig / trl.GRPOConfig argument
+
+
+@dataclass(frozen=True)
+class DPOSettings(PolicyTrainingSettings):
+    ref_model: str = ""                    # "": the starting policy itself (frozen copy / adapter disabled)
+    pairs: tuple[Path, ...] = ()           # preference datasets from ``kernelgen-lm sample``
+    beta: float | None = None
+    max_length: int = 16384
+    eval: EvalSettings = field(default_factory=EvalSettings)
 
 
 @dataclass(frozen=True)
@@ -185,23 +192,12 @@ class SampleSettings:
 
 
 @dataclass(frozen=True)
-class GRPOSettings:
-    model: str = ""                        # the policy to start from (usually the SFT output)
+class GRPOSettings(PolicyTrainingSettings):
     cases: tuple[Path, ...] = ()           # case roots or folders: the prompts are their benchmark prompts
     tasks: tuple[str, ...] = ()            # case-id globs; empty: every case found
     eval_tasks: tuple[str, ...] = ()       # case-id globs of the evaluation split (never trained on by default)
     eval_share: float = 0.2                # share of the other tasks put in the evaluation split (stable hash)
     include_eval_tasks: bool = False
-    output_dir: Path | None = None
-    preset: str = "full"                   # full | lora
-    learning_rate: float | None = None     # None: the preset's
-    lr_scheduler_type: str | None = None
-    warmup_ratio: float | None = None
-    per_device_batch_size: int | None = None   # completions per device and micro-step
-    global_batch_size: int | None = None   # completions per optimizer step (a multiple of num_generations)
-    weight_decay: float | None = None
-    max_grad_norm: float | None = None
-    max_steps: int | None = None
     num_generations: int = 8               # completions per prompt (one GRPO group)
     max_completion_length: int = 4096      # new tokens per completion
     temperature: float = 1.0
@@ -224,18 +220,6 @@ class GRPOSettings:
     use_vllm: bool = False                 # generate with vLLM (trl's colocate mode) when installed
     engine: Mapping[str, Any] = field(default_factory=dict)   # trl vllm_* settings without the prefix:
                                            # gpu_memory_utilization, tensor_parallel_size, mode, ...
-    lora: LoraSettings = field(default_factory=LoraSettings)
-    save_steps: int = 50
-    save_total_limit: int = 3
-    logging_steps: int = 1
-    report_to: tuple[str, ...] = ("none",)
-    resume: str = ""
-    seed: int = 0
-    device: str = "auto"
-    precision: str = "auto"
-    gradient_checkpointing: bool | None = None
-    cpu_threads: int = 0
-    trainer: Mapping[str, Any] = field(default_factory=dict)   # any other trl.GRPOConfig argument
 
 
 Settings = SFTSettings | DPOSettings | SampleSettings | GRPOSettings

@@ -1,24 +1,21 @@
 """MultiKernelBench tasks end to end: ``pytest <reference folder> --model=replay:FILE`` on the simulator,
 with our own fixture tasks (tests/data/mkb/reference) and hand-written answers in MultiKernelBench's
-format (tests/data/mkb/answers; the add answer is the prompt's example)."""
+format (tests/data/mkb/answers; the add answer is the prompt's example; the wrong ones are made from the
+right ones by ``mkb_answers``)."""
 
 import json
 import os
 import shutil
-from importlib import resources
 
 import pytest
 from harness_paths import DATA, HERE
+from mkb_answers import answer_text
 
 pytest_plugins = ["pytester"]
 
 
-def _answer(name: str) -> str:
-    if name == "add":
-        text = resources.files("npukernelbench.layouts.mkb").joinpath("example", "add_answer.py").read_text()
-    else:
-        text = (DATA / "mkb" / "answers" / f"{name}.py").read_text()
-    return f"```python\n{text}```\n"
+def _answer(name: str, folder: str = "mkb") -> str:
+    return f"```python\n{answer_text(folder, name)}```\n"
 
 
 @pytest.fixture
@@ -149,8 +146,7 @@ def test_grouped_task_end_to_end_right_answer_passes_wrong_one_fails(pytester, m
     task = "npukernelbench_level1/1_scale"
     with open(pytester.path / "replay.jsonl", "w") as f:
         for sample, name in enumerate(("scale", "scale_wrong_factor")):
-            text = (DATA / "mkb_grouped" / "answers" / f"{name}.py").read_text()
-            f.write(json.dumps({"task": task, "sample": sample, "completion": f"```python\n{text}```\n"}) + "\n")
+            f.write(json.dumps({"task": task, "sample": sample, "completion": _answer(name, "mkb_grouped")}) + "\n")
     res = pytester.runpytest_subprocess("-p", "npukernelbench.plugin", "reference", "--model=replay:replay.jsonl",
                                         "--npukb-out=out", "--data-seed=3", "--npukb-input-budget=1024", "-v")
     res.assert_outcomes(passed=1, failed=1)

@@ -8,6 +8,7 @@ import textwrap
 import pytest
 import torch
 from harness_paths import DATA
+from mkb_answers import WRONG, Change, answer_text, changed
 
 from npukernelbench.cases import discover, find_case_dirs, load_case
 from npukernelbench.extract import ParseError
@@ -24,7 +25,7 @@ ANSWERS = MKB / "answers"
 
 
 def wrapped(name: str) -> str:
-    return "Here is the code:\n```python\n" + (ANSWERS / f"{name}.py").read_text() + "```\nDone."
+    return "Here is the code:\n```python\n" + answer_text("mkb", name) + "```\nDone."
 
 
 def test_reference_modules_are_tasks_and_other_python_files_are_not(tmp_path):
@@ -80,6 +81,18 @@ def test_bad_answers_fail_with_one_line_reasons(text, reason):
     with pytest.raises(ParseError) as err:
         answer.project_files(text, "add_custom")
     assert reason in str(err.value) and "\n" not in str(err.value)
+
+
+def test_a_wrong_answer_is_its_right_one_with_one_change():
+    right = answer_text("mkb", "add")
+    wrong = answer_text("mkb", "add_wrong_math")
+    assert wrong != right and wrong == right.replace("Add(z, x, y, n);", "Sub(z, x, y, n);")
+    assert "python_bind_src" in right and "python_bind_src" not in answer_text("mkb", "add_missing_string")
+    # a change whose text the right answer no longer holds (or holds twice) fails loudly
+    with pytest.raises(LookupError, match="found 0 times"):
+        changed(answer_text("mkb", "relu"), WRONG["add_wrong_math"][1])
+    with pytest.raises(LookupError, match="found 2 times"):
+        changed("x = 1\nx = 1\n", Change("x = 1", "x = 2"))
 
 
 def test_project_json_needs_outputs():

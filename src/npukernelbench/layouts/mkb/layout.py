@@ -13,12 +13,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from npukernelbench.layouts.host_bound import HostBoundLayout
+
 if TYPE_CHECKING:
-    from npukernelbench.checker import BaselineCache, Checker, EvalOptions
     from npukernelbench.prompt import PromptOptions
     from npukernelbench.result import SampleResult
     from npukernelbench.spec import StaticCase, TaskSpec
-    from npukernelbench.toolchains.base import Toolchain
 
 NAME = "mkb"
 _NEEDED = (re.compile(r"^class\s+Model\s*[(:]", re.MULTILINE),
@@ -30,8 +30,10 @@ _OTHER_LAYOUT_FILES = ("case.toml", "api_desc.md")
 MAX_BYTES = 1 << 20
 
 
-class MkbLayout:
+class MkbLayout(HostBoundLayout):
     name = NAME
+    checker_target = "npukernelbench.layouts.mkb.checker:MkbChecker"
+    described_as = "MultiKernelBench"
     default_soc = "Ascend910B2"     # MultiKernelBench's AscendC backend runs on an Ascend 910B2
     benchmark = "multikernelbench"      # every result says so: summary.json adds Comp@k, Pass@k, SpeedUp_alpha@k
 
@@ -51,20 +53,6 @@ class MkbLayout:
 
     def load(self, folder: Path, root: Path) -> TaskSpec:
         return load_task(folder, root)
-
-    def checker(self, spec: TaskSpec, toolchain: Toolchain, files: Mapping[str, str],
-                options: EvalOptions | None = None, baseline: BaselineCache | None = None) -> Checker:
-        from npukernelbench.layouts.mkb.checker import MkbChecker
-
-        return MkbChecker(spec, toolchain, files, options, baseline)
-
-    def unsupported(self, toolchain: Toolchain) -> str | None:
-        from npukernelbench.toolchains.base import HostDescriber
-
-        if isinstance(toolchain, HostDescriber):
-            return None
-        return (f"toolchain {toolchain.name!r} cannot describe host code, which the MultiKernelBench layout "
-                "needs to bind the operator (use ascendc-sim)")
 
     def describe_case(self, spec: TaskSpec, case: StaticCase) -> str:
         return f"case {case.index}: the inputs of {case.row['inputs']}"

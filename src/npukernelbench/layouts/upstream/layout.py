@@ -12,10 +12,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from npukernelbench.layouts.host_bound import HostBoundLayout
+
 if TYPE_CHECKING:
-    from npukernelbench.checker import BaselineCache, Checker, EvalOptions
     from npukernelbench.spec import StaticCase, TaskSpec
-    from npukernelbench.toolchains.base import Toolchain
 
 NAME = "upstream"
 # The SoC of the project-mode prompt and checks (docs/simulator.md, "SoC profiles"). The expert answers
@@ -25,8 +25,10 @@ NAME = "upstream"
 PROJECT_SOC = "Ascend910B3"
 
 
-class UpstreamLayout:
+class UpstreamLayout(HostBoundLayout):
     name = NAME
+    checker_target = "npukernelbench.layouts.upstream.checker:UpstreamChecker"
+    described_as = "upstream NPUKernelBench"
     default_soc = PROJECT_SOC
 
     def detect(self, folder: Path) -> bool:
@@ -35,20 +37,6 @@ class UpstreamLayout:
 
     def load(self, folder: Path, root: Path) -> TaskSpec:
         return load_task(folder, root)
-
-    def checker(self, spec: TaskSpec, toolchain: Toolchain, files: Mapping[str, str],
-                options: EvalOptions | None = None, baseline: BaselineCache | None = None) -> Checker:
-        from npukernelbench.layouts.upstream.checker import UpstreamChecker
-
-        return UpstreamChecker(spec, toolchain, files, options, baseline)
-
-    def unsupported(self, toolchain: Toolchain) -> str | None:
-        from npukernelbench.toolchains.base import HostDescriber
-
-        if isinstance(toolchain, HostDescriber):
-            return None
-        return (f"toolchain {toolchain.name!r} cannot describe host code, which the upstream NPUKernelBench "
-                "layout needs to bind the operator (use ascendc-sim)")
 
     def describe_case(self, spec: TaskSpec, case: StaticCase) -> str:
         from npukernelbench.layouts.upstream.rows import Row
