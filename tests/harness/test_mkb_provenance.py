@@ -198,6 +198,13 @@ MODELS = {
         "        t = custom_ops_lib.add_custom(a, self.w)\n"
         "        u = custom_ops_lib.add_custom(t, b)\n"
         "        return custom_ops_lib.add_custom(u, self.minus_w)\n"),
+    # reads every trial's inputs from the file its process is given and makes the same calls in every
+    # trial (each a PyTorch result copied by the kernel), returning the current trial's
+    "reads_every_trial": _HEAD + (
+        "    def forward(self, a, b):\n"
+        "        trials = torch.load('state.pt', weights_only=True)['inputs']\n"
+        "        outs = [custom_ops_lib.add_custom(x + y, torch.zeros_like(x)) for x, y in trials]\n"
+        "        return next(o for o, (x, _) in zip(outs, trials) if torch.equal(x, a))\n"),
 }
 
 
@@ -208,6 +215,7 @@ MODELS = {
      "operator call 0's argument 0 holds values computed outside the kernel"),
     ("moved_only", "passed", ""),
     ("parameters", "passed", ""),
+    ("reads_every_trial", "wrong", "holds values computed outside the kernel"),
 ])
 def test_add_answers_end_to_end(name, status, message):
     from npukernelbench.cases import load_case

@@ -12,7 +12,9 @@
    builds the inputs and ``Model``'s outputs; the candidate child imports the compiled pybind as
    ``custom_ops_lib``, runs ``model_src``'s ``ModelNew`` on the same inputs and stops at each
    ``EXEC_NPU_CMD`` that has no result yet, which this process runs on the simulator
-   (``op_call.OpRunner``) before starting the child again.
+   (``op_call.OpRunner``) before starting the child again. The child is given one more trial's inputs
+   each time it finishes the trials it has (so a trial's calls are made before later trials' inputs
+   reach the child, which tells this process which calls each trial made).
 4. Outputs compared as MultiKernelBench compares them: the same structure and shapes; integer and bool
    outputs exactly; floating ones with ``torch.allclose`` at atol = rtol = 1e-3 when either side is
    half or bfloat16, else 1e-4.
@@ -149,6 +151,7 @@ class MkbChecker(Checker):
         self.io_bytes = 0                       # bytes of the reference's inputs and outputs (speed estimate)
         self.result_details: dict[str, Any] = {}
         self._trial_inputs: list[Any] = []      # the trials' inputs, as the reference child drew them
+        self._init: Any = []                    # the reference's get_init_inputs()
         self._calls: dict[int, CallRecord] = {}  # per operator call: its inputs and what the simulator wrote
 
     # -- the candidate's operator and binding --------------------------------------------------------------
@@ -231,9 +234,18 @@ class MkbChecker(Checker):
         trials = max(len(state["inputs"]), 1)
         self.io_bytes = (_nbytes(state["inputs"]) + _nbytes(state["golden"])) // trials     # one trial's
         self._trial_inputs = list(state["inputs"])      # kept here: the candidate's child cannot change them
-        torch.save({"init": state["init"], "inputs": state["inputs"]}, work / "state.pt")
+        self._init = state["init"]
+        self._reveal(work, 1)
         shutil.rmtree(ref, ignore_errors=True)
         return state["golden"]
+
+    def _reveal(self, work: Path, trials: int) -> None:
+        """Give the candidate's child the first ``trials`` trials' inputs (``state.pt``). The trials are
+        shown one at a time, so the calls of a trial are made before any later trial's inputs exist in
+        the child: ``ModelNew`` cannot make the same calls in every trial from every trial's inputs."""
+        import torch
+
+        torch.save({"init": self._init, "inputs": self._trial_inputs[:trials]}, work / "state.pt")
 
     def check_seed(self, case: ShapeCase, seed: int, first: bool) -> CaseOutcome | SeedChecked:
         self.describe()
@@ -258,11 +270,17 @@ class MkbChecker(Checker):
         runner = op_call.OpRunner(toolchain=self.toolchain, signature=self.describe(), kernel=self.spec.kernel,
                                   files=self.kernel_files, poison_seed=seed, timeout_s=self.options.run_timeout_s,
                                   builds=self.builds)
-        for _ in range(MAX_CALLS + 1):
+        shown, per_trial = 1, []                # the calls served while each trial was the last one shown
+        for _ in range(MAX_CALLS + len(self._trial_inputs) + 1):
             result = self._child(work, "run", (library.parent,))
             status = result.get("status")
             if status == "done":
-                break
+                per_trial.append(len(self._calls) - sum(per_trial))
+                if shown >= len(self._trial_inputs):
+                    break
+                shown += 1
+                self._reveal(work, shown)
+                continue
             if status == "model_error":           # model_src does not load: the answer does not compile
                 raise BuildFailed(BuildResult(ok=False, artifact=None, key="", diagnostics=str(result.get("why")),
                                               error_category=ErrorCategory.SYNTAX_STRUCTURE))
@@ -300,11 +318,10 @@ class MkbChecker(Checker):
         if stray is not None:
             return CaseOutcome(Status.WRONG, f"ModelNew's {stray} is not what the custom operator wrote: the result "
                                              f"was computed outside the kernel {where}", case=case)
-        foreign = foreign_call_input([self._calls[i] for i in sorted(self._calls)], self._trial_inputs,
-                                     _counts(result.get("calls_per_trial")))
+        foreign = foreign_call_input([self._calls[i] for i in sorted(self._calls)], self._trial_inputs, per_trial)
         if foreign is not None:
             return CaseOutcome(Status.WRONG, f"{foreign} {where}", case=case)
-        first_trial = int((result.get("calls_per_trial") or [len(runner.runs)])[0])
+        first_trial = per_trial[0]
         cost = _launch_cost(runner, first_trial) if first else None
         return SeedChecked(worst_abs, worst_rel, time_us=cost.time_us if cost else None, cost=cost,
                            baseline=self._estimated_reference(cost) if cost else None)
@@ -393,13 +410,6 @@ def _input_tensors(signature: OpSignature, args: list[tuple[Any, ...]]) -> list[
         elif kind == "tensor_list" and isinstance(value, list | tuple):
             found.extend((f"{j}.{m}", t.detach().clone()) for m, t in enumerate(value) if isinstance(t, torch.Tensor))
     return found
-
-
-def _counts(value: Any) -> list[int] | None:
-    """The candidate child's calls per trial, when it is a list of integers."""
-    if isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-        return list(value)
-    return None
 
 
 def _launch_cost(runner: op_call.OpRunner, calls: int) -> RunCost | None:

@@ -132,10 +132,10 @@ def foreign_call_input(calls: Sequence[CallRecord], trial_inputs: Sequence[Seque
     call K's argument J ..."); None when every input-dependent call input is made of the trial's input
     values, the values its earlier calls wrote and :data:`PAD_VALUES`.
 
-    ``calls_per_trial`` (how many of ``calls``, in order, each trial made) comes from the candidate's
-    process: when it does not add up (one count per trial, summing to the calls), the trials are not
-    told apart: every call input counts as input-dependent and may draw on every trial's inputs and
-    every earlier call's outputs."""
+    ``calls_per_trial`` says how many of ``calls``, in order, each trial made (the checker counts them:
+    it shows the candidate's child one more trial at a time). When it does not add up (one count per
+    trial, summing to the calls), the trials are not told apart: every call input counts as
+    input-dependent and may draw on every trial's inputs and every earlier call's outputs."""
     import torch
 
     counts = list(calls_per_trial or [])
