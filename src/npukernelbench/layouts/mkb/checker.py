@@ -12,10 +12,15 @@
    builds the inputs and ``Model``'s outputs; the candidate child imports the compiled pybind as
    ``custom_ops_lib``, runs ``model_src``'s ``ModelNew`` on the same inputs and stops at each
    ``EXEC_NPU_CMD`` that has no result yet, which this process runs on the simulator
-   (``op_call.OpRunner``) before starting the child again.
+   (``op_call.OpRunner``) before starting the child again. The child is given one more trial's inputs
+   each time it finishes the trials it has (so a trial's calls are made before later trials' inputs
+   reach the child, which tells this process which calls each trial made).
 4. Outputs compared as MultiKernelBench compares them: the same structure and shapes; integer and bool
    outputs exactly; floating ones with ``torch.allclose`` at atol = rtol = 1e-3 when either side is
    half or bfloat16, else 1e-4.
+5. Checked here, from data this process holds: ``ModelNew`` called the operator, every tensor it returns
+   is what a call wrote (:func:`unproduced_output`), and what it passed the calls was not computed
+   outside the kernel (:mod:`.provenance`, against the trial inputs the reference child drew).
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from typing import Any
 from npukernelbench.checker import BaselineCache, BuildFailed, CaseOutcome, Checker, EvalOptions, SeedChecked
 from npukernelbench.infrastructure import InfrastructureError
 from npukernelbench.layouts.mkb.answer import MODEL, PYBIND
+from npukernelbench.layouts.mkb.provenance import CallRecord, foreign_call_input
 from npukernelbench.layouts.upstream import op_call
 from npukernelbench.layouts.upstream.binding import BindingError, build_binding
 from npukernelbench.module_loader import CaseReferenceError
@@ -144,6 +150,9 @@ class MkbChecker(Checker):
         self.scaled: str | None = None          # how the reference's sizes were scaled ("" when not)
         self.io_bytes = 0                       # bytes of the reference's inputs and outputs (speed estimate)
         self.result_details: dict[str, Any] = {}
+        self._trial_inputs: list[Any] = []      # the trials' inputs, as the reference child drew them
+        self._init: Any = []                    # the reference's get_init_inputs()
+        self._calls: dict[int, CallRecord] = {}  # per operator call: its inputs and what the simulator wrote
 
     # -- the candidate's operator and binding --------------------------------------------------------------
     def describe(self) -> OpSignature:
@@ -224,9 +233,19 @@ class MkbChecker(Checker):
         state = torch.load(ref / "state.pt", weights_only=True)
         trials = max(len(state["inputs"]), 1)
         self.io_bytes = (_nbytes(state["inputs"]) + _nbytes(state["golden"])) // trials     # one trial's
-        torch.save({"init": state["init"], "inputs": state["inputs"]}, work / "state.pt")
+        self._trial_inputs = list(state["inputs"])      # kept here: the candidate's child cannot change them
+        self._init = state["init"]
+        self._reveal(work, 1)
         shutil.rmtree(ref, ignore_errors=True)
         return state["golden"]
+
+    def _reveal(self, work: Path, trials: int) -> None:
+        """Give the candidate's child the first ``trials`` trials' inputs (``state.pt``). The trials are
+        shown one at a time, so the calls of a trial are made before any later trial's inputs exist in
+        the child: ``ModelNew`` cannot make the same calls in every trial from every trial's inputs."""
+        import torch
+
+        torch.save({"init": self._init, "inputs": self._trial_inputs[:trials]}, work / "state.pt")
 
     def check_seed(self, case: ShapeCase, seed: int, first: bool) -> CaseOutcome | SeedChecked:
         self.describe()
@@ -247,14 +266,21 @@ class MkbChecker(Checker):
 
         where = self.where(case, seed) + (f" (inputs scaled down: {self.scaled})" if self.scaled else "")
         self._produced: list[Any] = []          # the custom operator's outputs, as the simulator wrote them
+        self._calls = {}
         runner = op_call.OpRunner(toolchain=self.toolchain, signature=self.describe(), kernel=self.spec.kernel,
                                   files=self.kernel_files, poison_seed=seed, timeout_s=self.options.run_timeout_s,
                                   builds=self.builds)
-        for _ in range(MAX_CALLS + 1):
+        shown, per_trial = 1, []                # the calls served while each trial was the last one shown
+        for _ in range(MAX_CALLS + len(self._trial_inputs) + 1):
             result = self._child(work, "run", (library.parent,))
             status = result.get("status")
             if status == "done":
-                break
+                per_trial.append(len(self._calls) - sum(per_trial))
+                if shown >= len(self._trial_inputs):
+                    break
+                shown += 1
+                self._reveal(work, shown)
+                continue
             if status == "model_error":           # model_src does not load: the answer does not compile
                 raise BuildFailed(BuildResult(ok=False, artifact=None, key="", diagnostics=str(result.get("why")),
                                               error_category=ErrorCategory.SYNTAX_STRUCTURE))
@@ -292,7 +318,10 @@ class MkbChecker(Checker):
         if stray is not None:
             return CaseOutcome(Status.WRONG, f"ModelNew's {stray} is not what the custom operator wrote: the result "
                                              f"was computed outside the kernel {where}", case=case)
-        first_trial = int((result.get("calls_per_trial") or [len(runner.runs)])[0])
+        foreign = foreign_call_input([self._calls[i] for i in sorted(self._calls)], self._trial_inputs, per_trial)
+        if foreign is not None:
+            return CaseOutcome(Status.WRONG, f"{foreign} {where}", case=case)
+        first_trial = per_trial[0]
         cost = _launch_cost(runner, first_trial) if first else None
         return SeedChecked(worst_abs, worst_rel, time_us=cost.time_us if cost else None, cost=cost,
                            baseline=self._estimated_reference(cost) if cost else None)
@@ -318,6 +347,7 @@ class MkbChecker(Checker):
         except Exception as exc:                            # noqa: BLE001 - what the candidate's child wrote
             return CaseOutcome(Status.RUNTIME_ERROR, f"operator call {index} is unreadable ({type(exc).__name__})",
                                case=case)
+        record = CallRecord(inputs=_input_tensors(runner.signature, args))    # before an in-place call
         try:
             with op_call.marked_uninitialised_memory():
                 runner.call(api, args)
@@ -340,6 +370,8 @@ class MkbChecker(Checker):
         for value in op_call.bind(runner.signature, api, args).outputs.values():    # written in place by the call
             for tensor in value if isinstance(value, list) else [value]:
                 self._produced.append(tensor.detach().reshape(-1).clone())
+                record.outputs.append(self._produced[-1])
+        self._calls[index] = record
         torch.save({"api": api, "args": args}, work / f"call_{index}.result.pt")
         return None
 
@@ -363,6 +395,21 @@ class MkbChecker(Checker):
             raise BuildFailed(BuildResult(ok=False, artifact=None, key="", diagnostics="ModelNew made no operator "
                                           f"call on {case.describe()}"))
         return built[0]
+
+
+def _input_tensors(signature: OpSignature, args: list[tuple[Any, ...]]) -> list[tuple[str, Any]]:
+    """Copies of the tensors a call passes for the operator's inputs (its first arguments, one per
+    declared input), labelled by argument position ("J", "J.M" for a tensor list's M-th tensor)."""
+    import torch
+
+    found: list[tuple[str, Any]] = []
+    for j, arg in enumerate(args[:len(signature.inputs)]):
+        kind, value = (arg[0], arg[1]) if len(arg) > 1 else (arg[0], None)
+        if kind == "tensor" and isinstance(value, torch.Tensor):
+            found.append((str(j), value.detach().clone()))
+        elif kind == "tensor_list" and isinstance(value, list | tuple):
+            found.extend((f"{j}.{m}", t.detach().clone()) for m, t in enumerate(value) if isinstance(t, torch.Tensor))
+    return found
 
 
 def _launch_cost(runner: op_call.OpRunner, calls: int) -> RunCost | None:

@@ -12,7 +12,8 @@ Runs in the scratch folder WORK, which holds ``plan.json``; writes ``result.json
   (``get_input_groups``, :mod:`.groups`) gives its groups within the budget as the trials instead,
   drawn after ``torch.manual_seed(plan.seed)``, unprofiled and unscaled.
 * ``run`` (the candidate): the compiled pybind imported as ``custom_ops_lib``, ``model_src`` executed,
-  ``ModelNew(*init)`` built after the same seed and called on every trial's inputs. Its
+  ``ModelNew(*init)`` built after the same seed and called on every trial's inputs in ``state.pt``
+  (the harness adds one trial at a time, running the child again each time it is done). Its
   ``EXEC_NPU_CMD`` calls are answered from ``call_<i>.result.pt`` (the simulator's results, written by
   the harness); at the first call without one the call is saved as ``call_<i>.pt`` and the child stops
   (status ``call``): the harness runs it on the simulator and starts the child again, until it
