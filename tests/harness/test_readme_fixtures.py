@@ -44,4 +44,5 @@ def test_readme_fixtures_example_runs_verbatim_and_a_wrong_kernel_fails(tmp_path
     assert "1 failed, 1 passed" in out, out
     assert re.search(r"^PASSED \S*/test_my_add\.py::test_my_add$", out, re.M), out
     assert re.search(r"^FAILED \S*/test_my_add_wrong\.py::test_my_add - Failed: wrong", out, re.M), out
-    assert "\nwrong: output 'z': 2048 of 2048 elements outside" in out, out
+    # nearly every element is off (an element of the random data may fall within the tolerance by chance)
+    assert re.search(r"\nwrong: output 'z': 20[0-4]\d of 2048 elements outside", out), out
