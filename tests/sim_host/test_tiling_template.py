@@ -75,19 +75,19 @@ int main() { return Pick<C_DT_FLOAT, 3>() == 3 ? 0 : 1; }
 """
 
 
-def _build(tmp_path: Path, source: str, extra: tuple[str, ...] = ()) -> None:
+def _build(tmp_path: Path, source: str, extra: tuple[str, ...] = (), key_header: str = KEY_HEADER) -> None:
     compiler = find_compiler()
     if isinstance(compiler, str):
         pytest.fail(f"no C++ compiler: {compiler}", pytrace=False)
-    (tmp_path / "tiling_key_add_custom.h").write_text(KEY_HEADER, encoding="utf-8")
+    (tmp_path / "tiling_key_add_custom.h").write_text(key_header, encoding="utf-8")
     (tmp_path / "main.cpp").write_text(source, encoding="utf-8")
     build = subprocess.run([compiler.path, "-std=c++17", "-w", *extra, "-I", str(INCLUDE_DIR), "-I", ".", "main.cpp",
                             "-o", "prog"], cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert build.returncode == 0, build.stderr[-3000:]
 
 
-def _build_and_run(tmp_path: Path, source: str) -> subprocess.CompletedProcess:
-    _build(tmp_path, source)
+def _build_and_run(tmp_path: Path, source: str, key_header: str = KEY_HEADER) -> subprocess.CompletedProcess:
+    _build(tmp_path, source, key_header=key_header)
     return subprocess.run([str(tmp_path / "prog")], cwd=tmp_path, capture_output=True, text=True, timeout=60,
                           env={"PATH": "/usr/bin:/bin"})
 
@@ -110,6 +110,26 @@ def test_the_tiling_key_packs_the_template_parameters_in_their_bit_widths(tmp_pa
     assert out["bad_decl"] == never and "TILE_NUM = 7 is not a declared value" in run.stderr
     assert out["bad_sel"] == never and "no ASCENDC_TPL_ARGS_SEL combination allows these values" in run.stderr
     assert out["bad_count"] == never and "2 values for 5 declared template parameters" in run.stderr
+
+
+MALFORMED_DECL = "ASCENDC_TPL_UI_MIX, 2, 0, 2, 3, 5, 10, 12)"
+
+
+@pytest.mark.api("模板参数定义", "GET_TPL_TILING_KEY")
+@pytest.mark.parametrize("entry, message", [
+    ("7, 1, 2)", "TILE_NUM: unknown UINT mode 7"),
+    ("ASCENDC_TPL_UI_RANGE)", "TILE_NUM: the range mode needs a range count"),
+    ("ASCENDC_TPL_UI_RANGE, 2, 0, 2)", "TILE_NUM: 2 ranges announced, fewer given"),
+    ("ASCENDC_TPL_UI_MIX, 1, 5, 3, 12)", "TILE_NUM: a range ends before it starts"),
+    ("ASCENDC_TPL_UI_RANGE, 1, 0, 2, 12)", "TILE_NUM: values after the announced ranges (use ASCENDC_TPL_UI_MIX)"),
+])
+def test_a_malformed_uint_declaration_refuses_every_key_with_its_reason(tmp_path: Path, entry: str,
+                                                                         message: str) -> None:
+    assert MALFORMED_DECL in KEY_HEADER
+    run = _build_and_run(tmp_path, PROGRAM, key_header=KEY_HEADER.replace(MALFORMED_DECL, entry))
+    assert run.returncode == 0, run.stderr
+    out = dict(line.split(" ", 1) for line in run.stdout.splitlines())
+    assert out["k1"] == str(2**64 - 1) and f"[ERROR] GET_TPL_TILING_KEY: {message}" in run.stderr, run.stderr
 
 
 TILING = r"""

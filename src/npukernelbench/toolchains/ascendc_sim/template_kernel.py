@@ -28,7 +28,8 @@ PROBLEMS = {
     3: "ASCENDC_TPL_SEL selects no combination",
     4: "an ASCENDC_TPL_* entry lists more than 32 values (the simulator's limit)",
     5: "an ASCENDC_TPL_UINT entry needs a mode (ASCENDC_TPL_UI_RANGE, _LIST or _MIX) first",
-    6: "an ASCENDC_TPL_UINT range is incomplete or ends before it starts",
+    6: ("an ASCENDC_TPL_UINT entry's ranges are incomplete, end before they start, or are followed by values "
+        "(ASCENDC_TPL_UI_MIX)"),
     7: "an ASCENDC_TPL_ARGS_SEL combination selects a parameter ASCENDC_TPL_ARGS_DECL does not declare",
 }
 

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "npukb_sim/runtime.h"
+#include "npukb_sim/tiling_template_values.h"
 
 namespace npukb {
 namespace tpl {
@@ -22,9 +23,9 @@ inline constexpr std::size_t kMaxParams = 12;   // parameters of one declaration
 inline constexpr std::size_t kMaxCombos = 32;   // ASCENDC_TPL_ARGS_SEL combinations
 
 // Parameter kinds, as ASCENDC_TPL_DTYPE ... ASCENDC_TPL_SHARED_KERNEL_TYPE number them.
-inline constexpr std::uint32_t kUint = 2;
-inline constexpr std::uint32_t kKernelType = 4;
-inline constexpr std::uint32_t kDeterministic = 5;
+inline constexpr std::uint32_t kUint = ASCENDC_TPL_UINT;
+inline constexpr std::uint32_t kKernelType = ASCENDC_TPL_KERNEL_TYPE;
+inline constexpr std::uint32_t kDeterministic = ASCENDC_TPL_DETERMINISTIC;
 
 struct Param {
   const char* name = "";
@@ -84,27 +85,12 @@ constexpr bool open(const Param& p) {
     if ((p.raw[i] >> 32) != 0) return true;
   return false;
 }
-constexpr std::size_t uint_start(const Param& p) {   // first list entry after the ranges
-  return (p.raw[0] == 0 || p.raw[0] == 2) ? 2 + 2 * static_cast<std::size_t>(p.raw[1]) : 1;
-}
+constexpr std::size_t raw_n(const Param& p) { return p.n < kMaxRaw ? p.n : kMaxRaw; }
 constexpr std::size_t count(const Param& p) {
-  if (p.type != kUint) return p.n;
-  std::size_t total = 0;
-  if (p.raw[0] == 0 || p.raw[0] == 2) {
-    for (std::size_t r = 0; r < p.raw[1]; ++r) total += static_cast<std::size_t>(p.raw[3 + 2 * r] - p.raw[2 + 2 * r] + 1);
-  }
-  return total + (p.n - uint_start(p));
+  return p.type == kUint ? uint_count(p.raw, raw_n(p)) : p.n;
 }
 constexpr std::uint64_t value(const Param& p, std::size_t i) {
-  if (p.type != kUint) return p.raw[i];
-  if (p.raw[0] == 0 || p.raw[0] == 2) {
-    for (std::size_t r = 0; r < p.raw[1]; ++r) {
-      const std::uint64_t lo = p.raw[2 + 2 * r], span = p.raw[3 + 2 * r] - lo + 1;
-      if (i < span) return lo + i;
-      i -= static_cast<std::size_t>(span);
-    }
-  }
-  return p.raw[uint_start(p) + i];
+  return p.type == kUint ? uint_value(p.raw, i) : p.raw[i];
 }
 
 // Why the tables cannot be instantiated: 0 when they can, else a code the build's static_asserts name
@@ -120,10 +106,9 @@ constexpr int problem(const Params& decl, const Selection& sel) {
       const Param& p = ps.p[i];
       if (p.n > kMaxRaw) return 4;             // more than kMaxRaw raw values in one entry
       if (p.type != kUint) continue;
-      if (p.n == 0 || p.raw[0] > 2) return 5;  // UINT without a mode
-      if ((p.raw[0] == 0 || p.raw[0] == 2) && (p.n < 2 || uint_start(p) > p.n)) return 6;   // range incomplete
-      for (std::size_t r = 0; p.raw[0] != 1 && r < p.raw[1]; ++r)
-        if (p.raw[2 + 2 * r] > p.raw[3 + 2 * r]) return 6;
+      const UintForm form = uint_form(p.raw, p.n);
+      if (form == UintForm::kNoMode || form == UintForm::kUnknownMode) return 5;   // UINT without a mode
+      if (form != UintForm::kOk) return 6;     // ranges incomplete, reversed or followed by values
     }
   }
   for (std::size_t c = 0; c < sel.n; ++c) {

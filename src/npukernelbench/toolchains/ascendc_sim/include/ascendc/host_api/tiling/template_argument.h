@@ -111,6 +111,8 @@
 #define C_FORMAT_NYUV_A 46
 #define C_FORMAT_NCL 47
 
+#include "npukb_sim/tiling_template_values.h"
+
 #if defined(__CCE_AICORE__)
 // Kernel TU: compile-time tables (npukb_sim/tiling_template_kernel.h) the build instantiates a template
 // kernel from, one instantiation per selected combination.
@@ -198,29 +200,22 @@ inline bool allowed_values(const ParamStruct& p, bool* any, std::vector<uint64_t
     }
     return true;
   }
-  if (v.empty()) { *error = std::string(p.name) + ": a UINT parameter needs a mode and values"; return false; }
-  std::size_t k = 1;
-  if (v[0] == ASCENDC_TPL_UI_RANGE || v[0] == ASCENDC_TPL_UI_MIX) {
-    if (v.size() < 2) { *error = std::string(p.name) + ": the range mode needs a range count"; return false; }
-    const uint64_t n = v[1];
-    k = 2;
-    if (v.size() < k + 2 * n) {
-      *error = std::string(p.name) + ": " + std::to_string(n) + " ranges announced, fewer given";
+  const std::string name(p.name);
+  switch (::npukb::tpl::uint_form(v.data(), v.size())) {
+    case ::npukb::tpl::UintForm::kOk: break;
+    case ::npukb::tpl::UintForm::kNoMode: *error = name + ": a UINT parameter needs a mode and values"; return false;
+    case ::npukb::tpl::UintForm::kUnknownMode: *error = name + ": unknown UINT mode " + std::to_string(v[0]); return false;
+    case ::npukb::tpl::UintForm::kNoRangeCount: *error = name + ": the range mode needs a range count"; return false;
+    case ::npukb::tpl::UintForm::kRangesShort:
+      *error = name + ": " + std::to_string(v[1]) + " ranges announced, fewer given";
       return false;
-    }
-    for (uint64_t r = 0; r < n; ++r, k += 2) {
-      if (v[k] > v[k + 1]) { *error = std::string(p.name) + ": a range ends before it starts"; return false; }
-      for (uint64_t x = v[k]; x <= v[k + 1]; ++x) out->push_back(x);
-    }
-    if (v[0] == ASCENDC_TPL_UI_RANGE && k != v.size()) {
-      *error = std::string(p.name) + ": values after the announced ranges (use ASCENDC_TPL_UI_MIX)";
+    case ::npukb::tpl::UintForm::kRangeReversed: *error = name + ": a range ends before it starts"; return false;
+    case ::npukb::tpl::UintForm::kValuesAfterRanges:
+      *error = name + ": values after the announced ranges (use ASCENDC_TPL_UI_MIX)";
       return false;
-    }
-  } else if (v[0] != ASCENDC_TPL_UI_LIST) {
-    *error = std::string(p.name) + ": unknown UINT mode " + std::to_string(v[0]);
-    return false;
   }
-  for (; k < v.size(); ++k) out->push_back(v[k]);
+  const std::size_t n = ::npukb::tpl::uint_count(v.data(), v.size());
+  for (std::size_t i = 0; i < n; ++i) out->push_back(::npukb::tpl::uint_value(v.data(), i));
   return true;
 }
 
