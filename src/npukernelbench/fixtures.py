@@ -155,7 +155,7 @@ def npukb_checker(request: pytest.FixtureRequest, npukb_task, npukb_toolchain, n
         pytest.fail(f"parse_error: {unparsed}", pytrace=False)
     run = request.config.stash[STATE].options          # the run's options (its data seed: one per run, printed)
     options = EvalOptions(shapes=run.shapes, shape_examples=run.shape_examples, shape_seed=run.shape_seed,
-                          data_seed=run.data_seed, soc=run.soc)
+                          data_seed=run.data_seed, soc=run.soc, run_timeout_s=run.run_timeout)
     return Checker(checker_for(npukb_task, npukb_toolchain, files, options))
 
 

@@ -112,6 +112,9 @@ class RunOptions:
     case_score: bool = option("after a static case fails, still check the others to count upstream's case pass rate "
                               "(summary.json's upstream_score); off: stop at the first failure (faster; the verdict is "
                               "the same)", True, cli_default="on", choices=("on", "off"), read=_as_on_off)
+    run_timeout: float = option("seconds of wall-clock and CPU time one simulated kernel run may take (the tiling "
+                                "function, the launch and its checks); a run past it is a timeout verdict", 60.0,
+                                type=float, metavar="S")
     input_budget: int = option("MultiKernelBench tasks: halve the reference's top-level integer sizes until its inputs "
                                "and parameters hold at most N elements (0: the full sizes)", 1 << 20, type=int,
                                metavar="N")
@@ -166,6 +169,8 @@ class RunOptions:
             raise ValueError(f"--npukb-turns must be a whole number >= 1, got {self.turns!r}")
         if self.cpu_threads < 0:
             raise ValueError(f"--cpu-threads must be >= 0, got {self.cpu_threads}")
+        if not self.run_timeout > 0:
+            raise ValueError(f"--npukb-run-timeout must be a number of seconds > 0, got {self.run_timeout}")
         if self.shape_examples < 0:
             raise ValueError(f"--shape-examples must be >= 0, got {self.shape_examples}")
         from npukernelbench.modes import check_mode
@@ -222,7 +227,8 @@ class RunOptions:
 
         return EvalOptions(shapes=self.shapes, shape_examples=self.shape_examples, shape_seed=self.shape_seed,
                            scratch_dir=self.out / "scratch", data_seed=self.data_seed,
-                           input_budget=self.input_budget, soc=self.soc, case_score=self.case_score)
+                           input_budget=self.input_budget, soc=self.soc, case_score=self.case_score,
+                           run_timeout_s=self.run_timeout)
 
     def with_data_seed(self, seed: int | None = None) -> RunOptions:
         """These options with a data seed: ``seed`` when one is given, else the one the options hold,

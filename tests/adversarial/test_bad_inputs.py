@@ -74,10 +74,15 @@ def test_unwritable_output_directory(tmp_path, cases) -> None:
     _clean_error(proc, "cannot write the run directory", "a_file/out", "--npukb-out")
 
 
-def test_bad_option_values(tmp_path, cases) -> None:
-    proc = pytest_run(tmp_path, "cases", "--samples=0", "--npukb-out=out")
+@pytest.mark.parametrize("option, message", [
+    ("--samples=0", "--samples must be >= 1"),
+    ("--npukb-run-timeout=0", "--npukb-run-timeout must be a number of seconds > 0, got 0.0"),
+    ("--npukb-run-timeout=nan", "--npukb-run-timeout must be a number of seconds > 0, got nan"),
+])
+def test_bad_option_values(tmp_path, cases, option, message) -> None:
+    proc = pytest_run(tmp_path, "cases", option, "--npukb-out=out")
     assert proc.returncode == 4
-    _clean_error(proc, "--samples must be >= 1")
+    _clean_error(proc, message)
 
 
 # -- misconfiguration: exit status 4 and one line, never "everything skipped, exit 0" ----------------------

@@ -161,7 +161,8 @@ class GxxToolchain:
             if outcome.infrastructure:
                 raise InfrastructureError(f"gxx-test run: {outcome.infrastructure}")
             if outcome.timed_out:
-                return RunResult(False, message="killed at the wall-clock limit", timed_out=True)
+                return RunResult(False, message=f"killed at its {launch.timeout_s:g} s wall-clock limit",
+                                 timed_out=True)
             if not outcome.ok:
                 return RunResult(False, message=f"kernel crashed ({outcome.signal_name or outcome.returncode}): "
                                                 f"{outcome.stderr.strip()[:300]}")

@@ -63,7 +63,7 @@ def test_an_option_is_one_field_read_by_every_front_end():
              "temperature": "0.5", "top-p": "0.9", "max-tokens": "64", "seed": "9", "lora": "adapter",
              "model-dtype": "bfloat16", "cpu-threads": "1", "gpu-memory-utilization": "0.5", "max-model-len": "128",
              "tensor-parallel-size": "2", "kv-cache-gib": "1.5", "turns": "3", "mode": "full",
-             "input-budget": "4096", "case-score": "off", "soc": "Ascend910_9392"}
+             "input-budget": "4096", "case-score": "off", "soc": "Ascend910_9392", "run-timeout": "90"}
     switches = {"resume", "html", "project-level"}
     argv = [a for k, v in given.items() for a in (f"--npukb-{k}", v)] + [f"--npukb-{k}" for k in switches]
     options = RunOptions.from_namespace(parser.parse_args(argv))
@@ -75,6 +75,7 @@ def test_an_option_is_one_field_read_by_every_front_end():
     assert options.resume and options.html and options.project_level and options.turns == 3
     assert options.input_budget == 4096 and options.eval_options().input_budget == 4096
     assert options.case_score is False and options.eval_options().case_score is False
+    assert options.run_timeout == 90.0 and options.eval_options().run_timeout_s == 90.0
     assert options.soc == options.eval_options().soc == options.prompt_options().soc == "Ascend910_9392"
     assert options.engine_options().kv_cache_gib == 1.5 and options.generator_options().engine.tensor_parallel_size == 2
     assert options.generator_options().cpu_threads == 1

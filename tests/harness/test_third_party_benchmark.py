@@ -64,10 +64,10 @@ def test_blocker_lines_drop_locations_and_numbers(bench) -> None:
     ("host_built", "error: host code calls 'syscall': host code may use the C++ standard library, but no files",
      {}, "limit"),
     ("ran_cleanly", "AIV exception: UB out of range in DataCopy", {}, "ours"),
-    ("ran_cleanly", "timeout: the simulated run exceeded its 120 s limit", {}, "limit"),
+    ("ran_cleanly", "timeout: the simulated run exceeded its limit of 120 s of CPU time", {}, "limit"),
     # a time-out before the launch reported anything (its message mentions the tiling function)
-    ("tiling_ran", "timeout: the simulated run exceeded its N s limit (an endless loop in the kernel or the tiling "
-                   "function?)", {}, "limit"),
+    ("tiling_ran", "timeout: the simulated run exceeded its limit of 60 s of CPU time (an endless loop in the kernel "
+                   "or the tiling function? --npukb-run-timeout sets the base limit)", {}, "limit"),
     ("tiling_ran", "launch refused: TilingFunc returned failure (status 1)", {}, "ours"),
     ("matched", "verify_result.py: mismatch", {}, "ours"),
 ])

@@ -173,7 +173,8 @@ def test_segfault_is_a_runtime_error_naming_the_signal(sim, err_build):
 def test_endless_loop_times_out(sim, err_build):
     result = run(sim, err_build, 7, timeout_s=2.0)
     assert not result.ok and result.timed_out
-    assert "timeout" in result.message
+    assert result.message.startswith("timeout: the simulated run exceeded its limit of 2 s of CPU time"), result.message
+    assert "--npukb-run-timeout" in result.message
 
 
 def test_a_kernel_that_would_wait_without_cpu_does_not_build(sim, make_project):

@@ -124,7 +124,7 @@ class CaseTomlChecker(Checker):
             self._reach(Stage.RAN_CLEANLY)
         where = self.where(case, seed)
         if run.timed_out:
-            return CaseOutcome(Status.TIMEOUT, f"timed out after {self.options.run_timeout_s:g} s {where}: "
+            return CaseOutcome(Status.TIMEOUT, f"timed out {where}: "
                                                f"{run.message}".strip(), case=case)
         if not run.ok:
             return CaseOutcome(Status.RUNTIME_ERROR, f"{run.message or 'kernel run failed'} {where}", case=case)

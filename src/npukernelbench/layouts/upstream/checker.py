@@ -135,7 +135,7 @@ class UpstreamChecker(Checker):
         if isinstance(exc, op_call.KernelRunFailed):
             run = exc.run
             if run.timed_out:
-                return CaseOutcome(Status.TIMEOUT, f"timed out after {self.options.run_timeout_s:g} s {where}: "
+                return CaseOutcome(Status.TIMEOUT, f"timed out {where}: "
                                                    f"{run.message}".strip(), case=case)
             return CaseOutcome(Status.RUNTIME_ERROR, f"{run.message or 'kernel run failed'} {where}", case=case)
         return CaseOutcome(Status.WRONG, f"{exc} {where}", case=case)

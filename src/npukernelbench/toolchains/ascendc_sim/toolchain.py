@@ -27,6 +27,7 @@ from npukernelbench.toolchains.ascendc_sim import builder, call_sites, launch_fi
 from npukernelbench.toolchains.ascendc_sim.build_cache import BuildCache, default_root
 from npukernelbench.toolchains.ascendc_sim.compiler import Compiler, find_compiler
 from npukernelbench.toolchains.ascendc_sim.platform import public_headers, simulated_hardware
+from npukernelbench.toolchains.ascendc_sim.run_limit import run_limit
 from npukernelbench.toolchains.ascendc_sim.sources import INCLUDE_DIR
 from npukernelbench.toolchains.base import (
     BuildResult,
@@ -152,8 +153,9 @@ class AscendCSimToolchain:
                 InfrastructureError(f"cannot write the simulator's request in {folder}: {exc}") from exc
         except (launch_files.LaunchError, KeyError, IndexError, ValueError) as exc:
             raise InfrastructureError(f"the harness made an invalid launch: {exc}") from exc
-        limits = Limits(cpu_s=max(2, math.ceil(launch.timeout_s) + 2), memory_bytes=RUN_MEMORY_BYTES,
-                        wall_s=launch.timeout_s, file_bytes=4 << 30)
+        limit = run_limit(launch)
+        limits = Limits(cpu_s=max(1, math.ceil(limit.cpu_s)), memory_bytes=RUN_MEMORY_BYTES, wall_s=limit.wall_s,
+                        file_bytes=4 << 30)
         outcome = run_confined(Request(argv=[str(launcher), "run", str(folder), str(exe)], cwd=folder, limits=limits,
                                        env=clean_env({"MALLOC_ARENA_MAX": "2"}), phase_to_command=True))
         if outcome.infrastructure:
@@ -189,8 +191,11 @@ class AscendCSimToolchain:
         details["run_seconds"] = round(outcome.seconds, 3)
         if outcome.timed_out:
             return RunResult(ok=False, timed_out=True, details=details,
-                             message=f"timeout: the simulated run exceeded its {launch.timeout_s:g} s limit "
-                                     "(an endless loop in the kernel or the tiling function?)")
+                             message=f"timeout: the simulated run exceeded its limit of {limit.describe()}"
+                                     + (f" or {limit.wall_s:g} s of wall-clock time" if outcome.limit == "wall-clock"
+                                        else "")
+                                     + " (an endless loop in the kernel or the tiling function? --npukb-run-timeout "
+                                       "sets the base limit)")
         if outcome.signal_name:
             return RunResult(ok=False, details=details,
                              message=f"runtime_error: the kernel process died of {outcome.signal_name}"
