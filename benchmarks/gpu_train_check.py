@@ -73,7 +73,7 @@ def _grpo_stage(model: Path, ns: argparse.Namespace, log: Any) -> dict[str, Any]
         "output_dir": str(ns.out / "grpo-lora"), "preset": "lora", "device": ns.device, "max_steps": ns.grpo_steps,
         "num_generations": ns.generations, "per_device_batch_size": batch, "global_batch_size": batch,
         "max_completion_length": ns.max_tokens, "jobs": ns.jobs, "logging_steps": 1, "save_steps": ns.grpo_steps,
-        "save_total_limit": 1, "report_to": ["none"]})
+        "save_total_limit": 1, "report_to": ["none"], "turns": ns.turns})
     started = time.monotonic()
     metrics = run_grpo(settings, log=log).metrics
     seconds = time.monotonic() - started
@@ -81,7 +81,7 @@ def _grpo_stage(model: Path, ns: argparse.Namespace, log: Any) -> dict[str, Any]
             "evaluations": metrics.get("evaluations"), "evals_per_second": metrics.get("evals_per_second"),
             "verdicts": metrics.get("verdicts"), "no_outcome": metrics.get("no_outcome"),
             "reward_first": metrics.get("reward_first"), "reward_last": metrics.get("reward_last"),
-            "peak_device_gib": _peak_memory_gib(ns.device)}
+            "turns": ns.turns, "final_turns": metrics.get("final_turns"), "peak_device_gib": _peak_memory_gib(ns.device)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -102,6 +102,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--generations", type=int, default=8, help="GRPO completions per prompt")
     parser.add_argument("--max-tokens", type=int, default=512, help="GRPO new tokens per completion")
     parser.add_argument("--jobs", type=int, default=8, help="evaluation worker processes")
+    parser.add_argument("--turns", type=int, default=1, help="GRPO rollouts with multi-turn repair: a failing "
+                        "completion gets its feedback and the policy answers again, up to N turns")
     parser.add_argument("--skip", action="append", default=[], choices=("sft-lora", "sft-full", "grpo"),
                         help="leave a stage out (repeatable)")
     ns = parser.parse_args(argv)
