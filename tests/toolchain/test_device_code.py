@@ -196,3 +196,42 @@ def test_the_symbol_checks_read_outputs_longer_than_the_confinement_keeps(tmp_pa
     text = run(["/bin/sh", "-c", "i=0; while [ $i -lt 20000 ]; do echo 0123456789abcdef; i=$((i+1)); done"],
                "printing")
     assert len(text) == 20000 * 17 and not list(tmp_path.iterdir())
+
+
+# A distribution's compiler may turn hardening on by default (Ubuntu's g++: -fstack-protector-strong and
+# -D_FORTIFY_SOURCE=3): the device-code flags must turn off what would make the compiler itself call the C
+# library, or every kernel would fail the device-symbol check on such a host.
+DISTRO_DEFAULTS = ("-fstack-protector-all", "-D_FORTIFY_SOURCE=3")
+CANARY_SOURCE = r"""
+#include <cstring>
+void fill(char* out, const char* in, unsigned n);
+void kernel_like(char* out, const char* in, unsigned n) {
+  char local[64];
+  std::memcpy(local, in, n);
+  fill(out, local, n);
+}
+"""
+
+
+def _undefined(tmp_path, flags: tuple[str, ...]) -> set[str]:
+    import subprocess
+
+    from npukernelbench.toolchains.ascendc_sim import compiler as cc
+    from npukernelbench.toolchains.ascendc_sim import elf_object
+
+    found = cc.find_compiler()
+    if isinstance(found, str):
+        pytest.fail(found, pytrace=False)
+    (tmp_path / "k.cpp").write_text(CANARY_SOURCE, encoding="utf-8")
+    subprocess.run([found.path, *DISTRO_DEFAULTS, *flags, "-c", "k.cpp", "-o", "k.o"], cwd=tmp_path, check=True,
+                   capture_output=True, timeout=120)
+    return {s.name for s in elf_object.read(tmp_path / "k.o").symbols if not s.defined and s.name}
+
+
+def test_kernel_flags_undo_a_distributions_default_hardening(tmp_path) -> None:
+    from npukernelbench.toolchains.ascendc_sim.compiler import KERNEL_FLAGS
+
+    assert not {"__stack_chk_fail", "__memcpy_chk"} & _undefined(tmp_path, KERNEL_FLAGS)
+    # the same compile without the flags that undo them calls the C library's canary and bounds checks
+    assert "__stack_chk_fail" in _undefined(tmp_path, tuple(f for f in KERNEL_FLAGS if f != "-fno-stack-protector"))
+    assert "__memcpy_chk" in _undefined(tmp_path, tuple(f for f in KERNEL_FLAGS if f != "-U_FORTIFY_SOURCE"))

@@ -28,15 +28,17 @@ FLAGS: tuple[str, ...] = ("-std=c++17", "-O1", "-g0", "-pthread", "-fno-strict-a
 # real kernels skip device behaviour (SyncAll, GetAccVal) under them.
 KERNEL_DEFINES: tuple[str, ...] = ("-D__CCE_AICORE__=220", "-D__NPU_ARCH__=2201")
 # Device code has no C++ runtime: no exceptions, no RTTI, no thread-safe statics (no threads), no
-# errno (scalar math builtins stay builtins). No _FORTIFY_SOURCE (some distributions define it): the C
-# library's memory functions are the device's (npukb_sim/kernel/device_libc.h). -g1 (line tables and
+# errno (scalar math builtins stay builtins). No _FORTIFY_SOURCE and no stack protector (distributions'
+# compilers turn them on by default, Ubuntu's both): the C library's memory functions are the device's
+# (npukb_sim/kernel/device_libc.h), and a canary check would make every kernel call __stack_chk_fail, which
+# the device-symbol check must refuse as a C library call. -g1 (line tables and
 # inlining, same code as -g0) lets the device-symbol check tell whose code a call is and name its kernel
 # line (device_symbols.py), and reports name the kernel line that called an API from the call stack
 # (call_sites.py; the API has no location parameters); DWARF 4, whose line tables binutils reads
 # reliably in relocatable objects; one section per function, so that every call between functions is a
 # relocation the check can follow.
 DEVICE_CODE_FLAGS: tuple[str, ...] = ("-fno-exceptions", "-fno-rtti", "-fno-threadsafe-statics", "-fno-math-errno",
-                                      "-U_FORTIFY_SOURCE", *LINE_TABLE_FLAGS)
+                                      "-U_FORTIFY_SOURCE", "-fno-stack-protector", *LINE_TABLE_FLAGS)
 KERNEL_FLAGS: tuple[str, ...] = tuple(f for f in FLAGS if f != "-g0") + KERNEL_DEFINES + DEVICE_CODE_FLAGS
 # Host TUs (tiling function + OpDef) run once per launch: no optimisation, fastest to compile.
 # Line tables let the host-symbol check name the host line of a call host code may not make (see
