@@ -81,7 +81,8 @@ def _grpo_stage(model: Path, ns: argparse.Namespace, log: Any) -> dict[str, Any]
             "evaluations": metrics.get("evaluations"), "evals_per_second": metrics.get("evals_per_second"),
             "verdicts": metrics.get("verdicts"), "no_outcome": metrics.get("no_outcome"),
             "reward_first": metrics.get("reward_first"), "reward_last": metrics.get("reward_last"),
-            "turns": ns.turns, "final_turns": metrics.get("final_turns"), "peak_device_gib": _peak_memory_gib(ns.device)}
+            "turns": ns.turns, "final_turns": metrics.get("final_turns"),
+            "peak_device_gib": _peak_memory_gib(ns.device)}
 
 
 def main(argv: list[str] | None = None) -> int:

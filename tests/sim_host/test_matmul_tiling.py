@@ -179,6 +179,13 @@ int main() {
     TCubeTiling t{}; long long r = m.GetTiling(t);
     std::printf("layout %lld %d %d %d %d %d %d %d %d %d\n", r, t.ALayoutInfoB, t.ALayoutInfoS, t.ALayoutInfoN,
                 t.ALayoutInfoG, t.ALayoutInfoD, t.BLayoutInfoG, t.CLayoutInfoS1, t.CLayoutInfoS2, t.BatchNum); }
+  // the layout setters are members of every tiling class (the pages' examples call them on MultiCoreMatmulTiling)
+  { MultiCoreMatmulTiling m; setup(m, DataType::DT_FLOAT16, DataType::DT_FLOAT, false, false, 32, 256, 64);
+    int ra = m.SetALayout(2, 32, 1, 1, 64), rb = m.SetBLayout(2, 64, 1, 1, 256), rc = m.SetCLayout(2, 32, 1, 1, 256);
+    int rn = m.SetBatchNum(2), rz = m.SetALayout(2, 0, 1, 1, 64);
+    TCubeTiling t{}; long long r = m.GetTiling(t);
+    std::printf("multicore_layout %d %d %d %d %d %lld %d %d %d %d %d\n", ra, rb, rc, rn, rz, r, t.ALayoutInfoB,
+                t.ALayoutInfoS, t.BLayoutInfoS, t.CLayoutInfoS2, t.BatchNum); }
   // buffer queries
   { MatmulApiTiling m; setup(m, DataType::DT_FLOAT16, DataType::DT_FLOAT, false, false, 256, 256, 256);
     optiling::TCubeTiling o; TCubeTiling t{}; m.GetTiling(o); m.GetTiling(t);
@@ -402,6 +409,8 @@ def test_batch_tiling(out):
     d, md, nd, bcm, bcn, a_b, b_b, c_b = out["batchcores"]
     assert (md, nd, bcm, bcn, d) == (1, 1, 4, 1, 4) and (a_b, b_b, c_b) == (2, 8, 8)
     assert out["layout"] == [0, 2, 64, 4, 2, 64, 1, 64, 64, 8]
+    # on MultiCoreMatmulTiling too; a zero dimension is refused (-1) and leaves the layout as it was
+    assert out["multicore_layout"] == [0, 0, 0, 0, -1, 0, 2, 32, 64, 256, 2]
 
 
 @pytest.mark.api("获取Matmul计算所需空间/MatmulGetTmpBufSize",

@@ -480,30 +480,30 @@ bool layout_ok(std::int32_t b, std::int32_t s, std::int32_t n, std::int32_t g, s
 }
 }  // namespace
 
-std::int32_t BatchMatmulTiling::SetALayout(std::int32_t b, std::int32_t s, std::int32_t n, std::int32_t g, std::int32_t d) {
+std::int32_t MatmulApiTilingBase::SetALayout(std::int32_t b, std::int32_t s, std::int32_t n, std::int32_t g, std::int32_t d) {
   if (!layout_ok(b, s, n, g, d)) return -1;
   const std::int32_t v[5] = {b, s, n, g, d};
   std::memcpy(a_layout_, v, sizeof v);
   return 0;
 }
-std::int32_t BatchMatmulTiling::SetBLayout(std::int32_t b, std::int32_t s, std::int32_t n, std::int32_t g, std::int32_t d) {
+std::int32_t MatmulApiTilingBase::SetBLayout(std::int32_t b, std::int32_t s, std::int32_t n, std::int32_t g, std::int32_t d) {
   if (!layout_ok(b, s, n, g, d)) return -1;
   const std::int32_t v[5] = {b, s, n, g, d};
   std::memcpy(b_layout_, v, sizeof v);
   return 0;
 }
-std::int32_t BatchMatmulTiling::SetCLayout(std::int32_t b, std::int32_t s, std::int32_t n, std::int32_t g, std::int32_t d) {
+std::int32_t MatmulApiTilingBase::SetCLayout(std::int32_t b, std::int32_t s, std::int32_t n, std::int32_t g, std::int32_t d) {
   if (!layout_ok(b, s, n, g, d)) return -1;
   const std::int32_t v[5] = {b, s, n, g, d};
   std::memcpy(c_layout_, v, sizeof v);
   return 0;
 }
-std::int32_t BatchMatmulTiling::SetBatchNum(std::int32_t batch) {
+std::int32_t MatmulApiTilingBase::SetBatchNum(std::int32_t batch) {
   if (batch <= 0) return -1;
   batch_num_ = batch;
   return 0;
 }
-std::int32_t BatchMatmulTiling::SetBatchInfoForNormal(std::int32_t batchA, std::int32_t batchB, std::int32_t m,
+std::int32_t MatmulApiTilingBase::SetBatchInfoForNormal(std::int32_t batchA, std::int32_t batchB, std::int32_t m,
                                                       std::int32_t n, std::int32_t k) {
   if (batchA <= 0 || batchB <= 0 || std::max(batchA, batchB) % std::min(batchA, batchB) != 0) return -1;
   if (SetShape(m, n, k) != 0) return -1;

@@ -147,6 +147,13 @@ class MatmulApiTilingBase {
                              MatrixTraverse traverseIn = MatrixTraverse::NOSET, bool enVecND2NZIn = false);
   void SetMatmulConfigParams(const MatmulConfigParams& configParams);
   std::int32_t SetSparse(bool isSparseIn = false);
+  // The layouts of A, B and C (BSNGD, SBNGD, BNGS1S2) and the batch count of a batched Matmul (IterateBatch /
+  // IterateNBatch): members of every tiling class, as the pages' examples use them on MultiCoreMatmulTiling.
+  std::int32_t SetALayout(std::int32_t b, std::int32_t s, std::int32_t n, std::int32_t g, std::int32_t d);
+  std::int32_t SetBLayout(std::int32_t b, std::int32_t s, std::int32_t n, std::int32_t g, std::int32_t d);
+  std::int32_t SetCLayout(std::int32_t b, std::int32_t s, std::int32_t n, std::int32_t g, std::int32_t d);
+  std::int32_t SetBatchNum(std::int32_t batch);
+  std::int32_t SetBatchInfoForNormal(std::int32_t batchA, std::int32_t batchB, std::int32_t m, std::int32_t n, std::int32_t k);
   std::int64_t GetTiling(optiling::TCubeTiling& tiling);
   std::int64_t GetTiling(::TCubeTiling& tiling);
   std::int32_t GetBaseM() const { return base_m_; }
@@ -173,7 +180,7 @@ class MatmulApiTilingBase {
   std::int32_t mm_config_type_ = 1;
   ScheduleType schedule_ = ScheduleType::INNER_PRODUCT;
   std::int32_t base_m_ = 0, base_n_ = 0, base_k_ = 0;
-  // layout and batch information (BatchMatmulTiling), copied into the tiling
+  // layout and batch information (SetALayout ... SetBatchInfoForNormal), copied into the tiling
   std::int32_t a_layout_[5] = {0, 0, 0, 0, 0}, b_layout_[5] = {0, 0, 0, 0, 0}, c_layout_[5] = {0, 0, 0, 0, 0};
   std::int32_t batch_num_ = 1, batch_a_ = 1, batch_b_ = 1;
 };
@@ -209,19 +216,13 @@ class MultiCoreMatmulTiling : public MatmulApiTilingBase {
   bool split_k_ = false, planned_ = false;
 };
 
-// Batched Matmul (IterateBatch / IterateNBatch): the layouts of A, B and C (SetALayout / SetBLayout /
-// SetCLayout for BSNGD, SBNGD, BNGS1S2; SetBatchInfoForNormal for NORMAL) and the batch count go into the
-// tiling; each core computes whole batches (batchCoreM of the `dim` cores along the batches).
+// Batched Matmul (IterateBatch / IterateNBatch): the layouts and batch count (set through the base class)
+// go into the tiling; each core computes whole batches (batchCoreM of the `dim` cores along the batches).
 class BatchMatmulTiling : public MultiCoreMatmulTiling {
  public:
   BatchMatmulTiling() = default;
   explicit BatchMatmulTiling(const platform_ascendc::PlatformAscendC& ascendcPlatform)
       : MultiCoreMatmulTiling(ascendcPlatform) {}
-  std::int32_t SetALayout(std::int32_t b, std::int32_t s, std::int32_t n, std::int32_t g, std::int32_t d);
-  std::int32_t SetBLayout(std::int32_t b, std::int32_t s, std::int32_t n, std::int32_t g, std::int32_t d);
-  std::int32_t SetCLayout(std::int32_t b, std::int32_t s, std::int32_t n, std::int32_t g, std::int32_t d);
-  std::int32_t SetBatchNum(std::int32_t batch);
-  std::int32_t SetBatchInfoForNormal(std::int32_t batchA, std::int32_t batchB, std::int32_t m, std::int32_t n, std::int32_t k);
   using MultiCoreMatmulTiling::GetCoreNum;
   std::int32_t GetCoreNum(std::int32_t& dim, std::int32_t& mDim, std::int32_t& nDim, std::int32_t& batchCoreM,
                           std::int32_t& batchCoreN);
