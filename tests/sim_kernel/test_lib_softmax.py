@@ -77,7 +77,7 @@ def test_softmax_every_overload(prog) -> None:
   SoftMax<float>(z, s, m, x, t, tiling, rows); OUT(z);
   SoftMax<float>(z, x, tiling, rows); OUT(z);
   SoftMax<float>(z, x, t, tiling, rows); OUT(z);
-  SoftMaxShapeInfo hrows{8, 64, 8, 64};
+  SoftMaxShapeInfo hrows(8, 64, 8, 64);                      // the pages' parenthesised form
   SoftMax<half>(zh, s, m, xh, tiling, hrows); OUTH(zh); OUT(s); OUT(m);   // half data, float statistics
   SoftMax<half>(zh, s, m, xh, t, tiling, hrows); OUTH(zh);
   LocalTensor<half> sh = bh2.Get<half>(), mh = bh2.Get<half>()[128];
@@ -288,7 +288,7 @@ def test_softmax_grad_and_grad_front(prog) -> None:
   SoftmaxGrad<float>(z, gr, x, tiling, false, rows); OUT(z);
   SoftmaxGrad<float>(s, gr, x, t, tiling, true, rows); OUT(s);
   SoftmaxGradFront<float>(m, gr, x, tiling, rows); OUT(m);
-  SoftMaxShapeInfo hrows{8, 64, 8, 64};
+  SoftMaxShapeInfo hrows(8, 64, 8, 64);                      // the pages' parenthesised form
   SoftmaxGrad<half>(zh, xh, xh, t, tiling, false, hrows); OUTH(zh);
   SoftmaxGradFront<half>(eh, xh, xh, t, tiling, hrows); OUTH(eh);
 """

@@ -33,7 +33,13 @@
 
 namespace AscendC {
 
+// The shape of a softmax's source: built as `= {m, k, oriM, oriK}`, as `{}` (the API's default argument:
+// the tiling's shape) and, as the reference's own examples do, with parentheses `(m, k, oriM, oriK)`.
 struct SoftMaxShapeInfo {
+  SoftMaxShapeInfo() = default;
+  SoftMaxShapeInfo(std::uint32_t srcMIn, std::uint32_t srcKIn, std::uint32_t oriSrcMIn,
+                   std::uint32_t oriSrcKIn)
+      : srcM(srcMIn), srcK(srcKIn), oriSrcM(oriSrcMIn), oriSrcK(oriSrcKIn) {}
   std::uint32_t srcM = 0;
   std::uint32_t srcK = 0;
   std::uint32_t oriSrcM = 0;
