@@ -12,6 +12,7 @@ is two or more words without ``=``, not a control statement). Anything else is a
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 NAMESPACE_MACROS = re.compile(r"^(?:REGISTER_\w+|BEGIN_\w+|END_\w+|\w+_DEF\w*|OP_ADD|ASCENDC_TPL_\w+|"
@@ -21,6 +22,7 @@ _CONTROL = {"if", "for", "while", "switch", "do", "else", "try", "return", "case
 _RECORD = re.compile(r"^(?:template\s*<.*?>\s*)?(?:class|struct|union|enum)\b", re.S)
 _INCLUDE = re.compile(r"^\s*#\s*include\s*([<\"])([^>\"]+)[>\"]")
 _DEFINE = re.compile(r"^\s*#\s*define\s+(\w+)")
+_OPENS_NAMESPACE = re.compile(r"^namespace\s+[\w:]+\s*\{")
 _WORDS_BEFORE_CALL = re.compile(r"^[\w\s:<>,*&~]+$")
 ELISION = re.compile(r"^[ \t]*(?:\.\.\.|…+)[ \t]*;?[ \t]*$", re.M)
 
@@ -96,9 +98,17 @@ def _include_found(line: str, include_dirs: list[Path]) -> bool:
     return bool(m) and any((d / m.group(2)).is_file() for d in include_dirs)
 
 
-def wrap(code: str, side: str, namespace: str, include_dirs: list[Path]) -> tuple[str, list[str]]:
-    """The block as C++ for the side's translation unit, and the ``#include`` lines dropped (the rules in
-    :mod:`examples`); ``include_dirs``: where a kept header is found (the simulator's, the compiler's)."""
+@dataclass(frozen=True)
+class Wrapped:
+    code: str                      # the block as C++ for its side's translation unit
+    dropped: list[str]             # the #include lines left out (headers found nowhere)
+    alone: bool                    # it opens a namespace of its own: unwrapped, in a translation unit alone
+
+
+def wrap(code: str, side: str, namespace: str, include_dirs: list[Path]) -> Wrapped:
+    """The block as C++ (the rules in :mod:`examples`); ``include_dirs``: where a kept header is found (the
+    simulator's, the compiler's). A block that opens a namespace (``namespace ops { ... }``, as an OpDef or
+    tiling file does) means the real one: it is not wrapped in ``namespace`` and compiles alone."""
     code = ELISION.sub("", re.sub(r'\bextern\s+"C"\s*', "", code))
     hoisted: list[str] = []
     dropped: list[str] = []
@@ -113,13 +123,17 @@ def wrap(code: str, side: str, namespace: str, include_dirs: list[Path]) -> tupl
         if m:
             macros.append(m.group(1))
         (defs if is_definition(it) else stmts).append(it)
+    alone = any(_OPENS_NAMESPACE.match(_masked(d).strip()) for d in defs)
     prefix = "__aicore__ inline auto" if side == "kernel" else "inline auto"
-    out = [*hoisted, f"namespace {namespace} {{"]
+    out = [*hoisted] if alone else [*hoisted, f"namespace {namespace} {{"]
     if side == "kernel":
         out.append("using namespace AscendC;")
+    else:
+        out.append("using namespace ops;")
     out += [d.rstrip("\n") for d in defs]
     if stmts:
         out += [f"{prefix} npukb_example() {{", *(s.rstrip("\n") for s in stmts), "}"]
-    out.append("}")
+    if not alone:
+        out.append("}")
     out += [f"#undef {name}" for name in macros]
-    return "\n".join(out) + "\n", dropped
+    return Wrapped("\n".join(out) + "\n", dropped, alone)

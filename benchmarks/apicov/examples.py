@@ -17,7 +17,10 @@ Rules, in order:
    ``BEGIN_TILING_DATA_DEF``, preprocessor lines) or statements. Definitions compile at namespace scope;
    statements inside ``__aicore__ inline auto npukb_example()`` (kernel) or ``inline auto npukb_example()``
    (host): ``auto``, so that a host example's ``return ge::GRAPH_SUCCESS;`` compiles. Each block lives in a
-   namespace of its own (``using namespace AscendC;`` on the kernel side, as kernel files have it);
+   namespace of its own (``using namespace AscendC;`` on the kernel side, as kernel files have it;
+   ``using namespace ops;`` on the host side, where registration code lives in ``namespace ops``), except
+   a block that opens a namespace itself (``namespace optiling { ... }``: the real one), which compiles
+   unwrapped in a translation unit of its own;
    ``extern "C"`` is dropped (two examples' kernels of one name would clash), and so is a line of only
    ``...`` (the example's "code left out"); ``#include`` lines are
    hoisted before the namespace, kept when the header is the simulator's or the compiler's, else dropped
@@ -27,8 +30,8 @@ Rules, in order:
 5. *Classify*: ``compiles`` (no error); ``fragment``: every error says a name was not declared
    (:data:`UNDECLARED`) and each such name is the example's own, free (:mod:`known_names`: no API title
    or prototype of the reference, no header of ours defines it), or is a parse consequence of one
-   (:data:`CASCADE` on a line that names a free name, :data:`NON_CLASS` for a variable declared on a
-   line where a free name was reported); ``fails``: anything else, with its first such error (``cause``).
+   (:data:`CASCADE` in a statement that names a free name, :data:`NON_CLASS` for a variable declared
+   in a statement where a free name was reported); ``fails``: anything else, with its first such error (``cause``).
 """
 
 from __future__ import annotations
@@ -53,7 +56,7 @@ _HOST_WORDS = re.compile(r"gert::|\boptiling\b|TilingContext|GRAPH_SUCCESS|conte
                          r"\bOpDef\b|this->Input|this->Output|\bOP_ADD\b")
 UNDECLARED = re.compile(r"^[‘'`](?P<name>[A-Za-z_]\w*)[’'] (?:was not declared in this scope|has not been declared|"
                         r"does not name a type)")
-# what g++ says on a line that names an undeclared name, because of it (`que.AllocTensor<half>()` parses as
+# what g++ says on a statement that names an undeclared name, because of it (`que.AllocTensor<half>()` parses as
 # comparisons when `que` is unknown: "expected primary-expression before '>' token"), and later about a
 # variable declared on such a line (its type is an error, taken as int)
 CASCADE = re.compile(r"^(?:expected primary-expression before|template argument \d+ is invalid|"
@@ -162,10 +165,21 @@ def classify(block: Block, errors: list[tuple[int, str]], known: set[str], code:
     block.errors = [msg for _, msg in errors]
     lines = code.splitlines()
     free: list[str] = []
-    tainted: set[str] = set()                   # the words of the lines where a free name was reported
+    tainted: set[str] = set()                   # the words of the statements where a free name was reported
 
     def words(line: int) -> set[str]:
-        return set(re.findall(r"\w+", lines[line - 1])) if 0 < line <= len(lines) else set()
+        """The words of the statement around ``line`` (from the line after one that ends in ``;``, ``{``
+        or ``}`` to the next such line)."""
+        if not 0 < line <= len(lines):
+            return set()
+        ends = [bool(re.search(r"[;{}]\s*(?://.*)?$", ln)) for ln in lines]
+        a = line - 1
+        while a > 0 and not ends[a - 1]:
+            a -= 1
+        b = line - 1
+        while b < len(lines) - 1 and not ends[b]:
+            b += 1
+        return set(re.findall(r"\w+", "\n".join(lines[a:b + 1])))
 
     block.cause = ""
     for line, msg in errors:
@@ -242,10 +256,15 @@ def measure(docs: Path, include_dir: Path, compiler: str, family: str | None = N
                           probes.prelude(HOST_HEADERS, HOST_NAMESPACES))
     include_dirs = [include_dir, *_system_include_dirs(compiler)]
     by_side: dict[str, list[tuple[Block, str]]] = {"kernel": [], "host": []}
+    batches: list[tuple[str, list[tuple[Block, str]]]] = []
     for n, b in enumerate(blocks):
-        code, b.dropped_includes = example_shape.wrap(b.code, b.side, f"npukb_ex{n}", include_dirs)
-        by_side[b.side].append((b, code))
-    batches = [(side, items[i:i + BATCH]) for side, items in by_side.items() for i in range(0, len(items), BATCH)]
+        w = example_shape.wrap(b.code, b.side, f"npukb_ex{n}", include_dirs)
+        b.dropped_includes = w.dropped
+        if w.alone:
+            batches.append((b.side, [(b, w.code)]))
+        else:
+            by_side[b.side].append((b, w.code))
+    batches += [(side, items[i:i + BATCH]) for side, items in by_side.items() for i in range(0, len(items), BATCH)]
     from concurrent.futures import ThreadPoolExecutor
     done = [0]
 

@@ -9,7 +9,7 @@ example's own, so "'X' was not declared" for it is a gap of the simulator (:mod:
   are reached through their struct and are not listed).
 * Defined by the headers: read from the header text, not compiled: macro names and, at namespace scope
   (class and function bodies left out: a member or a local is not reachable unqualified), the names after
-  ``class``/``struct``/``union``/``enum``/``namespace``/``concept``, ``using X =`` aliases, ``typedef``
+  ``class``/``struct``/``union``/``enum``/``concept``, ``using X =`` aliases, ``typedef``
   names, declared functions (``Type name(``), ``constexpr`` and ``static const`` constants, and
   enumerators. A parameter's name (of a function or a template) and a called name are not definitions.
 """
@@ -25,7 +25,7 @@ _ASCII_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _HEADER_SUFFIXES = {".h", ".hpp", ".inc", ".hh"}
 _DEFINING = re.compile(
     r"#\s*define\s+(\w+)|"
-    r"\b(?:class|struct|union|enum(?:\s+class|\s+struct)?|namespace|concept)\s+(?:alignas\s*\([^)]*\)\s*)?(\w+)|"
+    r"\b(?:class|struct|union|enum(?:\s+class|\s+struct)?|concept)\s+(?:alignas\s*\([^)]*\)\s*)?(\w+)|"
     r"\busing\s+(\w+)\s*=|"
     r"\btypedef\b[^;{}]*?(\w+)\s*(?:\[[^\]]*\])?\s*;|"
     r"(?<![\w:])(?!(?:return|new|else|case|throw|delete|sizeof|co_return)\b)[A-Za-z_]\w*(?:<[^;(){}]*>)?[*&\s]+"

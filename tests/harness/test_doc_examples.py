@@ -266,15 +266,18 @@ END_TILING_DATA_DEF;
 def test_wrap_shapes(tmp_path):
     (tmp_path / "kernel_operator.h").write_text("", encoding="utf-8")
     mixed = '#include "kernel_operator.h"\n#include "my_tiling.h"\nstruct S { int v; };\nextern "C" ' \
-            '__global__ void k() {}\nS s;\n'
-    code, dropped = example_shape.wrap(mixed, "kernel", "ns1", [tmp_path])
-    assert dropped == ['#include "my_tiling.h"']
+            '__global__ void k() {}\nS s;\n...\n'
+    w = example_shape.wrap(mixed, "kernel", "ns1", [tmp_path])
+    assert w.dropped == ['#include "my_tiling.h"'] and not w.alone
+    code = w.code
     assert code.index('#include "kernel_operator.h"') < code.index("namespace ns1 {") < code.index("struct S") \
         < code.index("__aicore__ inline auto npukb_example() {") < code.index("S s;")
-    assert 'extern "C"' not in code and "using namespace AscendC;" in code
-    host, _ = example_shape.wrap("#define M 2\nint y = M;\n", "host", "ns2", [tmp_path])
-    assert "using namespace" not in host and "inline auto npukb_example() {" in host
-    assert host.rstrip().endswith("#undef M")
+    assert 'extern "C"' not in code and "using namespace AscendC;" in code and "..." not in code
+    host = example_shape.wrap("#define M 2\nint y = M;\n", "host", "ns2", [tmp_path])
+    assert "using namespace ops;" in host.code and "inline auto npukb_example() {" in host.code
+    assert host.code.rstrip().endswith("#undef M")
+    own = example_shape.wrap("namespace optiling {\nstruct T {};\n}\n", "host", "ns3", [tmp_path])
+    assert own.alone and "ns3" not in own.code
 
 
 def test_classify_rule():
@@ -294,6 +297,13 @@ def test_classify_rule():
     assert b.status == "fragment" and b.free_names == ["que"]
     examples.classify(b, [*que, (3, "expected primary-expression before ‘>’ token")], set(), code)
     assert b.status == "fails" and b.cause.startswith("expected primary-expression")
+    # a statement over several lines is one statement
+    code = "Call(que,\n     x.Get<half>());\nOther(y.Get<half>());\n"
+    split = [(1, "‘que’ was not declared in this scope"), (2, "expected primary-expression before ‘>’ token")]
+    examples.classify(b, split, set(), code)
+    assert b.status == "fragment"
+    examples.classify(b, [*split, (3, "expected primary-expression before ‘>’ token")], set(), code)
+    assert b.status == "fails"
     # a variable declared where a free name was reported is an error (int): requests for its members follow
     code = "Params<T> params;\nparams.h = 1;\nint q = 0;\nq.h = 2;\n"
     bad = [(1, "‘T’ was not declared in this scope"), (1, "template argument 1 is invalid"),
@@ -313,5 +323,5 @@ typedef unsigned Word; constexpr int kLimit = 3;
 inline void Run(const int count = 0, int dst = 1) { int local = 2; } }
 """, encoding="utf-8")
     names = known_names.header_names(tmp_path)
-    assert {"MAC", "NS", "Mode", "FAST", "SLOW", "Cfg", "Alias", "Word", "kLimit", "Run"} <= names
-    assert not {"count", "dst", "local", "Inner"} & names
+    assert {"MAC", "Mode", "FAST", "SLOW", "Cfg", "Alias", "Word", "kLimit", "Run"} <= names
+    assert not {"count", "dst", "local", "Inner", "NS"} & names      # nor a namespace: not a variable's rival
