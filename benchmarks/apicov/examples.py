@@ -30,8 +30,9 @@ Rules, in order:
 5. *Classify*: ``compiles`` (no error); ``fragment``: every error says a name was not declared
    (:data:`UNDECLARED`) and each such name is the example's own, free (:mod:`known_names`: no API title
    or prototype of the reference, no header of ours defines it), or is a parse consequence of one
-   (:data:`CASCADE` in a statement that names a free name, :data:`NON_CLASS` for a variable declared
-   in a statement where a free name was reported); ``fails``: anything else, with its first such error (``cause``).
+   (:data:`CASCADE` in a statement that names a free name or a variable declared where one was
+   reported (:data:`DECLARED`), :data:`NON_CLASS` for a member of such a variable); ``fails``: anything
+   else, with its first such error (``cause``).
 """
 
 from __future__ import annotations
@@ -56,11 +57,12 @@ _HOST_WORDS = re.compile(r"gert::|\boptiling\b|TilingContext|GRAPH_SUCCESS|conte
                          r"\bOpDef\b|this->Input|this->Output|\bOP_ADD\b")
 UNDECLARED = re.compile(r"^[‘'`](?P<name>[A-Za-z_]\w*)[’'] (?:was not declared in this scope|has not been declared|"
                         r"does not name a type)")
-# what g++ says on a statement that names an undeclared name, because of it (`que.AllocTensor<half>()` parses as
-# comparisons when `que` is unknown: "expected primary-expression before '>' token"), and later about a
-# variable declared on such a line (its type is an error, taken as int)
+# what g++ says on a statement that names an undeclared name, or a variable declared in such a statement,
+# because of it (`que.AllocTensor<half>()` parses as comparisons when `que` is unknown: "expected
+# primary-expression before '>' token"); and about a member of such a variable (its type is an error: int)
 CASCADE = re.compile(r"^(?:expected primary-expression before|template argument \d+ is invalid|"
                      r"expected [‘'][;,)>][’'] before)")
+DECLARED = re.compile(r"(?<=[\w>])\s+[*&]*(\w+)\s*(?=[;=({\[])")
 NON_CLASS = re.compile(r"^request for member [‘'][^’']*[’'] in [‘'](?P<var>\w+)[’'], "
                        r"which is of non-class type [‘']int[’']")
 STATUSES = ("compiles", "fragment", "fails")
@@ -165,13 +167,13 @@ def classify(block: Block, errors: list[tuple[int, str]], known: set[str], code:
     block.errors = [msg for _, msg in errors]
     lines = code.splitlines()
     free: list[str] = []
-    tainted: set[str] = set()                   # the words of the statements where a free name was reported
+    tainted: set[str] = set()                   # variables declared in a statement that names a free name
 
-    def words(line: int) -> set[str]:
-        """The words of the statement around ``line`` (from the line after one that ends in ``;``, ``{``
-        or ``}`` to the next such line)."""
+    def statement(line: int) -> str:
+        """The statement around ``line``: from the line after one that ends in ``;``, ``{`` or ``}`` to the
+        next such line."""
         if not 0 < line <= len(lines):
-            return set()
+            return ""
         ends = [bool(re.search(r"[;{}]\s*(?://.*)?$", ln)) for ln in lines]
         a = line - 1
         while a > 0 and not ends[a - 1]:
@@ -179,17 +181,20 @@ def classify(block: Block, errors: list[tuple[int, str]], known: set[str], code:
         b = line - 1
         while b < len(lines) - 1 and not ends[b]:
             b += 1
-        return set(re.findall(r"\w+", "\n".join(lines[a:b + 1])))
+        return "\n".join(lines[a:b + 1])
+
+    def words(line: int) -> set[str]:
+        return set(re.findall(r"\w+", statement(line)))
 
     block.cause = ""
     for line, msg in errors:
         name = _free(msg, known)
         if name:
             free.append(name)
-            tainted |= words(line)
+            tainted.update(DECLARED.findall(statement(line)))
             continue
         m = NON_CLASS.match(msg)
-        if (CASCADE.match(msg) and words(line) & set(free)) or (m and m.group("var") in tainted):
+        if (CASCADE.match(msg) and words(line) & (set(free) | tainted)) or (m and m.group("var") in tainted):
             continue
         block.cause = msg
         break

@@ -312,6 +312,14 @@ def test_classify_rule():
     assert b.status == "fragment" and b.free_names == ["T"]
     examples.classify(b, [*bad, (4, "request for member ‘h’ in ‘q’, which is of non-class type ‘int’")], set(), code)
     assert b.status == "fails" and "‘q’" in b.cause
+    # a variable whose declaration named a free type: later parse errors in its statements follow from it
+    code = "Matmul<aType> mm;\nmm.SetTensorA(a);\nint k = 0;\nk.x();\n"
+    mm = [(1, "‘aType’ was not declared in this scope"), (1, "template argument 1 is invalid"),
+          (2, "expected primary-expression before ‘.’ token")]
+    examples.classify(b, mm, {"a"}, code)
+    assert b.status == "fragment" and b.free_names == ["aType"]
+    examples.classify(b, [*mm, (4, "expected primary-expression before ‘.’ token")], {"a"}, code)
+    assert b.status == "fails"
     examples.classify(b, [], set())
     assert b.status == "compiles"
 
