@@ -38,6 +38,8 @@ Rules, in order:
 from __future__ import annotations
 
 import re
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -65,7 +67,6 @@ CASCADE = re.compile(r"^(?:expected primary-expression before|template argument 
 DECLARED = re.compile(r"(?<=[\w>])\s+[*&]*(\w+)\s*(?=[;=({\[])")
 NON_CLASS = re.compile(r"^request for member [‘'][^’']*[’'] in [‘'](?P<var>\w+)[’'], "
                        r"which is of non-class type [‘']int[’']")
-STATUSES = ("compiles", "fragment", "fails")
 
 
 @dataclass
@@ -213,7 +214,7 @@ def _free(error: str, known: set[str]) -> str:
 
 
 def _system_include_dirs(compiler: str) -> list[Path]:
-    import subprocess
+    """Where the compiler looks for ``#include <...>`` (from ``-v``), for the blocks' includes."""
     try:
         out = subprocess.run([compiler, "-xc++", "-E", "-v", "-"], input="", capture_output=True, text=True,
                              timeout=60)
@@ -270,7 +271,6 @@ def measure(docs: Path, include_dir: Path, compiler: str, family: str | None = N
         else:
             by_side[b.side].append((b, w.code))
     batches += [(side, items[i:i + BATCH]) for side, items in by_side.items() for i in range(0, len(items), BATCH)]
-    from concurrent.futures import ThreadPoolExecutor
     done = [0]
 
     def one(job: tuple[str, list[tuple[Block, str]]]) -> None:
