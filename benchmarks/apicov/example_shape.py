@@ -22,6 +22,7 @@ _CONTROL = {"if", "for", "while", "switch", "do", "else", "try", "return", "case
 _RECORD = re.compile(r"^(?:template\s*<.*?>\s*)?(?:class|struct|union|enum)\b", re.S)
 _INCLUDE = re.compile(r"^\s*#\s*include\s*([<\"])([^>\"]+)[>\"]")
 _DEFINE = re.compile(r"^\s*#\s*define\s+(\w+)")
+_THIS = re.compile(r"\bthis\s*->")
 _OPENS_NAMESPACE = re.compile(r"^namespace\s+[\w:]+\s*\{")
 _WORDS_BEFORE_CALL = re.compile(r"^[\w\s:<>,*&~]+$")
 ELISION = re.compile(r"^[ \t]*(?:\.\.\.|…+)[ \t]*;?[ \t]*$", re.M)
@@ -131,7 +132,12 @@ def wrap(code: str, side: str, namespace: str, include_dirs: list[Path]) -> Wrap
     else:
         out.append("using namespace ops;")
     out += [d.rstrip("\n") for d in defs]
-    if stmts:
+    if stmts and side == "host" and any(_THIS.search(_masked(st)) for st in stmts):
+        # an OpDef registration's statements (`this->Input("x")...`): a constructor body, as in the real files
+        out += ["struct npukb_example_op : public ops::OpDef {",
+                "explicit npukb_example_op(const char* name) : ops::OpDef(name) {",
+                *(s.rstrip("\n") for s in stmts), "}", "};"]
+    elif stmts:
         out += [f"{prefix} npukb_example() {{", *(s.rstrip("\n") for s in stmts), "}"]
     if not alone:
         out.append("}")

@@ -16,7 +16,9 @@ Rules, in order:
    template, namespace, typedef, function definitions, namespace-scope macros such as
    ``BEGIN_TILING_DATA_DEF``, preprocessor lines) or statements. Definitions compile at namespace scope;
    statements inside ``__aicore__ inline auto npukb_example()`` (kernel) or ``inline auto npukb_example()``
-   (host): ``auto``, so that a host example's ``return ge::GRAPH_SUCCESS;`` compiles. Each block lives in a
+   (host): ``auto``, so that a host example's ``return ge::GRAPH_SUCCESS;`` compiles; host statements that
+   use ``this->`` (OpDef registration: ``this->Input("x")...``) in the constructor of a class derived from
+   ``ops::OpDef``, where the real files have them. Each block lives in a
    namespace of its own (``using namespace AscendC;`` on the kernel side, as kernel files have it;
    ``using namespace ops;`` on the host side, where registration code lives in ``namespace ops``), except
    a block that opens a namespace itself (``namespace optiling { ... }``: the real one), which compiles

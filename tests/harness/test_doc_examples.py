@@ -276,6 +276,8 @@ def test_wrap_shapes(tmp_path):
     host = example_shape.wrap("#define M 2\nint y = M;\n", "host", "ns2", [tmp_path])
     assert "using namespace ops;" in host.code and "inline auto npukb_example() {" in host.code
     assert host.code.rstrip().endswith("#undef M")
+    op = example_shape.wrap('this->Input("x");\n', "host", "ns4", [tmp_path]).code
+    assert "npukb_example_op(const char* name) : ops::OpDef(name) {" in op and "npukb_example()" not in op
     own = example_shape.wrap("namespace optiling {\nstruct T {};\n}\n", "host", "ns3", [tmp_path])
     assert own.alone and "ns3" not in own.code
 
