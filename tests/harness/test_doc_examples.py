@@ -335,3 +335,16 @@ inline void Run(const int count = 0, int dst = 1) { int local = 2; } }
     names = known_names.header_names(tmp_path)
     assert {"MAC", "Mode", "FAST", "SLOW", "Cfg", "Alias", "Word", "kLimit", "Run"} <= names
     assert not {"count", "dst", "local", "Inner", "NS"} & names      # nor a namespace: not a variable's rival
+
+
+def test_errors_placed_by_macro_expansion_note():
+    from apicov import probes
+    ranges = [(10, 14), (15, 20)]
+    stderr = ("/inc/register/tilingdata_base.h:148:2: error: expected primary-expression before ‘private’\n"
+              "/tmp/x/probe_host.cpp:17:1: note: in expansion of macro ‘BEGIN_TILING_DATA_DEF’\n"
+              "/tmp/x/probe_host.cpp:11:3: error: ‘a’ was not declared in this scope\n")
+    errors, clean = probes.attribute_all(stderr, "probe_host.cpp", ranges)
+    assert clean and errors == {1: [(3, "expected primary-expression before ‘private’")],
+                                0: [(2, "‘a’ was not declared in this scope")]}
+    errors, clean = probes.attribute_all(stderr.splitlines(True)[0], "probe_host.cpp", ranges)
+    assert not clean and errors == {}
