@@ -4,7 +4,9 @@ A block is cut into top-level items (brace, paren and bracket depth 0): a prepro
 ``;``; or text up to the ``}`` that closes a top-level brace (and the ``;`` right after it, or up to the
 next ``;`` for a ``class``/``struct``/``union``/``enum``, whose declarators follow the brace). An item is a
 *definition* when it is a preprocessor line, starts with ``template``, ``class``, ``struct``, ``union``,
-``enum``, ``namespace``, ``typedef``, ``__global__``, or a namespace-scope macro (:data:`NAMESPACE_MACROS`),
+``enum``, ``namespace``, ``typedef``, ``__global__``, ``constexpr`` (a constant a template argument may take
+the address of: ``constexpr MatmulConfig MM_CFG = ...``), ``using X =`` (an alias such a constant may
+use), or a namespace-scope macro (:data:`NAMESPACE_MACROS`),
 or is a function definition (it ends with its body's ``}``, and what precedes its first top-level ``(``
 is two or more words without ``=``, not a control statement). Anything else is a statement.
 """
@@ -17,7 +19,8 @@ from pathlib import Path
 
 NAMESPACE_MACROS = re.compile(r"^(?:REGISTER_\w+|BEGIN_\w+|END_\w+|\w+_DEF\w*|OP_ADD|ASCENDC_TPL_\w+|"
                               r"IMPL_OP\w*|OP_TILING_\w+|EXTERN_IMPL_\w+)\b")
-_DEFINING_WORDS = re.compile(r"^(?:template|class|struct|union|enum|namespace|typedef|__global__)\b")
+_DEFINING_WORDS = re.compile(r"^(?:template|class|struct|union|enum|namespace|typedef|__global__|"
+                             r"(?:static\s+)?constexpr|using\s+\w+\s*=)")
 _CONTROL = {"if", "for", "while", "switch", "do", "else", "try", "return", "case", "default", "catch"}
 _RECORD = re.compile(r"^(?:template\s*<.*?>\s*)?(?:class|struct|union|enum)\b", re.S)
 _INCLUDE = re.compile(r"^\s*#\s*include\s*([<\"])([^>\"]+)[>\"]")

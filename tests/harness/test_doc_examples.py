@@ -257,9 +257,13 @@ for (int i = 0; i < N; ++i) { f(i); }
 BEGIN_TILING_DATA_DEF(MyTiling)
 TILING_DATA_FIELD_DEF(uint32_t, len);
 END_TILING_DATA_DEF;
+using A_TYPE = MatmulType<half>;
+constexpr MatmulConfig CFG = GetNormalConfig();
+using namespace AscendC;
 """
     its = [i.strip() for i in example_shape.items(code)]
-    assert [example_shape.is_definition(i) for i in its] == [True, True, True, False, False, False, True, True]
+    assert [example_shape.is_definition(i) for i in its] == [True, True, True, False, False, False, True, True,
+                                                             True, True, False]
     assert its[1].endswith("pair;") and its[3] == "int table[] = {1, 2};" and its[4].endswith("};")
 
 
