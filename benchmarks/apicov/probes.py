@@ -80,8 +80,16 @@ def prelude(headers: tuple[str, ...], namespaces: tuple[str, ...]) -> str:
 
 
 def _attribute(stderr: str, fname: str, ranges: list[tuple[int, int]]) -> tuple[dict[int, str], bool]:
-    """Errors per probe index, and whether every error could be attributed."""
-    errors: dict[int, str] = {}
+    """The first error per probe index, and whether every error could be attributed."""
+    errors, clean = attribute_all(stderr, fname, ranges)
+    return {k: msgs[0][1] for k, msgs in errors.items()}, clean
+
+
+def attribute_all(stderr: str, fname: str,
+                  ranges: list[tuple[int, int]]) -> tuple[dict[int, list[tuple[int, str]]], bool]:
+    """Every error per snippet index, as (line within the snippet it was placed by, message) in g++'s order,
+    and whether every error could be attributed."""
+    errors: dict[int, list[tuple[int, str]]] = {}
     context: list[int] = []
     clean = True
     nested = False           # an error inside a note ("In substitution of ...") explains the one before
@@ -92,6 +100,7 @@ def _attribute(stderr: str, fname: str, ranges: list[tuple[int, int]]) -> tuple[
                 return k
         return None
 
+    pending = ""             # an error placed nowhere yet: a macro's expansion note after it may place it
     for raw in stderr.splitlines():
         if "In substitution of" in raw:
             nested = True
@@ -102,26 +111,40 @@ def _attribute(stderr: str, fname: str, ranges: list[tuple[int, int]]) -> tuple[
         in_probe = Path(m.group("file")).name == fname
         line = int(m.group("line"))
         msg = m.group("msg")
-        if msg.startswith(("error:", "fatal error:")) and nested:
-            nested = False
-            context = []
+        if pending and in_probe and msg.startswith("note: in expansion of macro") and owner(line) is not None:
+            errors.setdefault(owner(line), []).append((line - ranges[owner(line)][0] + 1, pending))
+            pending = ""
             continue
         if msg.startswith(("error:", "fatal error:")):
-            cands = [x for x in ([line] if in_probe else []) + context[::-1]]
-            hit = next((owner(x) for x in cands if owner(x) is not None), None)
-            if hit is None:
+            if pending:
                 clean = False
+                pending = ""
+            if nested:
+                nested = False
+                context = []
+                continue
+            cands = [x for x in ([line] if in_probe else []) + context[::-1]]
+            at = next((x for x in cands if owner(x) is not None), None)
+            if at is None:
+                pending = msg.removeprefix("error:").strip()
             else:
-                errors.setdefault(hit, msg.removeprefix("error:").strip())
+                k = owner(at)
+                errors.setdefault(k, []).append((at - ranges[k][0] + 1, msg.removeprefix("error:").strip()))
             context = []
         elif in_probe and (_CONTEXT.match(msg) or msg.startswith("required from here")):
             context.append(line)
-        elif _CONTEXT.match(msg) or msg.startswith("note:"):
-            pass
-    return errors, clean
+    return errors, clean and not pending
 
 
 def _compile(tc: Toolchain, side: str, snippets: list[str]) -> tuple[dict[int, str], bool, str]:
+    errors, clean, stderr = compile_snippets(tc, side, snippets)
+    return {k: msgs[0][1] for k, msgs in errors.items()}, clean, stderr
+
+
+def compile_snippets(tc: Toolchain, side: str,
+                     snippets: list[str]) -> tuple[dict[int, list[tuple[int, str]]], bool, str]:
+    """One translation unit of the side's prelude and ``snippets`` (one after another), checked by g++: the
+    errors per snippet index (:func:`attribute_all`), whether every error could be attributed, g++'s stderr."""
     head = tc.kernel_prelude if side == "kernel" else tc.host_prelude
     flags = KERNEL_FLAGS if side == "kernel" else HOST_FLAGS
     text = head
@@ -147,7 +170,7 @@ def _compile(tc: Toolchain, side: str, snippets: list[str]) -> tuple[dict[int, s
         tc.seconds += time.monotonic() - t0
     if out.returncode == 0:
         return {}, True, ""
-    errors, clean = _attribute(out.stderr, src.name, ranges)
+    errors, clean = attribute_all(out.stderr, src.name, ranges)
     if not errors and out.returncode != 0:
         clean = False
     return errors, clean, out.stderr
