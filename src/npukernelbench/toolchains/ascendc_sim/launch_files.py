@@ -39,7 +39,7 @@ class LaunchError(ValueError):
     """The launch does not fit the build (caller's mistake, not the candidate's)."""
 
 
-def _shapes(arg: TensorArg) -> list[tuple[int, ...]] | None:
+def tensor_shapes(arg: TensorArg) -> list[tuple[int, ...]] | None:
     """Tensor shapes of ``arg``: one per tensor, None when absent."""
     if arg.data is not None:
         if isinstance(arg.data, list | tuple):
@@ -79,7 +79,7 @@ def write_request(folder: Path, op: str, launch: Launch) -> None:
     for role, args in (("input", launch.inputs), ("output", launch.outputs)):
         for p_index, arg in enumerate(args):
             dt = dtype(arg.dtype)
-            shapes = _shapes(arg)
+            shapes = tensor_shapes(arg)
             is_list = _is_list(arg)
             if shapes is None:
                 if role == "output":
@@ -126,7 +126,7 @@ def read_tensors(folder: Path, entries: Sequence[Mapping[str, Any]], args: Seque
         if arg is None:
             continue
         storage = dtype(arg.dtype).numpy_storage
-        shapes = _shapes(arg) or []
+        shapes = tensor_shapes(arg) or []
         arrays = [np.fromfile(folder / name, dtype=storage).reshape(shape)
                   for name, shape in zip(entry["files"], shapes, strict=False)]
         tensors[arg.name] = arrays if _is_list(arg) else (arrays[0] if arrays else np.empty(0, storage))

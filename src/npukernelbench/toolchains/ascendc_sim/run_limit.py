@@ -14,9 +14,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import numpy as np
-
 from npukernelbench.dtypes import dtype
+from npukernelbench.toolchains.ascendc_sim.launch_files import tensor_shapes
 from npukernelbench.toolchains.base import Launch, TensorArg
 
 SECONDS_PER_GIB = 600.0      # CPU seconds added per GiB of launch tensors (see the module docstring)
@@ -49,14 +48,8 @@ class RunLimit:
 def _nbytes(arg: TensorArg, output: bool) -> int:
     if output and arg.alias is not None:
         return 0                                   # the input's buffer, counted with the input
-    if arg.data is not None:
-        arrays = arg.data if isinstance(arg.data, list) else [arg.data]
-        return sum(int(np.asarray(a).nbytes) for a in arrays)
-    if arg.shape is None:
-        return 0
-    shapes = arg.shape if isinstance(arg.shape, list) else [arg.shape]
     size = dtype(arg.dtype).itemsize
-    return sum(math.prod(s) * size for s in shapes)
+    return sum(math.prod(s) * size for s in tensor_shapes(arg) or ())
 
 
 def data_bytes(launch: Launch) -> int:
