@@ -59,6 +59,7 @@ from npukernelbench.toolchains.ascendc_sim import (
     kernel_passes,
     kernel_prelude,
     precompiled_header,
+    self_test,
     symbol_trace,
     template_kernel,
     tiling_fields,
@@ -336,7 +337,51 @@ def _boundary_version() -> str:
 
 def runtime(compiler: Compiler, cache: BuildCache) -> Runtime:
     """The launcher and the API stub for this compiler and simulator version (built once per machine,
-    then cached; the runtime sources compile in parallel)."""
+    then cached; the runtime sources compile in parallel), after the toolchain's self-test has passed
+    with them (self_test.py: once per runtime, its result kept beside it). Raises InfrastructureError
+    when the runtime does not build or this compiler fails the self-test."""
+    parts = _runtime_parts(compiler, cache)
+    _self_test(compiler, cache, parts)
+    return parts
+
+
+SELF_TEST_MARK = "self_test.passed"
+_SELF_TEST_FAILED: dict[Path, str] = {}     # per runtime folder: why (one attempt per process)
+
+
+def _self_test(compiler: Compiler, cache: BuildCache, parts: Runtime) -> None:
+    """Build the known-good operator of self_test.py through every step and check a candidate's build
+    goes through; a failure is this machine's (InfrastructureError), and is never blamed on a candidate."""
+    folder_of_runtime = parts.launcher.parent
+    mark = folder_of_runtime / SELF_TEST_MARK
+    if mark.is_file():
+        return
+    why = _SELF_TEST_FAILED.get(folder_of_runtime)
+    if why is None:
+        folder = _scratch(cache, "self-test-")
+        try:
+            _steps(self_test.project(), compiler, cache, folder, {}, True, parts)
+        except StepFailure as failure:
+            why = " ".join(failure.diagnostics.split())[:600] or failure.category.value
+            _SELF_TEST_FAILED[folder_of_runtime] = why
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+    if why is not None:
+        raise InfrastructureError(f"ascendc-sim: the compiler {compiler.path} ({compiler.version}) fails the "
+                                  "toolchain's self-test, so no build on this machine can be judged: a known-good "
+                                  f"operator does not build with it: {why}")
+    partial = mark.with_name(f"{SELF_TEST_MARK}.{os.getpid()}")
+    try:
+        partial.write_text(f"{compiler.identity or compiler.version}\n", encoding="utf-8")
+        os.replace(partial, mark)
+    except OSError as exc:
+        partial.unlink(missing_ok=True)
+        raise disk_error(exc, "cannot record the toolchain's self-test", folder_of_runtime) or \
+            InfrastructureError(f"cannot record the toolchain's self-test in {folder_of_runtime}: {exc}") from exc
+
+
+def _runtime_parts(compiler: Compiler, cache: BuildCache) -> Runtime:
+    """The runtime for this compiler and simulator version, built when missing (no self-test)."""
     target = _runtime_folder(compiler, cache)
     built = Runtime(launcher=target / LAUNCHER, api_stub=target / API_STUB,
                     objects=tuple(target / f"{src.stem}.o" for src in RUNTIME_SOURCES))
@@ -413,9 +458,10 @@ def _api_stub_assembly(symbols: Mapping[str, str]) -> str:
 
 
 def runtime_ready(compiler: Compiler, cache: BuildCache) -> bool:
+    """Whether the runtime is built and has passed the self-test."""
     folder = _runtime_folder(compiler, cache)
-    return (folder / LAUNCHER).is_file() and (folder / API_STUB).is_file() and \
-        all((folder / f"{src.stem}.o").is_file() for src in RUNTIME_SOURCES)
+    return (folder / LAUNCHER).is_file() and (folder / API_STUB).is_file() and (folder / SELF_TEST_MARK).is_file() \
+        and all((folder / f"{src.stem}.o").is_file() for src in RUNTIME_SOURCES)
 
 
 def prepare(compiler: Compiler, cache: BuildCache, projects: Sequence[Mapping[str, str]],
@@ -436,7 +482,7 @@ def prepare(compiler: Compiler, cache: BuildCache, projects: Sequence[Mapping[st
            f"{' and' if need_runtime else ''} {len(todo)} precompiled header(s) in {cache.root} "
            "(cached afterwards; the time it takes follows when done)")
     if need_runtime:
-        runtime(compiler, cache)
+        runtime(compiler, cache)        # with the self-test
     with ThreadPoolExecutor(max_workers=2) as pool:
         list(pool.map(lambda job: precompiled_header.precompiled_header(compiler, cache, *job), todo))
     return True
@@ -529,7 +575,7 @@ def _copy(source: Path, target: Path) -> None:
 
 
 def _host_steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder: Path,
-                timings: dict[str, float], reuse: Path | None = None
+                timings: dict[str, float], parts: Runtime, reuse: Path | None = None
                 ) -> tuple[list[str], kernel_prelude.Description, str]:
     """Compile the host sources (or reuse the objects of a published describe step in ``reuse``), link
     and run the describe binary. Returns the host objects, the parsed description and its raw text."""
@@ -538,7 +584,6 @@ def _host_steps(project: KernelProject, compiler: Compiler, cache: BuildCache, f
     if not hosts:
         raise StepFailure("the project has no op_host/*.cpp file (host code with the OpDef and TilingFunc)",
                           ErrorCategory.SYNTAX_STRUCTURE)
-    parts = runtime(compiler, cache)
     host_objects = []
     if reuse is not None and all((reuse / f"host_{i}.o").is_file() for i in range(len(hosts))):
         for i in range(len(hosts)):
@@ -595,7 +640,7 @@ def describe(project: KernelProject, compiler: Compiler, cache: BuildCache) -> H
         folder = _scratch(cache, f"d{key[:12]}-")
         timings: dict[str, float] = {}
         try:
-            _, _, text = _host_steps(project, compiler, cache, folder, timings)
+            _, _, text = _host_steps(project, compiler, cache, folder, timings, runtime(compiler, cache))
             record = {"ok": True, "describe": text, "diagnostics": "", "category": None, "timed_out": False}
         except StepFailure as failure:
             record = {"ok": False, "describe": "", "diagnostics": failure.diagnostics,
@@ -625,7 +670,7 @@ def _description(record: dict, cached: bool) -> HostDescription:
 
 
 def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder: Path,
-           timings: dict[str, float], raw_access: bool) -> None:
+           timings: dict[str, float], raw_access: bool, parts: Runtime) -> None:
     """Run every step in ``folder``; raises StepFailure; leaves ``folder/sim`` on success."""
     kernel_rel = f"op_kernel/{project.kernel}.cpp"
     if kernel_rel not in project.files:
@@ -637,10 +682,9 @@ def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder
         raise StepFailure(str(exc), ErrorCategory.API_SIGNATURE) from None
     described = cache.load(describe_key(project, compiler))
     reuse = cache.entry(describe_key(project, compiler)) if described and described.get("ok") else None
-    host_objects, desc, described_text = _host_steps(project, compiler, cache, folder, timings, reuse)
+    host_objects, desc, described_text = _host_steps(project, compiler, cache, folder, timings, parts, reuse)
     _write(folder / tiling_fields.LAYOUT_FILE, described_text)          # runs name tiling values
     src = folder / "src"
-    parts = runtime(compiler, cache)
     include = ["-I", str(INCLUDE_DIR)]
     kplan = kernel_passes.plan(project.files)
     kflags = (*kernel_flags(kplan), *_raw_flags(compiler, raw_access))
@@ -734,7 +778,7 @@ def build(project: KernelProject, compiler: Compiler, cache: BuildCache, raw_acc
             "params": [[p.name, p.role, p.param_type, p.dtype] for p in project.params]}
     timings: dict[str, float] = {}
     try:
-        _steps(project, compiler, cache, folder, timings, raw_access)
+        _steps(project, compiler, cache, folder, timings, raw_access, runtime(compiler, cache))
         record = {"ok": True, "diagnostics": "", "category": None, "timed_out": False, **meta}
     except StepFailure as failure:
         record = {"ok": False, "diagnostics": failure.diagnostics, "category": failure.category.value,
