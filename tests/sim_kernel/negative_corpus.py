@@ -58,6 +58,7 @@ POSITIVE = NegativeCase("control_ok", "none", """
   PairReduceSum(fT, gT, 1, 64, 1, 1, 8);
   Copy(fT, gT, 64, 1, CopyRepeatParams(1, 1, 8, 8));
   ASSERT(an_undeclared_name_the_device_build_never_compiles);
+  ASSERT_MSG(another_name_never_compiled != 0, "division by zero: %d", 1);
   LocalTensor<float> whole = buf.AllocTensor<float>(); buf.FreeTensor(whole);  // TBuf inherits them
   inQ.EnQue(hT);
 """)

@@ -33,8 +33,12 @@
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #endif
 
-// ASSERT expands to nothing in a device build (only the CPU-debug build checks it), so its argument
-// is neither evaluated nor compiled, exactly as on the device compiler.
+// ASSERT and ASSERT_MSG(cond, fmt, args...) expand to nothing in a device build (only the CPU-debug
+// build checks them), so their arguments are neither evaluated nor compiled, exactly as on the device
+// compiler.
 #ifndef ASSERT
 #define ASSERT(...)
+#endif
+#ifndef ASSERT_MSG
+#define ASSERT_MSG(...)
 #endif
