@@ -2,6 +2,7 @@
 
     PYTHONPATH=src python benchmarks/eval_speed.py [TASKS ...] [--jobs N] [--rows N] [--seeds N]
         [--shapes static|dynamic|both] [--speed] [--level N] [-k SUBSTR] [--data-seed N] [--json FILE]
+        [--mutants N]
 
 TASKS: task trees or task folders of either layout (default: our ``benchmark_cases``). Every task
 that ships an expert answer is evaluated with it as the candidate (one sample, ``EvalOptions(
@@ -18,6 +19,13 @@ run's CPU is the launcher's own report (``run:launcher_cpu``); run with ``NPUKB_
 to count the compilers' CPU too. Wall times depend on the machine's load: quote them with the load.
 The first evaluation on a machine also builds the simulator's runtime (printed as its own line, not
 counted in any task).
+
+``--mutants N`` measures the RL shape instead: N distinct completions, the mutants of the selected
+tasks' expert answers (``npukernelbench.generators.mutants``: a policy's typical mistakes, some
+unchanged), spread round-robin over the tasks, each evaluated on its first static case with one seed
+unless ``--rows`` / ``--seeds`` say otherwise. The builds go to a fresh cache (the runtime and
+precompiled headers are built there before the clock starts), so that no completion is a cache hit
+from an earlier run; printed: evaluations per second over the whole run, and the verdicts.
 """
 
 from __future__ import annotations
@@ -26,8 +34,10 @@ import argparse
 import dataclasses
 import json
 import os
+import shutil
 import statistics
 import sys
+import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
@@ -62,8 +72,8 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 def evaluate_task(folder: str, rows: int | None, seeds: int | None, shapes: str, speed: bool,
-                  data_seed: int) -> dict[str, Any]:
-    """One task's expert answer, profiled (runs in a worker process)."""
+                  data_seed: int, mutant: int | None = None) -> dict[str, Any]:
+    """One task's expert answer (or its mutant number ``mutant``), profiled (runs in a worker process)."""
     import resource
 
     from npukernelbench.cases import load_case
@@ -80,19 +90,39 @@ def evaluate_task(folder: str, rows: int | None, seeds: int | None, shapes: str,
         return {"task": spec.case_id, "error": None, "answer": False}
     if rows is not None:
         spec = dataclasses.replace(spec, cases=spec.cases[:rows])
+    files, label = dict(spec.solution), "expert answer"
+    if mutant is not None:
+        from npukernelbench.generators.mutants import mutate
+
+        files, meta = mutate(files, spec.kernel, spec.case_id, mutant, data_seed)
+        label = str(meta.get("mutation", ""))
     child = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu0 = time.process_time() + child.ru_utime + child.ru_stime
     wall0 = time.monotonic()
     try:
-        result = evaluate(spec, Completion(spec.case_id, 0, files=dict(spec.solution)), AscendCSimToolchain(),
+        result = evaluate(spec, Completion(spec.case_id, mutant or 0, files=files), AscendCSimToolchain(),
                           EvalOptions(shapes=shapes, seeds=seeds, speed=speed, data_seed=data_seed, profile=True))
     except Exception as exc:             # noqa: BLE001 - reported per task, the run goes on
         return {"task": spec.case_id, "answer": True, "error": f"{type(exc).__name__}: {exc}"}
     child = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return {"task": spec.case_id, "answer": True, "error": None, "status": result.status.value,
+    return {"task": spec.case_id, "answer": True, "error": None, "status": result.status.value, "label": label,
             "wall": time.monotonic() - wall0,
             "cpu": time.process_time() + child.ru_utime + child.ru_stime - cpu0,
             "phases": result.details.get("phases", {}), "shapes_checked": result.shapes_checked}
+
+
+def _with_answers(folders: list[Path]) -> list[Path]:
+    from npukernelbench.cases import load_case
+    from npukernelbench.spec import SpecError
+
+    kept = []
+    for folder in folders:
+        try:
+            if load_case(folder).solution is not None:
+                kept.append(folder)
+        except SpecError:
+            continue
+    return kept
 
 
 def _warm_up(folders: list[Path]) -> float:
@@ -177,9 +207,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-k", dest="keyword", default="", help="only tasks whose path contains this text")
     ap.add_argument("--data-seed", type=int, default=0, help="seed of the input data (default 0)")
     ap.add_argument("--json", type=Path, default=None, help="write every task's record to this file")
+    ap.add_argument("--mutants", type=int, default=None,
+                    help="RL shape: evaluate N distinct mutants of the tasks' answers (first case, one seed, fresh "
+                         "build cache) and print evaluations per second")
     args = ap.parse_args(argv)
-    if args.jobs < 1 or (args.rows is not None and args.rows < 1) or (args.seeds is not None and args.seeds < 1):
-        ap.error("--jobs, --rows and --seeds must be at least 1")
+    if args.jobs < 1 or (args.rows is not None and args.rows < 1) or (args.seeds is not None and args.seeds < 1) \
+            or (args.mutants is not None and args.mutants < 1):
+        ap.error("--jobs, --rows, --seeds and --mutants must be at least 1")
 
     from npukernelbench.cases import find_case_dirs
 
@@ -195,12 +229,24 @@ def main(argv: list[str] | None = None) -> int:
     if not selected:
         print("eval_speed: no task folders selected", file=sys.stderr)
         return 2
+    jobs: list[tuple[Path, int | None]] = [(f, None) for f in selected]
+    if args.mutants is not None:
+        args.rows = 1 if args.rows is None else args.rows
+        args.seeds = 1 if args.seeds is None else args.seeds
+        selected = _with_answers(selected)
+        if not selected:
+            print("eval_speed: no selected task ships an expert answer to mutate", file=sys.stderr)
+            return 2
+        jobs = [(selected[i % len(selected)], i // len(selected)) for i in range(args.mutants)]
+        os.environ["NPUKB_CACHE_DIR"] = tempfile.mkdtemp(prefix="eval-speed-cache-")
+        print(f"eval_speed: {args.mutants} mutants of {min(len(selected), args.mutants)} task(s), fresh build cache "
+              f"{os.environ['NPUKB_CACHE_DIR']}", flush=True)
     print(f"eval_speed: simulator runtime and precompiled headers ready in {_warm_up(selected):.0f} s", flush=True)
     records: list[dict[str, Any]] = []
     start = time.monotonic()
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         futures = {pool.submit(evaluate_task, str(f), args.rows, args.seeds, args.shapes, args.speed,
-                               args.data_seed): f for f in selected}
+                               args.data_seed, mutant): f for f, mutant in jobs}
         for future in as_completed(futures):
             record = future.result()
             records.append(record)
@@ -213,10 +259,16 @@ def main(argv: list[str] | None = None) -> int:
                 line = (f"{record['status']:13s} {record['wall']:7.2f} s wall {record['cpu']:7.2f} s CPU  " +
                         ", ".join(f"{k} {v:.2f}" for k, v in top))
             elapsed = time.monotonic() - start
-            eta = elapsed / len(records) * (len(selected) - len(records))
-            print(f"[{len(records)}/{len(selected)}, ETA {eta:.0f} s] {record['task']}: {line}", flush=True)
+            eta = elapsed / len(records) * (len(jobs) - len(records))
+            print(f"[{len(records)}/{len(jobs)}, ETA {eta:.0f} s] {record['task']}: {line}", flush=True)
     records.sort(key=lambda r: r["task"])
-    report(records, time.monotonic() - start, args.jobs)
+    seconds = time.monotonic() - start
+    report(records, seconds, args.jobs)
+    if args.mutants is not None:
+        shutil.rmtree(os.environ["NPUKB_CACHE_DIR"], ignore_errors=True)
+        evaluated = sum(1 for r in records if r.get("answer") and not r.get("error"))
+        print(f"RL shape: {evaluated} distinct completions in {seconds:.1f} s wall with {args.jobs} job(s): "
+              f"{evaluated / max(seconds, 1e-9):.2f} evaluations per second")
     if args.json:
         args.json.write_text(json.dumps(records, indent=1), encoding="utf-8")
     return 0
