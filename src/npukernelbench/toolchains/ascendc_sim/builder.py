@@ -575,10 +575,11 @@ def _copy(source: Path, target: Path) -> None:
 
 
 def _host_steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder: Path,
-                timings: dict[str, float], parts: Runtime, reuse: Path | None = None
+                timings: dict[str, float], parts: Runtime, reuse: Path | None = None, known: str | None = None
                 ) -> tuple[list[str], kernel_prelude.Description, str]:
     """Compile the host sources (or reuse the objects of a published describe step in ``reuse``), link
-    and run the describe binary. Returns the host objects, the parsed description and its raw text."""
+    and run the describe binary (or take its published output ``known`` with the reused objects).
+    Returns the host objects, the parsed description and its raw text."""
     src = folder / "src"
     hosts = _write_sources(project, src)
     if not hosts:
@@ -589,6 +590,11 @@ def _host_steps(project: KernelProject, compiler: Compiler, cache: BuildCache, f
         for i in range(len(hosts)):
             _copy(reuse / f"host_{i}.o", folder / f"host_{i}.o")
             host_objects.append(f"{folder}/host_{i}.o")
+        if known is not None:
+            try:
+                return host_objects, kernel_prelude.parse_description(known), known
+            except kernel_prelude.DescribeError:
+                pass                    # an entry this version cannot read: describe again
     else:
         include = ["-I", str(INCLUDE_DIR)]
         host_pch, host_readable = _pch_args(project, compiler, cache, HOST_COMPILE_FLAGS, "op_host")
@@ -682,7 +688,11 @@ def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder
         raise StepFailure(str(exc), ErrorCategory.API_SIGNATURE) from None
     described = cache.load(describe_key(project, compiler))
     reuse = cache.entry(describe_key(project, compiler)) if described and described.get("ok") else None
-    host_objects, desc, described_text = _host_steps(project, compiler, cache, folder, timings, parts, reuse)
+    known = described.get("describe") if reuse is not None and described else None
+    host_objects, desc, described_text = _host_steps(project, compiler, cache, folder, timings, parts, reuse,
+                                                     known if isinstance(known, str) else None)
+    if reuse is None:
+        _publish_description(project, compiler, cache, host_objects, described_text)
     _write(folder / tiling_fields.LAYOUT_FILE, described_text)          # runs name tiling values
     src = folder / "src"
     include = ["-I", str(INCLUDE_DIR)]
@@ -727,6 +737,22 @@ def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder
 
 
 _PASS_NAMES = {"AIC": "cube core (AIC)", "AIV": "vector core (AIV)"}
+
+
+def _publish_description(project: KernelProject, compiler: Compiler, cache: BuildCache, host_objects: list[str],
+                         text: str) -> None:
+    """Publish a build's host step as describe() would have (its host objects and registration output),
+    so that the next build with the same host sources (another dtype, another kernel) reuses both."""
+    folder = _scratch(cache, "d-")
+    try:
+        for i, obj in enumerate(host_objects):
+            _copy(Path(obj), folder / f"host_{i}.o")
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    _publish(cache, describe_key(project, compiler), folder,
+             {"ok": True, "describe": text, "diagnostics": "", "category": None, "timed_out": False,
+              "step_seconds": {}})
 
 
 def kernel_flags(kplan: kernel_passes.KernelPlan) -> tuple[str, ...]:
