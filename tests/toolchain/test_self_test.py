@@ -74,3 +74,42 @@ def test_a_compiler_that_breaks_the_checks_is_the_machines_fault(sim, tmp_path, 
     builder._self_test(real, cache, own)
     assert (runtime_folder / builder.SELF_TEST_MARK).is_file()
     assert sorted(p.name for p in runtime_folder.iterdir()) == sorted([builder.LAUNCHER, builder.SELF_TEST_MARK])
+
+
+
+def test_a_run_that_fails_on_this_machine_is_the_machines_fault(sim, monkeypatch) -> None:
+    """A machine (or confinement) that leaves a run too little memory fails every kernel after it loaded:
+    the self-test run makes that the machine's fault, once per process, and records nothing."""
+    from npukernelbench.toolchains.ascendc_sim import toolchain as sim_toolchain
+
+    found = find_compiler()
+    assert not isinstance(found, str), found
+    # a copy of this machine's launcher in a folder of its own, so that its record is this test's alone
+    folder = sim.cache.scratch("self-test-launcher-")
+    real = folder / builder.LAUNCHER
+    shutil.copy2(builder.runtime(found, sim.cache).launcher, real)
+    mark = real.parent / sim_toolchain.SELF_TEST_RUN_MARK
+    monkeypatch.setattr(sim_toolchain, "RUN_MEMORY_BYTES", 64 << 20)
+    monkeypatch.setattr(sim_toolchain, "_SELF_TEST_RUN_FAILED", {})
+    for _ in range(2):
+        with pytest.raises(InfrastructureError) as caught:
+            sim._self_test_run(found, real)
+        message = str(caught.value)
+        assert "fails the toolchain's self-test run" in message and "failed to run" in message, message
+    assert not mark.exists()
+    monkeypatch.setattr(sim_toolchain, "RUN_MEMORY_BYTES", 8 << 30)
+    monkeypatch.setattr(sim_toolchain, "_SELF_TEST_RUN_FAILED", {})
+    sim._self_test_run(found, real)
+    assert mark.is_file()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_the_self_test_run_checks_what_the_operator_computed() -> None:
+    sent = self_test.launch()
+    x, y = sent.inputs[0].data, sent.inputs[1].data
+    assert self_test.wrong_output({"z": x + y}, sent) is None
+    wrong = (x + y).copy()
+    wrong[7] += 1.0
+    assert self_test.wrong_output({"z": wrong}, sent) == "1 of 4096 elements of z differ from x + y"
+    assert "shape" in self_test.wrong_output({"z": (x + y)[:100]}, sent)
+    assert "shape None" in self_test.wrong_output({}, sent)

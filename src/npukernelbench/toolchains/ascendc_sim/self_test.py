@@ -18,7 +18,7 @@ Nothing here names the checks or their symbols: a candidate cannot make its own 
 
 from __future__ import annotations
 
-from npukernelbench.toolchains.base import KernelProject, ParamSlot
+from npukernelbench.toolchains.base import KernelProject, Launch, ParamSlot, TensorArg
 
 OP = "NpukbSelfTest"
 KERNEL = "npukb_self_test"
@@ -146,6 +146,31 @@ extern "C" __global__ __aicore__ void npukb_self_test(GM_ADDR x, GM_ADDR y, GM_A
   op.Process();
 }
 """
+
+
+ELEMENTS = 4096
+
+
+def launch() -> Launch:
+    """The self-test's launch: z = x + y on fixed data (exact in float32)."""
+    import numpy as np
+
+    x = np.arange(ELEMENTS, dtype=np.float32) * 0.25 - 300.0
+    y = np.full(ELEMENTS, 1.5, dtype=np.float32)
+    return Launch(inputs=(TensorArg("x", "float32", x), TensorArg("y", "float32", y)),
+                  outputs=(TensorArg("z", "float32", shape=(ELEMENTS,)),), attrs={})
+
+
+def wrong_output(outputs: dict, sent: Launch) -> str | None:
+    """Why the self-test run's outputs are not x + y, or None when they are."""
+    import numpy as np
+
+    got = outputs.get("z")
+    want = sent.inputs[0].data + sent.inputs[1].data
+    if got is None or np.shape(got) != want.shape:
+        return f"output z has shape {None if got is None else np.shape(got)}, expected {want.shape}"
+    bad = int(np.count_nonzero(np.asarray(got) != want))
+    return f"{bad} of {want.size} elements of z differ from x + y" if bad else None
 
 
 def project() -> KernelProject:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import shutil
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -23,7 +24,7 @@ from npukernelbench.hardware import Hardware
 from npukernelbench.infrastructure import InfrastructureError, disk_error, disk_trouble
 from npukernelbench.sandbox import Limits, Request, clean_env, run_confined
 from npukernelbench.spec import TaskSpec
-from npukernelbench.toolchains.ascendc_sim import builder, call_sites, launch_files, tiling_fields
+from npukernelbench.toolchains.ascendc_sim import builder, call_sites, launch_files, self_test, tiling_fields
 from npukernelbench.toolchains.ascendc_sim.build_cache import BuildCache, default_root
 from npukernelbench.toolchains.ascendc_sim.compiler import Compiler, find_compiler
 from npukernelbench.toolchains.ascendc_sim.platform import public_headers, simulated_hardware
@@ -39,6 +40,8 @@ from npukernelbench.toolchains.base import (
     RunResult,
 )
 
+SELF_TEST_RUN_MARK = "self_test_run.passed"
+_SELF_TEST_RUN_FAILED: dict[Path, str] = {}     # per runtime: why its self-test run failed (once per process)
 RUN_MEMORY_BYTES = 8 << 30        # address space of one simulated run (48 block stacks + GM)
 EXIT_REQUEST = 2                  # the launcher could not read the harness's request or write its files
 EXIT_VIOLATION = 3
@@ -133,6 +136,7 @@ class AscendCSimToolchain:
         if isinstance(found, str):
             raise InfrastructureError(f"ascendc-sim has no usable C++ compiler: {found}")
         launcher = builder.runtime(found, self.cache).launcher
+        self._self_test_run(found, launcher)
         try:
             folder = self.cache.scratch("run-")
         except OSError as exc:
@@ -143,6 +147,50 @@ class AscendCSimToolchain:
         finally:
             if not self.keep_runs:
                 shutil.rmtree(folder, ignore_errors=True)
+
+    def _self_test_run(self, found: Compiler, launcher: Path) -> None:
+        """Run the self-test operator (self_test.py) on fixed data before the first run with this runtime:
+        a run that fails, or computes a wrong result, is this machine's fault (InfrastructureError), not
+        the candidates'. Recorded beside the runtime once it passed; one attempt per process."""
+        mark = launcher.parent / SELF_TEST_RUN_MARK
+        if mark.is_file():
+            return
+        why = _SELF_TEST_RUN_FAILED.get(mark)
+        if why is None:
+            why = self._self_test_run_problem(found, launcher)
+            if why is not None:
+                _SELF_TEST_RUN_FAILED[mark] = why
+        if why is not None:
+            raise InfrastructureError("ascendc-sim: the simulator fails the toolchain's self-test run on this "
+                                      f"machine, so no run here can be judged: the known-good operator {why}")
+        partial = mark.with_name(f"{SELF_TEST_RUN_MARK}.{os.getpid()}")
+        try:
+            partial.write_text("passed\n", encoding="utf-8")
+            os.replace(partial, mark)
+        except OSError as exc:
+            partial.unlink(missing_ok=True)
+            raise disk_error(exc, "cannot record the toolchain's self-test run", mark.parent) or \
+                InfrastructureError(f"cannot record the toolchain's self-test run in {mark.parent}: {exc}") from exc
+
+    def _self_test_run_problem(self, found: Compiler, launcher: Path) -> str | None:
+        built = builder.build(self_test.project(), found, self.cache, raw_access=self.raw_access_costing)
+        if not built.ok or built.artifact is None:
+            return "did not build: " + " ".join(built.diagnostics.split())[:400]
+        sent = self_test.launch()
+        try:
+            folder = self.cache.scratch("self-test-run-")
+        except OSError as exc:
+            raise disk_error(exc, "cannot create a run folder") or \
+                InfrastructureError(f"cannot create a run folder under {self.cache.root}: {exc}") from exc
+        try:
+            result = self._run_in(folder, launcher, Path(built.artifact), self_test.OP, sent,
+                                  self.raw_access_costing)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+        if not result.ok:
+            return "failed to run: " + " ".join((result.message or "").split())[:400]
+        wrong = self_test.wrong_output(dict(result.outputs), sent)
+        return f"ran but computed a wrong result: {wrong}" if wrong else None
 
     def _run_in(self, folder: Path, launcher: Path, exe: Path, op: str, launch: Launch,
                 raw_access_costed: bool) -> RunResult:
