@@ -46,11 +46,15 @@ def test_info_and_clear(sim, make_project, tmp_path, capsys) -> None:
     out = capsys.readouterr().out
     assert f"build cache: {tmp_path / 'cache'}" in out and "builds: 1 successful, 1 with compiler diagnostics" in out
     assert "runtime objects: 1 compiler/simulator version(s)" in out
+    # copy_custom's host step and the toolchain self-test's, both reusable by later builds
+    assert "host descriptions (host steps reused by builds of the same op_host sources): 2" in out
     assert main(["cache", "clear", "--cache-dir", str(tmp_path / "cache")]) == 0
     assert "cleared the build cache" in capsys.readouterr().out
     assert not any((tmp_path / "cache" / part).exists() for part in ("builds", "runtime", "pch", "tmp"))
     main(["cache", "info", "--cache-dir", str(tmp_path / "cache")])
-    assert "builds: 0 successful, 0 with compiler diagnostics" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "builds: 0 successful, 0 with compiler diagnostics" in out and "reused by builds of the same op_host " \
+        "sources): 0" in out
 
 
 def test_key_covers_compiler_identity_and_confinement(make_project, monkeypatch) -> None:

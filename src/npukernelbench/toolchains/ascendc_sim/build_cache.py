@@ -37,10 +37,13 @@ class CacheInfo:
     headers_failed: int
     in_progress: int             # folders under tmp/ (builds or runs going on, or left by a killed run)
     size_bytes: int
+    host_descriptions: int = 0   # published host steps (describe(), and the host half of a build)
 
     def lines(self) -> list[str]:
         return [f"build cache: {self.root}",
                 f"  builds: {self.builds_ok} successful, {self.builds_failed} with compiler diagnostics",
+                f"  host descriptions (host steps reused by builds of the same op_host sources): "
+                f"{self.host_descriptions}",
                 f"  runtime objects: {self.runtime_sets} compiler/simulator version(s)",
                 f"  precompiled headers: {self.headers} ({self.headers_failed} that failed to build)",
                 f"  in progress or left by killed runs: {self.in_progress}",
@@ -86,12 +89,16 @@ class BuildCache:
         return Path(tempfile.mkdtemp(prefix=prefix, dir=tmp))
 
     def info(self) -> CacheInfo:
-        ok = failed = 0
+        ok = failed = described = 0
         for record in (self.root / "builds").glob(f"*/*/{RECORD}"):
             try:
-                built = bool(json.loads(record.read_text(encoding="utf-8")).get("ok"))
+                data = json.loads(record.read_text(encoding="utf-8"))
             except (OSError, ValueError):
-                built = False
+                data = {}
+            if isinstance(data, dict) and "describe" in data:       # a host step, not a build
+                described += 1
+                continue
+            built = isinstance(data, dict) and bool(data.get("ok"))
             ok += built
             failed += not built
         pch = [p for p in (self.root / "pch").glob("*") if p.is_dir()]
@@ -100,7 +107,7 @@ class BuildCache:
         return CacheInfo(root=self.root, builds_ok=ok, builds_failed=failed, runtime_sets=len(runtime),
                          headers=sum(not (p / "FAILED").exists() for p in pch),
                          headers_failed=sum((p / "FAILED").exists() for p in pch), in_progress=len(tmp),
-                         size_bytes=sum(_size(self.root / part) for part in PARTS))
+                         size_bytes=sum(_size(self.root / part) for part in PARTS), host_descriptions=described)
 
     def clear(self) -> int:
         """Delete every build, runtime object, precompiled header and temporary folder; returns the
