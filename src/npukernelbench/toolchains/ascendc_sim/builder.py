@@ -72,6 +72,7 @@ from npukernelbench.toolchains.ascendc_sim.compiler import (
     LINK_FLAGS,
     Compiler,
     InstrumentationError,
+    isa_flags,
     math_library_symbols,
     raw_access_flags,
     support_library_symbols,
@@ -229,7 +230,7 @@ def build_key(project: KernelProject, compiler: Compiler, raw_access: bool = Tru
         "files": sorted(project.files.items()),
         "params": [[p.name, p.role, p.param_type, p.dtype] for p in project.params],
         "flags": FLAGS,
-        "kernel_flags": (*KERNEL_FLAGS, *PIC_FLAGS, *_raw_flags(compiler, raw_access)),
+        "kernel_flags": (*KERNEL_FLAGS, *PIC_FLAGS, *isa_flags(compiler), *_raw_flags(compiler, raw_access)),
         "host_flags": HOST_COMPILE_FLAGS,
         "link": LIBRARY_LINK_FLAGS,
         "compiler": compiler.identity or compiler.version,
@@ -324,7 +325,8 @@ class Runtime:
 
 
 def _runtime_folder(compiler: Compiler, cache: BuildCache) -> Path:
-    key = (f"{compiler.identity or compiler.version}\0{simulator_version()}\0{FLAGS}\0{RUNTIME_EXTRA_FLAGS}\0"
+    key = (f"{compiler.identity or compiler.version}\0{simulator_version()}\0{FLAGS}{isa_flags(compiler)}\0"
+           f"{RUNTIME_EXTRA_FLAGS}\0"
            f"{LINK_FLAGS}\0{BUILDER_VERSION}\0{_boundary_version()}")
     return cache.root / "runtime" / hashlib.sha256(key.encode()).hexdigest()[:24]
 
@@ -391,7 +393,8 @@ def _runtime_parts(compiler: Compiler, cache: BuildCache) -> Runtime:
     folder = _scratch(cache, "runtime-")
     try:
         with ThreadPoolExecutor(max_workers=len(RUNTIME_SOURCES)) as pool:
-            outs = list(pool.map(lambda src: _run([compiler.path, *FLAGS, *RUNTIME_EXTRA_FLAGS.get(src.stem, ()),
+            outs = list(pool.map(lambda src: _run([compiler.path, *FLAGS, *isa_flags(compiler),
+                                                   *RUNTIME_EXTRA_FLAGS.get(src.stem, ()),
                                                    "-I", str(INCLUDE_DIR), "-I", str(BOUNDARY_DIR), "-c", str(src),
                                                    "-o", f"{src.stem}.o"],
                                                   folder, COMPILE_LIMITS, step=f"runtime {src.name}",
@@ -466,13 +469,15 @@ def runtime_ready(compiler: Compiler, cache: BuildCache) -> bool:
 
 
 def prepare(compiler: Compiler, cache: BuildCache, projects: Sequence[Mapping[str, str]],
-            report: Callable[[str], None]) -> bool:
+            report: Callable[[str], None], raw_access: bool = True) -> bool:
     """Build once, with a progress line, what the builds of ``projects`` (their file maps) will
-    need: the runtime objects and the precompiled headers of their header sets. Returns whether
-    anything had to be built. Raises InfrastructureError when the runtime does not compile."""
+    need: the runtime objects and the precompiled headers of their header sets, with the flags those
+    builds compile with (``raw_access`` as theirs). Returns whether anything had to be built. Raises
+    InfrastructureError when the runtime does not compile."""
     sets = sorted({(folder, flags, headers) for files in projects
                    for folder, flags in (("op_host", HOST_COMPILE_FLAGS),
-                                         ("op_kernel", kernel_flags(kernel_passes.plan(files))))
+                                         ("op_kernel", _kernel_compile_flags(kernel_passes.plan(files), compiler,
+                                                                             raw_access)))
                    if (headers := precompiled_header.simulator_includes(files, folder)) is not None})
     todo = [(flags, headers) for _, flags, headers in sets
             if not precompiled_header.settled(compiler, cache, flags, headers)]
@@ -698,7 +703,7 @@ def _steps(project: KernelProject, compiler: Compiler, cache: BuildCache, folder
     src = folder / "src"
     include = ["-I", str(INCLUDE_DIR)]
     kplan = kernel_passes.plan(project.files)
-    kflags = (*kernel_flags(kplan), *_raw_flags(compiler, raw_access))
+    kflags = _kernel_compile_flags(kplan, compiler, raw_access)
     cxx20 = "-std=c++20" in kflags
     kernel_pch, kernel_readable = _pch_args(project, compiler, cache, kflags, "op_kernel")
     kernel_objects = []
@@ -764,6 +769,11 @@ def kernel_flags(kplan: kernel_passes.KernelPlan) -> tuple[str, ...]:
     if "AIC" not in kplan.passes:
         return (*KERNEL_FLAGS, *PIC_FLAGS)
     return (*("-std=c++20" if f == "-std=c++17" else f for f in KERNEL_FLAGS), *PIC_FLAGS)
+
+
+def _kernel_compile_flags(kplan: kernel_passes.KernelPlan, compiler: Compiler, raw_access: bool) -> tuple[str, ...]:
+    """Every flag of a kernel TU's compile on this machine (its precompiled header's too)."""
+    return (*kernel_flags(kplan), *isa_flags(compiler), *_raw_flags(compiler, raw_access))
 
 
 def _isolate_pass(obj: str, entry: str, primary: bool, folder: Path, timings: dict[str, float]) -> str:

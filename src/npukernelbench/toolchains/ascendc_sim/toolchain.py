@@ -78,7 +78,8 @@ class AscendCSimToolchain:
         found = self._compiler()
         if isinstance(found, str):
             raise InfrastructureError(f"ascendc-sim has no usable C++ compiler: {found}")
-        return builder.prepare(found, self.cache, [dict(s.solution) for s in specs if s.solution], report)
+        return builder.prepare(found, self.cache, [dict(s.solution) for s in specs if s.solution], report,
+                               raw_access=self.raw_access_costing)
 
     def include_allowlist(self) -> frozenset[str]:
         return public_headers()
