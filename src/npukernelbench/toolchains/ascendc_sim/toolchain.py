@@ -138,16 +138,19 @@ class AscendCSimToolchain:
             raise InfrastructureError(f"ascendc-sim has no usable C++ compiler: {found}")
         launcher = builder.runtime(found, self.cache).launcher
         self._self_test_run(found, launcher)
-        try:
-            folder = self.cache.scratch("run-")
-        except OSError as exc:
-            raise disk_error(exc, "cannot create a run folder") or \
-                InfrastructureError(f"cannot create a run folder under {self.cache.root}: {exc}") from exc
+        folder = self._run_folder("run-")
         try:
             return self._run_in(folder, launcher, exe, meta["op"], launch, bool(meta.get("raw_access_costed")))
         finally:
             if not self.keep_runs:
                 shutil.rmtree(folder, ignore_errors=True)
+
+    def _run_folder(self, prefix: str) -> Path:
+        try:
+            return self.cache.scratch(prefix)
+        except OSError as exc:
+            raise disk_error(exc, "cannot create a run folder") or \
+                InfrastructureError(f"cannot create a run folder under {self.cache.root}: {exc}") from exc
 
     def _self_test_run(self, found: Compiler, launcher: Path) -> None:
         """Run the self-test operator (self_test.py) on fixed data before the first run with this runtime:
@@ -179,11 +182,7 @@ class AscendCSimToolchain:
         if not built.ok or built.artifact is None:
             return "did not build: " + " ".join(built.diagnostics.split())[:400], built.timed_out
         sent = self_test.launch()
-        try:
-            folder = self.cache.scratch("self-test-run-")
-        except OSError as exc:
-            raise disk_error(exc, "cannot create a run folder") or \
-                InfrastructureError(f"cannot create a run folder under {self.cache.root}: {exc}") from exc
+        folder = self._run_folder("self-test-run-")
         try:
             result = self._run_in(folder, launcher, Path(built.artifact), self_test.OP, sent,
                                   self.raw_access_costing)
