@@ -373,14 +373,7 @@ def _self_test(compiler: Compiler, cache: BuildCache, parts: Runtime) -> None:
         raise InfrastructureError(f"ascendc-sim: the compiler {compiler.path} ({compiler.version}) fails the "
                                   "toolchain's self-test, so no build on this machine can be judged: a known-good "
                                   f"operator does not build with it: {why}")
-    partial = mark.with_name(f"{SELF_TEST_MARK}.{os.getpid()}")
-    try:
-        partial.write_text(f"{compiler.identity or compiler.version}\n", encoding="utf-8")
-        os.replace(partial, mark)
-    except OSError as exc:
-        partial.unlink(missing_ok=True)
-        raise disk_error(exc, "cannot record the toolchain's self-test", folder_of_runtime) or \
-            InfrastructureError(f"cannot record the toolchain's self-test in {folder_of_runtime}: {exc}") from exc
+    self_test.record_pass(mark, f"{compiler.identity or compiler.version}\n", "self-test")
 
 
 def _runtime_parts(compiler: Compiler, cache: BuildCache) -> Runtime:

@@ -18,6 +18,10 @@ Nothing here names the checks or their symbols: a candidate cannot make its own 
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
+from npukernelbench.infrastructure import InfrastructureError, disk_error
 from npukernelbench.toolchains.base import KernelProject, Launch, ParamSlot, TensorArg
 
 OP = "NpukbSelfTest"
@@ -149,6 +153,18 @@ extern "C" __global__ __aicore__ void npukb_self_test(GM_ADDR x, GM_ADDR y, GM_A
 
 
 ELEMENTS = 4096
+
+
+def record_pass(mark: Path, text: str, what: str) -> None:
+    """Write ``mark`` (a pass of the self-test's ``what``) atomically; a failure to write is the disk's."""
+    partial = mark.with_name(f"{mark.name}.{os.getpid()}")
+    try:
+        partial.write_text(text, encoding="utf-8")
+        os.replace(partial, mark)
+    except OSError as exc:
+        partial.unlink(missing_ok=True)
+        raise disk_error(exc, f"cannot record the toolchain's {what}", mark.parent) or \
+            InfrastructureError(f"cannot record the toolchain's {what} in {mark.parent}: {exc}") from exc
 
 
 def launch() -> Launch:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import shutil
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -167,14 +166,7 @@ class AscendCSimToolchain:
         if why is not None:
             raise InfrastructureError("ascendc-sim: the simulator fails the toolchain's self-test run on this "
                                       f"machine, so no run here can be judged: the known-good operator {why}")
-        partial = mark.with_name(f"{SELF_TEST_RUN_MARK}.{os.getpid()}")
-        try:
-            partial.write_text("passed\n", encoding="utf-8")
-            os.replace(partial, mark)
-        except OSError as exc:
-            partial.unlink(missing_ok=True)
-            raise disk_error(exc, "cannot record the toolchain's self-test run", mark.parent) or \
-                InfrastructureError(f"cannot record the toolchain's self-test run in {mark.parent}: {exc}") from exc
+        self_test.record_pass(mark, "passed\n", "self-test run")
 
     def _self_test_run_problem(self, found: Compiler, launcher: Path) -> tuple[str | None, bool]:
         """Why the self-test run failed (None when it passed), and whether it timed out."""
