@@ -36,6 +36,14 @@ def _env(delay: float) -> dict[str, str]:
     return env
 
 
+def _sigint_as_a_terminal_leaves_it() -> None:
+    """The child starts with SIGINT's default action, as a command typed at a terminal does. A test run
+    started in the background by a non-interactive shell (a CI script's ``cmd &``) has SIGINT ignored,
+    every process it starts inherits that, and Python then installs no KeyboardInterrupt handler: the
+    Ctrl-C below would be ignored and the run would finish instead."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _result_lines(out: Path) -> list[dict]:
     path = out / "results.jsonl"
     return [json.loads(ln) for ln in path.read_text().splitlines() if ln.strip()] if path.is_file() else []
@@ -44,7 +52,7 @@ def _result_lines(out: Path) -> list[dict]:
 def _interrupt(cwd: Path, argv: list[str]) -> subprocess.CompletedProcess:
     """Run ``argv`` until its first result is written, then Ctrl-C it (SIGINT to its process group)."""
     proc = subprocess.Popen(argv, cwd=cwd, env=_env(0.4), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True)
+                            text=True, start_new_session=True, preexec_fn=_sigint_as_a_terminal_leaves_it)
     deadline = time.monotonic() + 300
     while not _result_lines(cwd / "out") and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.1)
@@ -140,7 +148,7 @@ def test_interrupted_before_any_sample_keeps_the_earlier_run(tmp_path, cases, fr
     argv = [sys.executable, "-m", *program, "cases", TOOL, "--shapes=static", "--npukb-out=out"]
     env = {**_env(0), "NPUKB_TEST_PREPARE_DELAY_S": "60", "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen(argv, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=_sigint_as_a_terminal_leaves_it)
     lines: list[str] = []
     reader = threading.Thread(target=lambda: lines.extend(iter(proc.stdout.readline, "")), daemon=True)
     reader.start()
