@@ -64,8 +64,12 @@ UNDECLARED = re.compile(r"^[‘'`](?P<name>[A-Za-z_]\w*)[’'] (?:was not declar
 # what g++ says on a statement that names an undeclared name, or a variable declared in such a statement,
 # because of it (`que.AllocTensor<half>()` parses as comparisons when `que` is unknown: "expected
 # primary-expression before '>' token"); and about a member of such a variable (its type is an error: int)
+# (and a call or initializer whose operand is one: g++ prints it as "<expression error>", or as the braces
+# "<brace-enclosed initializer list>" it could not convert)
 CASCADE = re.compile(r"^(?:expected primary-expression before|template argument \d+ is invalid|"
-                     r"expected [‘'][;,)>][’'] before)")
+                     r"expected [‘'][;,)>][’'] before|.*<(?:expression|declaration) error>|"
+                     r"no matching function for call to .*\(<brace-enclosed initializer list>\)|"
+                     r"could not convert [‘']\{.*[’'] from [‘']<brace-enclosed initializer list>[’'])")
 DECLARED = re.compile(r"(?<=[\w>])\s+[*&]*(\w+)\s*(?=[;=({\[])")
 NON_CLASS = re.compile(r"^request for member [‘'][^’']*[’'] in [‘'](?P<var>\w+)[’'], "
                        r"which is of non-class type [‘']int[’']")

@@ -326,6 +326,19 @@ def test_classify_rule():
     assert b.status == "fragment" and b.free_names == ["aType"]
     examples.classify(b, [*mm, (4, "expected primary-expression before ‘.’ token")], {"a"}, code)
     assert b.status == "fails"
+    # an initializer or call whose operand names a free name: g++ reports the braces or "<expression error>"
+    code = "DataCopyExtParams p{1, cols * 2, 0, 0, 0};\nDataCopyExtParams q{1, 2, 0};\nConfig c = {n, 1};\n"
+    ext = [(1, "‘cols’ was not declared in this scope"),
+           (1, "no matching function for call to ‘DataCopyExtParams::DataCopyExtParams(<brace-enclosed initializer "
+               "list>)’")]
+    examples.classify(b, ext, set(), code)
+    assert b.status == "fragment" and b.free_names == ["cols"]
+    examples.classify(b, [*ext, (2, ext[1][1])], set(), code)
+    assert b.status == "fails" and b.cause.startswith("no matching function"), "the same error without a free name"
+    conv = [(3, "‘n’ was not declared in this scope"),
+            (3, "could not convert ‘{<expression error>, 1}’ from ‘<brace-enclosed initializer list>’ to ‘Config’")]
+    examples.classify(b, conv, set(), code)
+    assert b.status == "fragment" and b.free_names == ["n"]
     examples.classify(b, [], set())
     assert b.status == "compiles"
 
