@@ -67,9 +67,9 @@ def check_replay(specs: Sequence[TaskSpec], options: RunOptions) -> str | None:
     backend, arg = resolve(options.model)
     if backend != "replay":
         return None
-    from npukernelbench.modes import ROWS_KEY, task_of
+    from npukernelbench.modes import task_of
 
-    all_rows = {task_of(s): tuple(s.extra[ROWS_KEY]) for s in specs if ROWS_KEY in s.extra}
+    all_rows = {task_of(s): s.mode_row.case_ids for s in specs if s.mode_row is not None}
     return check_replay_selection(Path(arg).expanduser(), [s.case_id for s in specs], options.samples, all_rows)
 
 

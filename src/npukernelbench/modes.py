@@ -11,8 +11,9 @@
 
 A task of an upstream mode is one :class:`~npukernelbench.spec.TaskSpec` per row (:func:`expand`):
 its id is ``<task>#<case_id>`` (:func:`row_task_id`), its only case that row, its dynamic shapes off,
-its templates the layout's question templates, and ``TaskSpec.extra`` says the mode, the row (as the
-prompt shows it) and the task it comes from. The rows and question templates come from the task's layout
+its templates the layout's question templates, and ``TaskSpec.mode_row`` (a
+:class:`~npukernelbench.spec.ModeRow`) says the mode, the row (as the prompt shows it) and the task it
+comes from. The rows and question templates come from the task's layout
 (``Layout.mode_row``, ``Layout.question_templates``): a public-layout task's CSV rows and ``question/``
 files; a ``case.toml`` task's static cases (case_id = the case's index) and templates generated from it.
 """
@@ -38,11 +39,6 @@ UPSTREAM_MAX_TOKENS = 16384
 PROJECT_TEMPERATURE = 0.8
 PROJECT_MAX_TOKENS = 8192
 
-MODE_KEY = "npukb_mode"
-ROW_KEY = "npukb_case_id"           # the row's case_id, as the CSV writes it
-TASK_KEY = "npukb_task"             # the task the row comes from
-ROWS_KEY = "npukb_case_ids"         # every case_id of that task (to name an unknown one)
-ROW_DATA_KEY = "npukb_row"          # the row as the prompt shows it (case_id first)
 SEPARATOR = "#"
 
 
@@ -58,23 +54,22 @@ def check_mode(mode: str) -> str:
 
 def mode_of(spec: TaskSpec) -> str:
     """The generation mode ``spec`` was expanded for (``project`` for a task as loaded)."""
-    return str(spec.extra.get(MODE_KEY, PROJECT))
+    return spec.mode_row.mode if spec.mode_row is not None else PROJECT
 
 
 def row_of(spec: TaskSpec) -> str | None:
     """The case_id of the one row an upstream-mode task is, or None."""
-    value = spec.extra.get(ROW_KEY)
-    return None if value is None else str(value)
+    return spec.mode_row.case_id if spec.mode_row is not None else None
 
 
 def task_of(spec: TaskSpec) -> str:
     """The id of the task ``spec`` belongs to (itself in project mode)."""
-    return str(spec.extra.get(TASK_KEY, spec.case_id))
+    return spec.mode_row.task if spec.mode_row is not None else spec.case_id
 
 
 def row_data(spec: TaskSpec) -> dict[str, Any]:
     """The test-case row of an upstream-mode task as its prompt shows it (empty in project mode)."""
-    return dict(spec.extra.get(ROW_DATA_KEY) or {})
+    return dict(spec.mode_row.row) if spec.mode_row is not None else {}
 
 
 def row_task_id(task: str, case_id: Any) -> str:
@@ -113,6 +108,7 @@ def expand(spec: TaskSpec, mode: str, only: str | None = None) -> list[TaskSpec]
     if mode == PROJECT:
         return [spec]
     from npukernelbench.layouts import layout_of
+    from npukernelbench.spec import ModeRow
 
     rows = mode_rows(spec)
     ids = tuple(str(row["case_id"]).strip() for row in rows)
@@ -123,9 +119,9 @@ def expand(spec: TaskSpec, mode: str, only: str | None = None) -> list[TaskSpec]
     for case, row, cid in zip(spec.cases, rows, ids, strict=True):
         if only is not None and cid != str(only).strip():
             continue
-        extra = {**spec.extra, MODE_KEY: mode, ROW_KEY: cid, TASK_KEY: spec.case_id, ROWS_KEY: ids, ROW_DATA_KEY: row}
+        mode_row = ModeRow(mode=mode, case_id=cid, task=spec.case_id, case_ids=ids, row=row)
         out.append(dataclasses.replace(spec, case_id=row_task_id(spec.case_id, cid), cases=(case,), templates=templates,
-                                       dynamic=dataclasses.replace(spec.dynamic, enabled=False), extra=extra))
+                                       dynamic=dataclasses.replace(spec.dynamic, enabled=False), mode_row=mode_row))
     return out
 
 

@@ -77,11 +77,12 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
 
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Serial run: the benchmark begins with exactly the selected sample items."""
+    from npukernelbench.items import SampleItem
     from npukernelbench.session import STATE
 
     controller = session.config.stash[STATE].controller
     if controller is not None:
-        controller.begin_from_items(session.items)
+        controller.begin([(item.spec, item.sample) for item in session.items if isinstance(item, SampleItem)])
 
 
 @pytest.hookimpl(optionalhook=True)

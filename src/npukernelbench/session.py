@@ -220,13 +220,6 @@ class RunController:
                 raise pytest.UsageError(f"--npukb-cases={root}: {path} {what}")
 
     # -- beginning the run ----------------------------------------------------------------------
-    def begin_from_items(self, items: Iterable[Any]) -> None:
-        """Serial run (or a controller that collected): the selected sample items."""
-        from npukernelbench.items import SampleItem
-
-        samples = [(item.spec, item.sample) for item in items if isinstance(item, SampleItem)]
-        self.begin(samples)
-
     def begin_from_node_ids(self, ids: Sequence[str]) -> None:
         """pytest-xdist controller: the node ids one worker collected (after its deselection)."""
         from npukernelbench.cases import find_case_dirs, load_case

@@ -150,6 +150,17 @@ class ReferenceSpec:
 
 
 @dataclass(frozen=True)
+class ModeRow:
+    """The one row an upstream generation mode asks for (``kernel-only``, ``full``): made by
+    :func:`npukernelbench.modes.expand`, absent from a task as loaded (``project`` mode)."""
+    mode: str                        # the generation mode
+    case_id: str                     # the row's case_id, as the CSV writes it
+    task: str                        # the id of the task the row comes from
+    case_ids: tuple[str, ...]        # every case_id of that task (to name an unknown one)
+    row: Mapping[str, Any]           # the row as the prompt shows it (case_id first)
+
+
+@dataclass(frozen=True)
 class TaskSpec:
     case_id: str                     # folder path relative to its root, e.g. level1/math/add_custom
     root: Path
@@ -173,9 +184,10 @@ class TaskSpec:
     solution: Mapping[str, str] | None   # relative path -> text; None when the task ships none
     nan_policy: str = "match"        # match: NaN where the reference has NaN; forbid: no NaN at all
     seeds: int = 3
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    extra: Mapping[str, Any] = field(default_factory=dict)    # case.toml `extra`: the case's own free-form data
     cores: str | None = None         # case.toml `cores`: the upstream modes' launch cores (aiv, aic; None: decided
                                      # by the layout, see layouts/case_toml/layout.py)
+    mode_row: ModeRow | None = None  # the row of an upstream generation mode (None: project mode)
 
     @property
     def name(self) -> str:

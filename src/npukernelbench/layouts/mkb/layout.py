@@ -93,7 +93,7 @@ def operator_name(stem: str) -> str:
 
 def load_task(path: Path, root: Path | None = None) -> TaskSpec:
     """One reference module (raises SpecError). Its case root is the folder above its category folder."""
-    from npukernelbench.layouts.mkb.answer import MODEL, PROJECT_JSON, PYBIND, pascal_case
+    from npukernelbench.layouts.mkb.answer import pascal_case
     from npukernelbench.spec import (
         DEFAULT_TOLERANCE,
         DynamicSpec,
@@ -128,6 +128,4 @@ def load_task(path: Path, root: Path | None = None) -> TaskSpec:
         dynamic=DynamicSpec(enabled=False),
         tolerance={n: Tolerance(r, a) for n, (r, a) in DEFAULT_TOLERANCE.items()},
         reference=ReferenceSpec("mkb-model", path), templates={}, solution=None, seeds=1,   # trials: checker.TRIALS
-        extra={"answer_files": (f"op_host/{kernel}_tiling.h", f"op_host/{kernel}.cpp", f"op_kernel/{kernel}.cpp",
-                                PROJECT_JSON, PYBIND, MODEL)},
     )
