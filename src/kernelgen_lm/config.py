@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ascend_cot.config import ConfigError, plain, read_dataclass, set_dotted
+from kernelgen_lm.pairs import DEFAULT_POLICY, POLICIES, canonical_policy
 from kernelgen_lm.rewards import RewardShaping
 
 __all__ = ["ConfigError", "DPOSettings", "EvalSettings", "GRPOSettings", "LoraSettings", "PolicyTrainingSettings",
@@ -51,7 +52,7 @@ GRPO_PRESETS: dict[str, dict[str, Any]] = {
              "per_device_batch_size": 8, "global_batch_size": 8, "max_steps": 200, "weight_decay": 0.0,
              "max_grad_norm": 1.0},
 }
-PAIR_POLICIES = ("green>orange+purple", "green>orange", "green>purple", "green>orange>purple")
+PAIR_POLICIES = tuple(POLICIES)     # old spellings (kernelgen_lm.pairs.LEGACY_POLICIES) load as their new names
 
 
 @dataclass(frozen=True)
@@ -175,7 +176,7 @@ class SampleSettings:
     max_tokens: int = 8192
     seed: int = 0
     project_level: bool = False
-    policy: str = "green>orange+purple"    # which classes make pairs (see kernelgen_lm.pairs)
+    policy: str = DEFAULT_POLICY           # which classes make pairs (see kernelgen_lm.pairs)
     max_pairs_per_task: int = 0            # 0: every pair the policy allows
     toolchain: str = "ascendc-sim"
     shapes: str = "static"
@@ -305,6 +306,8 @@ def load_settings(cls: type, config: Path | str | None = None, argv: Sequence[st
     for key in ("model", "ref_model"):
         if isinstance(merged.get(key), str):
             merged[key] = resolve_model_spec(merged[key], base if key in layers else Path.cwd())
+    if cls is SampleSettings and isinstance(merged.get("policy"), str):
+        merged["policy"] = canonical_policy(merged["policy"])       # the paper's colour names, as before the rename
     settings = read_dataclass(cls, merged, where, base)
     validate(settings, where)
     return settings
@@ -371,7 +374,7 @@ def validate(settings: Any, where: str) -> None:
                 raise fail(f"cases[{i}]", f"{path} does not exist")
         if settings.out is None:
             raise fail("out", "required (the run directory; pairs go to OUT/pairs)")
-        if settings.policy not in PAIR_POLICIES:
+        if canonical_policy(settings.policy) not in PAIR_POLICIES:
             raise fail("policy", f"unknown policy {settings.policy!r}; use one of {', '.join(PAIR_POLICIES)}")
         if settings.samples < 1:
             raise fail("samples", "at least 1")

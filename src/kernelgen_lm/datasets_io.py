@@ -133,13 +133,13 @@ def _empty_pairs_advice(path: Path) -> str:
     it when there is one (the candidates' classes), else the general remedy."""
     import json
 
-    from kernelgen_lm.pairs import no_pairs_advice
+    from kernelgen_lm.pairs import DEFAULT_POLICY, no_pairs_advice
 
     stats_file = path.parent / "pairs_stats.json"
     try:
         stats = json.loads(stats_file.read_text(encoding="utf-8"))
         classes = {str(k): int(v) for k, v in dict(stats["classes"]).items()}
-        policy = str(stats.get("policy") or "green>orange+purple")
+        policy = str(stats.get("policy") or DEFAULT_POLICY)   # no_pairs_advice reads the old colour names too
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return ("sample again with kernelgen-lm sample, hotter or with more samples (--temperature 1.5, "
                 "--samples 8), until its last line reports pairs")

@@ -1,23 +1,27 @@
 """Preference pairs from executions: every candidate is graded by the benchmark's own pipeline and
 paired by class (the AscendKernelGen paper's DPO data, section 4.2).
 
-Classes of a :class:`~npukernelbench.result.SampleResult`:
+Classes (:class:`Grade`) of a :class:`~npukernelbench.result.SampleResult`:
 
-- Green: passes (every shape, every seed, the reference checks);
-- Orange: builds but is wrong (wrong output, a crash or a timeout at run time);
-- Purple: does not build (compiler errors, no parseable project, refused by the static checks).
+- ``passes``: passes (every shape, every seed, the reference checks);
+- ``wrong``: builds but is wrong (wrong output, a crash or a timeout at run time);
+- ``unbuilt``: does not build (compiler errors, no parseable project, refused by the static checks).
 
 A sample without an outcome (our machinery failed: ``npukernelbench`` raises its infrastructure
 error and records nothing) is no candidate at all: it is neither chosen nor rejected.
 
 Policies (which ordered class pairs make a preference pair):
 
-=========================  ===============================================================
-``green>orange+purple``    the paper's default: chosen Green, rejected Orange or Purple
-``green>orange``           only built-but-wrong negatives (the paper's stronger ablation)
-``green>purple``           only negatives that do not build
-``green>orange>purple``    the full order: also Orange over Purple
-=========================  ===============================================================
+==========================  ==============================================================
+``passes>wrong+unbuilt``    the paper's default: chosen passes, rejected wrong or unbuilt
+``passes>wrong``            only built-but-wrong negatives (the paper's stronger ablation)
+``passes>unbuilt``          only negatives that do not build
+``passes>wrong>unbuilt``    the full order: also wrong over unbuilt
+==========================  ==============================================================
+
+The paper calls the three classes Green, Orange and Purple: those older spellings (``green``,
+``orange``, ``purple`` and policies such as ``green>orange+purple``) are still accepted as aliases
+(:data:`LEGACY_GRADES`, :data:`LEGACY_POLICIES`), in settings and in files written before the rename.
 
 Pairs never join two identical answers; a task with candidates of one class only gives none
 (counted in the stats as ``one_class_tasks``).
@@ -37,29 +41,66 @@ from npukernelbench.result import SampleResult, Status
 
 
 class Grade(enum.StrEnum):
-    GREEN = "green"
-    ORANGE = "orange"
-    PURPLE = "purple"
+    PASSES = "passes"
+    WRONG = "wrong"          # builds, but is wrong
+    UNBUILT = "unbuilt"      # does not build
+
+    @classmethod
+    def _missing_(cls, value: object) -> Grade | None:
+        """The paper's colour names (``Grade("green")``) read as the classes they name."""
+        legacy = LEGACY_GRADES.get(str(value).lower()) if isinstance(value, str) else None
+        return cls(legacy) if legacy is not None else None
 
 
-ORANGE_STATUSES = (Status.WRONG, Status.RUNTIME_ERROR, Status.TIMEOUT)
-PURPLE_STATUSES = (Status.BUILD_ERROR, Status.PARSE_ERROR, Status.REJECTED)
+# The AscendKernelGen paper's colour names for the classes, as older settings and files spell them.
+LEGACY_GRADES = {"green": "passes", "orange": "wrong", "purple": "unbuilt"}
 
+WRONG_STATUSES = (Status.WRONG, Status.RUNTIME_ERROR, Status.TIMEOUT)
+UNBUILT_STATUSES = (Status.BUILD_ERROR, Status.PARSE_ERROR, Status.REJECTED)
+
+DEFAULT_POLICY = "passes>wrong+unbuilt"
 POLICIES: dict[str, tuple[tuple[Grade, Grade], ...]] = {
-    "green>orange+purple": ((Grade.GREEN, Grade.ORANGE), (Grade.GREEN, Grade.PURPLE)),
-    "green>orange": ((Grade.GREEN, Grade.ORANGE),),
-    "green>purple": ((Grade.GREEN, Grade.PURPLE),),
-    "green>orange>purple": ((Grade.GREEN, Grade.ORANGE), (Grade.GREEN, Grade.PURPLE), (Grade.ORANGE, Grade.PURPLE)),
+    "passes>wrong+unbuilt": ((Grade.PASSES, Grade.WRONG), (Grade.PASSES, Grade.UNBUILT)),
+    "passes>wrong": ((Grade.PASSES, Grade.WRONG),),
+    "passes>unbuilt": ((Grade.PASSES, Grade.UNBUILT),),
+    "passes>wrong>unbuilt": ((Grade.PASSES, Grade.WRONG), (Grade.PASSES, Grade.UNBUILT), (Grade.WRONG, Grade.UNBUILT)),
 }
+# The same policies in the paper's colour names (configs, command lines and stats files from before the rename).
+LEGACY_POLICIES = {
+    "green>orange+purple": "passes>wrong+unbuilt",
+    "green>orange": "passes>wrong",
+    "green>purple": "passes>unbuilt",
+    "green>orange>purple": "passes>wrong>unbuilt",
+}
+
+
+def canonical_policy(policy: str) -> str:
+    """``policy`` under its current name (an old colour spelling mapped to it); anything else unchanged
+    (an unknown policy is refused where it is used, naming :data:`POLICIES`)."""
+    return LEGACY_POLICIES.get(policy, policy)
+
+
+def canonical_classes(classes: Mapping[str, int]) -> dict[str, int]:
+    """Class counts (``MiningStats.classes``, ``pairs_stats.json``) under the current class names: counts
+    a file written before the rename keeps under a colour name are added to the class it names."""
+    out: dict[str, int] = {}
+    for name, count in classes.items():
+        key = LEGACY_GRADES.get(name, name)
+        out[key] = out.get(key, 0) + count
+    return out
+
+
+def unknown_policy(policy: str) -> str:
+    return f"unknown pair policy {policy!r}; use one of {', '.join(POLICIES)}"
 
 
 def grade(result: SampleResult) -> Grade:
     if result.status is Status.PASSED:
-        return Grade.GREEN
-    if result.status in ORANGE_STATUSES:
-        return Grade.ORANGE
-    if result.status in PURPLE_STATUSES:
-        return Grade.PURPLE
+        return Grade.PASSES
+    if result.status in WRONG_STATUSES:
+        return Grade.WRONG
+    if result.status in UNBUILT_STATUSES:
+        return Grade.UNBUILT
     raise ValueError(f"{result.task}[s{result.sample}]: status {result.status!r} has no class")
 
 
@@ -111,12 +152,14 @@ class MiningStats:
 
 
 def mine(candidates: Sequence[Candidate], prompts: Mapping[str, Sequence[Mapping[str, str]]],
-         policy: str = "green>orange+purple", max_pairs_per_task: int = 0, seed: int = 0,
+         policy: str = DEFAULT_POLICY, max_pairs_per_task: int = 0, seed: int = 0,
          stats: MiningStats | None = None) -> list[Pair]:
-    """Pairs of ``candidates`` (grouped by task) under ``policy``; ``prompts`` maps a task to the
-    chat messages its candidates answered. With ``max_pairs_per_task`` a seeded subset is kept."""
+    """Pairs of ``candidates`` (grouped by task) under ``policy`` (an old colour spelling is read as the
+    policy it names); ``prompts`` maps a task to the chat messages its candidates answered. With
+    ``max_pairs_per_task`` a seeded subset is kept."""
+    policy = canonical_policy(policy)
     if policy not in POLICIES:
-        raise ValueError(f"unknown pair policy {policy!r}; use one of {', '.join(POLICIES)}")
+        raise ValueError(unknown_policy(policy))
     stats = stats if stats is not None else MiningStats()
     by_task: dict[str, list[Candidate]] = defaultdict(list)
     for c in candidates:
@@ -176,7 +219,7 @@ def candidates_from_run(run_dir: Path, specs: Mapping[str, Any], stats: MiningSt
     return out
 
 
-def pairs_from_run(run_dir: Path | Sequence[Path], specs: Sequence[Any], policy: str = "green>orange+purple",
+def pairs_from_run(run_dir: Path | Sequence[Path], specs: Sequence[Any], policy: str = DEFAULT_POLICY,
                    max_pairs_per_task: int = 0, seed: int = 0, project_level: bool | None = None
                    ) -> tuple[list[Pair], MiningStats]:
     """Preference pairs of a run directory (or of several, pooled: rounds of the same prompts, e.g.
@@ -229,22 +272,25 @@ def write_pairs(folder: Path, pairs: Sequence[Pair]) -> Path:
     return save_rows(folder, [p.to_row() for p in pairs], features=pair_features())
 
 
-def no_pairs_advice(classes: Mapping[str, int], policy: str = "green>orange+purple") -> str:
-    """One line saying what to change when sampling found no pair, from the candidates' classes."""
+def no_pairs_advice(classes: Mapping[str, int], policy: str = DEFAULT_POLICY) -> str:
+    """One line saying what to change when sampling found no pair, from the candidates' classes (class
+    and policy names as written before the rename are read too)."""
+    classes = canonical_classes(classes)
+    policy = canonical_policy(policy)
     total = sum(classes.values())
-    green = classes.get(Grade.GREEN.value, 0)
+    passes = classes.get(Grade.PASSES.value, 0)
     if total == 0:
         return ("no candidate was graded: check the run directory's results (OUT/run) and the model spec, "
                 "then sample again")
-    if green == total:
+    if passes == total:
         return (f"every candidate passed ({total}): sample hotter or more (--temperature 1.5, --samples 8) so "
                 "that some fail")
-    if green == 0:
+    if passes == 0:
         return (f"no candidate passed ({total}): train the SFT model longer (--max_steps) or sample colder "
                 "(--temperature 0.5) so that some pass")
-    if policy == "green>orange" and not classes.get(Grade.ORANGE.value):
-        return "no candidate built but was wrong (the policy green>orange needs one): use policy green>orange+purple"
-    if policy == "green>purple" and not classes.get(Grade.PURPLE.value):
-        return "no candidate failed to build (the policy green>purple needs one): use policy green>orange+purple"
+    if policy == "passes>wrong" and not classes.get(Grade.WRONG.value):
+        return (f"no candidate built but was wrong (the policy passes>wrong needs one): use policy {DEFAULT_POLICY}")
+    if policy == "passes>unbuilt" and not classes.get(Grade.UNBUILT.value):
+        return f"no candidate failed to build (the policy passes>unbuilt needs one): use policy {DEFAULT_POLICY}"
     return (f"each task's candidates were all of one class ({dict(classes)}): sample more per task (--samples 8) "
             "or at another temperature")

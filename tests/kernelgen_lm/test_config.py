@@ -87,9 +87,21 @@ def test_wrong_types_and_missing_things(tmp_path, chat_data):
         load_settings(SFTSettings, write(tmp_path / "bad.yaml", "model: [unclosed\n"))
     with pytest.raises(ConfigError, match=r"--max_steps needs a value"):
         load_settings(SFTSettings, base, ["--max_steps"])
-    with pytest.raises(ConfigError, match=r"policy: unknown policy"):
+    with pytest.raises(ConfigError, match=r"policy: unknown policy 'wrong>passes'; use one of passes>wrong\+unbuilt, "
+                                          r"passes>wrong, passes>unbuilt, passes>wrong>unbuilt$"):
         load_settings(SampleSettings, write(tmp_path / "s.yaml", f"model: reference\ncases: [{tmp_path}]\nout: o\n"
-                                                                  "policy: orange>green\n"))
+                                                                  "policy: wrong>passes\n"))
+
+
+def test_the_papers_colour_policies_still_load(tmp_path):
+    """A config or command line from before the rename (the paper's colour names) selects the same
+    policy under its descriptive name."""
+    cfg = write(tmp_path / "s.yaml", f"model: reference\ncases: [{tmp_path}]\nout: o\npolicy: green>orange\n")
+    assert load_settings(SampleSettings, cfg).policy == "passes>wrong"
+    assert load_settings(SampleSettings, cfg, ["--policy", "green>orange>purple"]).policy == "passes>wrong>unbuilt"
+    assert load_settings(SampleSettings, cfg, ["--policy", "green>purple"]).policy == "passes>unbuilt"
+    assert load_settings(SampleSettings, cfg, ["--policy", "green>orange+purple"]).policy == "passes>wrong+unbuilt"
+    assert load_settings(SampleSettings, cfg, ["--policy", "passes>unbuilt"]).policy == "passes>unbuilt"
 
 
 def test_override_parsing():
@@ -121,7 +133,7 @@ def test_example_configs_are_valid(name, tmp_path, chat_data):
         assert s.global_batch_size % s.num_generations == 0 and s.reward.passed == 1.0
     elif "sample" in name:
         s = load_settings(SampleSettings, path, ["--cases", f"[{tmp_path}]"])
-        assert s.policy == "green>orange+purple"
+        assert s.policy == "passes>wrong+unbuilt"
     elif "dpo" in name:
         s = load_settings(DPOSettings, path, ["--pairs", f"[{chat_data}]"])
         assert s.beta == 0.1

@@ -19,13 +19,15 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("classes, policy, needle", [
-    ({"green": 12}, "green>orange+purple", "every candidate passed (12): sample hotter or more (--temperature 1.5"),
-    ({"purple": 5, "orange": 1}, "green>orange+purple", "no candidate passed (6): train the SFT model longer"),
-    ({}, "green>orange+purple", "no candidate was graded"),
-    ({"green": 2, "purple": 2}, "green>orange", "the policy green>orange needs one"),
-    ({"green": 2, "orange": 2}, "green>purple", "the policy green>purple needs one"),
-    ({"green": 2, "purple": 2}, "green>orange+purple", "each task's candidates were all of one class"),
-], ids=["all_green", "none_green", "nothing", "no_orange", "no_purple", "one_class_per_task"])
+    ({"passes": 12}, "passes>wrong+unbuilt", "every candidate passed (12): sample hotter or more (--temperature 1.5"),
+    ({"unbuilt": 5, "wrong": 1}, "passes>wrong+unbuilt", "no candidate passed (6): train the SFT model longer"),
+    ({}, "passes>wrong+unbuilt", "no candidate was graded"),
+    ({"passes": 2, "unbuilt": 2}, "passes>wrong", "the policy passes>wrong needs one"),
+    ({"passes": 2, "wrong": 2}, "passes>unbuilt", "the policy passes>unbuilt needs one"),
+    ({"passes": 2, "unbuilt": 2}, "passes>wrong+unbuilt", "each task's candidates were all of one class"),
+    # counts and policy as a pairs_stats.json from before the rename spells them (the paper's colours)
+    ({"green": 2, "purple": 2}, "green>orange", "the policy passes>wrong needs one"),
+], ids=["all_pass", "none_pass", "nothing", "no_wrong", "no_unbuilt", "one_class_per_task", "colour_names"])
 def test_no_pairs_advice_names_the_remedy(classes, policy, needle):
     advice = no_pairs_advice(classes, policy)
     assert needle in advice and "\n" not in advice
@@ -41,10 +43,12 @@ def _empty_pairs(folder: Path, stats: dict | None) -> Path:
 
 
 @pytest.mark.parametrize("stats, needle", [
-    ({"classes": {"green": 8}, "policy": "green>orange+purple"}, "every candidate passed (8): sample hotter"),
-    ({"classes": {"purple": 4}, "policy": "green>orange+purple"}, "no candidate passed (4): train the SFT model"),
+    ({"classes": {"passes": 8}, "policy": "passes>wrong+unbuilt"}, "every candidate passed (8): sample hotter"),
+    ({"classes": {"unbuilt": 4}, "policy": "passes>wrong+unbuilt"}, "no candidate passed (4): train the SFT model"),
+    # a pairs_stats.json from before the rename (the paper's colour names)
+    ({"classes": {"green": 2, "orange": 2}, "policy": "green>purple"}, "the policy passes>unbuilt needs one"),
     (None, "sample again with kernelgen-lm sample, hotter or with more samples"),
-], ids=["all_green", "all_purple", "no_stats"])
+], ids=["all_pass", "all_unbuilt", "colour_names", "no_stats"])
 def test_dpo_without_pairs_says_what_to_do(tiny_model, tmp_path, capsys, stats, needle):
     pairs = _empty_pairs(tmp_path / "sampled", stats)
     config = tmp_path / "dpo.yaml"
@@ -58,7 +62,7 @@ def test_dpo_without_pairs_says_what_to_do(tiny_model, tmp_path, capsys, stats, 
 
 
 def test_sample_with_one_class_prints_the_remedy(tmp_path, capsys):
-    """The reference solution for every sample: all Green, no pair; the last stderr line says to sample
+    """The reference solution for every sample: all pass, no pair; the last stderr line says to sample
     hotter or more (real evaluations through ascendc-sim)."""
     config = tmp_path / "s.yaml"
     config.write_text(f"model: reference\ncases: [{ROOT / 'benchmark_cases' / 'level1' / 'math' / 'add_custom'}]\n"

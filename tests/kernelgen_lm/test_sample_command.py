@@ -1,6 +1,6 @@
 """``kernelgen-lm sample`` end to end on real evaluations (ascendc-sim): candidates from a replay file
-(the expert solution, a kernel that builds but subtracts, text without code) graded Green / Orange /
-Purple and paired; an unreachable server; the error-derived SFT round on the same run directory."""
+(the expert solution, a kernel that builds but subtracts, text without code) graded passes / wrong /
+unbuilt and paired; an unreachable server; the error-derived SFT round on the same run directory."""
 
 from __future__ import annotations
 
@@ -51,19 +51,19 @@ def test_candidates_are_graded_and_paired(sampled, capsys):
     pairs = datasets.load_from_disk(str(out / "pairs"))
     assert len(pairs) == 2
     assert sorted(zip(pairs["chosen_class"], pairs["rejected_class"], strict=True)) == \
-        [("green", "orange"), ("green", "purple")]
+        [("passes", "unbuilt"), ("passes", "wrong")]
     assert all(p[0]["role"] == "system" and TASK.split("/")[-1] in p[1]["content"] for p in pairs["prompt"])
-    assert "Sub(zLocal" in pairs.filter(lambda r: r["rejected_class"] == "orange")["rejected"][0][0]["content"]
+    assert "Sub(zLocal" in pairs.filter(lambda r: r["rejected_class"] == "wrong")["rejected"][0][0]["content"]
     stats = json.loads((out / "pairs_stats.json").read_text())
-    assert stats["classes"] == {"green": 1, "orange": 1, "purple": 1} and stats["no_outcome"] == 0
+    assert stats["classes"] == {"passes": 1, "wrong": 1, "unbuilt": 1} and stats["no_outcome"] == 0
     assert stats["cr"] == pytest.approx(2 / 3) and stats["er"] == pytest.approx(1 / 3)
 
 
-def test_policy_green_over_orange_only(sampled):
+def test_policy_passes_over_wrong_only(sampled):
     """Mining again from the same run directory with another policy: no new evaluation."""
     from kernelgen_lm.pairs import pairs_from_run
 
-    pairs, stats = pairs_from_run(sampled / "out" / "run", [load_case(ADD_CUSTOM)], policy="green>orange")
+    pairs, stats = pairs_from_run(sampled / "out" / "run", [load_case(ADD_CUSTOM)], policy="passes>wrong")
     assert [(p.chosen.sample, p.rejected.sample) for p in pairs] == [(0, 1)]
 
 
@@ -120,13 +120,13 @@ def test_error_round_returns_as_sft_data(sampled, tmp_path, capsys):
 
 def test_sampling_from_a_server_with_one_class_only(served_model, tmp_path, capsys):
     """A live OpenAI-compatible server (npukb serve on the tiny model): its noise never parses, so the
-    task has one class (purple) and gives no pair; the stats say so and the pairs dataset is empty."""
+    task has one class (unbuilt) and gives no pair; the stats say so and the pairs dataset is empty."""
     config = tmp_path / "s.yaml"
     config.write_text(f"model: {served_model.url}\ncases: [{ADD_CUSTOM}]\ninclude_eval_tasks: true\nsamples: 2\n"
                       "max_tokens: 12\ntemperature: 1.0\nout: o\n")
     assert main(["sample", str(config)]) == 0
     printed = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert printed["pairs"] == 0 and printed["classes"] == {"purple": 2}
+    assert printed["pairs"] == 0 and printed["classes"] == {"unbuilt": 2}
     stats = json.loads((tmp_path / "o" / "pairs_stats.json").read_text())
     assert stats["one_class_tasks"] == [TASK] and stats["cr"] == 0.0
     header = json.loads((tmp_path / "o" / "run" / "run.json").read_text())

@@ -147,7 +147,7 @@ def test_dpo_on_pairs(tiny_model, tmp_path):
     rows = [{"prompt": [{"role": "user", "content": f"Write kernel {i}"}],
              "chosen": [{"role": "assistant", "content": f"<think>ok</think>good kernel {i}"}],
              "rejected": [{"role": "assistant", "content": f"<think>hm</think>broken {i} {{"}],
-             "chosen_class": "green", "rejected_class": "purple", "task": "t"} for i in range(4)]
+             "chosen_class": "passes", "rejected_class": "unbuilt", "task": "t"} for i in range(4)]
     pairs = tmp_path / "pairs.jsonl"
     pairs.write_text("".join(json.dumps(r) + "\n" for r in rows))
     settings = load_settings(DPOSettings, data={"model": str(tiny_model), "pairs": [str(pairs)],
