@@ -251,3 +251,52 @@ def test_copy_counter_mode_counts_per_repeat(prog) -> None:
         for b in range(2):
             w[128 * r + 16 * b: 128 * r + 16 * b + 8] = a[64 * r + 8 * b: 64 * r + 8 * b + 8]
     np.testing.assert_array_equal(o[1], w)
+
+
+GAPS = """
+static void body(void*) {
+  GlobalTensor<float> a, o;
+  a.SetGlobalBuffer((__gm__ float*)npukb_test::gm_input(0), 256);
+  o.SetGlobalBuffer((__gm__ float*)npukb_test::gm_output(0, 3 * 256 * 4), 3 * 256);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> bx, by;
+  pipe.InitBuffer(bx, 1024); pipe.InitBuffer(by, 1024);
+  LocalTensor<float> x = bx.Get<float>(), y = by.Get<float>();
+  // the page's field-by-field form: 4 blocks of 1 x 32 bytes, a source gap of 1 block, a destination gap of 2
+  DataCopyParams p;
+  p.blockCount = 4; p.blockLen = 1; p.srcGap = 1; p.dstGap = 2;
+  Duplicate(y, -1.0f, 256); DataCopy(y, a, p); DataCopy(o, y, 256);
+  // one field, two names: the stride names read what the gap names wrote, and the other way round
+  DataCopyParams q(2, 2, 0, 0);
+  q.srcGap = 3; q.dstStride = 1;
+  if (q.srcStride != 3 || q.dstGap != 1) return;
+  DataCopy(x, a, 256);
+  Duplicate(y, -1.0f, 256); DataCopy(y, x, q); DataCopy(o[256], y, 256);
+  // UB -> GM with the gap names
+  DataCopyParams r;
+  r.blockCount = 2; r.blockLen = 1; r.srcGap = 0; r.dstGap = 1;
+  DataCopy(o[512], x, r);
+}
+void run_test() { npukb_test::run_blocks(1, body, nullptr); }
+"""
+
+
+@pytest.mark.api("数据搬运/DataCopy（GM与UB-高维切分数据搬运）", "数据搬运/DataCopy（UB -> UB-高维切分数据搬运）")
+def test_datacopy_params_gap_names(prog) -> None:
+    """The current pages name DataCopyParams' gaps srcGap/dstGap; code written earlier says srcStride/dstStride."""
+    a = np.arange(256, dtype=np.float32)
+    prog.inputs(a)
+    ran = prog.run(GAPS)
+    assert ran.returncode == 0, ran.stderr
+    o = prog.output(0, np.float32).reshape(3, 256)
+    w = np.full(256, -1.0, np.float32)
+    for i in range(4):                                   # 8 floats per block; source step 2 blocks, destination 3
+        w[24 * i: 24 * i + 8] = a[16 * i: 16 * i + 8]
+    np.testing.assert_array_equal(o[0], w)
+    w = np.full(256, -1.0, np.float32)
+    for i in range(2):                                   # 2 blocks each; source step 5 blocks, destination 3
+        w[24 * i: 24 * i + 16] = a[40 * i: 40 * i + 16]
+    np.testing.assert_array_equal(o[1], w, err_msg="srcStride and srcGap (dstStride and dstGap) are one field")
+    w = np.full(256, POISON16.view(np.uint16).astype(np.uint32) * 0x10001, np.uint32)
+    w[0:8], w[16:24] = a[0:8].view(np.uint32), a[8:16].view(np.uint32)
+    np.testing.assert_array_equal(o[2].view(np.uint32), w)

@@ -226,14 +226,22 @@ struct GatherRepeatParams {
 
 // ---- data movement parameters ---------------------------------------------------------------------
 // DataCopyParams: blockLen and strides in 32-byte units for DataCopy; for DataCopyPad blockLen is bytes.
+// The gaps between blocks have two names: srcStride/dstStride (the CANN 8.x pages and the code written
+// against them) and srcGap/dstGap (the current reference's tables); each pair names one field.
 struct DataCopyParams {
   DataCopyParams() = default;
   DataCopyParams(std::uint16_t count, std::uint16_t len, std::uint16_t srcStrideIn, std::uint16_t dstStrideIn)
       : blockCount(count), blockLen(len), srcStride(srcStrideIn), dstStride(dstStrideIn) {}
   std::uint16_t blockCount = 1;
   std::uint16_t blockLen = 0;
-  std::uint16_t srcStride = 0;
-  std::uint16_t dstStride = 0;
+  union {
+    std::uint16_t srcStride = 0;
+    std::uint16_t srcGap;
+  };
+  union {
+    std::uint16_t dstStride = 0;
+    std::uint16_t dstGap;
+  };
 };
 
 // DataCopyExtParams (DataCopyPad): blockLen in bytes; GM-side stride in bytes, UB-side stride in 32-byte blocks.
