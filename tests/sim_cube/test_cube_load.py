@@ -414,7 +414,7 @@ def test_load_with_transpose_b4_into_l0b_only(prog):
     assert "L0B only" in prog.violation(23, l1, extra=(0, 1, 1, 0, 0, 1))
 
 
-@pytest.mark.api("Fill")
+@pytest.mark.api("矩阵搬入辅助配置接口/Fill")
 def test_fill_l1_blocks_and_gaps(prog):
     # the page's figure: 5 repeats of 3 blocks, 5 blocks apart (here 2 x 32-byte blocks, gap 1)
     got = output(prog.ok(30, extra=(3, 2, 1, 2.5)), 0, np.float32)
@@ -427,7 +427,7 @@ def test_fill_l1_blocks_and_gaps(prog):
     assert np.all(blocks[8:].view(np.uint32) == 0xA5A5A5A5)
 
 
-@pytest.mark.api("Fill")
+@pytest.mark.api("矩阵搬入辅助配置接口/Fill")
 def test_fill_l0a_512_byte_blocks(prog):
     got = output(prog.ok(31, extra=(2, 2, 1, -1.5)), 0, np.float16).reshape(8, 256)
     for f in (0, 1, 3, 4):
@@ -435,7 +435,7 @@ def test_fill_l0a_512_byte_blocks(prog):
     assert np.all(got[2].view(np.uint16) == 0xA5A5) and np.all(got[5].view(np.uint16) == 0xA5A5)
 
 
-@pytest.mark.api("Fill")
+@pytest.mark.api("矩阵搬入辅助配置接口/Fill")
 def test_fill_alignment_and_position(prog):
     got = output(prog.ok(32, extra=(128,)), 0, np.int32)            # 512-byte offset in L0B
     assert np.all(got[128:256] == 7)

@@ -483,7 +483,7 @@ COMPILE_FAIL = {
 SUPPORTED = "Mmad(b.L0C<float>(), b.L0A<half>(), b.L0B<half>(), MmadParams());"
 
 
-@pytest.mark.api("Mmad", "Fill", "Fixpipe（L0C到L1数据搬运）", "MmadWithSparse")
+@pytest.mark.api("Mmad", "矩阵搬入辅助配置接口/Fill", "Fixpipe（L0C到L1数据搬运）", "MmadWithSparse")
 @pytest.mark.parametrize("what", sorted(COMPILE_FAIL))
 def test_dtype_tables_are_compile_errors(tmp_path, what):
     err = syntax_errors(COMPILE_FAIL[what], tmp_path / "bad")
