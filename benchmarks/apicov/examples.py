@@ -64,15 +64,17 @@ UNDECLARED = re.compile(r"^[‘'`](?P<name>[A-Za-z_]\w*)[’'] (?:was not declar
 # what g++ says on a statement that names an undeclared name, or a variable declared in such a statement,
 # because of it (`que.AllocTensor<half>()` parses as comparisons when `que` is unknown: "expected
 # primary-expression before '>' token"); and about a member of such a variable (its type is an error: int)
-# (and a call or initializer whose operand is one: g++ prints it as "<expression error>", or as the braces
-# "<brace-enclosed initializer list>" it could not convert)
+# (and a call or initializer whose operand or template argument is one: g++ prints an operand as
+# "<expression error>", reports the braces "<brace-enclosed initializer list>" it could not convert, or
+# finds no overload for `F<T>()` with `T` the undeclared name)
 CASCADE = re.compile(r"^(?:expected primary-expression before|template argument \d+ is invalid|"
                      r"expected [‘'][;,)>][’'] before|.*<(?:expression|declaration) error>|"
-                     r"no matching function for call to .*\(<brace-enclosed initializer list>\)|"
+                     r"no matching function for call to |"
                      r"could not convert [‘']\{.*[’'] from [‘']<brace-enclosed initializer list>[’'])")
 DECLARED = re.compile(r"(?<=[\w>])\s+[*&]*(\w+)\s*(?=[;=({\[])")
-NON_CLASS = re.compile(r"^request for member [‘'][^’']*[’'] in [‘'](?P<var>\w+)[’'], "
-                       r"which is of non-class type [‘']int[’']")
+NON_CLASS = re.compile(r"^(?:request for member [‘'][^’']*[’'] in [‘'](?P<var>\w+)[’'], "
+                       r"which is of non-class type [‘']int[’']|"
+                       r"scalar object [‘'](?P<init>\w+)[’'] requires one element in initializer)")
 
 
 @dataclass
@@ -194,6 +196,12 @@ def classify(block: Block, errors: list[tuple[int, str]], known: set[str], code:
         return set(re.findall(r"\w+", statement(line)))
 
     block.cause = ""
+    # g++ reports an undeclared name once: a later statement that declares a variable with it (`Pad<T> p;`)
+    # has no error of its own, but the variable is an int from there on
+    undeclared = {name for _, msg in errors if (name := _free(msg, known))}
+    for n in range(1, len(lines) + 1):
+        if undeclared & set(re.findall(r"\w+", lines[n - 1])):
+            tainted.update(DECLARED.findall(statement(n)))
     for line, msg in errors:
         name = _free(msg, known)
         if name:
@@ -201,7 +209,10 @@ def classify(block: Block, errors: list[tuple[int, str]], known: set[str], code:
             tainted.update(DECLARED.findall(statement(line)))
             continue
         m = NON_CLASS.match(msg)
-        if (CASCADE.match(msg) and words(line) & (set(free) | tainted)) or (m and m.group("var") in tainted):
+        if CASCADE.match(msg) and words(line) & (set(free) | tainted):
+            tainted.update(DECLARED.findall(statement(line)))    # declared with a type in error: int
+            continue
+        if m and (m.group("var") or m.group("init")) in tainted:
             continue
         block.cause = msg
         break

@@ -335,6 +335,24 @@ def test_classify_rule():
     assert b.status == "fragment" and b.free_names == ["cols"]
     examples.classify(b, [*ext, (2, ext[1][1])], set(), code)
     assert b.status == "fails" and b.cause.startswith("no matching function"), "the same error without a free name"
+    code2 = "LocalTensor<T> x = q.AllocTensor<T>();\nSetAtomicAdd<T>();\nSetAtomicAdd<float>();\n"
+    tmpl = [(1, "‘T’ was not declared in this scope"), (2, "no matching function for call to ‘SetAtomicAdd<T>()’")]
+    examples.classify(b, tmpl, set(), code2)
+    assert b.status == "fragment" and b.free_names == ["T"]
+    examples.classify(b, [*tmpl, (3, "no matching function for call to ‘SetAtomicAdd<float>()’")], set(), code2)
+    assert b.status == "fails" and "<float>" in b.cause
+    # a variable declared in a statement that g++ reported only as a consequence is tainted too
+    # (g++ names an undeclared name once: `Pad<T> pad;` after it has no error of its own)
+    code3 = ("Ext p{1, cols * sizeof(T), 0};\nPad<T> pad;\npad.isPad = false;\nPad<T> two{true, 0};\nint z;\n"
+             "z.isPad = 1;\n")
+    pad = [(1, "‘cols’ was not declared in this scope"), (1, "‘T’ was not declared in this scope"),
+           (3, "request for member ‘isPad’ in ‘pad’, which is of non-class type ‘int’"),
+           (4, "template argument 1 is invalid"), (4, "scalar object ‘two’ requires one element in initializer")]
+    examples.classify(b, pad, set(), code3)
+    assert b.status == "fragment" and b.free_names == ["cols", "T"]
+    examples.classify(b, [*pad, (6, "request for member ‘isPad’ in ‘z’, which is of non-class type ‘int’")], set(),
+                      code3)
+    assert b.status == "fails" and "‘z’" in b.cause
     conv = [(3, "‘n’ was not declared in this scope"),
             (3, "could not convert ‘{<expression error>, 1}’ from ‘<brace-enclosed initializer list>’ to ‘Config’")]
     examples.classify(b, conv, set(), code)
