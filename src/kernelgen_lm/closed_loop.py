@@ -101,7 +101,7 @@ def run_loop(settings: LoopSettings, log: Any = None) -> dict[str, Any]:
 
     from kernelgen_lm.config import DPOSettings, SampleSettings, SFTSettings, load_settings
     from kernelgen_lm.dpo import run_dpo
-    from kernelgen_lm.pairs import Grade, canonical_classes, pairs_from_run, write_pairs
+    from kernelgen_lm.pairs import Grade, pairs_from_run, write_pairs
     from kernelgen_lm.sampling import run_sample
     from kernelgen_lm.sft import run_sft
     from kernelgen_lm.sft_data import expert_rows, write_expert_dataset
@@ -178,7 +178,7 @@ def run_loop(settings: LoopSettings, log: Any = None) -> dict[str, Any]:
         if pairs:
             break
         log(f"closed loop: no pairs at temperature {temperature:.3g} (classes {classes})")
-        temperature = search.next(temperature, all_pass=set(canonical_classes(classes)) == {Grade.PASSES.value})
+        temperature = search.next(temperature, all_pass=set(classes) == {Grade.PASSES.value})
     figures.update(pairs=pairs, sample_rounds=[{k: v for k, v in r.items() if k != "run"} for r in rounds],
                    pooled=bool(pairs and rounds[-1]["pairs"] == 0))
     t = lap("sample", t)

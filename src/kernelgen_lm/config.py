@@ -191,6 +191,10 @@ class SampleSettings:
     engine: Mapping[str, Any] = field(default_factory=dict)   # vLLM engine settings: tensor_parallel_size,
                                            # gpu_memory_utilization, max_model_len, max_lora_rank, ...
 
+    def __post_init__(self) -> None:
+        # the paper's colour names (green>orange+purple, ...) under their current names, however built
+        object.__setattr__(self, "policy", canonical_policy(self.policy))
+
 
 @dataclass(frozen=True)
 class GRPOSettings(PolicyTrainingSettings):
@@ -306,8 +310,6 @@ def load_settings(cls: type, config: Path | str | None = None, argv: Sequence[st
     for key in ("model", "ref_model"):
         if isinstance(merged.get(key), str):
             merged[key] = resolve_model_spec(merged[key], base if key in layers else Path.cwd())
-    if cls is SampleSettings and isinstance(merged.get("policy"), str):
-        merged["policy"] = canonical_policy(merged["policy"])       # the paper's colour names, as before the rename
     settings = read_dataclass(cls, merged, where, base)
     validate(settings, where)
     return settings
@@ -374,7 +376,7 @@ def validate(settings: Any, where: str) -> None:
                 raise fail(f"cases[{i}]", f"{path} does not exist")
         if settings.out is None:
             raise fail("out", "required (the run directory; pairs go to OUT/pairs)")
-        if canonical_policy(settings.policy) not in PAIR_POLICIES:
+        if settings.policy not in PAIR_POLICIES:
             raise fail("policy", f"unknown policy {settings.policy!r}; use one of {', '.join(PAIR_POLICIES)}")
         if settings.samples < 1:
             raise fail("samples", "at least 1")

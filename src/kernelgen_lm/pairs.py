@@ -90,10 +90,6 @@ def canonical_classes(classes: Mapping[str, int]) -> dict[str, int]:
     return out
 
 
-def unknown_policy(policy: str) -> str:
-    return f"unknown pair policy {policy!r}; use one of {', '.join(POLICIES)}"
-
-
 def grade(result: SampleResult) -> Grade:
     if result.status is Status.PASSED:
         return Grade.PASSES
@@ -159,7 +155,7 @@ def mine(candidates: Sequence[Candidate], prompts: Mapping[str, Sequence[Mapping
     ``max_pairs_per_task`` a seeded subset is kept."""
     policy = canonical_policy(policy)
     if policy not in POLICIES:
-        raise ValueError(unknown_policy(policy))
+        raise ValueError(f"unknown pair policy {policy!r}; use one of {', '.join(POLICIES)}")
     stats = stats if stats is not None else MiningStats()
     by_task: dict[str, list[Candidate]] = defaultdict(list)
     for c in candidates:

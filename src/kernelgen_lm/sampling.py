@@ -69,7 +69,7 @@ def check_reachable(model: str, timeout: float) -> None:
 
 def run_sample(settings: SampleSettings, log: Any = None) -> SampleOutcome:
     from kernelgen_lm.eval_progress import CountedLog
-    from kernelgen_lm.pairs import canonical_policy, no_pairs_advice, pairs_from_run, write_pairs
+    from kernelgen_lm.pairs import no_pairs_advice, pairs_from_run, write_pairs
     from kernelgen_lm.rollouts import RolloutSettings, roll_out
     from kernelgen_lm.tasks import select_tasks, training_split
 
@@ -101,7 +101,7 @@ def run_sample(settings: SampleSettings, log: Any = None) -> SampleOutcome:
                                   project_level=settings.project_level)
     stats.no_outcome = len(rollout.no_outcome)
     pairs_dir = write_pairs(out / "pairs", pairs)
-    document = {**stats.to_json(), "policy": canonical_policy(settings.policy), "model": settings.model,
+    document = {**stats.to_json(), "policy": settings.policy, "model": settings.model,
                 "no_outcome_samples": rollout.no_outcome, "evaluation_tasks_left_out": [s.case_id for s in held],
                 **rollout.rates(settings.samples)}
     (out / "pairs_stats.json").write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")

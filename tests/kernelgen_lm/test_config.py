@@ -102,6 +102,8 @@ def test_the_papers_colour_policies_still_load(tmp_path):
     assert load_settings(SampleSettings, cfg, ["--policy", "green>purple"]).policy == "passes>unbuilt"
     assert load_settings(SampleSettings, cfg, ["--policy", "green>orange+purple"]).policy == "passes>wrong+unbuilt"
     assert load_settings(SampleSettings, cfg, ["--policy", "passes>unbuilt"]).policy == "passes>unbuilt"
+    assert SampleSettings(policy="green>orange").policy == "passes>wrong"           # built in code, too
+    assert SampleSettings(policy="orange>green").policy == "orange>green"           # unknown: refused by validate
 
 
 def test_override_parsing():
