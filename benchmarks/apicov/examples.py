@@ -178,12 +178,13 @@ def classify(block: Block, errors: list[tuple[int, str]], known: set[str], code:
     free: list[str] = []
     tainted: set[str] = set()                   # variables declared in a statement that names a free name
 
+    ends = [bool(re.search(r"[;{}]\s*(?://.*)?$", ln)) for ln in lines]
+
     def statement(line: int) -> str:
         """The statement around ``line``: from the line after one that ends in ``;``, ``{`` or ``}`` to the
         next such line."""
         if not 0 < line <= len(lines):
             return ""
-        ends = [bool(re.search(r"[;{}]\s*(?://.*)?$", ln)) for ln in lines]
         a = line - 1
         while a > 0 and not ends[a - 1]:
             a -= 1
