@@ -188,6 +188,14 @@ def report(records: list[dict[str, Any]], seconds: float, jobs: int) -> None:
     worker = max(r["phases"].get("figures", {}).get("worker_peak_rss_kb", 0) for r in done)
     sim = max(r["phases"].get("figures", {}).get("simulator_peak_rss_kb", 0) for r in done)
     print(f"peak RSS: worker {worker / 1024:.0f} MiB, simulator process {sim / 1024:.0f} MiB")
+    heaviest = max(done, key=lambda r: r["phases"].get("figures", {}).get("worker_peak_rss_kb", 0))
+    raised = {name.split(":", 1)[1]: kb for name, kb in heaviest["phases"].get("figures", {}).items()
+              if name.startswith("peak_rss_raised_kb:")}
+    if raised:
+        print(f"  phases that raised the worker's peak ({heaviest['task']}; the rest is the worker's own "
+              "start-up and imports): " + ", ".join(
+                  f"{name} {kb / 1024:.0f} MiB" for name, kb in sorted(raised.items(), key=lambda kv: -kv[1])
+                  if kb >= 1024))
     statuses: dict[str, int] = {}
     for r in done:
         statuses[r["status"]] = statuses.get(r["status"], 0) + 1

@@ -62,10 +62,12 @@ def _fmt(v: Any) -> str:
 
 def compare_array(name: str, got: np.ndarray, expected: np.ndarray, dtype_name: str,
                   tolerance: Tolerance | None, nan_policy: str = "match", also: np.ndarray | None = None,
-                  limits: ErrorLimits | None = None) -> Verdict:
+                  limits: ErrorLimits | None = None, also_dtype: str | None = None) -> Verdict:
     """One output array (storage type) against its expected values. ``also`` (floating outputs only):
     a second expected array of the same shape, the same computation carried out in the output's own
     dtype; an element within tolerance of either passes (errors and figures are against ``expected``).
+    ``also_dtype``: ``also`` is a storage array of that dtype, converted a chunk at a time (a
+    half-billion-element half output is never upcast whole); None: ``also`` holds values.
     ``limits`` (floating outputs only): an element within them of either expected array passes too."""
     dt = lookup_dtype(dtype_name)
     if not isinstance(got, np.ndarray):
@@ -102,8 +104,9 @@ def compare_array(name: str, got: np.ndarray, expected: np.ndarray, dtype_name: 
     flat_got, flat_expected = got.reshape(-1), expected.reshape(-1)
     for begin in range(0, got.size, _CHUNK):
         part = slice(begin, begin + _CHUNK)
-        tally.add(begin, to_values(flat_got[part], dtype_name), flat_expected[part],
-                  None if alt is None else alt[part], dt.kind == "complex", tolerance, nan_policy, limits)
+        extra = None if alt is None else alt[part] if also_dtype is None else to_values(alt[part], also_dtype)
+        tally.add(begin, to_values(flat_got[part], dtype_name), flat_expected[part], extra, dt.kind == "complex",
+                  tolerance, nan_policy, limits)
     if tally.bad == 0:
         return Verdict(True, max_abs=tally.max_abs, max_rel=tally.max_rel)
     idx = tuple(int(i) for i in np.unravel_index(tally.first, got.shape))

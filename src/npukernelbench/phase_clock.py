@@ -21,6 +21,10 @@ from typing import Any
 from npukernelbench.toolchains.base import BuildResult, KernelProject, Launch, RunResult
 
 
+def _peak_rss_kb() -> int:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
 def _cpu() -> float:
     child = resource.getrusage(resource.RUSAGE_CHILDREN)
     return time.process_time() + child.ru_utime + child.ru_stime
@@ -31,13 +35,17 @@ class _Frame:
     name: str
     wall: float
     cpu: float
+    peak_kb: int = 0
     inner_wall: float = 0.0
     inner_cpu: float = 0.0
+    inner_peak_kb: int = 0
 
 
 @dataclass
 class PhaseClock:
-    """Seconds per phase: ``wall[name]``, ``cpu[name]``; ``counts[name]``: how often it ran."""
+    """Seconds per phase: ``wall[name]``, ``cpu[name]``; ``counts[name]``: how often it ran;
+    ``figures["peak_rss_raised_kb:NAME"]``: by how much the phase raised this process's peak resident
+    memory (the phases inside it excluded), so that the phases that set the peak can be named."""
 
     wall: dict[str, float] = field(default_factory=dict)
     cpu: dict[str, float] = field(default_factory=dict)
@@ -48,17 +56,22 @@ class PhaseClock:
 
     @contextmanager
     def __call__(self, name: str) -> Iterator[None]:
-        frame = _Frame(self.prefix + name, time.monotonic(), _cpu())
+        frame = _Frame(self.prefix + name, time.monotonic(), _cpu(), _peak_rss_kb())
         self._stack.append(frame)
         try:
             yield
         finally:
             self._stack.pop()
             wall, cpu = time.monotonic() - frame.wall, _cpu() - frame.cpu
+            raised = _peak_rss_kb() - frame.peak_kb
             self.add(frame.name, wall - frame.inner_wall, cpu - frame.inner_cpu)
+            if raised - frame.inner_peak_kb > 0:
+                key = f"peak_rss_raised_kb:{frame.name}"
+                self.figures[key] = self.figures.get(key, 0.0) + raised - frame.inner_peak_kb
             if self._stack:
                 self._stack[-1].inner_wall += wall
                 self._stack[-1].inner_cpu += cpu
+                self._stack[-1].inner_peak_kb += raised
 
     @contextmanager
     def section(self, prefix: str) -> Iterator[None]:

@@ -433,3 +433,21 @@ def test_huge_error_against_zero_is_reported_without_numpy_warnings(dtype) -> No
     verdict = compare_array("z", got, np.array([0.0, 1.0]), dtype, tol(dtype))
     assert not verdict.ok and verdict.max_rel == float("inf") and verdict.mismatches == 1
     assert verdict.index == (0,)
+
+
+@pytest.mark.parametrize("also_dtype", ["float16", "bfloat16"])
+def test_task_dtype_result_in_its_storage_type_is_widened_chunk_by_chunk(also_dtype, monkeypatch) -> None:
+    from npukernelbench import compare
+
+    monkeypatch.setattr(compare, "_CHUNK", 3)               # several chunks of a 10-element output
+    expected = np.linspace(1.0, 2.0, 10)
+    also = from_values(expected + 0.01, also_dtype)          # the task-dtype result, rounded
+    got = storage(to_values(also, also_dtype), "float32")   # exactly the task-dtype result
+    widened = to_values(also, also_dtype).astype(np.float64)
+    assert not compare_array("y", got, expected, "float32", tol("float32")).ok
+    as_values = compare_array("y", got, expected, "float32", tol("float32"), also=widened)
+    as_storage = compare_array("y", got, expected, "float32", tol("float32"), also=also, also_dtype=also_dtype)
+    assert as_values.ok and as_storage.ok and as_storage == as_values
+    got[7] += 0.25                                           # one element off both, in the third chunk
+    failed = compare_array("y", got, expected, "float32", tol("float32"), also=also, also_dtype=also_dtype)
+    assert not failed.ok and failed.index == (7,)

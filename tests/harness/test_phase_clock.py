@@ -4,6 +4,9 @@ its builds, runs (with the launcher's own phases) and host-side phases adding up
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -14,6 +17,34 @@ from npukernelbench.result import Status
 from npukernelbench.spec import load_spec
 
 ADD = Path(__file__).resolve().parents[2] / "benchmark_cases" / "level1" / "math" / "add_custom"
+
+
+_PEAKS = """
+import json, numpy as np
+from npukernelbench.phase_clock import PhaseClock
+clock = PhaseClock()
+with clock("outer"):
+    a = np.ones(100 << 20, dtype=np.uint8)          # 100 MiB touched in the outer phase itself
+    with clock("inner"):
+        b = np.ones(150 << 20, dtype=np.uint8)      # 150 MiB more inside the inner one
+    del a, b
+with clock("small"):
+    c = np.ones(1 << 20, dtype=np.uint8)            # well under the peak already reached
+print(json.dumps(clock.figures))
+"""
+
+
+def test_phases_that_raise_the_peak_memory_are_named() -> None:
+    # a fresh process: the figures are increments of its peak resident memory. Linux carries the peak
+    # across exec (a child exec'd straight from this pytest process would start at its peak): a shell
+    # in between forks the interpreter afresh.
+    out = subprocess.run(["sh", "-c", '"$1" -c "$2"; exit $?', "sh", sys.executable, _PEAKS],
+                         capture_output=True, text=True, check=True).stdout
+    figures = {k.split(":", 1)[1]: v / 1024 for k, v in json.loads(out).items()}
+    assert 140 <= figures["inner"] <= 170                       # MiB
+    # without the inner phase's (at least 100 MiB less whatever the imports' transient peak took)
+    assert 50 <= figures["outer"] <= 110
+    assert figures.get("small", 0.0) == 0.0
 
 
 def test_nested_phases_count_once_and_splits_move_seconds() -> None:

@@ -66,6 +66,23 @@ def test_check_precision_sees_every_chunk_of_a_large_output():
     assert ok == 0 and float(abs_diff[precision._CHUNK + 5]) == pytest.approx(0.5, abs=1e-3)
 
 
+def test_check_precision_differences_are_computed_only_when_the_task_uses_them():
+    ref = torch.tensor([[1.0, 100.0], [0.0, -2.0]])
+    new = ref + torch.tensor([[0.005, 0.5], [0.0, 1.0]])
+    ok, abs_diff, rel_diff = check_precision([ref, ref], [new, ref], 0.01, 0.01)
+    assert ok == 0 and verdict_of((ok, abs_diff, rel_diff)) is False
+    assert not abs_diff.materialised and not rel_diff.materialised     # the verdict needed neither
+    eager_abs = torch.cat([(ref - new).abs().reshape(-1), torch.zeros(4)])
+    eager_rel = eager_abs / (torch.cat([ref.abs().reshape(-1)] * 2) + 1e-7)
+    # what task code does with them: methods, operators, torch and numpy functions, indexing, printing
+    assert torch.equal(torch.cat([abs_diff]), eager_abs) and torch.equal(rel_diff * 1, eager_rel)
+    assert abs_diff.materialised and rel_diff.materialised
+    assert float(abs_diff.max()) == float(eager_abs.max()) and int((abs_diff > 0.01).sum()) == 2
+    assert abs_diff.shape == (8,) and len(rel_diff) == 8 and float(abs_diff[3]) == pytest.approx(1.0)
+    assert np.array_equal(np.asarray(abs_diff), eager_abs.numpy()) and f"{abs_diff.max():.1f}" == "1.0"
+    assert torch.equal(-abs_diff, -eager_abs) and repr(abs_diff) == repr(eager_abs)
+
+
 @pytest.mark.parametrize("value, verdict", [
     ((1, torch.zeros(1), torch.zeros(1)), True), ((0, torch.zeros(1), torch.zeros(1)), False),
     ((False, 0.1, 0.2), False), (True, True), (0, False), (torch.tensor([True, False]), False),
@@ -234,3 +251,15 @@ def test_fresh_binding_outputs_are_told_apart_from_initialised_ones():
     assert all(op_call.uninitialised(f) for f in fresh)
     assert not op_call.uninitialised(zeroed) and not op_call.uninitialised(torch.full((3,), 7, dtype=torch.int32))
     assert not torch.are_deterministic_algorithms_enabled()          # restored after the block
+
+
+def test_uninitialised_looks_at_every_chunk(monkeypatch):
+    monkeypatch.setattr(op_call, "_MARK_CHUNK", 2)
+    marked = torch.full((2, 3), float("nan"))
+    assert op_call.uninitialised(marked)
+    marked[1, 2] = 0.0                                  # only the last chunk holds a written value
+    assert not op_call.uninitialised(marked)
+    ints = torch.full((5,), torch.iinfo(torch.int16).max, dtype=torch.int16)
+    assert op_call.uninitialised(ints)
+    ints[4] = 0
+    assert not op_call.uninitialised(ints)

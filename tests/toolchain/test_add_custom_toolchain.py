@@ -48,6 +48,27 @@ def test_add_custom_solution_matches_numpy(sim, index):
     got = from_bf16(z) if dt == "bfloat16" else z
     assert z.shape == shape
     np.testing.assert_array_equal(got, expected)
-    assert np.array_equal(result.inputs_after["x"], x) and np.array_equal(result.inputs_after["y"], y)
+    assert result.inputs_after == {}             # inputs left as they were are not handed back
     assert result.time_us is not None and result.time_us > 3.0
     assert 1 <= result.details["block_dim"] <= 48
+
+
+def test_an_input_the_kernel_changed_is_handed_back_and_only_that_one(sim):
+    spec = load_spec(CASE)
+    case = next(c for c in spec.cases if c.types["T"] == "float32")
+    store = "DataCopyPad(zGm[tile * tileLength], zLocal, params);"
+    files = dict(spec.solution)
+    kernel = next(name for name in files if name.startswith("op_kernel/") and store in files[name])
+    files[kernel] = files[kernel].replace(store, store + " DataCopyPad(yGm[tile * tileLength], zLocal, params);")
+    params = tuple(ParamSlot(d.name, role, "REQUIRED", "float32")
+                   for role, decls in (("input", spec.inputs), ("output", spec.outputs)) for d in decls)
+    build = sim.build(KernelProject(op=spec.op, kernel=spec.kernel, files=files, params=params))
+    assert build.ok, build.diagnostics
+    shape = tuple(case.shapes["x"])
+    rng = np.random.default_rng(1)
+    x, y = (rng.uniform(-10, 10, shape).astype(np.float32) for _ in range(2))
+    result = sim.run(build, Launch(inputs=(TensorArg("x", "float32", x), TensorArg("y", "float32", y)),
+                                   outputs=(TensorArg("z", "float32", shape=shape),), attrs={}))
+    assert result.ok, result.message
+    assert set(result.inputs_after) == {"y"}                   # x still holds exactly what was sent
+    assert np.array_equal(result.inputs_after["y"], x + y) and np.array_equal(result.outputs["z"], x + y)

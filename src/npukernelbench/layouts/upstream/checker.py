@@ -7,8 +7,9 @@ its CSV rows (the static cases) and on rows drawn from them (the dynamic cases, 
    (``torch.manual_seed(seed)``, and numpy's and Python's global generators, before ``get_init_inputs``
    and ``get_inputs``; a drawn row the task's own code refuses is discarded): the reference
    ``Model(*init)(*args)`` runs twice on copies, in the original dtypes (its outputs' count, shapes and
-   dtypes are the contract) and with half/bf16 tensors upcast to float32 (the expected values); the
-   candidate runs as ``ModelNew(*init)(*args)`` with ``kernel_gen_ops`` the task's compiled
+   dtypes are the contract) and with half/bf16 tensors upcast to float32 (the expected values; a row
+   without half/bf16 inputs runs once, the second run would compute the same values); the candidate
+   runs as ``ModelNew(*init)(*args)`` with ``kernel_gen_ops`` the task's compiled
    ``pybind.cpp``, whose ``EXEC_NPU_CMD`` runs the kernel in a child process (``op_call``).
 3. Outputs are compared positionally: count, shapes and dtypes strictly against what ``Model``
    returns; extra outputs that ``ModelNew`` returns beyond those (an ``rstd`` the reference does not
@@ -184,7 +185,7 @@ class UpstreamChecker(Checker):
                 # carry (a float32 gradient summed from float16 inputs: DeepNormGrad's dgamma)
                 tolerance = self._looser_tolerance(dtype_name, op_call.torch_dtype_name(ref),
                                                    *(input_dtypes if g.is_floating_point() else ()))
-                separate = isinstance(val, torch.Tensor) and val.shape == ref.shape
+                separate = isinstance(val, torch.Tensor) and val is not ref and val.shape == ref.shape
                 expected = val.detach().cpu() if separate else ref
                 if expected.dtype in (torch.float16, torch.bfloat16):
                     expected = expected.float()
@@ -192,13 +193,12 @@ class UpstreamChecker(Checker):
                 # computation and also accept, element by element, the task-dtype result (the rounding
                 # of every intermediate that a half-precision kernel legitimately makes too, whatever
                 # the output's own dtype: a float32 gradient summed from float16 products).
-                native = None
-                if separate and ref.is_floating_point():
-                    in_task_dtype = ref.detach().cpu()
-                    native = (in_task_dtype.float() if ref.dtype in (torch.float16, torch.bfloat16)
-                              else in_task_dtype).numpy()
+                # (handed over in its storage type and widened a chunk at a time: no float32 copy of a
+                # half-billion-element output)
+                native = op_call.to_storage(ref) if separate and ref.is_floating_point() else None
                 verdicts.append(compare_array(str(i), op_call.to_storage(g), expected.numpy(), dtype_name,
-                                              tolerance, self.spec.nan_policy, also=native, limits=limits))
+                                              tolerance, self.spec.nan_policy, also=native, limits=limits,
+                                              also_dtype=op_call.torch_dtype_name(ref)))
             return verdicts
 
         hook = self.task.custom_check
@@ -275,8 +275,7 @@ class UpstreamChecker(Checker):
         re-run and the costs). A failure's outcome, or what passed."""
         where = self.where(case, seed)
         with self.clock("reference"):
-            structure = self.task.reference(case.row, inputs)
-            values = self._values(case, inputs, structure)
+            structure, values = self._reference(case, inputs)
         try:
             out, runner = self._run_candidate(inputs, poison_seed=seed)
         except op_call.CallError as exc:
@@ -324,21 +323,29 @@ class UpstreamChecker(Checker):
                     self.baseline.times[key] = None
         return self.baseline.times[key]
 
-    def _values(self, case: ShapeCase, inputs: Inputs, structure: Any) -> Any:
-        """The reference's outputs computed in float32 (half/bf16 inputs upcast), or the original run's
-        where the upcast run fails or returns another structure."""
+    def _reference(self, case: ShapeCase, inputs: Inputs) -> tuple[Any, Any]:
+        """``Model``'s outputs in the original dtypes (the structure) and computed in float32 (half/bf16
+        inputs upcast: the values), or the original run's upcast where the float32 run fails or returns
+        another structure. The float32 run goes first, so that its upcast inputs and temporaries are
+        gone before the original run's are made (a half-billion-element row holds one set at a time)."""
         import torch
 
+        if not {"float16", "bfloat16"} & {*_floating_dtypes(inputs.init), *_floating_dtypes(inputs.args)}:
+            structure = self.task.reference(case.row, inputs)
+            return structure, structure    # nothing to upcast: a second run would compute the same values
         try:
             values = self.task.reference(case.row, inputs, values=True)
         except CaseReferenceError:
-            return upcast(structure)
+            values = None
+        structure = self.task.reference(case.row, inputs)
+        if values is None:
+            return structure, upcast(structure)
         a, b = _as_list(structure), _as_list(values)
         if len(a) != len(b) or any(isinstance(x, torch.Tensor) != isinstance(y, torch.Tensor)
                                    or (isinstance(x, torch.Tensor) and x.shape != y.shape)
                                    for x, y in zip(a, b, strict=True)):
-            return upcast(structure)
-        return values
+            return structure, upcast(structure)
+        return structure, values
 
     def build_case(self, case: ShapeCase) -> BuildResult:
         """The candidate built for ``case``: the binding decides the dtypes when ``ModelNew`` calls the

@@ -181,12 +181,22 @@ def uninitialised(tensor: Any) -> bool:
 
     if tensor.numel() == 0:
         return True
-    t = tensor.detach()
-    if t.is_floating_point() or t.is_complex():
-        return bool(torch.isnan(t).all())
-    if t.dtype == torch.bool:
-        return bool(t.all())
-    return bool((t == torch.iinfo(t.dtype).max).all())
+    flat = tensor.detach().reshape(-1)
+    for begin in range(0, flat.numel(), _MARK_CHUNK):     # no full-size boolean temporary
+        t = flat[begin:begin + _MARK_CHUNK]
+        if t.is_floating_point() or t.is_complex():
+            marked = bool(torch.isnan(t).all())
+        elif t.dtype == torch.bool:
+            marked = bool(t.all())
+        else:
+            marked = bool((t == torch.iinfo(t.dtype).max).all())
+        if not marked:
+            return False
+    return True
+
+
+# Elements per step of :func:`uninitialised`.
+_MARK_CHUNK = 1 << 22
 
 
 # -- binding -------------------------------------------------------------------------------------------

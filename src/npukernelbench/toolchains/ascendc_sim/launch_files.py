@@ -14,7 +14,9 @@
 Inputs travel as raw little-endian ``.bin`` files (``in_<param>_<i>.bin``; an output the binding
 initialised before the launch: ``init_<param>_<i>.bin``, else its buffer is poisoned); the executable
 writes ``result.json`` and one ``out_<param>_<i>.bin`` per output tensor and ``after_<param>_<i>.bin``
-per input tensor (its final contents, for the inputs-unchanged check).
+per tensor of an input the kernel changed (its final contents: the inputs-unchanged check, and the
+results of an operator that works in place); an input that still holds its file's exact bytes is not
+listed, and the harness reads an input missing from ``inputs_after`` as unchanged.
 """
 
 from __future__ import annotations

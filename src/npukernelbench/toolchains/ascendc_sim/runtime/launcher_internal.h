@@ -120,6 +120,8 @@ std::string ge_name(ge::DataType dt);
 std::string unhex(const std::string& hex);
 Request read_request(const std::string& path);
 void read_file_into(const std::string& path, std::uint8_t* dst, std::size_t bytes);
+// Whether the file at path holds exactly these bytes (read a chunk at a time).
+bool file_holds(const std::string& path, const std::uint8_t* data, std::size_t bytes);
 void write_file(const std::string& path, const std::uint8_t* src, std::size_t bytes);
 
 // ---------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@
 // simulator (launcher_internal.h lists the launcher's files).
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
@@ -233,6 +234,20 @@ void read_file_into(const std::string& path, std::uint8_t* dst, std::size_t byte
   std::size_t got = bytes ? std::fread(dst, 1, bytes, f) : 0;
   std::fclose(f);
   if (got != bytes) request_error(path + ": expected " + std::to_string(bytes) + " bytes, got " + std::to_string(got));
+}
+
+bool file_holds(const std::string& path, const std::uint8_t* data, std::size_t bytes) {
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) request_error("cannot open " + path);
+  std::vector<std::uint8_t> chunk(std::min<std::size_t>(bytes, std::size_t{1} << 20));
+  bool same = true;
+  for (std::size_t done = 0; same && done < bytes;) {
+    const std::size_t n = std::min(chunk.size(), bytes - done);
+    same = std::fread(chunk.data(), 1, n, f) == n && std::memcmp(chunk.data(), data + done, n) == 0;
+    done += n;
+  }
+  std::fclose(f);
+  return same;
 }
 
 void write_file(const std::string& path, const std::uint8_t* src, std::size_t bytes) {
