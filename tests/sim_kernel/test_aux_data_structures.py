@@ -336,9 +336,7 @@ BAD = {
     # a Layout's tuple is a private base
     "private": ("int F() { auto l = AscendC::MakeLayout(AscendC::MakeShape(2), AscendC::MakeStride(1)); "
                 "return AscendC::Std::get<0>(AscendC::Std::get<0>(l)); }", "inaccessible"),
-    # tensors of a TensorTrait are not simulated: a compile error, not a tensor of the wrong element size
-    "local": ("void F() { AscendC::LocalTensor<AscendC::TensorTrait<int16_t>> t; (void)t; }", "is not simulated"),
-    "global": ("void F() { AscendC::GlobalTensor<AscendC::TensorTrait<float>> t; (void)t; }", "is not simulated"),
+    # (the tensors of a TensorTrait and what their pages rule out: test_tensor_trait_tensors.py)
 }
 
 

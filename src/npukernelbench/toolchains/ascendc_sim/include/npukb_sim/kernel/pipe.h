@@ -310,13 +310,13 @@ class TQueBind : public sim::QueueBase {
   LocalTensor<T> AllocTensor() { NPUKB_CALLER;
     static_assert(queDepth != 0, "TQueBind::AllocTensor<T>(): a queue of depth 0 takes the in-place form AllocTensor(tensor)");
     const sim::LocalLoc l = alloc(file, line);
-    return LocalTensor<T>::make(l, bytes_of(l) / static_cast<std::uint32_t>(sizeof(T)));
+    return LocalTensor<T>::make(l, bytes_of(l) / static_cast<std::uint32_t>(sizeof(sim::lite_t<T>)));
   }
   template <typename T>
   void AllocTensor(LocalTensor<T>& tensor) { NPUKB_CALLER;
     static_assert(queDepth == 0, "TQueBind::AllocTensor(tensor): the in-place form needs a queue of depth 0");
     const sim::LocalLoc l = alloc(file, line);
-    tensor = LocalTensor<T>::make(l, bytes_of(l) / static_cast<std::uint32_t>(sizeof(T)));
+    tensor = LocalTensor<T>::make(l, bytes_of(l) / static_cast<std::uint32_t>(sizeof(sim::lite_t<T>)));
   }
   template <typename T>
   void FreeTensor(LocalTensor<T>& tensor) { NPUKB_CALLER;
@@ -330,13 +330,13 @@ class TQueBind : public sim::QueueBase {
   LocalTensor<T> DeQue() { NPUKB_CALLER;
     static_assert(queDepth != 0, "TQueBind::DeQue<T>(): a queue of depth 0 takes the in-place form DeQue(tensor)");
     const sim::LocalLoc l = deque(file, line);
-    return LocalTensor<T>::make(l, bytes_of(l) / static_cast<std::uint32_t>(sizeof(T)));
+    return LocalTensor<T>::make(l, bytes_of(l) / static_cast<std::uint32_t>(sizeof(sim::lite_t<T>)));
   }
   template <typename T>
   void DeQue(LocalTensor<T>& tensor) { NPUKB_CALLER;
     static_assert(queDepth == 0, "TQueBind::DeQue(tensor): the in-place form needs a queue of depth 0");
     const sim::LocalLoc l = deque(file, line);
-    tensor = LocalTensor<T>::make(l, bytes_of(l) / static_cast<std::uint32_t>(sizeof(T)));
+    tensor = LocalTensor<T>::make(l, bytes_of(l) / static_cast<std::uint32_t>(sizeof(sim::lite_t<T>)));
   }
   // The front buffer's handle, without a tensor (real kernels discard it: `que.DeQue();` after an EnQue).
   TBufHandle DeQue() { NPUKB_CALLER;
@@ -352,7 +352,7 @@ class TQueBind : public sim::QueueBase {
   LocalTensor<T> DeQue() { NPUKB_CALLER;
     static_assert(queDepth != 0, "TQueBind::DeQue<src, dst, T>(): needs a queue of depth other than 0");
     const sim::LocalLoc l = deque(file, line);
-    return LocalTensor<T>::make(l, bytes_of(l) / static_cast<std::uint32_t>(sizeof(T)));
+    return LocalTensor<T>::make(l, bytes_of(l) / static_cast<std::uint32_t>(sizeof(sim::lite_t<T>)));
   }
   bool VacantInQue() {
     static_assert(queDepth != 0, "VacantInQue: not for queues of depth 0 (in-place)");
@@ -431,14 +431,14 @@ class TBuf : public sim::BufBase {
   template <typename T>
   LocalTensor<T> Get() { NPUKB_CALLER;
     if (!inited_) return LocalTensor<T>::make(uninitialised_loc("TBuf::Get", file, line), 0);
-    return LocalTensor<T>::make(loc_, len_ / static_cast<std::uint32_t>(sizeof(T)));
+    return LocalTensor<T>::make(loc_, len_ / static_cast<std::uint32_t>(sizeof(sim::lite_t<T>)));
   }
   template <typename T>
   LocalTensor<T> Get(std::uint32_t len) { NPUKB_CALLER;
     if (!inited_) return LocalTensor<T>::make(uninitialised_loc("TBuf::Get", file, line), 0);
-    if (static_cast<std::uint64_t>(len) * sizeof(T) > len_) {
+    if (static_cast<std::uint64_t>(len) * sizeof(sim::lite_t<T>) > len_) {
       npukb::violation("TBuf::Get", "requested " + npukb::kern::num(len) + " elements (" +
-                       npukb::kern::num(static_cast<long long>(len * sizeof(T))) + " bytes) but the buffer has " +
+                       npukb::kern::num(static_cast<long long>(len * sizeof(sim::lite_t<T>))) + " bytes) but the buffer has " +
                        npukb::kern::num(len_) + " bytes", file, line);
     }
     return LocalTensor<T>::make(loc_, len);
@@ -450,9 +450,9 @@ class TBuf : public sim::BufBase {
       npukb::violation("TBuf::GetWithOffset", "unaligned UB address: bufOffset " + npukb::kern::num(bufOffset) +
                        " is not a multiple of 32 bytes", file, line);
     }
-    if (static_cast<std::uint64_t>(bufOffset) + static_cast<std::uint64_t>(size) * sizeof(T) > len_) {
+    if (static_cast<std::uint64_t>(bufOffset) + static_cast<std::uint64_t>(size) * sizeof(sim::lite_t<T>) > len_) {
       npukb::violation("TBuf::GetWithOffset", "offset " + npukb::kern::num(bufOffset) + " + " +
-                       npukb::kern::num(static_cast<long long>(size * sizeof(T))) + " bytes exceeds the buffer of " +
+                       npukb::kern::num(static_cast<long long>(size * sizeof(sim::lite_t<T>))) + " bytes exceeds the buffer of " +
                        npukb::kern::num(len_) + " bytes", file, line);
     }
     sim::LocalLoc l = loc_;
@@ -1032,6 +1032,7 @@ inline bool PopStackBuffer(LocalTensor<T>& popLocal) {
 // LocalMemAllocator<hard>: static-tensor programming without a TPipe: tensors handed out one after
 // another from the start of one hardware buffer (start alignment of that buffer). One per hardware
 // buffer per kernel.
+#define NPUKB_ALLOC_BASIC "LocalMemAllocator::Alloc<DataType, tileSize> / Alloc<DataType>(tileSize): DataType must be a basic data type, not a TensorTrait (Alloc<TensorTraitType>() takes those)"
 template <Hardware hard = Hardware::UB>
 class LocalMemAllocator {
   static_assert(hard != Hardware::GM && hard != Hardware::MAX, "LocalMemAllocator: UB, L1, L0A, L0B, L0C, BIAS or FIXBUF");
@@ -1049,21 +1050,34 @@ class LocalMemAllocator {
   std::uint32_t GetCurAddr() const { return cur_; }
   template <class DataType, std::uint32_t tileSize>
   LocalTensor<DataType> Alloc() {
+    static_assert(!is_tensorTrait<DataType>::value, NPUKB_ALLOC_BASIC);
     return take<DataType>(default_pos(), tileSize);
   }
   template <TPosition pos, class DataType, std::uint32_t tileSize>
   LocalTensor<DataType> Alloc() {
+    static_assert(!is_tensorTrait<DataType>::value, NPUKB_ALLOC_BASIC);
     static_assert(sim::hardware_of(pos) == hard, "LocalMemAllocator::Alloc: the position lies in another memory");
     return take<DataType>(pos, tileSize);
   }
   template <class DataType>
   LocalTensor<DataType> Alloc(std::uint32_t tileSize) {
+    static_assert(!is_tensorTrait<DataType>::value, NPUKB_ALLOC_BASIC);
     return take<DataType>(default_pos(), tileSize);
   }
   template <TPosition pos, class DataType>
   LocalTensor<DataType> Alloc(std::uint32_t tileSize) {
+    static_assert(!is_tensorTrait<DataType>::value, NPUKB_ALLOC_BASIC);
     static_assert(sim::hardware_of(pos) == hard, "LocalMemAllocator::Alloc: the position lies in another memory");
     return take<DataType>(pos, tileSize);
+  }
+  // The TensorTrait form: the trait's position (in this allocator's memory) and the size of its Shape.
+  template <class TensorTraitType>
+  LocalTensor<TensorTraitType> Alloc() {
+    static_assert(is_tensorTrait<TensorTraitType>::value,
+                  "LocalMemAllocator::Alloc<T>() without a tileSize takes a TensorTrait type only");
+    static_assert(sim::hardware_of(TensorTraitType::tPos) == hard,
+                  "LocalMemAllocator::Alloc: the TensorTrait's position lies in another memory");
+    return take<TensorTraitType>(TensorTraitType::tPos, sim::trait_shape_size<TensorTraitType>());
   }
 
  private:
@@ -1084,7 +1098,7 @@ class LocalMemAllocator {
     sim::hw_region(hard, l.base, l.region_bytes);
     const std::uint32_t a = sim::hw_align(hard);
     const std::uint64_t at = (static_cast<std::uint64_t>(cur_) + a - 1) / a * a;
-    const std::uint64_t end = at + static_cast<std::uint64_t>(tileSize) * sizeof(DataType);
+    const std::uint64_t end = at + static_cast<std::uint64_t>(tileSize) * sizeof(sim::lite_t<DataType>);
     if (end > l.region_bytes) {
       npukb::violation("LocalMemAllocator::Alloc", npukb::kern::num(tileSize) + " elements at address " +
                        npukb::kern::num(static_cast<long long>(at)) + " exceed the " + npukb::kern::num(l.region_bytes) +
@@ -1098,5 +1112,6 @@ class LocalMemAllocator {
   }
   std::uint32_t cur_ = 0;
 };
+#undef NPUKB_ALLOC_BASIC
 
 }  // namespace AscendC

@@ -1,4 +1,13 @@
-// npukb_sim/kernel/tensor.h -- LocalTensor / GlobalTensor. Clean-room part of ascendc-sim.
+// npukb_sim/kernel/tensor.h -- LocalTensor / GlobalTensor, and the tensors of a TensorTrait (the tensors
+// without ShapeInfo, LocalTensor<TensorTrait<T, pos, LayoutType>> and GlobalTensor<...>): a partial
+// specialisation derived from the tensor of the LiteType T, so that an API taking `const LocalTensor<T>&`
+// (`GlobalTensor<T>`) deduces T as the LiteType. Such a tensor's PrimType, GetValue, SetValue and
+// operator() are in the LiteType; operator[] gives a tensor of the TensorTrait again; SetShapeInfo and
+// GetShapeInfo do not exist on it (deleted: calling them does not compile). As the TensorTrait page says,
+// a tensor of a TensorTrait and one of a basic type are not copy-constructed or assigned from each other
+// (deleted constructors and assignments, both ways). LocalTensor<TensorTrait<...>>(addr) is the
+// static-tensor constructor of the TensorTrait: its position is the trait's pos, its element count the
+// size of the trait's (static) Shape. Clean-room part of ascendc-sim.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -8,6 +17,7 @@
 #include "npukb_sim/kernel/state.h"
 #include "npukb_sim/kernel/tensor_layout.h"
 #include "npukb_sim/kernel/types.h"
+#include "npukb_sim/kernel/vec_traits.h"
 
 namespace AscendC {
 
@@ -41,16 +51,43 @@ inline std::string value_text(const T& v) {
   }
   return std::string(buf, n > 0 ? static_cast<std::size_t>(n) : 0);
 }
+
+// The element type a tensor of T holds: T itself, or the LiteType of a TensorTrait (the queues and
+// allocators size the tensors they hand out with it).
+template <typename T>
+struct lite_of { using type = T; };
+template <typename T, TPosition pos, typename LayoutType>
+struct lite_of<TensorTrait<T, pos, LayoutType>> { using type = T; };
+template <typename T>
+using lite_t = typename lite_of<T>::type;
+// PrimT<TensorTrait<T, ...>> is the LiteType T (PrimT: vec_traits.h)
+template <typename T, TPosition pos, typename LayoutType>
+struct prim_of<TensorTrait<T, pos, LayoutType>, void> { using type = T; };
+
+// The element count of a TensorTrait's Shape, known from its type (Std::Int leaves): the size of the
+// tensor LocalTensor<TensorTrait>(addr) and LocalMemAllocator::Alloc<TensorTrait>() give.
+template <typename Trait>
+constexpr std::uint32_t trait_shape_size() {
+  using ShapeType = std::decay_t<decltype(std::declval<const typename Trait::LiteLayoutType&>().GetShape())>;
+  static_assert(Std::tuple_size<ShapeType>::value > 0,
+                "the TensorTrait's Shape gives the element count: it needs a Shape of at least one mode");
+  using SizeType = decltype(lay::size(std::declval<const ShapeType&>()));
+  static_assert(lay::is_static<SizeType>::value,
+                "the TensorTrait's Shape gives the element count: its elements must be Std::Int (compile-time) values");
+  return static_cast<std::uint32_t>(SizeType::value);
+}
 }  // namespace sim
 
 template <typename T>
 class LocalTensor {
-  static_assert(!is_tensorTrait<T>::value,
-                "ascendc-sim: a LocalTensor of a TensorTrait (the tensor without ShapeInfo) is not simulated; use "
-                "LocalTensor<T> of the element type");
  public:
   using PrimType = T;
   LocalTensor() = default;
+  // not from (or to) a tensor of a TensorTrait: the TensorTrait page rules it out
+  template <typename P, TPosition p, typename L>
+  LocalTensor(const LocalTensor<TensorTrait<P, p, L>>&) = delete;
+  template <typename P, TPosition p, typename L>
+  LocalTensor& operator=(const LocalTensor<TensorTrait<P, p, L>>&) = delete;
   // Static-tensor programming: a tensor of tileSize elements at byte address addr of pos's hardware
   // buffer (32-byte aligned; it must fit in that buffer).
   LocalTensor(TPosition pos, std::uint32_t addr, std::uint32_t tileSize) {
@@ -115,7 +152,7 @@ class LocalTensor {
   LocalTensor<U> ReinterpretCast() const {
     LocalTensor<U> r;
     r.loc_ = loc_;
-    r.size_ = static_cast<std::uint32_t>(static_cast<std::uint64_t>(size_) * sizeof(T) / sizeof(U));
+    r.size_ = static_cast<std::uint32_t>(static_cast<std::uint64_t>(size_) * sizeof(T) / sizeof(sim::lite_t<U>));
     return r;
   }
 
@@ -197,12 +234,14 @@ class LocalTensor {
 
 template <typename T>
 class GlobalTensor {
-  static_assert(!is_tensorTrait<T>::value,
-                "ascendc-sim: a GlobalTensor of a TensorTrait (the tensor without ShapeInfo) is not simulated; use "
-                "GlobalTensor<T> of the element type");
  public:
   using PrimType = T;
   GlobalTensor() = default;
+  // not from (or to) a tensor of a TensorTrait: the TensorTrait page rules it out
+  template <typename P, TPosition p, typename L>
+  GlobalTensor(const GlobalTensor<TensorTrait<P, p, L>>&) = delete;
+  template <typename P, TPosition p, typename L>
+  GlobalTensor& operator=(const GlobalTensor<TensorTrait<P, p, L>>&) = delete;
 
   void SetGlobalBuffer(__gm__ T* buffer, std::uint64_t bufferSize) {
     addr_ = buffer;
@@ -225,8 +264,8 @@ class GlobalTensor {
   template <typename CAST_T>
   GlobalTensor<CAST_T> ReinterpretCast() const {
     GlobalTensor<CAST_T> r;
-    r.addr_ = reinterpret_cast<__gm__ CAST_T*>(addr_);
-    r.size_ = size_ * sizeof(T) / sizeof(CAST_T);
+    r.addr_ = reinterpret_cast<__gm__ sim::lite_t<CAST_T>*>(addr_);
+    r.size_ = size_ * sizeof(T) / sizeof(sim::lite_t<CAST_T>);
     r.home_ = home_;
     r.cache_mode_ = cache_mode_;
     r.shape_info_ = shape_info_;
@@ -274,5 +313,89 @@ class GlobalTensor {
   CacheMode cache_mode_ = CacheMode::CACHE_MODE_NORMAL;
   ShapeInfo shape_info_{};
 };
+
+// ---- the tensors of a TensorTrait (without ShapeInfo) ------------------------------------------------
+template <typename T, TPosition pos, typename LayoutType>
+class LocalTensor<TensorTrait<T, pos, LayoutType>> : public LocalTensor<T> {
+  using Base = LocalTensor<T>;
+  using Trait = TensorTrait<T, pos, LayoutType>;
+
+ public:
+  using PrimType = T;
+  LocalTensor() = default;
+  LocalTensor(const LocalTensor& other) : Base(static_cast<const Base&>(other)) {}
+  LocalTensor& operator=(const LocalTensor& other) {
+    Base::operator=(static_cast<const Base&>(other));
+    return *this;
+  }
+  // not from (or to) a tensor of a basic type: the TensorTrait page rules it out
+  LocalTensor(const Base&) = delete;
+  LocalTensor& operator=(const Base&) = delete;
+  // Static-tensor programming: the tensor of the TensorTrait at byte address addr (32-byte aligned) of
+  // the trait's position, with the size of the trait's Shape in elements.
+  LocalTensor(std::uint32_t addr) : Base(pos, addr, sim::trait_shape_size<Trait>()) {
+    static_assert(pos != TPosition::GM, "LocalTensor(addr): the TensorTrait's position must be a local one, not GM");
+  }
+  template <typename E, typename = typename E::npukb_tensor_expr>
+  LocalTensor& operator=(const E& expr) {
+    expr.assign_to(*this);
+    return *this;
+  }
+
+  LocalTensor operator[](const std::uint32_t offset) const { return make(Base::operator[](offset)); }
+
+  // no ShapeInfo on a tensor of a TensorTrait
+  void SetShapeInfo(const ShapeInfo& shapeInfo) = delete;
+  ShapeInfo GetShapeInfo() const = delete;
+
+  // ---- simulator internals (not part of the AscendC API) ----
+  static LocalTensor make(const sim::LocalLoc& loc, std::uint32_t elems) { return make(Base::make(loc, elems)); }
+
+ private:
+  static LocalTensor make(const Base& b) {
+    LocalTensor r;
+    static_cast<Base&>(r) = b;
+    return r;
+  }
+};
+
+template <typename T, TPosition pos, typename LayoutType>
+class GlobalTensor<TensorTrait<T, pos, LayoutType>> : public GlobalTensor<T> {
+  using Base = GlobalTensor<T>;
+
+ public:
+  using PrimType = T;
+  GlobalTensor() = default;
+  GlobalTensor(const GlobalTensor& other) : Base(static_cast<const Base&>(other)) {}
+  GlobalTensor& operator=(const GlobalTensor& other) {
+    Base::operator=(static_cast<const Base&>(other));
+    return *this;
+  }
+  // not from (or to) a tensor of a basic type: the TensorTrait page rules it out
+  GlobalTensor(const Base&) = delete;
+  GlobalTensor& operator=(const Base&) = delete;
+
+  GlobalTensor operator[](const std::uint64_t offset) const {
+    GlobalTensor r;
+    static_cast<Base&>(r) = Base::operator[](offset);
+    return r;
+  }
+
+  // no ShapeInfo on a tensor of a TensorTrait
+  void SetShapeInfo(const ShapeInfo& shapeInfo) = delete;
+  ShapeInfo GetShapeInfo() const = delete;
+};
+
+namespace sim {
+// An API template whose tensors are of a TensorTrait (T deduced as the TensorTrait) runs the form of
+// the LiteType: `if constexpr (sim::has_trait<T, ...>)` then the same call on sim::lite(tensor), the
+// tensor seen as the tensor of its LiteType.
+template <typename... Ts>
+constexpr bool has_trait = (is_tensorTrait<Ts>::value || ...);
+template <typename T>
+inline const LocalTensor<lite_t<T>>& lite(const LocalTensor<T>& t) { return t; }
+template <typename T>
+inline const GlobalTensor<lite_t<T>>& lite(const GlobalTensor<T>& t) { return t; }
+}  // namespace sim
 
 }  // namespace AscendC

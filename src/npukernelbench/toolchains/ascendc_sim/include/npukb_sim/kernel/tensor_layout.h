@@ -17,10 +17,8 @@
 //    LiteLayoutType, tPos, the constructor from a layout, GetLayout / SetLayout (and the GetShape /
 //    GetStride of the layout, as the constructor page's example reads them); MakeTensorTrait;
 //    is_tensorTrait.
-// Limits: LocalTensor / GlobalTensor of a TensorTrait (the tensors without ShapeInfo the TensorTrait
-// pages use with AllocTensor, DataCopy, Adds, Mmad, ...) are not simulated: declaring one is a compile
-// error that says so (tensor.h), rather than a tensor of the wrong element size. Clean-room part of
-// ascendc-sim.
+// LocalTensor / GlobalTensor of a TensorTrait (the tensors without ShapeInfo) are in tensor.h. Clean-room
+// part of ascendc-sim.
 #pragma once
 #include <cstddef>
 #include <cstdint>
