@@ -278,15 +278,23 @@ inline void load2d(const LocalTensor<T>& dst, const std::uint8_t* src, std::uint
 
 template <typename T>
 inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParams& p) { NPUKB_CALLER;
-  sim::check_cube_operand("LoadData", "src", src, 0, {Hardware::L1}, file, line);
-  sim::load2d(dst, reinterpret_cast<const std::uint8_t*>(src.ptr()), static_cast<std::uint64_t>(src.GetSize()) * sizeof(T),
-              src.loc().addr, true, p, file, line, &src);
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    LoadData(sim::lite(dst), sim::lite(src), p);
+  } else {
+    sim::check_cube_operand("LoadData", "src", src, 0, {Hardware::L1}, file, line);
+    sim::load2d(dst, reinterpret_cast<const std::uint8_t*>(src.ptr()), static_cast<std::uint64_t>(src.GetSize()) * sizeof(T),
+                src.loc().addr, true, p, file, line, &src);
+  }
 }
 
 template <typename T>
 inline void LoadData(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const LoadData2DParams& p) { NPUKB_CALLER;
-  sim::load2d<T>(dst, reinterpret_cast<const std::uint8_t*>(src.GetPhyAddr()), ~0ull >> 1, 0, false, p, file, line,
-                 nullptr);
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    LoadData(sim::lite(dst), sim::lite(src), p);
+  } else {
+    sim::load2d<T>(dst, reinterpret_cast<const std::uint8_t*>(src.GetPhyAddr()), ~0ull >> 1, 0, false, p, file, line,
+                   nullptr);
+  }
 }
 
 // ---- LoadDataWithTranspose -------------------------------------------------------------------------
@@ -394,11 +402,15 @@ inline void fill_cube(const char* api, const LocalTensor<T>& dst, const InitCons
 
 template <typename T, typename U = PrimT<T>, typename std::enable_if<std::is_same<PrimT<T>, U>::value, bool>::type = true>
 inline void Fill(const LocalTensor<T>& dst, const InitConstValueParams<U>& initConstValueParams) { NPUKB_CALLER;
-  static_assert(std::is_same_v<U, std::int16_t> || std::is_same_v<U, std::uint16_t> || std::is_same_v<U, half> ||
-                    std::is_same_v<U, bfloat16_t> || std::is_same_v<U, std::int32_t> || std::is_same_v<U, std::uint32_t> ||
-                    std::is_same_v<U, float>,
-                "Fill supports int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t and float");
-  sim::fill_cube("Fill", dst, initConstValueParams, file, line);
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    Fill(sim::lite(dst), initConstValueParams);
+  } else {
+    static_assert(std::is_same_v<U, std::int16_t> || std::is_same_v<U, std::uint16_t> || std::is_same_v<U, half> ||
+                      std::is_same_v<U, bfloat16_t> || std::is_same_v<U, std::int32_t> || std::is_same_v<U, std::uint32_t> ||
+                      std::is_same_v<U, float>,
+                  "Fill supports int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t and float");
+    sim::fill_cube("Fill", dst, initConstValueParams, file, line);
+  }
 }
 
 // ---- InitConstValue: fill L1 / L0A / L0B with a constant ---------------------------------------------

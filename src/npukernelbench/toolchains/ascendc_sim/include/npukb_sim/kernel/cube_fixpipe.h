@@ -301,33 +301,49 @@ inline FixpipeParamsV220 co12_params(const DataCopyCO12DstParams& p, bool to_gm,
 // ---- Fixpipe: CO1 -> GM ---------------------------------------------------------------------------
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
 inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& intriParams) { NPUKB_CALLER;
-  static_assert(config.format != CO2Layout::COLUMN_MAJOR, "Fixpipe: NZ2DN (COLUMN_MAJOR) is not available on Atlas A2/A3");
-  sim::fixpipe<T, U>("Fixpipe", reinterpret_cast<std::uint8_t*>(dst.GetPhyAddr()), true, nullptr, src, nullptr,
-                     intriParams, config.format == CO2Layout::NZ, file, line);
+  if constexpr (sim::has_trait<T, U>) {  // tensors of a TensorTrait: the LiteType form
+    Fixpipe<PrimT<T>, PrimT<U>, config>(sim::lite(dst), sim::lite(src), intriParams);
+  } else {
+    static_assert(config.format != CO2Layout::COLUMN_MAJOR, "Fixpipe: NZ2DN (COLUMN_MAJOR) is not available on Atlas A2/A3");
+    sim::fixpipe<T, U>("Fixpipe", reinterpret_cast<std::uint8_t*>(dst.GetPhyAddr()), true, nullptr, src, nullptr,
+                       intriParams, config.format == CO2Layout::NZ, file, line);
+  }
 }
 
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR, typename S = std::uint64_t,
           typename std::enable_if<std::is_same<PrimT<S>, std::uint64_t>::value, bool>::type = true>
 inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const LocalTensor<S>& cbufWorkspace,
                     const FixpipeParamsV220& intriParams) { NPUKB_CALLER;
-  static_assert(config.format != CO2Layout::COLUMN_MAJOR, "Fixpipe: NZ2DN (COLUMN_MAJOR) is not available on Atlas A2/A3");
-  sim::fixpipe<T, U>("Fixpipe", reinterpret_cast<std::uint8_t*>(dst.GetPhyAddr()), true, nullptr, src,
-                     sim::l1_scales("Fixpipe", cbufWorkspace, intriParams, file, line), intriParams,
-                     config.format == CO2Layout::NZ, file, line);
+  if constexpr (sim::has_trait<T, U, S>) {  // tensors of a TensorTrait: the LiteType form
+    Fixpipe<PrimT<T>, PrimT<U>, config, PrimT<S>>(sim::lite(dst), sim::lite(src), sim::lite(cbufWorkspace), intriParams);
+  } else {
+    static_assert(config.format != CO2Layout::COLUMN_MAJOR, "Fixpipe: NZ2DN (COLUMN_MAJOR) is not available on Atlas A2/A3");
+    sim::fixpipe<T, U>("Fixpipe", reinterpret_cast<std::uint8_t*>(dst.GetPhyAddr()), true, nullptr, src,
+                       sim::l1_scales("Fixpipe", cbufWorkspace, intriParams, file, line), intriParams,
+                       config.format == CO2Layout::NZ, file, line);
+  }
 }
 
 // ---- Fixpipe: CO1 -> L1 (A1/B1/C1), always NZ: the result becomes the next matmul's input ------------
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
 inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& intriParams) { NPUKB_CALLER;
-  sim::l0c_to_l1<T, U>("Fixpipe", dst, src, nullptr, intriParams, file, line);
+  if constexpr (sim::has_trait<T, U>) {  // tensors of a TensorTrait: the LiteType form
+    Fixpipe<PrimT<T>, PrimT<U>, config>(sim::lite(dst), sim::lite(src), intriParams);
+  } else {
+    sim::l0c_to_l1<T, U>("Fixpipe", dst, src, nullptr, intriParams, file, line);
+  }
 }
 
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR, typename S = std::uint64_t,
           typename std::enable_if<std::is_same<PrimT<S>, std::uint64_t>::value, bool>::type = true>
 inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src, const LocalTensor<S>& cbufWorkspace,
                     const FixpipeParamsV220& intriParams) { NPUKB_CALLER;
-  sim::l0c_to_l1<T, U>("Fixpipe", dst, src, sim::l1_scales("Fixpipe", cbufWorkspace, intriParams, file, line),
-                       intriParams, file, line);
+  if constexpr (sim::has_trait<T, U, S>) {  // tensors of a TensorTrait: the LiteType form
+    Fixpipe<PrimT<T>, PrimT<U>, config, PrimT<S>>(sim::lite(dst), sim::lite(src), sim::lite(cbufWorkspace), intriParams);
+  } else {
+    sim::l0c_to_l1<T, U>("Fixpipe", dst, src, sim::l1_scales("Fixpipe", cbufWorkspace, intriParams, file, line),
+                         intriParams, file, line);
+  }
 }
 
 // ---- the other chips' parameter blocks (rejected on Atlas A2/A3) -----------------------------------

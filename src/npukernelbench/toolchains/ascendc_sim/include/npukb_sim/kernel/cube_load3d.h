@@ -266,63 +266,75 @@ inline void SetLoadDataRepeat(const LoadDataRepeatParam& repeatParams) { NPUKB_C
 template <typename T, const IsResetLoad3dConfig& defaultConfig = IS_RESER_LOAD3D_DEFAULT_CONFIG, typename U = PrimT<T>,
           typename std::enable_if<std::is_same<PrimT<T>, U>::value, bool>::type = true>
 inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData3DParamsV1<U>& loadDataParams) { NPUKB_CALLER;
-  (void)dst;
-  (void)src;
-  (void)loadDataParams;
-  npukb::violation("LoadData", "Load3Dv1 (LoadData3DParamsV1) does not exist on Atlas A2/A3 training products: use "
-                   "LoadData3DParamsV2 or LoadData3DParamsV2Pro", file, line);
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    LoadData<PrimT<T>, defaultConfig>(sim::lite(dst), sim::lite(src), loadDataParams);
+  } else {
+    (void)dst;
+    (void)src;
+    (void)loadDataParams;
+    npukb::violation("LoadData", "Load3Dv1 (LoadData3DParamsV1) does not exist on Atlas A2/A3 training products: use "
+                     "LoadData3DParamsV2 or LoadData3DParamsV2Pro", file, line);
+  }
 }
 
 template <typename T, const IsResetLoad3dConfig& defaultConfig = IS_RESER_LOAD3D_DEFAULT_CONFIG, typename U = PrimT<T>,
           typename std::enable_if<std::is_same<PrimT<T>, U>::value, bool>::type = true>
 inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData3DParamsV2<U>& loadDataParams) { NPUKB_CALLER;
-  const LoadData3DParamsV2<U>& p = loadDataParams;
-  if (p.enSmallK) npukb::violation("LoadData", "enSmallK is no longer supported (must be false)", file, line);
-  sim::Load3dJob j;
-  sim::resolve_v2<U, defaultConfig>(j, p, file, line);
-  j.channels = p.channelSize;
-  j.kw = p.filterW + (p.filterSizeW ? 256u : 0u);
-  j.kh = p.filterH + (p.filterSizeH ? 256u : 0u);
-  j.sw = p.strideW;
-  j.sh = p.strideH;
-  j.dw = p.dilationFilterW;
-  j.dh = p.dilationFilterH;
-  j.m_start = p.mStartPt;
-  j.k_start = p.kStartPt;
-  j.m_ext = p.mExtension;
-  j.k_ext = p.kExtension;
-  j.transpose = p.enTranspose && dst.loc().hw == Hardware::L0A;
-  sim::load3d("LoadData", dst, src, j, file, line);
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    LoadData<PrimT<T>, defaultConfig>(sim::lite(dst), sim::lite(src), loadDataParams);
+  } else {
+    const LoadData3DParamsV2<U>& p = loadDataParams;
+    if (p.enSmallK) npukb::violation("LoadData", "enSmallK is no longer supported (must be false)", file, line);
+    sim::Load3dJob j;
+    sim::resolve_v2<U, defaultConfig>(j, p, file, line);
+    j.channels = p.channelSize;
+    j.kw = p.filterW + (p.filterSizeW ? 256u : 0u);
+    j.kh = p.filterH + (p.filterSizeH ? 256u : 0u);
+    j.sw = p.strideW;
+    j.sh = p.strideH;
+    j.dw = p.dilationFilterW;
+    j.dh = p.dilationFilterH;
+    j.m_start = p.mStartPt;
+    j.k_start = p.kStartPt;
+    j.m_ext = p.mExtension;
+    j.k_ext = p.kExtension;
+    j.transpose = p.enTranspose && dst.loc().hw == Hardware::L0A;
+    sim::load3d("LoadData", dst, src, j, file, line);
+  }
 }
 
 template <typename T>
 inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData3DParamsV2Pro& loadDataParams) { NPUKB_CALLER;
-  const LoadData3DParamsV2Pro& p = loadDataParams;
-  if (p.enSmallK) npukb::violation("LoadData", "enSmallK is no longer supported (must be false)", file, line);
-  const npukb::kern::CubeRegs& regs = npukb::kern::cube_regs();
-  const int side = p.fMatrixCtrl ? 1 : 0;
-  if (!regs.fm_set[side]) {
-    npukb::violation("LoadData", "LoadData3DParamsV2Pro reads the feature map from the registers: call SetFmatrix first",
-                     file, line);
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    LoadData(sim::lite(dst), sim::lite(src), loadDataParams);
+  } else {
+    const LoadData3DParamsV2Pro& p = loadDataParams;
+    if (p.enSmallK) npukb::violation("LoadData", "enSmallK is no longer supported (must be false)", file, line);
+    const npukb::kern::CubeRegs& regs = npukb::kern::cube_regs();
+    const int side = p.fMatrixCtrl ? 1 : 0;
+    if (!regs.fm_set[side]) {
+      npukb::violation("LoadData", "LoadData3DParamsV2Pro reads the feature map from the registers: call SetFmatrix first",
+                       file, line);
+    }
+    sim::Load3dJob j;
+    j.h = regs.fm_h[side];
+    j.w = regs.fm_w[side];
+    std::memcpy(j.pad, regs.fm_pad[side], 4);
+    j.pad_value = regs.pad_bits;
+    j.channels = p.channelSize;
+    j.m_start = static_cast<std::uint32_t>((p.extConfig >> 48) & 0xffffu);
+    j.k_start = static_cast<std::uint32_t>((p.extConfig >> 32) & 0xffffu);
+    j.m_ext = static_cast<std::uint32_t>((p.extConfig >> 16) & 0xffffu);
+    j.k_ext = static_cast<std::uint32_t>(p.extConfig & 0xffffu);
+    j.dh = static_cast<std::uint32_t>((p.filterConfig >> 40) & 0xffu);
+    j.dw = static_cast<std::uint32_t>((p.filterConfig >> 32) & 0xffu);
+    j.kh = static_cast<std::uint32_t>((p.filterConfig >> 24) & 0xffu) + (p.filterSizeH ? 256u : 0u);
+    j.kw = static_cast<std::uint32_t>((p.filterConfig >> 16) & 0xffu) + (p.filterSizeW ? 256u : 0u);
+    j.sh = static_cast<std::uint32_t>((p.filterConfig >> 8) & 0xffu);
+    j.sw = static_cast<std::uint32_t>(p.filterConfig & 0xffu);
+    j.transpose = p.enTranspose && dst.loc().hw == Hardware::L0A;
+    sim::load3d("LoadData", dst, src, j, file, line);
   }
-  sim::Load3dJob j;
-  j.h = regs.fm_h[side];
-  j.w = regs.fm_w[side];
-  std::memcpy(j.pad, regs.fm_pad[side], 4);
-  j.pad_value = regs.pad_bits;
-  j.channels = p.channelSize;
-  j.m_start = static_cast<std::uint32_t>((p.extConfig >> 48) & 0xffffu);
-  j.k_start = static_cast<std::uint32_t>((p.extConfig >> 32) & 0xffffu);
-  j.m_ext = static_cast<std::uint32_t>((p.extConfig >> 16) & 0xffffu);
-  j.k_ext = static_cast<std::uint32_t>(p.extConfig & 0xffffu);
-  j.dh = static_cast<std::uint32_t>((p.filterConfig >> 40) & 0xffu);
-  j.dw = static_cast<std::uint32_t>((p.filterConfig >> 32) & 0xffu);
-  j.kh = static_cast<std::uint32_t>((p.filterConfig >> 24) & 0xffu) + (p.filterSizeH ? 256u : 0u);
-  j.kw = static_cast<std::uint32_t>((p.filterConfig >> 16) & 0xffu) + (p.filterSizeW ? 256u : 0u);
-  j.sh = static_cast<std::uint32_t>((p.filterConfig >> 8) & 0xffu);
-  j.sw = static_cast<std::uint32_t>(p.filterConfig & 0xffu);
-  j.transpose = p.enTranspose && dst.loc().hw == Hardware::L0A;
-  sim::load3d("LoadData", dst, src, j, file, line);
 }
 
 }  // namespace AscendC

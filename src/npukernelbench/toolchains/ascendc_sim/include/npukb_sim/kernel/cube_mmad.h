@@ -121,14 +121,22 @@ inline void mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const Loca
 
 template <typename T, typename U, typename S>
 inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter, const MmadParams& mmadParams) { NPUKB_CALLER;
-  sim::mmad<T, U, S, T, false>(dst, fm, filter, nullptr, mmadParams, file, line);
+  if constexpr (sim::has_trait<T, U, S>) {  // tensors of a TensorTrait: the LiteType form
+    Mmad(sim::lite(dst), sim::lite(fm), sim::lite(filter), mmadParams);
+  } else {
+    sim::mmad<T, U, S, T, false>(dst, fm, filter, nullptr, mmadParams, file, line);
+  }
 }
 
 // With a bias in the bias table (C2): C = bias (broadcast over rows) + A x B.
 template <typename T, typename U, typename S, typename V>
 inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter,
                  const LocalTensor<V>& bias, const MmadParams& mmadParams) { NPUKB_CALLER;
-  sim::mmad<T, U, S, V, true>(dst, fm, filter, &bias, mmadParams, file, line);
+  if constexpr (sim::has_trait<T, U, S, V>) {  // tensors of a TensorTrait: the LiteType form
+    Mmad(sim::lite(dst), sim::lite(fm), sim::lite(filter), sim::lite(bias), mmadParams);
+  } else {
+    sim::mmad<T, U, S, V, true>(dst, fm, filter, &bias, mmadParams, file, line);
+  }
 }
 
 // 4:2 structured sparse Mmad: B (L0B) holds the densified k/2 rows loaded by LoadDataWithSparse, whose

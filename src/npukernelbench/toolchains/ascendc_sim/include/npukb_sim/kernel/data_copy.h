@@ -88,32 +88,44 @@ inline void cost_local_to_local(npukb::kern::Span src, npukb::kern::Span dst, st
 // ---- DataCopy: count form ----------------------------------------------------------------------
 template <typename T>
 inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const std::uint32_t calCount) { NPUKB_CALLER;
-  const std::uint64_t bytes = static_cast<std::uint64_t>(calCount) * sizeof(T) / 32u * 32u;
-  if (bytes == 0) return;
-  sim::check_local("DataCopy", "dst", dst, bytes, true, file, line);
-  src.check_access(src.GetPhyAddr(), bytes, false, "DataCopy", file, line);
-  std::memcpy(dst.ptr(), src.GetPhyAddr(), bytes);
-  sim::cost_gm_to_local(dst.loc().hw, sim::span_of(dst, 0, bytes), bytes, 1, sim::gm_512(src.GetPhyAddr()));
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    DataCopy(sim::lite(dst), sim::lite(src), calCount);
+  } else {
+    const std::uint64_t bytes = static_cast<std::uint64_t>(calCount) * sizeof(T) / 32u * 32u;
+    if (bytes == 0) return;
+    sim::check_local("DataCopy", "dst", dst, bytes, true, file, line);
+    src.check_access(src.GetPhyAddr(), bytes, false, "DataCopy", file, line);
+    std::memcpy(dst.ptr(), src.GetPhyAddr(), bytes);
+    sim::cost_gm_to_local(dst.loc().hw, sim::span_of(dst, 0, bytes), bytes, 1, sim::gm_512(src.GetPhyAddr()));
+  }
 }
 
 template <typename T>
 inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t calCount) { NPUKB_CALLER;
-  const std::uint64_t bytes = static_cast<std::uint64_t>(calCount) * sizeof(T) / 32u * 32u;
-  if (bytes == 0) return;
-  sim::check_local("DataCopy", "src", src, bytes, true, file, line);
-  dst.check_access(dst.GetPhyAddr(), bytes, true, "DataCopy", file, line);
-  sim::gm_store(dst.GetPhyAddr(), src.ptr(), bytes / sizeof(T));
-  sim::cost_local_to_gm(sim::span_of(src, 0, bytes), bytes, 1, sim::gm_512(dst.GetPhyAddr()));
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    DataCopy(sim::lite(dst), sim::lite(src), calCount);
+  } else {
+    const std::uint64_t bytes = static_cast<std::uint64_t>(calCount) * sizeof(T) / 32u * 32u;
+    if (bytes == 0) return;
+    sim::check_local("DataCopy", "src", src, bytes, true, file, line);
+    dst.check_access(dst.GetPhyAddr(), bytes, true, "DataCopy", file, line);
+    sim::gm_store(dst.GetPhyAddr(), src.ptr(), bytes / sizeof(T));
+    sim::cost_local_to_gm(sim::span_of(src, 0, bytes), bytes, 1, sim::gm_512(dst.GetPhyAddr()));
+  }
 }
 
 template <typename T>
 inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t calCount) { NPUKB_CALLER;
-  const std::uint64_t bytes = static_cast<std::uint64_t>(calCount) * sizeof(T) / 32u * 32u;
-  if (bytes == 0) return;
-  sim::check_local("DataCopy", "dst", dst, bytes, true, file, line);
-  sim::check_local("DataCopy", "src", src, bytes, true, file, line);
-  std::memmove(dst.ptr(), src.ptr(), bytes);
-  sim::cost_local_to_local(sim::span_of(src, 0, bytes), sim::span_of(dst, 0, bytes), bytes);
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    DataCopy(sim::lite(dst), sim::lite(src), calCount);
+  } else {
+    const std::uint64_t bytes = static_cast<std::uint64_t>(calCount) * sizeof(T) / 32u * 32u;
+    if (bytes == 0) return;
+    sim::check_local("DataCopy", "dst", dst, bytes, true, file, line);
+    sim::check_local("DataCopy", "src", src, bytes, true, file, line);
+    std::memmove(dst.ptr(), src.ptr(), bytes);
+    sim::cost_local_to_local(sim::span_of(src, 0, bytes), sim::span_of(dst, 0, bytes), bytes);
+  }
 }
 
 // ---- DataCopy: DataCopyParams form (all units 32 bytes) ------------------------------------------
@@ -127,36 +139,44 @@ inline bool check_copy_params(const char* api, const DataCopyParams& p, const ch
 
 template <typename T>
 inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p) { NPUKB_CALLER;
-  if (!sim::check_copy_params("DataCopy", p, file, line)) return;
-  const std::uint64_t blk = static_cast<std::uint64_t>(p.blockLen) * 32u;
-  const std::uint64_t sstep = blk + static_cast<std::uint64_t>(p.srcStride) * 32u;
-  const std::uint64_t dstep = blk + static_cast<std::uint64_t>(p.dstStride) * 32u;
-  const std::uint64_t dend = dstep * (p.blockCount - 1) + blk;
-  sim::check_local("DataCopy", "dst", dst, dend, true, file, line);
-  const std::uint8_t* g = reinterpret_cast<const std::uint8_t*>(src.GetPhyAddr());
-  std::uint8_t* u = reinterpret_cast<std::uint8_t*>(dst.ptr());
-  for (std::uint32_t i = 0; i < p.blockCount; ++i) {
-    src.check_access(g + i * sstep, blk, false, "DataCopy", file, line);
-    std::memcpy(u + i * dstep, g + i * sstep, blk);
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    DataCopy(sim::lite(dst), sim::lite(src), p);
+  } else {
+    if (!sim::check_copy_params("DataCopy", p, file, line)) return;
+    const std::uint64_t blk = static_cast<std::uint64_t>(p.blockLen) * 32u;
+    const std::uint64_t sstep = blk + static_cast<std::uint64_t>(p.srcStride) * 32u;
+    const std::uint64_t dstep = blk + static_cast<std::uint64_t>(p.dstStride) * 32u;
+    const std::uint64_t dend = dstep * (p.blockCount - 1) + blk;
+    sim::check_local("DataCopy", "dst", dst, dend, true, file, line);
+    const std::uint8_t* g = reinterpret_cast<const std::uint8_t*>(src.GetPhyAddr());
+    std::uint8_t* u = reinterpret_cast<std::uint8_t*>(dst.ptr());
+    for (std::uint32_t i = 0; i < p.blockCount; ++i) {
+      src.check_access(g + i * sstep, blk, false, "DataCopy", file, line);
+      std::memcpy(u + i * dstep, g + i * sstep, blk);
+    }
+    sim::cost_gm_to_local(dst.loc().hw, sim::span_of(dst, 0, dend), blk * p.blockCount, p.blockCount, sim::gm_512(g));
   }
-  sim::cost_gm_to_local(dst.loc().hw, sim::span_of(dst, 0, dend), blk * p.blockCount, p.blockCount, sim::gm_512(g));
 }
 
 template <typename T>
 inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) { NPUKB_CALLER;
-  if (!sim::check_copy_params("DataCopy", p, file, line)) return;
-  const std::uint64_t blk = static_cast<std::uint64_t>(p.blockLen) * 32u;
-  const std::uint64_t sstep = blk + static_cast<std::uint64_t>(p.srcStride) * 32u;
-  const std::uint64_t dstep = blk + static_cast<std::uint64_t>(p.dstStride) * 32u;
-  const std::uint64_t send = sstep * (p.blockCount - 1) + blk;
-  sim::check_local("DataCopy", "src", src, send, true, file, line);
-  std::uint8_t* g = reinterpret_cast<std::uint8_t*>(dst.GetPhyAddr());
-  const std::uint8_t* u = reinterpret_cast<const std::uint8_t*>(src.ptr());
-  for (std::uint32_t i = 0; i < p.blockCount; ++i) {
-    dst.check_access(g + i * dstep, blk, true, "DataCopy", file, line);
-    sim::gm_store(reinterpret_cast<T*>(g + i * dstep), reinterpret_cast<const T*>(u + i * sstep), blk / sizeof(T));
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    DataCopy(sim::lite(dst), sim::lite(src), p);
+  } else {
+    if (!sim::check_copy_params("DataCopy", p, file, line)) return;
+    const std::uint64_t blk = static_cast<std::uint64_t>(p.blockLen) * 32u;
+    const std::uint64_t sstep = blk + static_cast<std::uint64_t>(p.srcStride) * 32u;
+    const std::uint64_t dstep = blk + static_cast<std::uint64_t>(p.dstStride) * 32u;
+    const std::uint64_t send = sstep * (p.blockCount - 1) + blk;
+    sim::check_local("DataCopy", "src", src, send, true, file, line);
+    std::uint8_t* g = reinterpret_cast<std::uint8_t*>(dst.GetPhyAddr());
+    const std::uint8_t* u = reinterpret_cast<const std::uint8_t*>(src.ptr());
+    for (std::uint32_t i = 0; i < p.blockCount; ++i) {
+      dst.check_access(g + i * dstep, blk, true, "DataCopy", file, line);
+      sim::gm_store(reinterpret_cast<T*>(g + i * dstep), reinterpret_cast<const T*>(u + i * sstep), blk / sizeof(T));
+    }
+    sim::cost_local_to_gm(sim::span_of(src, 0, send), blk * p.blockCount, p.blockCount, sim::gm_512(g));
   }
-  sim::cost_local_to_gm(sim::span_of(src, 0, send), blk * p.blockCount, p.blockCount, sim::gm_512(g));
 }
 
 namespace sim {
@@ -176,31 +196,35 @@ void copy_l1_to_fb(const LocalTensor<T>& dst, const LocalTensor<T>& src, const D
 
 template <typename T>
 inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) { NPUKB_CALLER;
-  if (dst.loc().hw == Hardware::BIAS) {
-    if constexpr (sim::bias_table_type<T>) {
-      return sim::copy_l1_to_bt(dst, src, p, file, line);
-    } else {
-      npukb::violation("DataCopy", "L1 -> C2 (bias table) supports float and int32_t elements", file, line);
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    DataCopy(sim::lite(dst), sim::lite(src), p);
+  } else {
+    if (dst.loc().hw == Hardware::BIAS) {
+      if constexpr (sim::bias_table_type<T>) {
+        return sim::copy_l1_to_bt(dst, src, p, file, line);
+      } else {
+        npukb::violation("DataCopy", "L1 -> C2 (bias table) supports float and int32_t elements", file, line);
+      }
     }
-  }
-  if (dst.loc().hw == Hardware::FIXBUF) {
-    if constexpr (std::is_same_v<T, std::uint64_t>) {
-      return sim::copy_l1_to_fb(dst, src, p, file, line);
-    } else {
-      npukb::violation("DataCopy", "L1 -> fixpipe buffer (C2PIPE2GM) takes uint64_t quant parameters", file, line);
+    if (dst.loc().hw == Hardware::FIXBUF) {
+      if constexpr (std::is_same_v<T, std::uint64_t>) {
+        return sim::copy_l1_to_fb(dst, src, p, file, line);
+      } else {
+        npukb::violation("DataCopy", "L1 -> fixpipe buffer (C2PIPE2GM) takes uint64_t quant parameters", file, line);
+      }
     }
+    if (!sim::check_copy_params("DataCopy", p, file, line)) return;
+    const std::uint64_t blk = static_cast<std::uint64_t>(p.blockLen) * 32u;
+    const std::uint64_t sstep = blk + static_cast<std::uint64_t>(p.srcStride) * 32u;
+    const std::uint64_t dstep = blk + static_cast<std::uint64_t>(p.dstStride) * 32u;
+    const std::uint64_t send = sstep * (p.blockCount - 1) + blk, dend = dstep * (p.blockCount - 1) + blk;
+    sim::check_local("DataCopy", "src", src, send, true, file, line);
+    sim::check_local("DataCopy", "dst", dst, dend, true, file, line);
+    const std::uint8_t* s = reinterpret_cast<const std::uint8_t*>(src.ptr());
+    std::uint8_t* d = reinterpret_cast<std::uint8_t*>(dst.ptr());
+    for (std::uint32_t i = 0; i < p.blockCount; ++i) std::memmove(d + i * dstep, s + i * sstep, blk);
+    sim::cost_local_to_local(sim::span_of(src, 0, send), sim::span_of(dst, 0, dend), blk * p.blockCount);
   }
-  if (!sim::check_copy_params("DataCopy", p, file, line)) return;
-  const std::uint64_t blk = static_cast<std::uint64_t>(p.blockLen) * 32u;
-  const std::uint64_t sstep = blk + static_cast<std::uint64_t>(p.srcStride) * 32u;
-  const std::uint64_t dstep = blk + static_cast<std::uint64_t>(p.dstStride) * 32u;
-  const std::uint64_t send = sstep * (p.blockCount - 1) + blk, dend = dstep * (p.blockCount - 1) + blk;
-  sim::check_local("DataCopy", "src", src, send, true, file, line);
-  sim::check_local("DataCopy", "dst", dst, dend, true, file, line);
-  const std::uint8_t* s = reinterpret_cast<const std::uint8_t*>(src.ptr());
-  std::uint8_t* d = reinterpret_cast<std::uint8_t*>(dst.ptr());
-  for (std::uint32_t i = 0; i < p.blockCount; ++i) std::memmove(d + i * dstep, s + i * sstep, blk);
-  sim::cost_local_to_local(sim::span_of(src, 0, send), sim::span_of(dst, 0, dend), blk * p.blockCount);
 }
 
 // ---- DataCopyPad -------------------------------------------------------------------------------

@@ -17,23 +17,35 @@ namespace AscendC {
   template <typename T CFG>                                                                                         \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,               \
                    const std::int32_t& calCount) { NPUKB_CALLER;                                                \
+    if constexpr (sim::has_trait<T>) {  /* tensors of a TensorTrait: the LiteType form */                               \
+      NAME<PrimT<T>>(sim::lite(dst), sim::lite(src0), sim::lite(src1), calCount);                                       \
+    } else {                                                                                                            \
     static_assert(sim::one_of<T, __VA_ARGS__>, #NAME ": unsupported data type (supported: " #__VA_ARGS__ ")");     \
     sim::binary_count(#NAME, dst, src0, src1, calCount, COST, [](T a, T b) -> T { return static_cast<T>(EXPR); }, \
                       file, line);                                                                                  \
+    }                                                                                                                   \
   }                                                                                                                 \
   template <typename T, bool isSetMask = true CFG>                                                                  \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,               \
                    const std::uint64_t mask[], sim::RepeatArg repeatTimes, const BinaryRepeatParams& repeatParams) { NPUKB_CALLER;                                                                              \
+    if constexpr (sim::has_trait<T>) {  /* tensors of a TensorTrait: the LiteType form */                               \
+      NAME<PrimT<T>, isSetMask>(sim::lite(dst), sim::lite(src0), sim::lite(src1), mask, repeatTimes, repeatParams);     \
+    } else {                                                                                                            \
     static_assert(sim::one_of<T, __VA_ARGS__>, #NAME ": unsupported data type (supported: " #__VA_ARGS__ ")");     \
     sim::binary_mask(#NAME, dst, src0, src1, isSetMask, mask, 0, repeatTimes.value, repeatParams, COST,            \
                      [](T a, T b) -> T { return static_cast<T>(EXPR); }, file, line);                              \
+    }                                                                                                                   \
   }                                                                                                                 \
   template <typename T, bool isSetMask = true CFG>                                                                  \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,               \
                    std::uint64_t mask, sim::RepeatArg repeatTimes, const BinaryRepeatParams& repeatParams) { NPUKB_CALLER;                                                                              \
+    if constexpr (sim::has_trait<T>) {  /* tensors of a TensorTrait: the LiteType form */                               \
+      NAME<PrimT<T>, isSetMask>(sim::lite(dst), sim::lite(src0), sim::lite(src1), mask, repeatTimes, repeatParams);     \
+    } else {                                                                                                            \
     static_assert(sim::one_of<T, __VA_ARGS__>, #NAME ": unsupported data type (supported: " #__VA_ARGS__ ")");     \
     sim::binary_mask(#NAME, dst, src0, src1, isSetMask, nullptr, mask, repeatTimes.value, repeatParams, COST,      \
                      [](T a, T b) -> T { return static_cast<T>(EXPR); }, file, line);                              \
+    }                                                                                                                   \
   }                                                                                                                 \
   template <typename T, NPUKB_PTR_RET>                                                                              \
   inline npukbPtrRet NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,        \

@@ -123,25 +123,37 @@ constexpr bool scalar_is_tensor<LocalTensor<E>> = true;
             NPUKB_U_ENABLE>                           \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue,                      \
                    const std::int32_t& count) { NPUKB_CALLER;                                                   \
+    if constexpr (sim::has_trait<T>) {  /* a tensor of a TensorTrait: the LiteType form */ \
+      NAME<PrimT<T>, U, isSetMask>(sim::lite(dst), sim::lite(src), scalarValue, count);  \
+    } else {  \
     NPUKB_U_CHECK(NAME);                                                                                            \
     static_assert(sim::one_of<T, __VA_ARGS__>, #NAME ": unsupported data type (supported: " #__VA_ARGS__ ")");     \
     NPUKB_SCALAR_BODY_COUNT(NAME, COST, CHECK, EXPR)                                                                \
+    }  \
   }                                                                                                                 \
   template <typename T, typename U, bool isSetMask = true,                                                          \
             NPUKB_U_ENABLE>                           \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue,                      \
                    const std::uint64_t mask[], sim::RepeatArg repeatTime, const UnaryRepeatParams& repeatParams) { NPUKB_CALLER;                                                                              \
+    if constexpr (sim::has_trait<T>) {  /* a tensor of a TensorTrait: the LiteType form */ \
+      NAME<PrimT<T>, U, isSetMask>(sim::lite(dst), sim::lite(src), scalarValue, mask, repeatTime, repeatParams);  \
+    } else {  \
     NPUKB_U_CHECK(NAME);                                                                                            \
     static_assert(sim::one_of<T, __VA_ARGS__>, #NAME ": unsupported data type (supported: " #__VA_ARGS__ ")");     \
     NPUKB_SCALAR_BODY_MASK(NAME, COST, CHECK, EXPR, mask, 0)                                                        \
+    }  \
   }                                                                                                                 \
   template <typename T, typename U, bool isSetMask = true,                                                          \
             NPUKB_U_ENABLE>                           \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue, std::uint64_t mask,  \
                    sim::RepeatArg repeatTime, const UnaryRepeatParams& repeatParams) { NPUKB_CALLER;            \
+    if constexpr (sim::has_trait<T>) {  /* a tensor of a TensorTrait: the LiteType form */ \
+      NAME<PrimT<T>, U, isSetMask>(sim::lite(dst), sim::lite(src), scalarValue, mask, repeatTime, repeatParams);  \
+    } else {  \
     NPUKB_U_CHECK(NAME);                                                                                            \
     static_assert(sim::one_of<T, __VA_ARGS__>, #NAME ": unsupported data type (supported: " #__VA_ARGS__ ")");     \
     NPUKB_SCALAR_BODY_MASK(NAME, COST, CHECK, EXPR, nullptr, mask)                                                  \
+    }  \
   }                                                                                                                 \
   template <typename T, bool isSetMask = true, NPUKB_PTR_RET>                                                       \
   inline npukbPtrRet NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,               \
@@ -218,25 +230,37 @@ inline void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, con
 template <typename T, typename U, bool isSetMask = true,
           NPUKB_U_ENABLE>
 inline void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue, const std::int32_t& count) { NPUKB_CALLER;
-  NPUKB_U_CHECK(ShiftRight);
-  NPUKB_SHR_ASSERT;
-  NPUKB_SHR_COUNT
+  if constexpr (sim::has_trait<T>) {  // a tensor of a TensorTrait: the LiteType form
+    ShiftRight<PrimT<T>, U, isSetMask>(sim::lite(dst), sim::lite(src), scalarValue, count);
+  } else {
+    NPUKB_U_CHECK(ShiftRight);
+    NPUKB_SHR_ASSERT;
+    NPUKB_SHR_COUNT
+  }
 }
 template <typename T, typename U, bool isSetMask = true,
           NPUKB_U_ENABLE>
 inline void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue, const std::uint64_t mask[],
                        sim::RepeatArg repeatTime, const UnaryRepeatParams& repeatParams, bool roundEn) { NPUKB_CALLER;
-  NPUKB_U_CHECK(ShiftRight);
-  NPUKB_SHR_ASSERT;
-  NPUKB_SHR_MASK(mask, 0)
+  if constexpr (sim::has_trait<T>) {  // a tensor of a TensorTrait: the LiteType form
+    ShiftRight<PrimT<T>, U, isSetMask>(sim::lite(dst), sim::lite(src), scalarValue, mask, repeatTime, repeatParams, roundEn);
+  } else {
+    NPUKB_U_CHECK(ShiftRight);
+    NPUKB_SHR_ASSERT;
+    NPUKB_SHR_MASK(mask, 0)
+  }
 }
 template <typename T, typename U, bool isSetMask = true,
           NPUKB_U_ENABLE>
 inline void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue, std::uint64_t mask,
                        sim::RepeatArg repeatTime, const UnaryRepeatParams& repeatParams, bool roundEn) { NPUKB_CALLER;
-  NPUKB_U_CHECK(ShiftRight);
-  NPUKB_SHR_ASSERT;
-  NPUKB_SHR_MASK(nullptr, mask)
+  if constexpr (sim::has_trait<T>) {  // a tensor of a TensorTrait: the LiteType form
+    ShiftRight<PrimT<T>, U, isSetMask>(sim::lite(dst), sim::lite(src), scalarValue, mask, repeatTime, repeatParams, roundEn);
+  } else {
+    NPUKB_U_CHECK(ShiftRight);
+    NPUKB_SHR_ASSERT;
+    NPUKB_SHR_MASK(nullptr, mask)
+  }
 }
 template <typename T, bool isSetMask = true, NPUKB_PTR_RET>
 inline npukbPtrRet ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,

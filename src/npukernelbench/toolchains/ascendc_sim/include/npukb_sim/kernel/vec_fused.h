@@ -90,20 +90,32 @@ inline void add_deq_relu_mask(const LocalTensor<half>& dst, const LocalTensor<st
 
 template <typename T, typename U>
 inline void AddDeqRelu(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1, const std::int32_t& count) { NPUKB_CALLER;
-  static_assert(sim::add_deq_relu_ok<T, U>, "AddDeqRelu: dst must be half and the sources int32_t");
-  sim::add_deq_relu_count(dst, src0, src1, count, file, line);
+  if constexpr (sim::has_trait<T, U>) {  // tensors of a TensorTrait: the LiteType form
+    AddDeqRelu<PrimT<T>, PrimT<U>>(sim::lite(dst), sim::lite(src0), sim::lite(src1), count);
+  } else {
+    static_assert(sim::add_deq_relu_ok<T, U>, "AddDeqRelu: dst must be half and the sources int32_t");
+    sim::add_deq_relu_count(dst, src0, src1, count, file, line);
+  }
 }
 template <typename T, typename U, bool isSetMask = true>
 inline void AddDeqRelu(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1, const std::uint64_t mask[],
                        sim::RepeatArg repeatTime, const BinaryRepeatParams& repeatParams) { NPUKB_CALLER;
-  static_assert(sim::add_deq_relu_ok<T, U>, "AddDeqRelu: dst must be half and the sources int32_t");
-  sim::add_deq_relu_mask(dst, src0, src1, isSetMask, mask, 0, repeatTime.value, repeatParams, file, line);
+  if constexpr (sim::has_trait<T, U>) {  // tensors of a TensorTrait: the LiteType form
+    AddDeqRelu<PrimT<T>, PrimT<U>, isSetMask>(sim::lite(dst), sim::lite(src0), sim::lite(src1), mask, repeatTime, repeatParams);
+  } else {
+    static_assert(sim::add_deq_relu_ok<T, U>, "AddDeqRelu: dst must be half and the sources int32_t");
+    sim::add_deq_relu_mask(dst, src0, src1, isSetMask, mask, 0, repeatTime.value, repeatParams, file, line);
+  }
 }
 template <typename T, typename U, bool isSetMask = true>
 inline void AddDeqRelu(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1, std::uint64_t mask,
                        sim::RepeatArg repeatTime, const BinaryRepeatParams& repeatParams) { NPUKB_CALLER;
-  static_assert(sim::add_deq_relu_ok<T, U>, "AddDeqRelu: dst must be half and the sources int32_t");
-  sim::add_deq_relu_mask(dst, src0, src1, isSetMask, nullptr, mask, repeatTime.value, repeatParams, file, line);
+  if constexpr (sim::has_trait<T, U>) {  // tensors of a TensorTrait: the LiteType form
+    AddDeqRelu<PrimT<T>, PrimT<U>, isSetMask>(sim::lite(dst), sim::lite(src0), sim::lite(src1), mask, repeatTime, repeatParams);
+  } else {
+    static_assert(sim::add_deq_relu_ok<T, U>, "AddDeqRelu: dst must be half and the sources int32_t");
+    sim::add_deq_relu_mask(dst, src0, src1, isSetMask, nullptr, mask, repeatTime.value, repeatParams, file, line);
+  }
 }
 // The forms without template parameters (half dst, int32_t sources).
 inline void AddDeqRelu(const LocalTensor<half>& dst, const LocalTensor<std::int32_t>& src0, const LocalTensor<std::int32_t>& src1,

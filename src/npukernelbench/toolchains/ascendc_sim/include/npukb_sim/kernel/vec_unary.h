@@ -21,24 +21,36 @@ inline T relu_value(T a) { return a > T(0) ? a : T(0); }
 #define NPUKB_UNARY_CFG(NAME, CFG, COST, EXPR, ...)                                                                          \
   template <typename T CFG>                                                                                         \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::int32_t& calCount) { NPUKB_CALLER;                                                                              \
+    if constexpr (sim::has_trait<T>) {  /* tensors of a TensorTrait: the LiteType form */                               \
+      NAME<PrimT<T>>(sim::lite(dst), sim::lite(src), calCount);                                                         \
+    } else {                                                                                                            \
     static_assert(sim::one_of<T, __VA_ARGS__>, #NAME ": unsupported data type (supported: " #__VA_ARGS__ ")");     \
     sim::unary_count(#NAME, dst, src, calCount, COST, [](T a) -> T { return static_cast<T>(EXPR); }, file, line);  \
+    }                                                                                                                   \
   }                                                                                                                 \
   template <typename T, bool isSetMask = true CFG>                                                                  \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint64_t mask[],                \
                    sim::RepeatArg repeatTimes, const UnaryRepeatParams& repeatParams) { NPUKB_CALLER;           \
+    if constexpr (sim::has_trait<T>) {  /* tensors of a TensorTrait: the LiteType form */                               \
+      NAME<PrimT<T>, isSetMask>(sim::lite(dst), sim::lite(src), mask, repeatTimes, repeatParams);                       \
+    } else {                                                                                                            \
     static_assert(sim::one_of<T, __VA_ARGS__>, #NAME ": unsupported data type (supported: " #__VA_ARGS__ ")");     \
     sim::unary_mask(#NAME, dst, src, isSetMask, mask, 0, repeatTimes.value, repeatParams.dstBlkStride,              \
                     repeatParams.srcBlkStride, repeatParams.dstRepStride, repeatParams.srcRepStride, COST,          \
                     [](T a) -> T { return static_cast<T>(EXPR); }, file, line);                                    \
+    }                                                                                                                   \
   }                                                                                                                 \
   template <typename T, bool isSetMask = true CFG>                                                                  \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, std::uint64_t mask,                        \
                    sim::RepeatArg repeatTimes, const UnaryRepeatParams& repeatParams) { NPUKB_CALLER;           \
+    if constexpr (sim::has_trait<T>) {  /* tensors of a TensorTrait: the LiteType form */                               \
+      NAME<PrimT<T>, isSetMask>(sim::lite(dst), sim::lite(src), mask, repeatTimes, repeatParams);                       \
+    } else {                                                                                                            \
     static_assert(sim::one_of<T, __VA_ARGS__>, #NAME ": unsupported data type (supported: " #__VA_ARGS__ ")");     \
     sim::unary_mask(#NAME, dst, src, isSetMask, nullptr, mask, repeatTimes.value, repeatParams.dstBlkStride,        \
                     repeatParams.srcBlkStride, repeatParams.dstRepStride, repeatParams.srcRepStride, COST,          \
                     [](T a) -> T { return static_cast<T>(EXPR); }, file, line);                                    \
+    }                                                                                                                   \
   }                                                                                                                 \
   template <typename T, NPUKB_PTR_RET>                                                                              \
   inline npukbPtrRet NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::int32_t& calCount) {     \
