@@ -66,10 +66,11 @@ UNDECLARED = re.compile(r"^[‘'`](?P<name>[A-Za-z_]\w*)[’'] (?:was not declar
 # primary-expression before '>' token"); and about a member of such a variable (its type is an error: int)
 # (and a call or initializer whose operand or template argument is one: g++ prints an operand as
 # "<expression error>", reports the braces "<brace-enclosed initializer list>" it could not convert, or
-# finds no overload for `F<T>()` with `T` the undeclared name)
+# finds no overload for `F<T>()` with `T` the undeclared name, or, for `F<T, N>()` with another overload of
+# one template parameter, says that one takes fewer template arguments)
 CASCADE = re.compile(r"^(?:expected primary-expression before|template argument \d+ is invalid|"
                      r"expected [‘'][;,)>][’'] before|.*<(?:expression|declaration) error>|"
-                     r"no matching function for call to |"
+                     r"no matching function for call to |wrong number of template arguments|"
                      r"could not convert [‘']\{.*[’'] from [‘']<brace-enclosed initializer list>[’'])")
 DECLARED = re.compile(r"(?<=[\w>])\s+[*&]*(\w+)\s*(?=[;=({\[])")
 NON_CLASS = re.compile(r"^(?:request for member [‘'][^’']*[’'] in [‘'](?P<var>\w+)[’'], "

@@ -63,8 +63,13 @@ _SHAPE = "AscendC::Shape<size_t, size_t>"
 _STRIDE = "AscendC::Stride<size_t, size_t>"
 _LAYOUT = f"AscendC::Layout<{_SHAPE}, {_STRIDE}>"
 
+# a tensor of a TensorTrait (VECIN, a Shape of Std::Int): the type the LocalTensor(addr) constructor takes
+_TRAIT_IN = ("AscendC::TensorTrait<float, AscendC::TPosition::VECIN, "
+             "AscendC::Layout<AscendC::Shape<AscendC::Std::Int<16>>, AscendC::Stride<AscendC::Std::Int<1>>>>")
+
 CLASS_FIXTURES: dict[str, tuple[ClassFixture, ...]] = {
-    "LocalTensor": (ClassFixture("AscendC::LocalTensor<float>", aliases={"T": "float", "PrimType": "float"}),),
+    "LocalTensor": (ClassFixture("AscendC::LocalTensor<float>", aliases={"T": "float", "PrimType": "float"}),
+                    ClassFixture(f"AscendC::LocalTensor<{_TRAIT_IN}>", aliases={"T": _TRAIT_IN, "PrimType": "float"})),
     "GlobalTensor": (ClassFixture("AscendC::GlobalTensor<float>", aliases={"T": "float", "PrimType": "float"}),),
     "TensorDesc": (ClassFixture("AscendC::TensorDesc<float>", aliases={"T": "float"}),),
     "TPipe": (ClassFixture("AscendC::TPipe"),),
