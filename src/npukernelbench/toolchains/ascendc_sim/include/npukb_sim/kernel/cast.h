@@ -271,29 +271,41 @@ inline void cast_mask(const LocalTensor<T>& dst, const LocalTensor<U>& src, Roun
   static_assert(sim::cast_ok<T, U>, "Cast: this (dst, src) data type pair is not supported on Atlas A2/A3")
 template <typename T, typename U>
 inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode, const std::uint32_t count) { NPUKB_CALLER;
-  NPUKB_CAST_ASSERT;
-  const RoundMode m = sim::check_round<T, U>(roundMode, file, line);
-  if constexpr (std::is_same_v<T, int4b_t> || std::is_same_v<U, int4b_t>) {
-    if (count == 0) return;
-    const sim::Plan pl = sim::count_plan(count, 128);
-    sim::cast_int4_plan(dst, src, m, pl, 1, 1, 8, 8, file, line);
+  if constexpr (sim::has_trait<T, U>) {  // tensors of a TensorTrait: the LiteType form
+    Cast<PrimT<T>, PrimT<U>>(sim::lite(dst), sim::lite(src), roundMode, count);
   } else {
-    const float deq = sim::deq_half_scale();
-    sim::unary_count("Cast", dst, src, count, kCostSimple, [m, deq](U a) -> T { return sim::cast_elem<T, U>(a, m, deq); },
-                     file, line);
+    NPUKB_CAST_ASSERT;
+    const RoundMode m = sim::check_round<T, U>(roundMode, file, line);
+    if constexpr (std::is_same_v<T, int4b_t> || std::is_same_v<U, int4b_t>) {
+      if (count == 0) return;
+      const sim::Plan pl = sim::count_plan(count, 128);
+      sim::cast_int4_plan(dst, src, m, pl, 1, 1, 8, 8, file, line);
+    } else {
+      const float deq = sim::deq_half_scale();
+      sim::unary_count("Cast", dst, src, count, kCostSimple, [m, deq](U a) -> T { return sim::cast_elem<T, U>(a, m, deq); },
+                       file, line);
+    }
   }
 }
 template <typename T, typename U, bool isSetMask = true>
 inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode, const std::uint64_t mask[],
                  sim::RepeatArg repeatTime, const UnaryRepeatParams& repeatParams) { NPUKB_CALLER;
-  NPUKB_CAST_ASSERT;
-  sim::cast_mask(dst, src, roundMode, isSetMask, mask, 0, repeatTime.value, repeatParams, file, line);
+  if constexpr (sim::has_trait<T, U>) {  // tensors of a TensorTrait: the LiteType form
+    Cast<PrimT<T>, PrimT<U>, isSetMask>(sim::lite(dst), sim::lite(src), roundMode, mask, repeatTime, repeatParams);
+  } else {
+    NPUKB_CAST_ASSERT;
+    sim::cast_mask(dst, src, roundMode, isSetMask, mask, 0, repeatTime.value, repeatParams, file, line);
+  }
 }
 template <typename T, typename U, bool isSetMask = true>
 inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode, const std::uint64_t mask,
                  sim::RepeatArg repeatTime, const UnaryRepeatParams& repeatParams) { NPUKB_CALLER;
-  NPUKB_CAST_ASSERT;
-  sim::cast_mask(dst, src, roundMode, isSetMask, nullptr, mask, repeatTime.value, repeatParams, file, line);
+  if constexpr (sim::has_trait<T, U>) {  // tensors of a TensorTrait: the LiteType form
+    Cast<PrimT<T>, PrimT<U>, isSetMask>(sim::lite(dst), sim::lite(src), roundMode, mask, repeatTime, repeatParams);
+  } else {
+    NPUKB_CAST_ASSERT;
+    sim::cast_mask(dst, src, roundMode, isSetMask, nullptr, mask, repeatTime.value, repeatParams, file, line);
+  }
 }
 #undef NPUKB_CAST_ASSERT
 

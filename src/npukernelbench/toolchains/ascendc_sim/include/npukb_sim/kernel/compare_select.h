@@ -126,24 +126,36 @@ inline std::uint32_t cmp_mask_repeats(const char* api, long long repeat, const c
 template <typename T, typename U>
 inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,
                     std::uint32_t count) { NPUKB_CALLER;
-  NPUKB_CMP_ASSERT("Compare");
-  sim::compare_tt("Compare", dst, src0, src1, cmpMode, sim::cmp_count_repeats<T>(count), BinaryRepeatParams(), file, line);
+  if constexpr (sim::has_trait<U, T>) {  // tensors of a TensorTrait: the LiteType form
+    Compare<PrimT<T>, PrimT<U>>(sim::lite(dst), sim::lite(src0), sim::lite(src1), cmpMode, count);
+  } else {
+    NPUKB_CMP_ASSERT("Compare");
+    sim::compare_tt("Compare", dst, src0, src1, cmpMode, sim::cmp_count_repeats<T>(count), BinaryRepeatParams(), file, line);
+  }
 }
 template <typename T, typename U, bool isSetMask = true>
 inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,
                     const std::uint64_t mask[], sim::RepeatArg repeatTime, const BinaryRepeatParams& repeatParams) { NPUKB_CALLER;
-  NPUKB_CMP_ASSERT("Compare");
-  (void)mask;
-  sim::compare_tt("Compare", dst, src0, src1, cmpMode, sim::cmp_mask_repeats("Compare", repeatTime.value, file, line),
-                  repeatParams, file, line);
+  if constexpr (sim::has_trait<U, T>) {  // tensors of a TensorTrait: the LiteType form
+    Compare<PrimT<T>, PrimT<U>, isSetMask>(sim::lite(dst), sim::lite(src0), sim::lite(src1), cmpMode, mask, repeatTime, repeatParams);
+  } else {
+    NPUKB_CMP_ASSERT("Compare");
+    (void)mask;
+    sim::compare_tt("Compare", dst, src0, src1, cmpMode, sim::cmp_mask_repeats("Compare", repeatTime.value, file, line),
+                    repeatParams, file, line);
+  }
 }
 template <typename T, typename U, bool isSetMask = true>
 inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,
                     const std::uint64_t mask, sim::RepeatArg repeatTime, const BinaryRepeatParams& repeatParams) { NPUKB_CALLER;
-  NPUKB_CMP_ASSERT("Compare");
-  (void)mask;
-  sim::compare_tt("Compare", dst, src0, src1, cmpMode, sim::cmp_mask_repeats("Compare", repeatTime.value, file, line),
-                  repeatParams, file, line);
+  if constexpr (sim::has_trait<U, T>) {  // tensors of a TensorTrait: the LiteType form
+    Compare<PrimT<T>, PrimT<U>, isSetMask>(sim::lite(dst), sim::lite(src0), sim::lite(src1), cmpMode, mask, repeatTime, repeatParams);
+  } else {
+    NPUKB_CMP_ASSERT("Compare");
+    (void)mask;
+    sim::compare_tt("Compare", dst, src0, src1, cmpMode, sim::cmp_mask_repeats("Compare", repeatTime.value, file, line),
+                    repeatParams, file, line);
+  }
 }
 
 // ---- Compare into the CMPMASK register: one repeat, the mask selects the compared elements --------
@@ -170,12 +182,20 @@ inline void compare_reg(const LocalTensor<T>& src0, const LocalTensor<T>& src1, 
 template <typename T, bool isSetMask = true>
 inline void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode, const std::uint64_t mask[],
                     const BinaryRepeatParams& repeatParams) { NPUKB_CALLER;
-  sim::compare_reg(src0, src1, cmpMode, isSetMask, mask, 0, repeatParams, file, line);
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    Compare<PrimT<T>, isSetMask>(sim::lite(src0), sim::lite(src1), cmpMode, mask, repeatParams);
+  } else {
+    sim::compare_reg(src0, src1, cmpMode, isSetMask, mask, 0, repeatParams, file, line);
+  }
 }
 template <typename T, bool isSetMask = true>
 inline void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode, const std::uint64_t mask,
                     const BinaryRepeatParams& repeatParams) { NPUKB_CALLER;
-  sim::compare_reg(src0, src1, cmpMode, isSetMask, nullptr, mask, repeatParams, file, line);
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    Compare<PrimT<T>, isSetMask>(sim::lite(src0), sim::lite(src1), cmpMode, mask, repeatParams);
+  } else {
+    sim::compare_reg(src0, src1, cmpMode, isSetMask, nullptr, mask, repeatParams, file, line);
+  }
 }
 
 // ---- GetCmpMask / SetCmpMask: the 128-bit CMPMASK register --------------------------------------
@@ -193,17 +213,25 @@ inline void check_cmpmask_tensor(const char* api, const char* what, const LocalT
 }  // namespace sim
 template <typename T>
 inline void GetCmpMask(const LocalTensor<T>& dst) { NPUKB_CALLER;
-  sim::check_cmpmask_tensor("GetCmpMask", "dst", dst, file, line);
-  std::memcpy(dst.ptr(), npukb::kern::state().cmp_mask, 16);
-  const npukb::kern::Span dp = sim::vspan(dst, 16);
-  sim::vec_cost(kCostSimple, 1, nullptr, 0, &dp, 1);
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    GetCmpMask<PrimT<T>>(sim::lite(dst));
+  } else {
+    sim::check_cmpmask_tensor("GetCmpMask", "dst", dst, file, line);
+    std::memcpy(dst.ptr(), npukb::kern::state().cmp_mask, 16);
+    const npukb::kern::Span dp = sim::vspan(dst, 16);
+    sim::vec_cost(kCostSimple, 1, nullptr, 0, &dp, 1);
+  }
 }
 template <typename T>
 inline void SetCmpMask(const LocalTensor<T>& src) { NPUKB_CALLER;
-  sim::check_cmpmask_tensor("SetCmpMask", "src", src, file, line);
-  std::memcpy(npukb::kern::state().cmp_mask, src.ptr(), 16);
-  const npukb::kern::Span sp = sim::vspan(src, 16);
-  sim::vec_cost(kCostSimple, 1, &sp, 1, nullptr, 0);
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    SetCmpMask<PrimT<T>>(sim::lite(src));
+  } else {
+    sim::check_cmpmask_tensor("SetCmpMask", "src", src, file, line);
+    std::memcpy(npukb::kern::state().cmp_mask, src.ptr(), 16);
+    const npukb::kern::Span sp = sim::vspan(src, 16);
+    sim::vec_cost(kCostSimple, 1, &sp, 1, nullptr, 0);
+  }
 }
 
 // ---- Compares / CompareScalar: tensor against a scalar ---------------------------------------------
@@ -341,9 +369,13 @@ inline const std::uint8_t* cmpmask_address(std::uint64_t bytes_needed, const cha
 template <typename T, typename U>
 inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
                    const LocalTensor<T>& src1, SELMODE selMode, std::uint32_t count) { NPUKB_CALLER;
-  NPUKB_SEL_ASSERT;
-  const sim::Plan pl = sim::count_plan(count, 256 / sizeof(T));
-  sim::select_tt(dst, selMask, src0, src1, selMode, pl, BinaryRepeatParams(), file, line);
+  if constexpr (sim::has_trait<T, U>) {  // tensors of a TensorTrait: the LiteType form
+    Select<PrimT<T>, PrimT<U>>(sim::lite(dst), sim::lite(selMask), sim::lite(src0), sim::lite(src1), selMode, count);
+  } else {
+    NPUKB_SEL_ASSERT;
+    const sim::Plan pl = sim::count_plan(count, 256 / sizeof(T));
+    sim::select_tt(dst, selMask, src0, src1, selMode, pl, BinaryRepeatParams(), file, line);
+  }
 }
 template <typename T, typename U>
 inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0, T src1,
@@ -357,17 +389,25 @@ template <typename T, typename U, bool isSetMask = true>
 inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
                    const LocalTensor<T>& src1, SELMODE selMode, std::uint64_t mask, sim::RepeatArg repeatTime,
                    const BinaryRepeatParams& repeatParams) { NPUKB_CALLER;
-  NPUKB_SEL_ASSERT;
-  const sim::Plan pl = sim::make_plan("Select", true, nullptr, mask, repeatTime.value, 256 / sizeof(T), file, line);
-  sim::select_tt(dst, selMask, src0, src1, selMode, pl, repeatParams, file, line);
+  if constexpr (sim::has_trait<T, U>) {  // tensors of a TensorTrait: the LiteType form
+    Select<PrimT<T>, PrimT<U>, isSetMask>(sim::lite(dst), sim::lite(selMask), sim::lite(src0), sim::lite(src1), selMode, mask, repeatTime, repeatParams);
+  } else {
+    NPUKB_SEL_ASSERT;
+    const sim::Plan pl = sim::make_plan("Select", true, nullptr, mask, repeatTime.value, 256 / sizeof(T), file, line);
+    sim::select_tt(dst, selMask, src0, src1, selMode, pl, repeatParams, file, line);
+  }
 }
 template <typename T, typename U, bool isSetMask = true>
 inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
                    const LocalTensor<T>& src1, SELMODE selMode, const std::uint64_t mask[], sim::RepeatArg repeatTime,
                    const BinaryRepeatParams& repeatParams) { NPUKB_CALLER;
-  NPUKB_SEL_ASSERT;
-  const sim::Plan pl = sim::make_plan("Select", true, mask, 0, repeatTime.value, 256 / sizeof(T), file, line);
-  sim::select_tt(dst, selMask, src0, src1, selMode, pl, repeatParams, file, line);
+  if constexpr (sim::has_trait<T, U>) {  // tensors of a TensorTrait: the LiteType form
+    Select<PrimT<T>, PrimT<U>, isSetMask>(sim::lite(dst), sim::lite(selMask), sim::lite(src0), sim::lite(src1), selMode, mask, repeatTime, repeatParams);
+  } else {
+    NPUKB_SEL_ASSERT;
+    const sim::Plan pl = sim::make_plan("Select", true, mask, 0, repeatTime.value, 256 / sizeof(T), file, line);
+    sim::select_tt(dst, selMask, src0, src1, selMode, pl, repeatParams, file, line);
+  }
 }
 template <typename T, typename U, bool isSetMask = true>
 inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0, T src1,
@@ -389,38 +429,46 @@ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, con
 template <typename T, typename U>
 inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
                    sim::RepeatArg repeatTime, const BinaryRepeatParams& repeatParams) { NPUKB_CALLER;
-  NPUKB_SEL_ASSERT;
-  const sim::Plan pl = sim::make_plan("Select", false, nullptr, 0, repeatTime.value, 256 / sizeof(T), file, line);
-  T s;
-  std::memcpy(&s, npukb::kern::state().cmp_mask, sizeof(T));
-  sim::select_ts(dst, selMask, src0, s, SELMODE::VSEL_TENSOR_SCALAR_MODE, pl, repeatParams, file, line);
+  if constexpr (sim::has_trait<T, U>) {  // tensors of a TensorTrait: the LiteType form
+    Select<PrimT<T>, PrimT<U>>(sim::lite(dst), sim::lite(selMask), sim::lite(src0), repeatTime, repeatParams);
+  } else {
+    NPUKB_SEL_ASSERT;
+    const sim::Plan pl = sim::make_plan("Select", false, nullptr, 0, repeatTime.value, 256 / sizeof(T), file, line);
+    T s;
+    std::memcpy(&s, npukb::kern::state().cmp_mask, sizeof(T));
+    sim::select_ts(dst, selMask, src0, s, SELMODE::VSEL_TENSOR_SCALAR_MODE, pl, repeatParams, file, line);
+  }
 }
 // register forms of modes 0 and 2: the selection bits (mode 0) or the selection mask's address (mode 2)
 // come from the CMPMASK register; the vector mask from SetVectorMask
 template <typename T, SELMODE selMode>
 inline void Select(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, sim::RepeatArg repeatTime,
                    const BinaryRepeatParams& repeatParams) { NPUKB_CALLER;
-  static_assert(sim::sel_types<T>, "Select: unsupported data type (half, float)");
-  static_assert(selMode != SELMODE::VSEL_TENSOR_SCALAR_MODE,
-                "Select<T, selMode>(dst, src0, src1, ...): mode 1 takes a selMask tensor and a scalar (Select<T, U>)");
-  const sim::Plan pl = sim::make_plan("Select", false, nullptr, 0, repeatTime.value, 256 / sizeof(T), file, line);
-  if (pl.empty()) return;
-  sim::SelBits sel;
-  sel.per_rep = pl.per_rep;
-  std::uint64_t reg[2];
-  if (selMode == SELMODE::VSEL_CMPMASK_SPR) {
-    std::memcpy(reg, npukb::kern::state().cmp_mask, 16);
-    sel.p = reinterpret_cast<const std::uint8_t*>(reg);
-    sel.reuse = true;
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    Select<PrimT<T>, selMode>(sim::lite(dst), sim::lite(src0), sim::lite(src1), repeatTime, repeatParams);
   } else {
-    sel.p = sim::cmpmask_address((static_cast<std::uint64_t>(pl.repeats) * pl.per_rep + 7) / 8, file, line);
+    static_assert(sim::sel_types<T>, "Select: unsupported data type (half, float)");
+    static_assert(selMode != SELMODE::VSEL_TENSOR_SCALAR_MODE,
+                  "Select<T, selMode>(dst, src0, src1, ...): mode 1 takes a selMask tensor and a scalar (Select<T, U>)");
+    const sim::Plan pl = sim::make_plan("Select", false, nullptr, 0, repeatTime.value, 256 / sizeof(T), file, line);
+    if (pl.empty()) return;
+    sim::SelBits sel;
+    sel.per_rep = pl.per_rep;
+    std::uint64_t reg[2];
+    if (selMode == SELMODE::VSEL_CMPMASK_SPR) {
+      std::memcpy(reg, npukb::kern::state().cmp_mask, 16);
+      sel.p = reinterpret_cast<const std::uint8_t*>(reg);
+      sel.reuse = true;
+    } else {
+      sel.p = sim::cmpmask_address((static_cast<std::uint64_t>(pl.repeats) * pl.per_rep + 7) / 8, file, line);
+    }
+    const sim::Opnd ob = sim::opnd(src1, repeatParams.src1BlkStride, repeatParams.src1RepStride);
+    const std::uint64_t eb = ob.extent(pl);
+    sim::check_local("Select", "src1", src1, eb, true, file, line);
+    const npukb::kern::Span x = sim::vspan(src1, eb);
+    sim::select_run(dst, src0, sel, pl, repeatParams, [&](std::uint32_t r, std::uint32_t k) { return sim::ld<T>(ob.p + ob.off(r, k)); },
+                    &x, 1, file, line);
   }
-  const sim::Opnd ob = sim::opnd(src1, repeatParams.src1BlkStride, repeatParams.src1RepStride);
-  const std::uint64_t eb = ob.extent(pl);
-  sim::check_local("Select", "src1", src1, eb, true, file, line);
-  const npukb::kern::Span x = sim::vspan(src1, eb);
-  sim::select_run(dst, src0, sel, pl, repeatParams, [&](std::uint32_t r, std::uint32_t k) { return sim::ld<T>(ob.p + ob.off(r, k)); },
-                  &x, 1, file, line);
 }
 #undef NPUKB_SEL_ASSERT
 

@@ -123,15 +123,19 @@ template <typename T, typename U, GatherMaskMode mode = defaultGatherMaskMode>
 inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<U>& src1Pattern,
                        const bool reduceMode, const std::uint32_t mask, const GatherMaskParams& gatherMaskParams,
                        std::uint64_t& rsvdCnt) { NPUKB_CALLER;
-  static_assert(sim::gather_mask_types<T>,
-                "GatherMask: unsupported data type (half, bfloat16_t, int16_t, uint16_t, float, int32_t, uint32_t)");
-  static_assert((sizeof(T) == 2 && std::is_same_v<U, std::uint16_t>) || (sizeof(T) == 4 && std::is_same_v<U, std::uint32_t>),
-                "GatherMask: src1Pattern must be LocalTensor<uint16_t> for 16-bit T and LocalTensor<uint32_t> for 32-bit T");
-  const std::uint64_t pbytes = static_cast<std::uint64_t>(src1Pattern.GetSize()) * sizeof(U);
-  sim::check_local("GatherMask", "src1Pattern", src1Pattern, 0, true, file, line);
-  const npukb::kern::Span ps = sim::vspan(src1Pattern, pbytes);
-  sim::gather_mask(dst, src0, reinterpret_cast<const std::uint8_t*>(src1Pattern.ptr()), pbytes, 0, reduceMode, mask,
-                   gatherMaskParams, rsvdCnt, &ps, file, line);
+  if constexpr (sim::has_trait<T, U>) {  // tensors of a TensorTrait: the LiteType form
+    GatherMask<PrimT<T>, PrimT<U>, mode>(sim::lite(dst), sim::lite(src0), sim::lite(src1Pattern), reduceMode, mask, gatherMaskParams, rsvdCnt);
+  } else {
+    static_assert(sim::gather_mask_types<T>,
+                  "GatherMask: unsupported data type (half, bfloat16_t, int16_t, uint16_t, float, int32_t, uint32_t)");
+    static_assert((sizeof(T) == 2 && std::is_same_v<U, std::uint16_t>) || (sizeof(T) == 4 && std::is_same_v<U, std::uint32_t>),
+                  "GatherMask: src1Pattern must be LocalTensor<uint16_t> for 16-bit T and LocalTensor<uint32_t> for 32-bit T");
+    const std::uint64_t pbytes = static_cast<std::uint64_t>(src1Pattern.GetSize()) * sizeof(U);
+    sim::check_local("GatherMask", "src1Pattern", src1Pattern, 0, true, file, line);
+    const npukb::kern::Span ps = sim::vspan(src1Pattern, pbytes);
+    sim::gather_mask(dst, src0, reinterpret_cast<const std::uint8_t*>(src1Pattern.ptr()), pbytes, 0, reduceMode, mask,
+                     gatherMaskParams, rsvdCnt, &ps, file, line);
+  }
 }
 
 // Built-in pattern 1..7 (even, odd, 1st/2nd/3rd/4th of every four, all).
@@ -139,13 +143,17 @@ template <typename T, GatherMaskMode mode = defaultGatherMaskMode>
 inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const std::uint8_t src1Pattern,
                        const bool reduceMode, const std::uint32_t mask, const GatherMaskParams& gatherMaskParams,
                        std::uint64_t& rsvdCnt) { NPUKB_CALLER;
-  static_assert(sim::gather_mask_types<T>,
-                "GatherMask: unsupported data type (half, bfloat16_t, int16_t, uint16_t, float, int32_t, uint32_t)");
-  if (src1Pattern < 1 || src1Pattern > 7) {
-    npukb::violation("GatherMask", "built-in src1Pattern " + npukb::kern::num(static_cast<long long>(src1Pattern)) +
-                     " is outside [1, 7]", file, line);
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    GatherMask<PrimT<T>, mode>(sim::lite(dst), sim::lite(src0), src1Pattern, reduceMode, mask, gatherMaskParams, rsvdCnt);
+  } else {
+    static_assert(sim::gather_mask_types<T>,
+                  "GatherMask: unsupported data type (half, bfloat16_t, int16_t, uint16_t, float, int32_t, uint32_t)");
+    if (src1Pattern < 1 || src1Pattern > 7) {
+      npukb::violation("GatherMask", "built-in src1Pattern " + npukb::kern::num(static_cast<long long>(src1Pattern)) +
+                       " is outside [1, 7]", file, line);
+    }
+    sim::gather_mask(dst, src0, nullptr, 0, src1Pattern, reduceMode, mask, gatherMaskParams, rsvdCnt, nullptr, file, line);
   }
-  sim::gather_mask(dst, src0, nullptr, 0, src1Pattern, reduceMode, mask, gatherMaskParams, rsvdCnt, nullptr, file, line);
 }
 
 }  // namespace AscendC

@@ -176,40 +176,56 @@ inline void reduce_all(const char* api, const LocalTensor<T>& dst, const LocalTe
   template <typename T, bool isSetMask = true>                                                                         \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,         \
                    const std::int32_t count HASIDX) { NPUKB_CALLER;                                                     \
+    if constexpr (sim::has_trait<T>) {  /* tensors of a TensorTrait: the LiteType form */                               \
+      NAME<PrimT<T>, isSetMask>(sim::lite(dst), sim::lite(src), sim::lite(sharedTmpBuffer), count NPUKB_IDXARG);        \
+    } else {                                                                                                            \
     static_assert(sim::red_types<T>, #NAME ": unsupported data type (half, float)");                                    \
     const std::uint64_t n = sim::count_form_total(#NAME, isSetMask, count, file, line);                                \
     sim::Plan pl = sim::counter_plan(n, 256 / sizeof(T));                                                              \
     if (isSetMask) sim::count_plan(n, 256 / sizeof(T));                                                                \
     sim::reduce_all(#NAME, dst, src, sharedTmpBuffer, pl, 8, OP, NPUKB_IDXVAL, true, file, line);                      \
+    }                                                                                                                   \
   }                                                                                                                    \
   template <typename T>                                                                                                \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,         \
                    const std::uint64_t mask[], const std::int32_t repeatTimes, const std::int32_t srcRepStride          \
                    HASIDX) { NPUKB_CALLER;                                                             \
+    if constexpr (sim::has_trait<T>) {  /* tensors of a TensorTrait: the LiteType form */                               \
+      NAME<PrimT<T>>(sim::lite(dst), sim::lite(src), sim::lite(sharedTmpBuffer), mask, repeatTimes, srcRepStride NPUKB_IDXARG);\
+    } else {                                                                                                            \
     static_assert(sim::red_types<T>, #NAME ": unsupported data type (half, float)");                                    \
     const sim::Plan pl = sim::reduce_all_plan(#NAME, mask, 0, repeatTimes, 256 / sizeof(T), file, line);               \
     sim::reduce_all(#NAME, dst, src, sharedTmpBuffer, pl, static_cast<std::uint32_t>(srcRepStride), OP, NPUKB_IDXVAL,  \
                     false, file, line);                                                                                \
+    }                                                                                                                   \
   }                                                                                                                    \
   template <typename T>                                                                                                \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,         \
                    const std::int32_t mask, const std::int32_t repeatTimes, const std::int32_t srcRepStride             \
                    HASIDX) { NPUKB_CALLER;                                                             \
+    if constexpr (sim::has_trait<T>) {  /* tensors of a TensorTrait: the LiteType form */                               \
+      NAME<PrimT<T>>(sim::lite(dst), sim::lite(src), sim::lite(sharedTmpBuffer), mask, repeatTimes, srcRepStride NPUKB_IDXARG);\
+    } else {                                                                                                            \
     static_assert(sim::red_types<T>, #NAME ": unsupported data type (half, float)");                                    \
     const sim::Plan pl = sim::reduce_all_plan(#NAME, nullptr, static_cast<std::uint64_t>(mask), repeatTimes,           \
                                               256 / sizeof(T), file, line);                                           \
     sim::reduce_all(#NAME, dst, src, sharedTmpBuffer, pl, static_cast<std::uint32_t>(srcRepStride), OP, NPUKB_IDXVAL,  \
                     false, file, line);                                                                                \
+    }                                                                                                                   \
   }
 
 #define NPUKB_IDXVAL false
+#define NPUKB_IDXARG
 NPUKB_REDUCE_ALL(ReduceSum, sim::Red::Sum, )
+#undef NPUKB_IDXARG
 #undef NPUKB_IDXVAL
 #define NPUKB_IDXVAL calIndex
+#define NPUKB_IDXARG , calIndex
 #define NPUKB_CALIDX_PARAM , bool calIndex = false
 NPUKB_REDUCE_ALL(ReduceMax, sim::Red::Max, NPUKB_CALIDX_PARAM)
 NPUKB_REDUCE_ALL(ReduceMin, sim::Red::Min, NPUKB_CALIDX_PARAM)
 #undef NPUKB_CALIDX_PARAM
+#undef NPUKB_IDXARG
 #undef NPUKB_IDXVAL
 
 // ---- special registers of the reductions ----------------------------------------------------------
@@ -288,33 +304,49 @@ inline void whole_reduce(const char* api, const LocalTensor<T>& dst, const Local
 template <typename T, bool isSetMask = true>
 inline void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint64_t mask[], const std::int32_t repeatTimes,
                            const std::int32_t dstRepStride, const std::int32_t srcBlkStride, const std::int32_t srcRepStride) { NPUKB_CALLER;
-  static_assert(sim::red_types<T>, "WholeReduceSum: unsupported data type (half, float)");
-  sim::whole_reduce("WholeReduceSum", dst, src, isSetMask, mask, 0, repeatTimes, dstRepStride, srcBlkStride, srcRepStride,
-                    sim::Red::Sum, ReduceOrder::ORDER_ONLY_VALUE, file, line);
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    WholeReduceSum<PrimT<T>, isSetMask>(sim::lite(dst), sim::lite(src), mask, repeatTimes, dstRepStride, srcBlkStride, srcRepStride);
+  } else {
+    static_assert(sim::red_types<T>, "WholeReduceSum: unsupported data type (half, float)");
+    sim::whole_reduce("WholeReduceSum", dst, src, isSetMask, mask, 0, repeatTimes, dstRepStride, srcBlkStride, srcRepStride,
+                      sim::Red::Sum, ReduceOrder::ORDER_ONLY_VALUE, file, line);
+  }
 }
 template <typename T, bool isSetMask = true>
 inline void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::int32_t mask, const std::int32_t repeatTimes,
                            const std::int32_t dstRepStride, const std::int32_t srcBlkStride, const std::int32_t srcRepStride) { NPUKB_CALLER;
-  static_assert(sim::red_types<T>, "WholeReduceSum: unsupported data type (half, float)");
-  sim::whole_reduce("WholeReduceSum", dst, src, isSetMask, nullptr, static_cast<std::uint64_t>(mask), repeatTimes, dstRepStride,
-                    srcBlkStride, srcRepStride, sim::Red::Sum, ReduceOrder::ORDER_ONLY_VALUE, file, line);
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    WholeReduceSum<PrimT<T>, isSetMask>(sim::lite(dst), sim::lite(src), mask, repeatTimes, dstRepStride, srcBlkStride, srcRepStride);
+  } else {
+    static_assert(sim::red_types<T>, "WholeReduceSum: unsupported data type (half, float)");
+    sim::whole_reduce("WholeReduceSum", dst, src, isSetMask, nullptr, static_cast<std::uint64_t>(mask), repeatTimes, dstRepStride,
+                      srcBlkStride, srcRepStride, sim::Red::Sum, ReduceOrder::ORDER_ONLY_VALUE, file, line);
+  }
 }
 #define NPUKB_WHOLE_MM(NAME, OP)                                                                                       \
   template <typename T, bool isSetMask = true>                                                                         \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint64_t mask[],                   \
                    const std::int32_t repeatTimes, const std::int32_t dstRepStride, const std::int32_t srcBlkStride,   \
                    const std::int32_t srcRepStride, ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX) { NPUKB_CALLER;                                                                                 \
+    if constexpr (sim::has_trait<T>) {  /* tensors of a TensorTrait: the LiteType form */                               \
+      NAME<PrimT<T>, isSetMask>(sim::lite(dst), sim::lite(src), mask, repeatTimes, dstRepStride, srcBlkStride, srcRepStride, order);\
+    } else {                                                                                                            \
     static_assert(sim::red_types<T>, #NAME ": unsupported data type (half, float)");                                    \
     sim::whole_reduce(#NAME, dst, src, isSetMask, mask, 0, repeatTimes, dstRepStride, srcBlkStride, srcRepStride, OP,   \
                       order, file, line);                                                                              \
+    }                                                                                                                   \
   }                                                                                                                    \
   template <typename T, bool isSetMask = true>                                                                         \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::int32_t mask,                      \
                    const std::int32_t repeatTimes, const std::int32_t dstRepStride, const std::int32_t srcBlkStride,   \
                    const std::int32_t srcRepStride, ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX) { NPUKB_CALLER;                                                                                 \
+    if constexpr (sim::has_trait<T>) {  /* tensors of a TensorTrait: the LiteType form */                               \
+      NAME<PrimT<T>, isSetMask>(sim::lite(dst), sim::lite(src), mask, repeatTimes, dstRepStride, srcBlkStride, srcRepStride, order);\
+    } else {                                                                                                            \
     static_assert(sim::red_types<T>, #NAME ": unsupported data type (half, float)");                                    \
     sim::whole_reduce(#NAME, dst, src, isSetMask, nullptr, static_cast<std::uint64_t>(mask), repeatTimes, dstRepStride, \
                       srcBlkStride, srcRepStride, OP, order, file, line);                                              \
+    }                                                                                                                   \
   }
 NPUKB_WHOLE_MM(WholeReduceMax, sim::Red::Max)
 NPUKB_WHOLE_MM(WholeReduceMin, sim::Red::Min)
@@ -324,20 +356,28 @@ template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>
 inline void ReduceRepeat(const LocalTensor<T>& dst, const LocalTensor<U>& src, const std::uint64_t mask[], const std::int32_t repeatTime,
                          const std::int32_t dstRepStride, const std::int32_t srcBlkStride, const std::int32_t srcRepStride,
                          ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX) { NPUKB_CALLER;
-  static_assert(sim::red_types<T>, "ReduceRepeat: unsupported data type (half, float)");
-  static_assert(std::is_same_v<T, U>, "ReduceRepeat: dst and src must have the same data type");
-  sim::whole_reduce("ReduceRepeat", dst, src, isSetMask, mask, 0, repeatTime, dstRepStride, srcBlkStride, srcRepStride,
-                    sim::red_of(reduceType), reduceType == ReduceType::SUM ? ReduceOrder::ORDER_ONLY_VALUE : order, file, line);
+  if constexpr (sim::has_trait<T, U>) {  // tensors of a TensorTrait: the LiteType form
+    ReduceRepeat<reduceType, PrimT<T>, PrimT<U>, isSetMask>(sim::lite(dst), sim::lite(src), mask, repeatTime, dstRepStride, srcBlkStride, srcRepStride, order);
+  } else {
+    static_assert(sim::red_types<T>, "ReduceRepeat: unsupported data type (half, float)");
+    static_assert(std::is_same_v<T, U>, "ReduceRepeat: dst and src must have the same data type");
+    sim::whole_reduce("ReduceRepeat", dst, src, isSetMask, mask, 0, repeatTime, dstRepStride, srcBlkStride, srcRepStride,
+                      sim::red_of(reduceType), reduceType == ReduceType::SUM ? ReduceOrder::ORDER_ONLY_VALUE : order, file, line);
+  }
 }
 template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>
 inline void ReduceRepeat(const LocalTensor<T>& dst, const LocalTensor<U>& src, const std::int32_t mask, const std::int32_t repeatTime,
                          const std::int32_t dstRepStride, const std::int32_t srcBlkStride, const std::int32_t srcRepStride,
                          ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX) { NPUKB_CALLER;
-  static_assert(sim::red_types<T>, "ReduceRepeat: unsupported data type (half, float)");
-  static_assert(std::is_same_v<T, U>, "ReduceRepeat: dst and src must have the same data type");
-  sim::whole_reduce("ReduceRepeat", dst, src, isSetMask, nullptr, static_cast<std::uint64_t>(mask), repeatTime, dstRepStride,
-                    srcBlkStride, srcRepStride, sim::red_of(reduceType),
-                    reduceType == ReduceType::SUM ? ReduceOrder::ORDER_ONLY_VALUE : order, file, line);
+  if constexpr (sim::has_trait<T, U>) {  // tensors of a TensorTrait: the LiteType form
+    ReduceRepeat<reduceType, PrimT<T>, PrimT<U>, isSetMask>(sim::lite(dst), sim::lite(src), mask, repeatTime, dstRepStride, srcBlkStride, srcRepStride, order);
+  } else {
+    static_assert(sim::red_types<T>, "ReduceRepeat: unsupported data type (half, float)");
+    static_assert(std::is_same_v<T, U>, "ReduceRepeat: dst and src must have the same data type");
+    sim::whole_reduce("ReduceRepeat", dst, src, isSetMask, nullptr, static_cast<std::uint64_t>(mask), repeatTime, dstRepStride,
+                      srcBlkStride, srcRepStride, sim::red_of(reduceType),
+                      reduceType == ReduceType::SUM ? ReduceOrder::ORDER_ONLY_VALUE : order, file, line);
+  }
 }
 
 // RepeatReduceSum: the name of ReduceRepeat<ReduceType::SUM> before CANN 9.1, with repeatTime before
@@ -346,10 +386,14 @@ template <typename T, bool isSetMask = true>
 inline void RepeatReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::int32_t repeatTime,
                             const std::int32_t mask, const std::int32_t dstBlkStride, const std::int32_t srcBlkStride,
                             const std::int32_t dstRepStride, const std::int32_t srcRepStride) { NPUKB_CALLER;
-  static_assert(sim::red_types<T>, "RepeatReduceSum: unsupported data type (half, float)");
-  (void)dstBlkStride;
-  sim::whole_reduce("RepeatReduceSum", dst, src, isSetMask, nullptr, static_cast<std::uint64_t>(mask), repeatTime, dstRepStride,
-                    srcBlkStride, srcRepStride, sim::Red::Sum, ReduceOrder::ORDER_ONLY_VALUE, file, line);
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    RepeatReduceSum<PrimT<T>, isSetMask>(sim::lite(dst), sim::lite(src), repeatTime, mask, dstBlkStride, srcBlkStride, dstRepStride, srcRepStride);
+  } else {
+    static_assert(sim::red_types<T>, "RepeatReduceSum: unsupported data type (half, float)");
+    (void)dstBlkStride;
+    sim::whole_reduce("RepeatReduceSum", dst, src, isSetMask, nullptr, static_cast<std::uint64_t>(mask), repeatTime, dstRepStride,
+                      srcBlkStride, srcRepStride, sim::Red::Sum, ReduceOrder::ORDER_ONLY_VALUE, file, line);
+  }
 }
 
 // ---- BlockReduce / ReduceDataBlock: one result per 32-byte block, 8 per repeat --------------------------
@@ -383,17 +427,25 @@ inline void block_reduce(const char* api, const LocalTensor<T>& dst, const Local
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::int32_t repeatTimes,               \
                    const std::int32_t mask, const std::int32_t dstRepStride, const std::int32_t srcBlkStride,          \
                    const std::int32_t srcRepStride) { NPUKB_CALLER;                                                \
+    if constexpr (sim::has_trait<T>) {  /* tensors of a TensorTrait: the LiteType form */                               \
+      NAME<PrimT<T>, isSetMask>(sim::lite(dst), sim::lite(src), repeatTimes, mask, dstRepStride, srcBlkStride, srcRepStride);\
+    } else {                                                                                                            \
     static_assert(sim::red_types<T>, #NAME ": unsupported data type (half, float)");                                    \
     sim::block_reduce(#NAME, dst, src, repeatTimes, isSetMask, nullptr, static_cast<std::uint64_t>(mask), dstRepStride, \
                       srcBlkStride, srcRepStride, OP, file, line);                                                     \
+    }                                                                                                                   \
   }                                                                                                                    \
   template <typename T, bool isSetMask = true>                                                                         \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::int32_t repeatTimes,               \
                    const std::uint64_t mask[], const std::int32_t dstRepStride, const std::int32_t srcBlkStride,       \
                    const std::int32_t srcRepStride) { NPUKB_CALLER;                                                \
+    if constexpr (sim::has_trait<T>) {  /* tensors of a TensorTrait: the LiteType form */                               \
+      NAME<PrimT<T>, isSetMask>(sim::lite(dst), sim::lite(src), repeatTimes, mask, dstRepStride, srcBlkStride, srcRepStride);\
+    } else {                                                                                                            \
     static_assert(sim::red_types<T>, #NAME ": unsupported data type (half, float)");                                    \
     sim::block_reduce(#NAME, dst, src, repeatTimes, isSetMask, mask, 0, dstRepStride, srcBlkStride, srcRepStride, OP,   \
                       file, line);                                                                                     \
+    }                                                                                                                   \
   }
 NPUKB_BLOCK_RED(BlockReduceSum, sim::Red::Sum)
 NPUKB_BLOCK_RED(BlockReduceMax, sim::Red::Max)
@@ -440,16 +492,24 @@ template <typename T, bool isSetMask = true>
 inline void PairReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::int32_t repeatTime,
                           const std::uint64_t mask[], const std::int32_t dstRepStride, const std::int32_t srcBlkStride,
                           const std::int32_t srcRepStride) { NPUKB_CALLER;
-  static_assert(sim::red_types<T>, "PairReduceSum: unsupported data type (half, float)");
-  sim::pair_reduce(dst, src, repeatTime, isSetMask, mask, 0, dstRepStride, srcBlkStride, srcRepStride, file, line);
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    PairReduceSum<PrimT<T>, isSetMask>(sim::lite(dst), sim::lite(src), repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride);
+  } else {
+    static_assert(sim::red_types<T>, "PairReduceSum: unsupported data type (half, float)");
+    sim::pair_reduce(dst, src, repeatTime, isSetMask, mask, 0, dstRepStride, srcBlkStride, srcRepStride, file, line);
+  }
 }
 template <typename T, bool isSetMask = true>
 inline void PairReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::int32_t repeatTime,
                           const std::int32_t mask, const std::int32_t dstRepStride, const std::int32_t srcBlkStride,
                           const std::int32_t srcRepStride) { NPUKB_CALLER;
-  static_assert(sim::red_types<T>, "PairReduceSum: unsupported data type (half, float)");
-  sim::pair_reduce(dst, src, repeatTime, isSetMask, nullptr, static_cast<std::uint64_t>(mask), dstRepStride, srcBlkStride,
-                   srcRepStride, file, line);
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    PairReduceSum<PrimT<T>, isSetMask>(sim::lite(dst), sim::lite(src), repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride);
+  } else {
+    static_assert(sim::red_types<T>, "PairReduceSum: unsupported data type (half, float)");
+    sim::pair_reduce(dst, src, repeatTime, isSetMask, nullptr, static_cast<std::uint64_t>(mask), dstRepStride, srcBlkStride,
+                     srcRepStride, file, line);
+  }
 }
 
 // ---- ReduceDataBlock / ReducePairElem: the documented names with a ReduceType template parameter ----
@@ -457,38 +517,54 @@ template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>
 inline void ReduceDataBlock(const LocalTensor<T>& dst, const LocalTensor<U>& src, const std::uint64_t mask[],
                             const std::int32_t repeatTime, const std::int32_t dstRepStride, const std::int32_t srcBlkStride,
                             const std::int32_t srcRepStride) { NPUKB_CALLER;
-  static_assert(sim::red_types<T>, "ReduceDataBlock: unsupported data type (half, float)");
-  static_assert(std::is_same_v<T, U>, "ReduceDataBlock: dst and src must have the same data type");
-  sim::block_reduce("ReduceDataBlock", dst, src, repeatTime, isSetMask, mask, 0, dstRepStride, srcBlkStride, srcRepStride,
-                    sim::red_of(reduceType), file, line);
+  if constexpr (sim::has_trait<T, U>) {  // tensors of a TensorTrait: the LiteType form
+    ReduceDataBlock<reduceType, PrimT<T>, PrimT<U>, isSetMask>(sim::lite(dst), sim::lite(src), mask, repeatTime, dstRepStride, srcBlkStride, srcRepStride);
+  } else {
+    static_assert(sim::red_types<T>, "ReduceDataBlock: unsupported data type (half, float)");
+    static_assert(std::is_same_v<T, U>, "ReduceDataBlock: dst and src must have the same data type");
+    sim::block_reduce("ReduceDataBlock", dst, src, repeatTime, isSetMask, mask, 0, dstRepStride, srcBlkStride, srcRepStride,
+                      sim::red_of(reduceType), file, line);
+  }
 }
 template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>
 inline void ReduceDataBlock(const LocalTensor<T>& dst, const LocalTensor<U>& src, const std::int32_t mask,
                             const std::int32_t repeatTime, const std::int32_t dstRepStride, const std::int32_t srcBlkStride,
                             const std::int32_t srcRepStride) { NPUKB_CALLER;
-  static_assert(sim::red_types<T>, "ReduceDataBlock: unsupported data type (half, float)");
-  static_assert(std::is_same_v<T, U>, "ReduceDataBlock: dst and src must have the same data type");
-  sim::block_reduce("ReduceDataBlock", dst, src, repeatTime, isSetMask, nullptr, static_cast<std::uint64_t>(mask), dstRepStride,
-                    srcBlkStride, srcRepStride, sim::red_of(reduceType), file, line);
+  if constexpr (sim::has_trait<T, U>) {  // tensors of a TensorTrait: the LiteType form
+    ReduceDataBlock<reduceType, PrimT<T>, PrimT<U>, isSetMask>(sim::lite(dst), sim::lite(src), mask, repeatTime, dstRepStride, srcBlkStride, srcRepStride);
+  } else {
+    static_assert(sim::red_types<T>, "ReduceDataBlock: unsupported data type (half, float)");
+    static_assert(std::is_same_v<T, U>, "ReduceDataBlock: dst and src must have the same data type");
+    sim::block_reduce("ReduceDataBlock", dst, src, repeatTime, isSetMask, nullptr, static_cast<std::uint64_t>(mask), dstRepStride,
+                      srcBlkStride, srcRepStride, sim::red_of(reduceType), file, line);
+  }
 }
 template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>
 inline void ReducePairElem(const LocalTensor<T>& dst, const LocalTensor<U>& src, const std::uint64_t mask[],
                            const std::int32_t repeatTime, const std::int32_t dstRepStride, const std::int32_t srcBlkStride,
                            const std::int32_t srcRepStride) { NPUKB_CALLER;
-  static_assert(sim::red_types<T>, "ReducePairElem: unsupported data type (half, float)");
-  static_assert(std::is_same_v<T, U>, "ReducePairElem: dst and src must have the same data type");
-  static_assert(reduceType == ReduceType::SUM, "ReducePairElem: only ReduceType::SUM is supported");
-  sim::pair_reduce(dst, src, repeatTime, isSetMask, mask, 0, dstRepStride, srcBlkStride, srcRepStride, file, line);
+  if constexpr (sim::has_trait<T, U>) {  // tensors of a TensorTrait: the LiteType form
+    ReducePairElem<reduceType, PrimT<T>, PrimT<U>, isSetMask>(sim::lite(dst), sim::lite(src), mask, repeatTime, dstRepStride, srcBlkStride, srcRepStride);
+  } else {
+    static_assert(sim::red_types<T>, "ReducePairElem: unsupported data type (half, float)");
+    static_assert(std::is_same_v<T, U>, "ReducePairElem: dst and src must have the same data type");
+    static_assert(reduceType == ReduceType::SUM, "ReducePairElem: only ReduceType::SUM is supported");
+    sim::pair_reduce(dst, src, repeatTime, isSetMask, mask, 0, dstRepStride, srcBlkStride, srcRepStride, file, line);
+  }
 }
 template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>
 inline void ReducePairElem(const LocalTensor<T>& dst, const LocalTensor<U>& src, const std::int32_t mask,
                            const std::int32_t repeatTime, const std::int32_t dstRepStride, const std::int32_t srcBlkStride,
                            const std::int32_t srcRepStride) { NPUKB_CALLER;
-  static_assert(sim::red_types<T>, "ReducePairElem: unsupported data type (half, float)");
-  static_assert(std::is_same_v<T, U>, "ReducePairElem: dst and src must have the same data type");
-  static_assert(reduceType == ReduceType::SUM, "ReducePairElem: only ReduceType::SUM is supported");
-  sim::pair_reduce(dst, src, repeatTime, isSetMask, nullptr, static_cast<std::uint64_t>(mask), dstRepStride, srcBlkStride,
-                   srcRepStride, file, line);
+  if constexpr (sim::has_trait<T, U>) {  // tensors of a TensorTrait: the LiteType form
+    ReducePairElem<reduceType, PrimT<T>, PrimT<U>, isSetMask>(sim::lite(dst), sim::lite(src), mask, repeatTime, dstRepStride, srcBlkStride, srcRepStride);
+  } else {
+    static_assert(sim::red_types<T>, "ReducePairElem: unsupported data type (half, float)");
+    static_assert(std::is_same_v<T, U>, "ReducePairElem: dst and src must have the same data type");
+    static_assert(reduceType == ReduceType::SUM, "ReducePairElem: only ReduceType::SUM is supported");
+    sim::pair_reduce(dst, src, repeatTime, isSetMask, nullptr, static_cast<std::uint64_t>(mask), dstRepStride, srcBlkStride,
+                     srcRepStride, file, line);
+  }
 }
 
 }  // namespace AscendC

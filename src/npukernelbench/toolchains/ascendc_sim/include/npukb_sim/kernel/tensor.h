@@ -389,9 +389,17 @@ class GlobalTensor<TensorTrait<T, pos, LayoutType>> : public GlobalTensor<T> {
 namespace sim {
 // An API template whose tensors are of a TensorTrait (T deduced as the TensorTrait) runs the form of
 // the LiteType: `if constexpr (sim::has_trait<T, ...>)` then the same call on sim::lite(tensor), the
-// tensor seen as the tensor of its LiteType.
+// tensor seen as the tensor of its LiteType. The operand types named must be all of a TensorTrait or
+// none (the TensorTrait page: one call does not take both kinds).
 template <typename... Ts>
-constexpr bool has_trait = (is_tensorTrait<Ts>::value || ...);
+constexpr bool trait_operands() {
+  constexpr bool any = (is_tensorTrait<Ts>::value || ...);
+  static_assert(!any || (is_tensorTrait<Ts>::value && ...),
+                "a call takes tensors of a TensorTrait or tensors of basic types, not both (TensorTrait page)");
+  return any;
+}
+template <typename... Ts>
+constexpr bool has_trait = trait_operands<Ts...>();
 template <typename T>
 inline const LocalTensor<lite_t<T>>& lite(const LocalTensor<T>& t) { return t; }
 template <typename T>

@@ -81,18 +81,26 @@ inline void BilinearInterpolation(const LocalTensor<T>& dst, const LocalTensor<T
                                   const LocalTensor<T>& src1, std::uint64_t mask[], std::uint8_t hRepeat, bool repeatMode,
                                   std::uint16_t dstBlkStride, std::uint16_t vROffset, std::uint8_t vRepeat,
                                   const LocalTensor<std::uint8_t>& sharedTmpBuffer) { NPUKB_CALLER;
-  static_assert(std::is_same_v<T, half>, "BilinearInterpolation: supports half only");
-  sim::bilinear_run(dst, src0, src0Offset, src1, mask, 0, hRepeat, repeatMode, dstBlkStride, vROffset, vRepeat, sharedTmpBuffer,
-                    file, line);
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    BilinearInterpolation<PrimT<T>>(sim::lite(dst), sim::lite(src0), src0Offset, sim::lite(src1), mask, hRepeat, repeatMode, dstBlkStride, vROffset, vRepeat, sharedTmpBuffer);
+  } else {
+    static_assert(std::is_same_v<T, half>, "BilinearInterpolation: supports half only");
+    sim::bilinear_run(dst, src0, src0Offset, src1, mask, 0, hRepeat, repeatMode, dstBlkStride, vROffset, vRepeat, sharedTmpBuffer,
+                      file, line);
+  }
 }
 template <typename T>
 inline void BilinearInterpolation(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<std::uint32_t>& src0Offset,
                                   const LocalTensor<T>& src1, std::uint64_t mask, std::uint8_t hRepeat, bool repeatMode,
                                   std::uint16_t dstBlkStride, std::uint16_t vROffset, std::uint8_t vRepeat,
                                   const LocalTensor<std::uint8_t>& sharedTmpBuffer) { NPUKB_CALLER;
-  static_assert(std::is_same_v<T, half>, "BilinearInterpolation: supports half only");
-  sim::bilinear_run(dst, src0, src0Offset, src1, nullptr, mask, hRepeat, repeatMode, dstBlkStride, vROffset, vRepeat,
-                    sharedTmpBuffer, file, line);
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    BilinearInterpolation<PrimT<T>>(sim::lite(dst), sim::lite(src0), src0Offset, sim::lite(src1), mask, hRepeat, repeatMode, dstBlkStride, vROffset, vRepeat, sharedTmpBuffer);
+  } else {
+    static_assert(std::is_same_v<T, half>, "BilinearInterpolation: supports half only");
+    sim::bilinear_run(dst, src0, src0Offset, src1, nullptr, mask, hRepeat, repeatMode, dstBlkStride, vROffset, vRepeat,
+                      sharedTmpBuffer, file, line);
+  }
 }
 
 }  // namespace AscendC

@@ -58,14 +58,22 @@ inline void copy_run(const LocalTensor<T>& dst, const LocalTensor<T>& src, bool 
 template <typename T, bool isSetMask = true>
 inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint64_t mask[], sim::RepeatArg repeatTime,
                  const CopyRepeatParams& repeatParams) { NPUKB_CALLER;
-  static_assert(sim::copy_types<T>, "Copy: unsupported data type (uint16_t, int16_t, half, bfloat16_t, uint32_t, int32_t, float)");
-  sim::copy_run(dst, src, isSetMask, mask, 0, repeatTime.value, repeatParams, file, line);
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    Copy<PrimT<T>, isSetMask>(sim::lite(dst), sim::lite(src), mask, repeatTime, repeatParams);
+  } else {
+    static_assert(sim::copy_types<T>, "Copy: unsupported data type (uint16_t, int16_t, half, bfloat16_t, uint32_t, int32_t, float)");
+    sim::copy_run(dst, src, isSetMask, mask, 0, repeatTime.value, repeatParams, file, line);
+  }
 }
 template <typename T, bool isSetMask = true>
 inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint64_t mask, sim::RepeatArg repeatTime,
                  const CopyRepeatParams& repeatParams) { NPUKB_CALLER;
-  static_assert(sim::copy_types<T>, "Copy: unsupported data type (uint16_t, int16_t, half, bfloat16_t, uint32_t, int32_t, float)");
-  sim::copy_run(dst, src, isSetMask, nullptr, mask, repeatTime.value, repeatParams, file, line);
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    Copy<PrimT<T>, isSetMask>(sim::lite(dst), sim::lite(src), mask, repeatTime, repeatParams);
+  } else {
+    static_assert(sim::copy_types<T>, "Copy: unsupported data type (uint16_t, int16_t, half, bfloat16_t, uint32_t, int32_t, float)");
+    sim::copy_run(dst, src, isSetMask, nullptr, mask, repeatTime.value, repeatParams, file, line);
+  }
 }
 
 }  // namespace AscendC

@@ -93,29 +93,33 @@ inline void CreateVecIndex(LocalTensor<T>& dst, const T& firstValue, std::uint64
 // ---- Brcb: each source element fills one 32-byte block --------------------------------------------
 template <typename T>
 inline void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src0, sim::RepeatArg repeatTimes, const BrcbRepeatParams& p) { NPUKB_CALLER;
-  static_assert(sim::one_of<T, std::int16_t, std::uint16_t, half, bfloat16_t, std::int32_t, std::uint32_t, float>,
-                "Brcb: unsupported data type (int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float)");
-  sim::check_repeat("Brcb", repeatTimes.value, file, line);
-  const std::uint32_t reps = static_cast<std::uint32_t>(repeatTimes.value);
-  if (reps == 0) return;
-  // dstBlkStride 0 is undefined on the device; the reference computation treats it as 1
-  const std::uint32_t blk = p.dstBlkStride == 0 ? 1u : p.dstBlkStride;
-  if (p.dstBlkStride == 0) npukb::warning("Brcb", "dstBlkStride 0 is undefined on the device (computed as 1)", file, line);
-  const std::uint32_t epb = 32 / sizeof(T);
-  const std::uint64_t ed = (static_cast<std::uint64_t>(reps - 1) * p.dstRepStride + 7ull * blk + 1) * 32;
-  const std::uint64_t es = static_cast<std::uint64_t>(reps) * 8 * sizeof(T);
-  sim::check_local("Brcb", "dst", dst, ed, true, file, line);
-  sim::check_local("Brcb", "src0", src0, es, true, file, line);
-  sim::forbid_overlap("Brcb", dst, ed, src0, es, "src", file, line);
-  for (std::uint32_t r = 0; r < reps; ++r) {
-    for (std::uint32_t b = 0; b < 8; ++b) {
-      const T v = src0.ptr()[r * 8 + b];
-      T* o = dst.ptr() + (static_cast<std::uint64_t>(r) * p.dstRepStride + static_cast<std::uint64_t>(b) * blk) * epb;
-      for (std::uint32_t e = 0; e < epb; ++e) o[e] = v;
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    Brcb<PrimT<T>>(sim::lite(dst), sim::lite(src0), repeatTimes, p);
+  } else {
+    static_assert(sim::one_of<T, std::int16_t, std::uint16_t, half, bfloat16_t, std::int32_t, std::uint32_t, float>,
+                  "Brcb: unsupported data type (int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float)");
+    sim::check_repeat("Brcb", repeatTimes.value, file, line);
+    const std::uint32_t reps = static_cast<std::uint32_t>(repeatTimes.value);
+    if (reps == 0) return;
+    // dstBlkStride 0 is undefined on the device; the reference computation treats it as 1
+    const std::uint32_t blk = p.dstBlkStride == 0 ? 1u : p.dstBlkStride;
+    if (p.dstBlkStride == 0) npukb::warning("Brcb", "dstBlkStride 0 is undefined on the device (computed as 1)", file, line);
+    const std::uint32_t epb = 32 / sizeof(T);
+    const std::uint64_t ed = (static_cast<std::uint64_t>(reps - 1) * p.dstRepStride + 7ull * blk + 1) * 32;
+    const std::uint64_t es = static_cast<std::uint64_t>(reps) * 8 * sizeof(T);
+    sim::check_local("Brcb", "dst", dst, ed, true, file, line);
+    sim::check_local("Brcb", "src0", src0, es, true, file, line);
+    sim::forbid_overlap("Brcb", dst, ed, src0, es, "src", file, line);
+    for (std::uint32_t r = 0; r < reps; ++r) {
+      for (std::uint32_t b = 0; b < 8; ++b) {
+        const T v = src0.ptr()[r * 8 + b];
+        T* o = dst.ptr() + (static_cast<std::uint64_t>(r) * p.dstRepStride + static_cast<std::uint64_t>(b) * blk) * epb;
+        for (std::uint32_t e = 0; e < epb; ++e) o[e] = v;
+      }
     }
+    const npukb::kern::Span sp = sim::vspan(src0, es), dp = sim::vspan(dst, ed);
+    sim::vec_cost(kCostSimple, reps, &sp, 1, &dp, 1);
   }
-  const npukb::kern::Span sp = sim::vspan(src0, es), dp = sim::vspan(dst, ed);
-  sim::vec_cost(kCostSimple, reps, &sp, 1, &dp, 1);
 }
 
 }  // namespace AscendC

@@ -35,23 +35,35 @@ inline D fused_conv(S v) { return cast_one<D, S>(v, RoundMode::CAST_RINT); }
   template <typename T, typename U>                                                                                 \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1,               \
                    const std::uint32_t count) { NPUKB_CALLER;                                                   \
+    if constexpr (sim::has_trait<T, U>) {  /* tensors of a TensorTrait: the LiteType form */                            \
+      NAME<PrimT<T>, PrimT<U>>(sim::lite(dst), sim::lite(src0), sim::lite(src1), count);                                \
+    } else {                                                                                                            \
     static_assert(sim::OKTRAIT<T, U>, #NAME ": unsupported (dst, src) data types (" OKMSG ")");                      \
     sim::mixed_count<false>(#NAME, dst, src0, src1, count, kCostSimple, [](U a, U b) -> T { return EXPR; }, file,    \
                             line);                                                                                  \
+    }                                                                                                                   \
   }                                                                                                                 \
   template <typename T, typename U, bool isSetMask = true>                                                          \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1,               \
                    const std::uint64_t mask[], sim::RepeatArg repeatTime, const BinaryRepeatParams& repeatParams) { NPUKB_CALLER;                                                                              \
+    if constexpr (sim::has_trait<T, U>) {  /* tensors of a TensorTrait: the LiteType form */                            \
+      NAME<PrimT<T>, PrimT<U>, isSetMask>(sim::lite(dst), sim::lite(src0), sim::lite(src1), mask, repeatTime, repeatParams);\
+    } else {                                                                                                            \
     static_assert(sim::OKTRAIT<T, U>, #NAME ": unsupported (dst, src) data types (" OKMSG ")");                      \
     sim::mixed_mask<false>(#NAME, dst, src0, src1, isSetMask, mask, 0, repeatTime.value, repeatParams, kCostSimple, \
                            [](U a, U b) -> T { return EXPR; }, file, line);                                         \
+    }                                                                                                                   \
   }                                                                                                                 \
   template <typename T, typename U, bool isSetMask = true>                                                          \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1,               \
                    std::uint64_t mask, sim::RepeatArg repeatTime, const BinaryRepeatParams& repeatParams) { NPUKB_CALLER;                                                                              \
+    if constexpr (sim::has_trait<T, U>) {  /* tensors of a TensorTrait: the LiteType form */                            \
+      NAME<PrimT<T>, PrimT<U>, isSetMask>(sim::lite(dst), sim::lite(src0), sim::lite(src1), mask, repeatTime, repeatParams);\
+    } else {                                                                                                            \
     static_assert(sim::OKTRAIT<T, U>, #NAME ": unsupported (dst, src) data types (" OKMSG ")");                      \
     sim::mixed_mask<false>(#NAME, dst, src0, src1, isSetMask, nullptr, mask, repeatTime.value, repeatParams,        \
                            kCostSimple, [](U a, U b) -> T { return EXPR; }, file, line);                            \
+    }                                                                                                                   \
   }
 
 NPUKB_FUSED_CAST(AddReluCast, relu_cast_ok, "half -> int8_t, int16_t -> int8_t, float -> half",
@@ -213,32 +225,44 @@ inline void cast_dequant_mask(const LocalTensor<T>& dst, const LocalTensor<U>& s
 
 template <typename T, typename U, bool isVecDeq = true, bool halfBlock = true>
 inline void CastDequant(const LocalTensor<T>& dst, const LocalTensor<U>& src, const std::uint32_t count) { NPUKB_CALLER;
-  static_assert(sim::cast_dequant_ok<T, U>,
-                "CastDequant: unsupported (dst, src) data types (int32_t -> half, int16_t -> int8_t, int16_t -> uint8_t)");
-  if constexpr (std::is_same_v<U, std::int32_t>) {
-    const float sc = sim::deq_half_scale();
-    sim::unary_count("CastDequant", dst, src, count, kCostSimple,
-                     [sc](U a) -> T { return sim::cast_elem<half, std::int32_t>(a, RoundMode::CAST_RINT, sc); }, file, line);
+  if constexpr (sim::has_trait<T, U>) {  // tensors of a TensorTrait: the LiteType form
+    CastDequant<PrimT<T>, PrimT<U>, isVecDeq, halfBlock>(sim::lite(dst), sim::lite(src), count);
   } else {
-    if (count == 0) return;
-    const sim::Plan pl = sim::count_plan(count, 128);
-    sim::cast_dequant_b8(dst, src, isVecDeq, halfBlock, pl, 1, 1, 8, 8, file, line);
+    static_assert(sim::cast_dequant_ok<T, U>,
+                  "CastDequant: unsupported (dst, src) data types (int32_t -> half, int16_t -> int8_t, int16_t -> uint8_t)");
+    if constexpr (std::is_same_v<U, std::int32_t>) {
+      const float sc = sim::deq_half_scale();
+      sim::unary_count("CastDequant", dst, src, count, kCostSimple,
+                       [sc](U a) -> T { return sim::cast_elem<half, std::int32_t>(a, RoundMode::CAST_RINT, sc); }, file, line);
+    } else {
+      if (count == 0) return;
+      const sim::Plan pl = sim::count_plan(count, 128);
+      sim::cast_dequant_b8(dst, src, isVecDeq, halfBlock, pl, 1, 1, 8, 8, file, line);
+    }
   }
 }
 template <typename T, typename U, bool isSetMask = true, bool isVecDeq = true, bool halfBlock = true>
 inline void CastDequant(const LocalTensor<T>& dst, const LocalTensor<U>& src, const std::uint64_t mask[], sim::RepeatArg repeatTime,
                         const UnaryRepeatParams& repeatParams) { NPUKB_CALLER;
-  static_assert(sim::cast_dequant_ok<T, U>,
-                "CastDequant: unsupported (dst, src) data types (int32_t -> half, int16_t -> int8_t, int16_t -> uint8_t)");
-  sim::cast_dequant_mask(dst, src, isSetMask, isVecDeq, halfBlock, mask, 0, repeatTime.value, repeatParams, file, line);
+  if constexpr (sim::has_trait<T, U>) {  // tensors of a TensorTrait: the LiteType form
+    CastDequant<PrimT<T>, PrimT<U>, isSetMask, isVecDeq, halfBlock>(sim::lite(dst), sim::lite(src), mask, repeatTime, repeatParams);
+  } else {
+    static_assert(sim::cast_dequant_ok<T, U>,
+                  "CastDequant: unsupported (dst, src) data types (int32_t -> half, int16_t -> int8_t, int16_t -> uint8_t)");
+    sim::cast_dequant_mask(dst, src, isSetMask, isVecDeq, halfBlock, mask, 0, repeatTime.value, repeatParams, file, line);
+  }
 }
 template <typename T, typename U, bool isSetMask = true, bool isVecDeq = true, bool halfBlock = true>
 inline void CastDequant(const LocalTensor<T>& dst, const LocalTensor<U>& src, const std::int32_t mask, sim::RepeatArg repeatTime,
                         const UnaryRepeatParams& repeatParams) { NPUKB_CALLER;
-  static_assert(sim::cast_dequant_ok<T, U>,
-                "CastDequant: unsupported (dst, src) data types (int32_t -> half, int16_t -> int8_t, int16_t -> uint8_t)");
-  sim::cast_dequant_mask(dst, src, isSetMask, isVecDeq, halfBlock, nullptr, static_cast<std::uint64_t>(mask), repeatTime.value,
-                         repeatParams, file, line);
+  if constexpr (sim::has_trait<T, U>) {  // tensors of a TensorTrait: the LiteType form
+    CastDequant<PrimT<T>, PrimT<U>, isSetMask, isVecDeq, halfBlock>(sim::lite(dst), sim::lite(src), mask, repeatTime, repeatParams);
+  } else {
+    static_assert(sim::cast_dequant_ok<T, U>,
+                  "CastDequant: unsupported (dst, src) data types (int32_t -> half, int16_t -> int8_t, int16_t -> uint8_t)");
+    sim::cast_dequant_mask(dst, src, isSetMask, isVecDeq, halfBlock, nullptr, static_cast<std::uint64_t>(mask), repeatTime.value,
+                           repeatParams, file, line);
+  }
 }
 
 // CastDeq: the name of CastDequant before CANN 8.5 (the same instruction, forms and template parameters).

@@ -74,68 +74,84 @@ inline void gather_mask_run(const LocalTensor<T>& dst, const LocalTensor<T>& src
 template <typename T>
 inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<std::uint32_t>& srcOffset,
                    const std::uint32_t srcBaseAddr, const std::uint32_t count) { NPUKB_CALLER;
-  static_assert(sim::gather_types<T>, "Gather: unsupported data type (int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float)");
-  if (count == 0) return;
-  const std::uint64_t sbytes = static_cast<std::uint64_t>(src.GetSize()) * sizeof(T);
-  sim::check_local("Gather", "dst", dst, static_cast<std::uint64_t>(count) * sizeof(T), true, file, line);
-  sim::check_local("Gather", "src", src, 0, true, file, line);
-  sim::check_local("Gather", "srcOffset", srcOffset, static_cast<std::uint64_t>(count) * 4, true, file, line);
-  std::vector<std::uint8_t> copy;
-  const std::uint8_t* s = sim::gather_source("Gather", dst, static_cast<std::uint64_t>(count) * sizeof(T), src, sbytes,
-                                             copy, file, line);
-  for (std::uint32_t i = 0; i < count; ++i) {
-    const std::uint64_t o = sim::gather_src_offset<T>("Gather", srcBaseAddr, srcOffset.ptr()[i], i, sbytes, sizeof(T), file, line);
-    dst.ptr()[i] = sim::ld<T>(s + o);
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    Gather<PrimT<T>>(sim::lite(dst), sim::lite(src), srcOffset, srcBaseAddr, count);
+  } else {
+    static_assert(sim::gather_types<T>, "Gather: unsupported data type (int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float)");
+    if (count == 0) return;
+    const std::uint64_t sbytes = static_cast<std::uint64_t>(src.GetSize()) * sizeof(T);
+    sim::check_local("Gather", "dst", dst, static_cast<std::uint64_t>(count) * sizeof(T), true, file, line);
+    sim::check_local("Gather", "src", src, 0, true, file, line);
+    sim::check_local("Gather", "srcOffset", srcOffset, static_cast<std::uint64_t>(count) * 4, true, file, line);
+    std::vector<std::uint8_t> copy;
+    const std::uint8_t* s = sim::gather_source("Gather", dst, static_cast<std::uint64_t>(count) * sizeof(T), src, sbytes,
+                                               copy, file, line);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      const std::uint64_t o = sim::gather_src_offset<T>("Gather", srcBaseAddr, srcOffset.ptr()[i], i, sbytes, sizeof(T), file, line);
+      dst.ptr()[i] = sim::ld<T>(s + o);
+    }
+    sim::count_plan(count, 256 / sizeof(T));
+    const npukb::kern::Span sp[2] = {sim::vspan(src, sbytes), sim::vspan(srcOffset, count * 4ull)};
+    const npukb::kern::Span dp = sim::vspan(dst, count * sizeof(T));
+    sim::vec_cost(kCostSimple * 4, static_cast<std::uint32_t>((count * sizeof(T) + 255) / 256), sp, 2, &dp, 1);
   }
-  sim::count_plan(count, 256 / sizeof(T));
-  const npukb::kern::Span sp[2] = {sim::vspan(src, sbytes), sim::vspan(srcOffset, count * 4ull)};
-  const npukb::kern::Span dp = sim::vspan(dst, count * sizeof(T));
-  sim::vec_cost(kCostSimple * 4, static_cast<std::uint32_t>((count * sizeof(T) + 255) / 256), sp, 2, &dp, 1);
 }
 template <typename T>
 inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<std::uint32_t>& srcOffset,
                    const std::uint32_t srcBaseAddr, const std::uint64_t mask[], sim::RepeatArg repeatTime,
                    const std::uint16_t dstRepStride) { NPUKB_CALLER;
-  static_assert(sim::gather_types<T>, "Gather: unsupported data type (int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float)");
-  const sim::Plan pl = sim::make_plan("Gather", true, mask, 0, repeatTime.value, 256 / sizeof(T), file, line);
-  sim::gather_mask_run(dst, src, srcOffset, srcBaseAddr, pl, dstRepStride, file, line);
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    Gather<PrimT<T>>(sim::lite(dst), sim::lite(src), srcOffset, srcBaseAddr, mask, repeatTime, dstRepStride);
+  } else {
+    static_assert(sim::gather_types<T>, "Gather: unsupported data type (int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float)");
+    const sim::Plan pl = sim::make_plan("Gather", true, mask, 0, repeatTime.value, 256 / sizeof(T), file, line);
+    sim::gather_mask_run(dst, src, srcOffset, srcBaseAddr, pl, dstRepStride, file, line);
+  }
 }
 template <typename T>
 inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<std::uint32_t>& srcOffset,
                    const std::uint32_t srcBaseAddr, const std::uint64_t mask, sim::RepeatArg repeatTime,
                    const std::uint16_t dstRepStride) { NPUKB_CALLER;
-  static_assert(sim::gather_types<T>, "Gather: unsupported data type (int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float)");
-  const sim::Plan pl = sim::make_plan("Gather", true, nullptr, mask, repeatTime.value, 256 / sizeof(T), file, line);
-  sim::gather_mask_run(dst, src, srcOffset, srcBaseAddr, pl, dstRepStride, file, line);
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    Gather<PrimT<T>>(sim::lite(dst), sim::lite(src), srcOffset, srcBaseAddr, mask, repeatTime, dstRepStride);
+  } else {
+    static_assert(sim::gather_types<T>, "Gather: unsupported data type (int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float)");
+    const sim::Plan pl = sim::make_plan("Gather", true, nullptr, mask, repeatTime.value, 256 / sizeof(T), file, line);
+    sim::gather_mask_run(dst, src, srcOffset, srcBaseAddr, pl, dstRepStride, file, line);
+  }
 }
 
 // ---- Gatherb: 32-byte blocks gathered by byte offsets ---------------------------------------------
 template <typename T>
 inline void Gatherb(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<std::uint32_t>& offset,
                     sim::RepeatArg repeatTime, const GatherRepeatParams& repeatParams) { NPUKB_CALLER;
-  static_assert(sim::one_of<T, std::uint16_t, std::uint32_t>, "Gatherb: unsupported data type (uint16_t, uint32_t)");
-  const char* api = "Gatherb";
-  sim::check_repeat(api, repeatTime.value, file, line);
-  const std::uint32_t reps = static_cast<std::uint32_t>(repeatTime.value);
-  if (reps == 0) return;
-  const std::uint32_t blk = repeatParams.dstBlkStride == 0 ? 1u : repeatParams.dstBlkStride;  // 0 acts as 1 (documented)
-  const std::uint64_t ed = (static_cast<std::uint64_t>(reps - 1) * repeatParams.dstRepStride + 7ull * blk + 1) * 32;
-  const std::uint64_t sbytes = static_cast<std::uint64_t>(src.GetSize()) * sizeof(T);
-  sim::check_local(api, "dst", dst, ed, true, file, line);
-  sim::check_local(api, "src", src, 0, true, file, line);
-  sim::check_local(api, "offset", offset, static_cast<std::uint64_t>(reps) * 8 * 4, true, file, line);
-  std::vector<std::uint8_t> copy;
-  const std::uint8_t* s = sim::gather_source(api, dst, ed, src, sbytes, copy, file, line);
-  std::uint8_t* d = reinterpret_cast<std::uint8_t*>(dst.ptr());
-  for (std::uint32_t i = 0; i < reps; ++i) {
-    for (std::uint32_t j = 0; j < 8; ++j) {
-      const std::uint64_t o = sim::gather_src_offset<T>(api, 0, offset.ptr()[i * 8 + j], i * 8 + j, sbytes, 32, file, line);
-      std::memcpy(d + (static_cast<std::uint64_t>(i) * repeatParams.dstRepStride + static_cast<std::uint64_t>(j) * blk) * 32, s + o, 32);
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    Gatherb<PrimT<T>>(sim::lite(dst), sim::lite(src), offset, repeatTime, repeatParams);
+  } else {
+    static_assert(sim::one_of<T, std::uint16_t, std::uint32_t>, "Gatherb: unsupported data type (uint16_t, uint32_t)");
+    const char* api = "Gatherb";
+    sim::check_repeat(api, repeatTime.value, file, line);
+    const std::uint32_t reps = static_cast<std::uint32_t>(repeatTime.value);
+    if (reps == 0) return;
+    const std::uint32_t blk = repeatParams.dstBlkStride == 0 ? 1u : repeatParams.dstBlkStride;  // 0 acts as 1 (documented)
+    const std::uint64_t ed = (static_cast<std::uint64_t>(reps - 1) * repeatParams.dstRepStride + 7ull * blk + 1) * 32;
+    const std::uint64_t sbytes = static_cast<std::uint64_t>(src.GetSize()) * sizeof(T);
+    sim::check_local(api, "dst", dst, ed, true, file, line);
+    sim::check_local(api, "src", src, 0, true, file, line);
+    sim::check_local(api, "offset", offset, static_cast<std::uint64_t>(reps) * 8 * 4, true, file, line);
+    std::vector<std::uint8_t> copy;
+    const std::uint8_t* s = sim::gather_source(api, dst, ed, src, sbytes, copy, file, line);
+    std::uint8_t* d = reinterpret_cast<std::uint8_t*>(dst.ptr());
+    for (std::uint32_t i = 0; i < reps; ++i) {
+      for (std::uint32_t j = 0; j < 8; ++j) {
+        const std::uint64_t o = sim::gather_src_offset<T>(api, 0, offset.ptr()[i * 8 + j], i * 8 + j, sbytes, 32, file, line);
+        std::memcpy(d + (static_cast<std::uint64_t>(i) * repeatParams.dstRepStride + static_cast<std::uint64_t>(j) * blk) * 32, s + o, 32);
+      }
     }
+    const npukb::kern::Span sp[2] = {sim::vspan(src, sbytes), sim::vspan(offset, reps * 32ull)};
+    const npukb::kern::Span dp = sim::vspan(dst, ed);
+    sim::vec_cost(kCostSimple * 4, reps, sp, 2, &dp, 1);
   }
-  const npukb::kern::Span sp[2] = {sim::vspan(src, sbytes), sim::vspan(offset, reps * 32ull)};
-  const npukb::kern::Span dp = sim::vspan(dst, ed);
-  sim::vec_cost(kCostSimple * 4, reps, sp, 2, &dp, 1);
 }
 
 }  // namespace AscendC

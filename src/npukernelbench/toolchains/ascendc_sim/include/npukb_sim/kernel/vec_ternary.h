@@ -51,23 +51,35 @@ inline void check_no_overlap(const char* api, const LocalTensor<T>& dst, std::ui
   template <typename T>                                                                                             \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,               \
                    const std::int32_t& count) { NPUKB_CALLER;                                                   \
+    if constexpr (sim::has_trait<T>) {  /* tensors of a TensorTrait: the LiteType form */                               \
+      NAME<PrimT<T>>(sim::lite(dst), sim::lite(src0), sim::lite(src1), count);                                          \
+    } else {                                                                                                            \
     static_assert(sim::one_of<T, half, float>, #NAME ": unsupported data type (half, float)");                      \
     sim::ternary_count(#NAME, dst, src0, src1, count,                                                               \
                        [](T d, T a, T b) -> T { return static_cast<T>(EXPR); }, file, line);                        \
+    }                                                                                                                   \
   }                                                                                                                 \
   template <typename T, bool isSetMask = true>                                                                      \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,               \
                    const std::uint64_t mask[], sim::RepeatArg repeatTime, const BinaryRepeatParams& repeatParams) { NPUKB_CALLER;                                                                              \
+    if constexpr (sim::has_trait<T>) {  /* tensors of a TensorTrait: the LiteType form */                               \
+      NAME<PrimT<T>, isSetMask>(sim::lite(dst), sim::lite(src0), sim::lite(src1), mask, repeatTime, repeatParams);      \
+    } else {                                                                                                            \
     static_assert(sim::one_of<T, half, float>, #NAME ": unsupported data type (half, float)");                      \
     sim::ternary_mask(#NAME, dst, src0, src1, isSetMask, mask, 0, repeatTime.value, repeatParams,                   \
                       [](T d, T a, T b) -> T { return static_cast<T>(EXPR); }, file, line);                         \
+    }                                                                                                                   \
   }                                                                                                                 \
   template <typename T, bool isSetMask = true>                                                                      \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,               \
                    std::uint64_t mask, sim::RepeatArg repeatTime, const BinaryRepeatParams& repeatParams) { NPUKB_CALLER;                                                                              \
+    if constexpr (sim::has_trait<T>) {  /* tensors of a TensorTrait: the LiteType form */                               \
+      NAME<PrimT<T>, isSetMask>(sim::lite(dst), sim::lite(src0), sim::lite(src1), mask, repeatTime, repeatParams);      \
+    } else {                                                                                                            \
     static_assert(sim::one_of<T, half, float>, #NAME ": unsupported data type (half, float)");                      \
     sim::ternary_mask(#NAME, dst, src0, src1, isSetMask, nullptr, mask, repeatTime.value, repeatParams,             \
                       [](T d, T a, T b) -> T { return static_cast<T>(EXPR); }, file, line);                         \
+    }                                                                                                                   \
   }
 
 // The fused multiply-add rounds once (float arithmetic for half, fma for float).
@@ -112,20 +124,32 @@ inline void mul_add_dst_mask(const LocalTensor<T>& dst, const LocalTensor<U>& a,
 
 template <typename T, typename U>
 inline void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1, const std::int32_t& count) { NPUKB_CALLER;
-  static_assert(sim::mad_ok<T, U>, "MulAddDst: supported (dst, src) types are (half, half), (float, float), (float, half)");
-  sim::mul_add_dst_count(dst, src0, src1, count, file, line);
+  if constexpr (sim::has_trait<T, U>) {  // tensors of a TensorTrait: the LiteType form
+    MulAddDst<PrimT<T>, PrimT<U>>(sim::lite(dst), sim::lite(src0), sim::lite(src1), count);
+  } else {
+    static_assert(sim::mad_ok<T, U>, "MulAddDst: supported (dst, src) types are (half, half), (float, float), (float, half)");
+    sim::mul_add_dst_count(dst, src0, src1, count, file, line);
+  }
 }
 template <typename T, typename U, bool isSetMask = true>
 inline void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1, const std::uint64_t mask[],
                       sim::RepeatArg repeatTime, const BinaryRepeatParams& repeatParams) { NPUKB_CALLER;
-  static_assert(sim::mad_ok<T, U>, "MulAddDst: supported (dst, src) types are (half, half), (float, float), (float, half)");
-  sim::mul_add_dst_mask(dst, src0, src1, isSetMask, mask, 0, repeatTime.value, repeatParams, file, line);
+  if constexpr (sim::has_trait<T, U>) {  // tensors of a TensorTrait: the LiteType form
+    MulAddDst<PrimT<T>, PrimT<U>, isSetMask>(sim::lite(dst), sim::lite(src0), sim::lite(src1), mask, repeatTime, repeatParams);
+  } else {
+    static_assert(sim::mad_ok<T, U>, "MulAddDst: supported (dst, src) types are (half, half), (float, float), (float, half)");
+    sim::mul_add_dst_mask(dst, src0, src1, isSetMask, mask, 0, repeatTime.value, repeatParams, file, line);
+  }
 }
 template <typename T, typename U, bool isSetMask = true>
 inline void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1, std::uint64_t mask,
                       sim::RepeatArg repeatTime, const BinaryRepeatParams& repeatParams) { NPUKB_CALLER;
-  static_assert(sim::mad_ok<T, U>, "MulAddDst: supported (dst, src) types are (half, half), (float, float), (float, half)");
-  sim::mul_add_dst_mask(dst, src0, src1, isSetMask, nullptr, mask, repeatTime.value, repeatParams, file, line);
+  if constexpr (sim::has_trait<T, U>) {  // tensors of a TensorTrait: the LiteType form
+    MulAddDst<PrimT<T>, PrimT<U>, isSetMask>(sim::lite(dst), sim::lite(src0), sim::lite(src1), mask, repeatTime, repeatParams);
+  } else {
+    static_assert(sim::mad_ok<T, U>, "MulAddDst: supported (dst, src) types are (half, half), (float, float), (float, half)");
+    sim::mul_add_dst_mask(dst, src0, src1, isSetMask, nullptr, mask, repeatTime.value, repeatParams, file, line);
+  }
 }
 
 // ---- Axpy: dst = src * scalar + dst ------------------------------------------------------------

@@ -75,39 +75,47 @@ inline void transpose_nchw(const LocalTensor<T>& dst, const LocalTensor<T>& src,
 // ---- Transpose: one 16x16 matrix of 2-byte elements ---------------------------------------------
 template <typename T>
 inline void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src) { NPUKB_CALLER;
-  static_assert(sim::one_of<T, half, std::int16_t, std::uint16_t>, "Transpose (16x16): supports half, int16_t, uint16_t");
-  sim::transpose_16x16("Transpose", dst, src, file, line);
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    Transpose<PrimT<T>>(sim::lite(dst), sim::lite(src));
+  } else {
+    static_assert(sim::one_of<T, half, std::int16_t, std::uint16_t>, "Transpose (16x16): supports half, int16_t, uint16_t");
+    sim::transpose_16x16("Transpose", dst, src, file, line);
+  }
 }
 
 // ---- Transpose with TransposeParamsExt ------------------------------------------------------------
 template <typename T>
 inline void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<std::uint8_t>& sharedTmpBuffer,
                       const TransposeParamsExt& transposeParams) { NPUKB_CALLER;
-  static_assert(sim::one_of<T, std::int8_t, std::uint8_t, std::int16_t, std::uint16_t, half, std::int32_t, std::uint32_t, float>,
-                "Transpose: unsupported data type (int8_t, uint8_t, int16_t, uint16_t, half, int32_t, uint32_t, float)");
-  switch (transposeParams.transposeType) {
-    case TransposeType::TRANSPOSE_TYPE_NONE:
-      return;
-    case TransposeType::TRANSPOSE_ND2ND_B16:
-      if constexpr (std::is_same_v<T, std::uint16_t>) {
-        if (transposeParams.hSize != 16 || transposeParams.wSize != 16) {
-          npukb::violation("Transpose", "TRANSPOSE_ND2ND_B16 needs hSize = wSize = 16", file, line);
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    Transpose<PrimT<T>>(sim::lite(dst), sim::lite(src), sharedTmpBuffer, transposeParams);
+  } else {
+    static_assert(sim::one_of<T, std::int8_t, std::uint8_t, std::int16_t, std::uint16_t, half, std::int32_t, std::uint32_t, float>,
+                  "Transpose: unsupported data type (int8_t, uint8_t, int16_t, uint16_t, half, int32_t, uint32_t, float)");
+    switch (transposeParams.transposeType) {
+      case TransposeType::TRANSPOSE_TYPE_NONE:
+        return;
+      case TransposeType::TRANSPOSE_ND2ND_B16:
+        if constexpr (std::is_same_v<T, std::uint16_t>) {
+          if (transposeParams.hSize != 16 || transposeParams.wSize != 16) {
+            npukb::violation("Transpose", "TRANSPOSE_ND2ND_B16 needs hSize = wSize = 16", file, line);
+          }
+          sim::transpose_16x16("Transpose", dst, src, file, line);
+        } else {
+          npukb::violation("Transpose", "TRANSPOSE_ND2ND_B16 supports uint16_t only", file, line);
         }
-        sim::transpose_16x16("Transpose", dst, src, file, line);
-      } else {
-        npukb::violation("Transpose", "TRANSPOSE_ND2ND_B16 supports uint16_t only", file, line);
-      }
-      return;
-    case TransposeType::TRANSPOSE_NCHW2NHWC:
-      sim::transpose_nchw(dst, src, sharedTmpBuffer, transposeParams, true, file, line);
-      return;
-    case TransposeType::TRANSPOSE_NHWC2NCHW:
-      sim::transpose_nchw(dst, src, sharedTmpBuffer, transposeParams, false, file, line);
-      return;
-    default:
-      npukb::violation("Transpose", "transposeType " + npukb::kern::num(static_cast<int>(transposeParams.transposeType)) +
-                       " is not supported (TRANSPOSE_ND2ND_B16, TRANSPOSE_NCHW2NHWC, TRANSPOSE_NHWC2NCHW, TRANSPOSE_TYPE_NONE)",
-                       file, line);
+        return;
+      case TransposeType::TRANSPOSE_NCHW2NHWC:
+        sim::transpose_nchw(dst, src, sharedTmpBuffer, transposeParams, true, file, line);
+        return;
+      case TransposeType::TRANSPOSE_NHWC2NCHW:
+        sim::transpose_nchw(dst, src, sharedTmpBuffer, transposeParams, false, file, line);
+        return;
+      default:
+        npukb::violation("Transpose", "transposeType " + npukb::kern::num(static_cast<int>(transposeParams.transposeType)) +
+                         " is not supported (TRANSPOSE_ND2ND_B16, TRANSPOSE_NCHW2NHWC, TRANSPOSE_NHWC2NCHW, TRANSPOSE_TYPE_NONE)",
+                         file, line);
+    }
   }
 }
 
