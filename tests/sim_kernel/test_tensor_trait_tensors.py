@@ -218,6 +218,70 @@ def test_add_deq_relu_with_tensor_trait_operands(prog) -> None:
     np.testing.assert_array_equal(got[1], w)
 
 
+# ---- the other APIs of the TensorTrait page's list -----------------------------------------------------------------
+MORE_APIS = r"""
+static void body(void*) {
+  using H = TensorTrait<half>;
+  using F = TensorTrait<float>;
+  using B = TensorTrait<uint8_t>;
+  using I8 = TensorTrait<int8_t>;
+  GlobalTensor<H> a, b, oh;
+  GlobalTensor<F> of;
+  GlobalTensor<I8> o8;
+  a.SetGlobalBuffer((__gm__ half*)npukb_test::gm_input(0), 128);
+  b.SetGlobalBuffer((__gm__ half*)npukb_test::gm_input(1), 128);
+  oh.SetGlobalBuffer((__gm__ half*)npukb_test::gm_output(0, 6 * 128 * 2), 6 * 128);
+  of.SetGlobalBuffer((__gm__ float*)npukb_test::gm_output(1, 128 * 4), 128);
+  o8.SetGlobalBuffer((__gm__ int8_t*)npukb_test::gm_output(2, 128), 128);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> bx, by, bz, bw, bf, bm, b8;
+  pipe.InitBuffer(bx, 256); pipe.InitBuffer(by, 256); pipe.InitBuffer(bz, 256); pipe.InitBuffer(bw, 256);
+  pipe.InitBuffer(bf, 512); pipe.InitBuffer(bm, 32); pipe.InitBuffer(b8, 128);
+  LocalTensor<H> x = bx.Get<H>(), y = by.Get<H>(), z = bz.Get<H>(), w = bw.Get<H>();
+  LocalTensor<F> f = bf.Get<F>();
+  LocalTensor<B> m = bm.Get<B>();
+  LocalTensor<I8> i8 = b8.Get<I8>();
+  DataCopy(x, a, 128); DataCopy(y, b, 128);
+  Cast(f, x, RoundMode::CAST_NONE, 128); DataCopy(of, f, 128);                           // float(x)
+  Compare(m, x, y, CMPMODE::LT, 128);
+  Select(z, m, x, y, SELMODE::VSEL_TENSOR_TENSOR_MODE, 128); DataCopy(oh, z, 128);      // min(x, y)
+  Duplicate(z.ReinterpretCast<half>(), (half)0, 128);
+  ReduceSum(z, x, w, 128); ReduceMax(z[16], x, w, 128, false); DataCopy(oh[128], z, 128);
+  Copy(z, x, 128, 1, {1, 1, 8, 8});
+  FusedMulAdd(z, y, x, 128); DataCopy(oh[256], z, 128);                                 // y * x + x
+  Brcb(z, x, 1, {1, 8}); DataCopy(oh[384], z, 128);                                     // x[j] over block j
+  Duplicate(z.ReinterpretCast<half>(), (half)0, 128);
+  WholeReduceSum(z, x, 128, 1, 1, 1, 8); DataCopy(oh[512], z, 128);
+  Duplicate(z.ReinterpretCast<half>(), (half)0, 128);
+  BlockReduceMax(z, x, 1, 128, 1, 1, 8); DataCopy(oh[640], z, 128);
+  AddReluCast(i8, x, y, 128); DataCopy(o8, i8, 128);                                    // relu(x + y) as int8_t
+}
+"""
+
+
+@pytest.mark.api("类型转换/Cast", "比较与选择/Compare", "比较与选择/Select", "归约计算/ReduceSum", "归约计算/ReduceMax",
+                 "数据搬运/Copy（UB -> UB-掩码式高维数据搬运）", "数据填充/Brcb", "复合计算/AddReluCast")
+def test_more_apis_take_tensor_trait_operands(prog) -> None:
+    """Cast, Compare + Select, the reductions, Copy, FusedMulAdd, Brcb and AddReluCast with every tensor of a
+    TensorTrait (small integers in half: every result exact), against numpy."""
+    rng = np.random.default_rng(9)
+    x = rng.integers(-8, 9, 128).astype(np.float16)
+    y = rng.integers(-8, 9, 128).astype(np.float16)
+    prog.inputs(x, y)
+    ran = prog.run(MORE_APIS + RUN)
+    assert ran.returncode == 0, ran.stderr
+    oh = prog.output(0, np.float16).reshape(6, 128)
+    np.testing.assert_array_equal(prog.output(1, np.float32), x.astype(np.float32))
+    np.testing.assert_array_equal(oh[0], np.minimum(x, y))
+    assert oh[1][0] == x.astype(np.float32).sum()
+    assert oh[1][16] == x.max()
+    np.testing.assert_array_equal(oh[2], y * x + x)
+    np.testing.assert_array_equal(oh[3], np.repeat(x[:8], 16))
+    assert oh[4][0] == x.astype(np.float32).sum() and not oh[4][1:].any()
+    np.testing.assert_array_equal(oh[5][:8], x.reshape(8, 16).max(axis=1))
+    np.testing.assert_array_equal(prog.output(2, np.int8), np.maximum(x + y, 0).astype(np.int8))
+
+
 # ---- the tensors' members ------------------------------------------------------------------------------------------
 MEMBERS = r"""
 static void body(void*) {
@@ -545,6 +609,12 @@ BAD = {
                   "no matching function for call to"),
     "mixed_copy": ("void F(LocalTensor<TH> d, GlobalTensor<half> s) { DataCopy(d, s, 128); }",
                    "no matching function for call to"),
+    "mixed_cast": ("void F(LocalTensor<TensorTrait<float>> d, LocalTensor<half> s) "
+                   "{ Cast(d, s, RoundMode::CAST_NONE, 64); }", "not both"),
+    "mixed_mmad": ("void F(LocalTensor<TensorTrait<float>> c, LocalTensor<TH> a, LocalTensor<half> b) "
+                   "{ Mmad(c, a, b, MmadParams()); }", "not both"),
+    "mixed_fixpipe": ("void F(GlobalTensor<TensorTrait<float>> d, LocalTensor<TensorTrait<float>> s, "
+                      "LocalTensor<uint64_t> w) { Fixpipe(d, s, w, FixpipeParamsV220()); }", "not both"),
     # LocalTensor(pos, addr, tileSize) takes basic types only, LocalTensor(addr) TensorTrait types only
     "pos_addr_size": ("void F() { LocalTensor<TH> t(TPosition::VECIN, 0, 16); }", "no matching function for call to"),
     "addr_plain": ("void F() { LocalTensor<half> t((uint32_t)0); }", "no matching function for call to"),
