@@ -379,5 +379,11 @@ inline void LoadImageToLocal(const LocalTensor<T>& dst, const LoadImageToLocalPa
   npukb::kern::schedule_cube(npukb::PIPE_ID_MTE2, npukb::kern::dma_cycles(bytes, rows, false, false), nullptr, 0,
                              &out_span, 1);
 }
+// a tensor of a TensorTrait: the LiteType form (an overload: the form above compiles as it did)
+template <typename T, TPosition pos, typename LayoutType>
+inline void LoadImageToLocal(const LocalTensor<TensorTrait<T, pos, LayoutType>>& dst,
+                             const LoadImageToLocalParams& loadDataParams) {
+  LoadImageToLocal(sim::lite(dst), loadDataParams);
+}
 
 }  // namespace AscendC

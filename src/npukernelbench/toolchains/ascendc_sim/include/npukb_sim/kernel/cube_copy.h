@@ -307,69 +307,73 @@ inline void LoadData(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
 template <typename T>
 inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                                   const LoadData2dTransposeParams& loadDataParams) { NPUKB_CALLER;
-  static_assert(std::is_same_v<T, int4b_t> || std::is_same_v<T, std::int8_t> || std::is_same_v<T, std::uint8_t> ||
-                    std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t> || std::is_same_v<T, std::int32_t> ||
-                    std::is_same_v<T, std::uint32_t> || std::is_same_v<T, float>,
-                "LoadDataWithTranspose supports int4b_t (to L0B), int8_t, uint8_t, half, bfloat16_t, int32_t, uint32_t "
-                "and float");
-  const LoadData2dTransposeParams& p = loadDataParams;
-  sim::require_cube_core("LoadDataWithTranspose", file, line);
-  if (p.repeatTimes == 0) return;
-  constexpr bool b4 = std::is_same_v<T, int4b_t>;
-  if (b4 && dst.loc().hw == Hardware::L0A) {
-    npukb::violation("LoadDataWithTranspose", "int4b_t can be transposed into L0B only", file, line);
-  }
-  constexpr std::uint32_t fracs = b4 ? 4 : (sizeof(T) == 2 ? 1 : 2);   // fractals per square block
-  const std::uint64_t dst_step = 1ull + p.dstGap;
-  const std::uint64_t last = (p.repeatTimes - 1ull) * dst_step + (fracs - 1ull) * (1ull + p.dstFracGap);
-  sim::check_cube_operand("LoadDataWithTranspose", "dst", dst, (last + 1) * 512, {Hardware::L0A, Hardware::L0B}, file, line);
-  sim::check_cube_operand("LoadDataWithTranspose", "src", src, 0, {Hardware::L1}, file, line);
-  const std::uint64_t src_bytes = static_cast<std::uint64_t>(src.GetSize()) * sizeof(T);
-  const std::uint8_t* s = reinterpret_cast<const std::uint8_t*>(src.ptr());
-  std::uint8_t* d = reinterpret_cast<std::uint8_t*>(dst.ptr());
-  std::uint8_t square[2048], out[2048];
-  std::uint64_t lo = ~0ull, hi = 0;
-  for (std::uint32_t r = 0; r < p.repeatTimes; ++r) {
-    const long long blk = p.addrMode == 0 ? static_cast<long long>(p.startIndex) + static_cast<long long>(r) * p.srcStride
-                                          : static_cast<long long>(p.startIndex) - static_cast<long long>(r) * p.srcStride;
-    const std::uint64_t off = static_cast<std::uint64_t>(blk) * fracs * 512;
-    if (blk < 0 || off + fracs * 512 > src_bytes) {
-      npukb::violation("LoadDataWithTranspose", "L1 overflow: source block " + npukb::kern::num(blk) +
-                       " lies outside the source tensor of " + npukb::kern::num(static_cast<long long>(src_bytes)) +
-                       " bytes", file, line);
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    LoadDataWithTranspose<PrimT<T>>(sim::lite(dst), sim::lite(src), loadDataParams);
+  } else {
+    static_assert(std::is_same_v<T, int4b_t> || std::is_same_v<T, std::int8_t> || std::is_same_v<T, std::uint8_t> ||
+                      std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t> || std::is_same_v<T, std::int32_t> ||
+                      std::is_same_v<T, std::uint32_t> || std::is_same_v<T, float>,
+                  "LoadDataWithTranspose supports int4b_t (to L0B), int8_t, uint8_t, half, bfloat16_t, int32_t, uint32_t "
+                  "and float");
+    const LoadData2dTransposeParams& p = loadDataParams;
+    sim::require_cube_core("LoadDataWithTranspose", file, line);
+    if (p.repeatTimes == 0) return;
+    constexpr bool b4 = std::is_same_v<T, int4b_t>;
+    if (b4 && dst.loc().hw == Hardware::L0A) {
+      npukb::violation("LoadDataWithTranspose", "int4b_t can be transposed into L0B only", file, line);
     }
-    std::uint8_t* out0 = d + r * dst_step * 512;
-    auto frac_out = [&](std::uint32_t f) { return out0 + f * (1ull + p.dstFracGap) * 512; };
-    if constexpr (b4) {
-      std::memset(out, 0, sizeof out);                       // 64 x 64 nibbles, rows of 32 bytes
-      for (std::uint32_t row = 0; row < 64; ++row) {
-        for (std::uint32_t col = 0; col < 64; ++col) {
-          const std::uint64_t v = sim::get_nibble(s + off, row * 64 + col);
-          sim::set_nibble(out, col * 64 + row, v);
+    constexpr std::uint32_t fracs = b4 ? 4 : (sizeof(T) == 2 ? 1 : 2);   // fractals per square block
+    const std::uint64_t dst_step = 1ull + p.dstGap;
+    const std::uint64_t last = (p.repeatTimes - 1ull) * dst_step + (fracs - 1ull) * (1ull + p.dstFracGap);
+    sim::check_cube_operand("LoadDataWithTranspose", "dst", dst, (last + 1) * 512, {Hardware::L0A, Hardware::L0B}, file, line);
+    sim::check_cube_operand("LoadDataWithTranspose", "src", src, 0, {Hardware::L1}, file, line);
+    const std::uint64_t src_bytes = static_cast<std::uint64_t>(src.GetSize()) * sizeof(T);
+    const std::uint8_t* s = reinterpret_cast<const std::uint8_t*>(src.ptr());
+    std::uint8_t* d = reinterpret_cast<std::uint8_t*>(dst.ptr());
+    std::uint8_t square[2048], out[2048];
+    std::uint64_t lo = ~0ull, hi = 0;
+    for (std::uint32_t r = 0; r < p.repeatTimes; ++r) {
+      const long long blk = p.addrMode == 0 ? static_cast<long long>(p.startIndex) + static_cast<long long>(r) * p.srcStride
+                                            : static_cast<long long>(p.startIndex) - static_cast<long long>(r) * p.srcStride;
+      const std::uint64_t off = static_cast<std::uint64_t>(blk) * fracs * 512;
+      if (blk < 0 || off + fracs * 512 > src_bytes) {
+        npukb::violation("LoadDataWithTranspose", "L1 overflow: source block " + npukb::kern::num(blk) +
+                         " lies outside the source tensor of " + npukb::kern::num(static_cast<long long>(src_bytes)) +
+                         " bytes", file, line);
+      }
+      std::uint8_t* out0 = d + r * dst_step * 512;
+      auto frac_out = [&](std::uint32_t f) { return out0 + f * (1ull + p.dstFracGap) * 512; };
+      if constexpr (b4) {
+        std::memset(out, 0, sizeof out);                       // 64 x 64 nibbles, rows of 32 bytes
+        for (std::uint32_t row = 0; row < 64; ++row) {
+          for (std::uint32_t col = 0; col < 64; ++col) {
+            const std::uint64_t v = sim::get_nibble(s + off, row * 64 + col);
+            sim::set_nibble(out, col * 64 + row, v);
+          }
+        }
+        for (std::uint32_t f = 0; f < 4; ++f) std::memcpy(frac_out(f), out + f * 512, 512);
+      } else if (sizeof(T) == 2) {
+        sim::transpose_square(out0, s + off, 16, 2);
+      } else if (sizeof(T) == 1) {
+        sim::transpose_square(out, s + off, 32, 1);           // the two fractals are rows 0-15 and 16-31
+        std::memcpy(frac_out(0), out, 512);
+        std::memcpy(frac_out(1), out + 512, 512);
+      } else {
+        for (int row = 0; row < 16; ++row) {                   // side by side: [16][8] | [16][8] -> [16][16]
+          std::memcpy(square + row * 64, s + off + row * 32, 32);
+          std::memcpy(square + row * 64 + 32, s + off + 512 + row * 32, 32);
+        }
+        sim::transpose_square(out, square, 16, 4);
+        for (int row = 0; row < 16; ++row) {
+          std::memcpy(frac_out(0) + row * 32, out + row * 64, 32);
+          std::memcpy(frac_out(1) + row * 32, out + row * 64 + 32, 32);
         }
       }
-      for (std::uint32_t f = 0; f < 4; ++f) std::memcpy(frac_out(f), out + f * 512, 512);
-    } else if (sizeof(T) == 2) {
-      sim::transpose_square(out0, s + off, 16, 2);
-    } else if (sizeof(T) == 1) {
-      sim::transpose_square(out, s + off, 32, 1);           // the two fractals are rows 0-15 and 16-31
-      std::memcpy(frac_out(0), out, 512);
-      std::memcpy(frac_out(1), out + 512, 512);
-    } else {
-      for (int row = 0; row < 16; ++row) {                   // side by side: [16][8] | [16][8] -> [16][16]
-        std::memcpy(square + row * 64, s + off + row * 32, 32);
-        std::memcpy(square + row * 64 + 32, s + off + 512 + row * 32, 32);
-      }
-      sim::transpose_square(out, square, 16, 4);
-      for (int row = 0; row < 16; ++row) {
-        std::memcpy(frac_out(0) + row * 32, out + row * 64, 32);
-        std::memcpy(frac_out(1) + row * 32, out + row * 64 + 32, 32);
-      }
+      lo = std::min(lo, off);
+      hi = std::max(hi, off + fracs * 512);
     }
-    lo = std::min(lo, off);
-    hi = std::max(hi, off + fracs * 512);
+    sim::cost_mte1(sim::cube_span(src, lo, hi), sim::cube_span(dst, 0, (last + 1) * 512), 512ull * fracs * p.repeatTimes);
   }
-  sim::cost_mte1(sim::cube_span(src, lo, hi), sim::cube_span(dst, 0, (last + 1) * 512), 512ull * fracs * p.repeatTimes);
 }
 
 // ---- Fill / InitConstValue: fill L1 / L0A / L0B with a constant ----------------------------------------

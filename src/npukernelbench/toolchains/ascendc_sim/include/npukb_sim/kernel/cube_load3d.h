@@ -305,36 +305,38 @@ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
 
 template <typename T>
 inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData3DParamsV2Pro& loadDataParams) { NPUKB_CALLER;
-  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
-    LoadData(sim::lite(dst), sim::lite(src), loadDataParams);
-  } else {
-    const LoadData3DParamsV2Pro& p = loadDataParams;
-    if (p.enSmallK) npukb::violation("LoadData", "enSmallK is no longer supported (must be false)", file, line);
-    const npukb::kern::CubeRegs& regs = npukb::kern::cube_regs();
-    const int side = p.fMatrixCtrl ? 1 : 0;
-    if (!regs.fm_set[side]) {
-      npukb::violation("LoadData", "LoadData3DParamsV2Pro reads the feature map from the registers: call SetFmatrix first",
-                       file, line);
-    }
-    sim::Load3dJob j;
-    j.h = regs.fm_h[side];
-    j.w = regs.fm_w[side];
-    std::memcpy(j.pad, regs.fm_pad[side], 4);
-    j.pad_value = regs.pad_bits;
-    j.channels = p.channelSize;
-    j.m_start = static_cast<std::uint32_t>((p.extConfig >> 48) & 0xffffu);
-    j.k_start = static_cast<std::uint32_t>((p.extConfig >> 32) & 0xffffu);
-    j.m_ext = static_cast<std::uint32_t>((p.extConfig >> 16) & 0xffffu);
-    j.k_ext = static_cast<std::uint32_t>(p.extConfig & 0xffffu);
-    j.dh = static_cast<std::uint32_t>((p.filterConfig >> 40) & 0xffu);
-    j.dw = static_cast<std::uint32_t>((p.filterConfig >> 32) & 0xffu);
-    j.kh = static_cast<std::uint32_t>((p.filterConfig >> 24) & 0xffu) + (p.filterSizeH ? 256u : 0u);
-    j.kw = static_cast<std::uint32_t>((p.filterConfig >> 16) & 0xffu) + (p.filterSizeW ? 256u : 0u);
-    j.sh = static_cast<std::uint32_t>((p.filterConfig >> 8) & 0xffu);
-    j.sw = static_cast<std::uint32_t>(p.filterConfig & 0xffu);
-    j.transpose = p.enTranspose && dst.loc().hw == Hardware::L0A;
-    sim::load3d("LoadData", dst, src, j, file, line);
+  const LoadData3DParamsV2Pro& p = loadDataParams;
+  if (p.enSmallK) npukb::violation("LoadData", "enSmallK is no longer supported (must be false)", file, line);
+  const npukb::kern::CubeRegs& regs = npukb::kern::cube_regs();
+  const int side = p.fMatrixCtrl ? 1 : 0;
+  if (!regs.fm_set[side]) {
+    npukb::violation("LoadData", "LoadData3DParamsV2Pro reads the feature map from the registers: call SetFmatrix first",
+                     file, line);
   }
+  sim::Load3dJob j;
+  j.h = regs.fm_h[side];
+  j.w = regs.fm_w[side];
+  std::memcpy(j.pad, regs.fm_pad[side], 4);
+  j.pad_value = regs.pad_bits;
+  j.channels = p.channelSize;
+  j.m_start = static_cast<std::uint32_t>((p.extConfig >> 48) & 0xffffu);
+  j.k_start = static_cast<std::uint32_t>((p.extConfig >> 32) & 0xffffu);
+  j.m_ext = static_cast<std::uint32_t>((p.extConfig >> 16) & 0xffffu);
+  j.k_ext = static_cast<std::uint32_t>(p.extConfig & 0xffffu);
+  j.dh = static_cast<std::uint32_t>((p.filterConfig >> 40) & 0xffu);
+  j.dw = static_cast<std::uint32_t>((p.filterConfig >> 32) & 0xffu);
+  j.kh = static_cast<std::uint32_t>((p.filterConfig >> 24) & 0xffu) + (p.filterSizeH ? 256u : 0u);
+  j.kw = static_cast<std::uint32_t>((p.filterConfig >> 16) & 0xffu) + (p.filterSizeW ? 256u : 0u);
+  j.sh = static_cast<std::uint32_t>((p.filterConfig >> 8) & 0xffu);
+  j.sw = static_cast<std::uint32_t>(p.filterConfig & 0xffu);
+  j.transpose = p.enTranspose && dst.loc().hw == Hardware::L0A;
+  sim::load3d("LoadData", dst, src, j, file, line);
+}
+// tensors of a TensorTrait: the LiteType form (an overload: the form above compiles as it did)
+template <typename T, TPosition pos, typename LayoutType>
+inline void LoadData(const LocalTensor<TensorTrait<T, pos, LayoutType>>& dst,
+                     const LocalTensor<TensorTrait<T, pos, LayoutType>>& src, const LoadData3DParamsV2Pro& loadDataParams) {
+  LoadData(sim::lite(dst), sim::lite(src), loadDataParams);
 }
 
 }  // namespace AscendC

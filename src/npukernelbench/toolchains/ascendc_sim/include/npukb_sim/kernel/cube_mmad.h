@@ -193,6 +193,13 @@ inline void MmadWithSparse(const LocalTensor<T>& dst, const LocalTensor<U>& fm, 
   npukb::kern::schedule_cube(npukb::PIPE_ID_M, npukb::kern::mmad_cycles(p.m, p.n, static_cast<std::uint32_t>(kd), 32),
                              reads, nreads, &out, 1);
 }
+// tensors of a TensorTrait: the LiteType form (an overload: the form above compiles as it did)
+template <typename T, TPosition tPos, typename TLayout, typename U, TPosition uPos, typename ULayout>
+inline void MmadWithSparse(const LocalTensor<TensorTrait<T, tPos, TLayout>>& dst,
+                           const LocalTensor<TensorTrait<U, uPos, ULayout>>& fm,
+                           const LocalTensor<TensorTrait<U, uPos, ULayout>>& filter, const MmadParams& mmadParams) {
+  MmadWithSparse(sim::lite(dst), sim::lite(fm), sim::lite(filter), mmadParams);
+}
 
 // The order in which the cube walks the result fractals: M first (column major, the default) or N
 // first (row major). It changes when each fractal of C is ready (unitFlag), not the values.

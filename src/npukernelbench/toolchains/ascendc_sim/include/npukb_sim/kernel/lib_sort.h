@@ -320,13 +320,17 @@ inline void sort_run(const LocalTensor<T>& dst, const LocalTensor<T>& concat, co
 template <typename T>
 inline void Sort32(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<std::uint32_t>& src1,
                    const std::int32_t repeatTime) { NPUKB_CALLER;
-  static_assert(sim::sort_types<T>, "Sort32: unsupported data type (half, float)");
-  sim::check_repeat_range("Sort32", "repeatTime", repeatTime, 0, file, line);
-  if (repeatTime == 0) return;
-  sim::check_start_align("Sort32", "src0", src0, 32 * sizeof(T), file, line);
-  sim::check_start_align("Sort32", "src1", src1, 128, file, line);
-  sim::check_start_align("Sort32", "dst", dst, 256, file, line);
-  sim::sort32_run("Sort32", dst, src0, src1, static_cast<std::uint32_t>(repeatTime), file, line);
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    Sort32<PrimT<T>>(sim::lite(dst), sim::lite(src0), src1, repeatTime);
+  } else {
+    static_assert(sim::sort_types<T>, "Sort32: unsupported data type (half, float)");
+    sim::check_repeat_range("Sort32", "repeatTime", repeatTime, 0, file, line);
+    if (repeatTime == 0) return;
+    sim::check_start_align("Sort32", "src0", src0, 32 * sizeof(T), file, line);
+    sim::check_start_align("Sort32", "src1", src1, 128, file, line);
+    sim::check_start_align("Sort32", "dst", dst, 256, file, line);
+    sim::sort32_run("Sort32", dst, src0, src1, static_cast<std::uint32_t>(repeatTime), file, line);
+  }
 }
 
 template <typename T>

@@ -176,16 +176,19 @@ inline void reduce_all(const char* api, const LocalTensor<T>& dst, const LocalTe
   template <typename T, bool isSetMask = true>                                                                         \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,         \
                    const std::int32_t count HASIDX) { NPUKB_CALLER;                                                     \
-    if constexpr (sim::has_trait<T>) {  /* tensors of a TensorTrait: the LiteType form */                               \
-      NAME<PrimT<T>, isSetMask>(sim::lite(dst), sim::lite(src), sim::lite(sharedTmpBuffer), count NPUKB_IDXARG);        \
-    } else {                                                                                                            \
     static_assert(sim::red_types<T>, #NAME ": unsupported data type (half, float)");                                    \
     const std::uint64_t n = sim::count_form_total(#NAME, isSetMask, count, file, line);                                \
     sim::Plan pl = sim::counter_plan(n, 256 / sizeof(T));                                                              \
     if (isSetMask) sim::count_plan(n, 256 / sizeof(T));                                                                \
     sim::reduce_all(#NAME, dst, src, sharedTmpBuffer, pl, 8, OP, NPUKB_IDXVAL, true, file, line);                      \
-    }                                                                                                                   \
   }                                                                                                                    \
+  /* tensors of a TensorTrait: the LiteType form (an overload: the count form above compiles as it did) */              \
+  template <typename T, TPosition pos, typename LayoutType>                                                             \
+  inline void NAME(const LocalTensor<TensorTrait<T, pos, LayoutType>>& dst,                                             \
+                   const LocalTensor<TensorTrait<T, pos, LayoutType>>& src,                                             \
+                   const LocalTensor<TensorTrait<T, pos, LayoutType>>& sharedTmpBuffer, const std::int32_t count HASIDX) {\
+    NAME(sim::lite(dst), sim::lite(src), sim::lite(sharedTmpBuffer), count NPUKB_IDXARG);                               \
+  }                                                                                                                     \
   template <typename T>                                                                                                \
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,         \
                    const std::uint64_t mask[], const std::int32_t repeatTimes, const std::int32_t srcRepStride          \
