@@ -615,6 +615,9 @@ BAD = {
                    "{ Mmad(c, a, b, MmadParams()); }", "not both"),
     "mixed_fixpipe": ("void F(GlobalTensor<TensorTrait<float>> d, LocalTensor<TensorTrait<float>> s, "
                       "LocalTensor<uint64_t> w) { Fixpipe(d, s, w, FixpipeParamsV220()); }", "not both"),
+    # the slice DataCopy needs ShapeInfo (TensorTrait简介: not for tensors of a TensorTrait)
+    "slice_copy": ("void F(LocalTensor<TH> d, GlobalTensor<TH> s) { SliceInfo i[2]; DataCopy(d, s, i, i, 2); }",
+                   "needs the tensors' ShapeInfo"),
     # LocalTensor(pos, addr, tileSize) takes basic types only, LocalTensor(addr) TensorTrait types only
     "pos_addr_size": ("void F() { LocalTensor<TH> t(TPosition::VECIN, 0, 16); }", "no matching function for call to"),
     "addr_plain": ("void F() { LocalTensor<half> t((uint32_t)0); }", "no matching function for call to"),
@@ -671,6 +674,13 @@ void F(LocalTensor<TI> d, LocalTensor<TI> s, LocalTensor<TH> dh, LocalTensor<TH>
   auto t2 = a.Alloc<half>(16);
   auto t3 = a.Alloc<TensorTrait<half, TPosition::VECCALC, Layout<Shape<UIntImm<16>>, Stride<UIntImm<1>>>>>();
   Add(dh, sh, sh, 128);
+  // the other DataCopy forms of the cube path take them too
+  GlobalTensor<TH> gh;
+  DataCopy(dh, gh, Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0));
+  DataCopy(dh, sh, Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0));
+  DataCopy(g, c, DataCopyCO12DstParams(16, 16, 16, 16, QuantMode_t::NoQuant, 0, false, false));
+  DataCopy(dh, c, DataCopyCO12DstParams(16, 16, 16, 16, QuantMode_t::F322F16, 0, false, false));
+  DataCopy(gh, sh, Nz2NdParamsFull());
   ShapeInfo si;
   p.SetShapeInfo(si);
   si = p.GetShapeInfo();

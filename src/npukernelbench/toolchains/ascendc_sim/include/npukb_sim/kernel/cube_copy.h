@@ -105,31 +105,35 @@ inline void cost_mte1(const npukb::kern::CubeSpan& src, const npukb::kern::CubeS
 // ---- DataCopy GM -> L1 / UB with ND2NZ conversion ------------------------------------------------
 template <typename T>
 inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2NzParams& intriParams) { NPUKB_CALLER;
-  static_assert(sim::nd2nz_type_ok<T>, "DataCopy (ND2NZ) supports int8_t, uint8_t, int16_t, uint16_t, int32_t, "
-                                       "uint32_t, half, bfloat16_t and float");
-  const Nd2NzParams& p = intriParams;
-  sim::check_nd2nz<T>("DataCopy", p, file, line);
-  if (p.ndNum == 0 || p.nValue == 0 || p.dValue == 0) return;
-  const std::uint64_t end = sim::nd2nz_extent<T>(p);
-  sim::check_cube_operand("DataCopy", "dst (ND2NZ)", dst, end * sizeof(T), {Hardware::L1, Hardware::UB}, file, line);
-  const T* g = src.GetPhyAddr();
-  for (std::uint32_t i = 0; i < p.ndNum; ++i) {
-    for (std::uint32_t j = 0; j < p.nValue; ++j) {
-      const T* row = g + static_cast<std::uint64_t>(i) * p.srcNdMatrixStride + static_cast<std::uint64_t>(j) * p.srcDValue;
-      npukb::check_gm(row, p.dValue * sizeof(T), false, "DataCopy", file, line);
-    }
-  }
-  sim::nd2nz_rows(dst.ptr(), g, p);
-  const std::uint64_t bytes = static_cast<std::uint64_t>(p.ndNum) * p.nValue * p.dValue * sizeof(T);
-  npukb::kern::KState& s = npukb::kern::state();
-  s.blk->gm_read_bytes += bytes;
-  const double c = npukb::kern::dma_cycles(bytes, static_cast<std::uint32_t>(p.ndNum) * p.nValue, false, sim::gm_512(g));
-  if (dst.loc().hw == Hardware::UB) {
-    const npukb::kern::Span sp = sim::span_of(dst, 0, end * sizeof(T));
-    npukb::kern::schedule(npukb::PIPE_ID_MTE2, c, nullptr, 0, &sp, 1);
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    DataCopy<PrimT<T>>(sim::lite(dst), sim::lite(src), intriParams);
   } else {
-    const npukb::kern::CubeSpan sp = sim::cube_span(dst, 0, end * sizeof(T));
-    npukb::kern::schedule_cube(npukb::PIPE_ID_MTE2, c, nullptr, 0, &sp, 1);
+    static_assert(sim::nd2nz_type_ok<T>, "DataCopy (ND2NZ) supports int8_t, uint8_t, int16_t, uint16_t, int32_t, "
+                                         "uint32_t, half, bfloat16_t and float");
+    const Nd2NzParams& p = intriParams;
+    sim::check_nd2nz<T>("DataCopy", p, file, line);
+    if (p.ndNum == 0 || p.nValue == 0 || p.dValue == 0) return;
+    const std::uint64_t end = sim::nd2nz_extent<T>(p);
+    sim::check_cube_operand("DataCopy", "dst (ND2NZ)", dst, end * sizeof(T), {Hardware::L1, Hardware::UB}, file, line);
+    const T* g = src.GetPhyAddr();
+    for (std::uint32_t i = 0; i < p.ndNum; ++i) {
+      for (std::uint32_t j = 0; j < p.nValue; ++j) {
+        const T* row = g + static_cast<std::uint64_t>(i) * p.srcNdMatrixStride + static_cast<std::uint64_t>(j) * p.srcDValue;
+        npukb::check_gm(row, p.dValue * sizeof(T), false, "DataCopy", file, line);
+      }
+    }
+    sim::nd2nz_rows(dst.ptr(), g, p);
+    const std::uint64_t bytes = static_cast<std::uint64_t>(p.ndNum) * p.nValue * p.dValue * sizeof(T);
+    npukb::kern::KState& s = npukb::kern::state();
+    s.blk->gm_read_bytes += bytes;
+    const double c = npukb::kern::dma_cycles(bytes, static_cast<std::uint32_t>(p.ndNum) * p.nValue, false, sim::gm_512(g));
+    if (dst.loc().hw == Hardware::UB) {
+      const npukb::kern::Span sp = sim::span_of(dst, 0, end * sizeof(T));
+      npukb::kern::schedule(npukb::PIPE_ID_MTE2, c, nullptr, 0, &sp, 1);
+    } else {
+      const npukb::kern::CubeSpan sp = sim::cube_span(dst, 0, end * sizeof(T));
+      npukb::kern::schedule_cube(npukb::PIPE_ID_MTE2, c, nullptr, 0, &sp, 1);
+    }
   }
 }
 
@@ -155,17 +159,21 @@ inline void check_ub_nd2nz(const char* api, const Nd2NzParams& p, const char* fi
 
 template <typename T>
 inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Nd2NzParams& intriParams) { NPUKB_CALLER;
-  static_assert(sim::nd2nz_type_ok<T>, "DataCopy (UB -> L1, ND2NZ) supports int8_t, uint8_t, int16_t, uint16_t, "
-                                       "int32_t, uint32_t, half, bfloat16_t and float");
-  const Nd2NzParams& p = intriParams;
-  sim::check_ub_nd2nz<T>("DataCopy", p, file, line);
-  const std::uint64_t src_elems = static_cast<std::uint64_t>(p.nValue - 1) * p.srcDValue + p.dValue;
-  sim::check_cube_operand("DataCopy", "src (UB)", src, src_elems * sizeof(T), {Hardware::UB}, file, line);
-  const std::uint64_t end = sim::nd2nz_extent<T>(p);
-  sim::check_cube_operand("DataCopy", "dst (L1)", dst, end * sizeof(T), {Hardware::L1}, file, line);
-  sim::nd2nz_rows(dst.ptr(), src.ptr(), p);
-  sim::cost_ub_to_l1(sim::span_of(src, 0, src_elems * sizeof(T)), static_cast<std::uint64_t>(p.nValue) * p.dValue * sizeof(T),
-                     p.nValue);
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    DataCopy<PrimT<T>>(sim::lite(dst), sim::lite(src), intriParams);
+  } else {
+    static_assert(sim::nd2nz_type_ok<T>, "DataCopy (UB -> L1, ND2NZ) supports int8_t, uint8_t, int16_t, uint16_t, "
+                                         "int32_t, uint32_t, half, bfloat16_t and float");
+    const Nd2NzParams& p = intriParams;
+    sim::check_ub_nd2nz<T>("DataCopy", p, file, line);
+    const std::uint64_t src_elems = static_cast<std::uint64_t>(p.nValue - 1) * p.srcDValue + p.dValue;
+    sim::check_cube_operand("DataCopy", "src (UB)", src, src_elems * sizeof(T), {Hardware::UB}, file, line);
+    const std::uint64_t end = sim::nd2nz_extent<T>(p);
+    sim::check_cube_operand("DataCopy", "dst (L1)", dst, end * sizeof(T), {Hardware::L1}, file, line);
+    sim::nd2nz_rows(dst.ptr(), src.ptr(), p);
+    sim::cost_ub_to_l1(sim::span_of(src, 0, src_elems * sizeof(T)), static_cast<std::uint64_t>(p.nValue) * p.dValue * sizeof(T),
+                       p.nValue);
+  }
 }
 
 // UB -> GM (the ND rows of dataCopyParams: blockLen bytes each, srcStride 32-byte blocks apart in UB,
@@ -173,42 +181,46 @@ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
 template <typename T>
 inline void DataCopyPad(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& dataCopyParams,
                         const Nd2NzParams& nd2nzParams) { NPUKB_CALLER;
-  static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8,
-                "DataCopyPad (UB -> L1) supports 8-, 16-, 32- and 64-bit types");
-  const DataCopyExtParams& c = dataCopyParams;
-  const Nd2NzParams& p = nd2nzParams;
-  sim::check_ub_nd2nz<T>("DataCopyPad", p, file, line);
-  if (c.blockCount == 0 || c.blockCount > 4095) {
-    npukb::violation("DataCopyPad", "blockCount " + npukb::kern::num(c.blockCount) + " is outside [1, 4095]", file, line);
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    DataCopyPad<PrimT<T>>(sim::lite(dst), sim::lite(src), dataCopyParams, nd2nzParams);
+  } else {
+    static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8,
+                  "DataCopyPad (UB -> L1) supports 8-, 16-, 32- and 64-bit types");
+    const DataCopyExtParams& c = dataCopyParams;
+    const Nd2NzParams& p = nd2nzParams;
+    sim::check_ub_nd2nz<T>("DataCopyPad", p, file, line);
+    if (c.blockCount == 0 || c.blockCount > 4095) {
+      npukb::violation("DataCopyPad", "blockCount " + npukb::kern::num(c.blockCount) + " is outside [1, 4095]", file, line);
+    }
+    if (c.blockLen == 0 || c.blockLen > 2097151 || c.blockLen % sizeof(T) != 0) {
+      npukb::violation("DataCopyPad", "blockLen " + npukb::kern::num(c.blockLen) + " must lie in [1, 2097151] bytes and be "
+                       "a multiple of sizeof(T) = " + npukb::kern::num(static_cast<long long>(sizeof(T))), file, line);
+    }
+    const std::uint64_t ub_blk = (c.blockLen + 31ull) / 32 * 32;
+    const std::uint64_t src_end = (ub_blk + 32ull * c.srcStride) * (c.blockCount - 1) + c.blockLen;
+    sim::check_cube_operand("DataCopyPad", "src (UB)", src, src_end, {Hardware::UB}, file, line);
+    // the staging rows as they lie in GM
+    const std::uint64_t gm_step = c.blockLen + static_cast<std::uint64_t>(c.dstStride);
+    std::vector<std::uint8_t> staged(gm_step * c.blockCount, 0);
+    const std::uint8_t* u = reinterpret_cast<const std::uint8_t*>(src.ptr());
+    for (std::uint32_t i = 0; i < c.blockCount; ++i) {
+      std::memcpy(staged.data() + i * gm_step, u + i * (ub_blk + 32ull * c.srcStride), c.blockLen);
+    }
+    const std::uint64_t need = ((p.nValue - 1ull) * p.srcDValue + p.dValue) * sizeof(T);
+    if (need > staged.size()) {
+      npukb::violation("DataCopyPad", "nd2nzParams read " + npukb::kern::num(static_cast<long long>(need)) + " bytes of the "
+                       "staged rows but dataCopyParams wrote only " + npukb::kern::num(static_cast<long long>(staged.size())),
+                       file, line);
+    }
+    if (p.dValue * sizeof(T) > c.blockLen) {
+      npukb::warning("DataCopyPad", "nd2nzParams.dValue covers more than one staged block (blockLen " +
+                     npukb::kern::num(c.blockLen) + " bytes): rows also take the gap bytes", file, line);
+    }
+    const std::uint64_t end = sim::nd2nz_extent<T>(p);
+    sim::check_cube_operand("DataCopyPad", "dst (L1)", dst, end * sizeof(T), {Hardware::L1}, file, line);
+    sim::nd2nz_rows(dst.ptr(), reinterpret_cast<const T*>(staged.data()), p);
+    sim::cost_ub_to_l1(sim::span_of(src, 0, src_end), static_cast<std::uint64_t>(c.blockLen) * c.blockCount, c.blockCount);
   }
-  if (c.blockLen == 0 || c.blockLen > 2097151 || c.blockLen % sizeof(T) != 0) {
-    npukb::violation("DataCopyPad", "blockLen " + npukb::kern::num(c.blockLen) + " must lie in [1, 2097151] bytes and be "
-                     "a multiple of sizeof(T) = " + npukb::kern::num(static_cast<long long>(sizeof(T))), file, line);
-  }
-  const std::uint64_t ub_blk = (c.blockLen + 31ull) / 32 * 32;
-  const std::uint64_t src_end = (ub_blk + 32ull * c.srcStride) * (c.blockCount - 1) + c.blockLen;
-  sim::check_cube_operand("DataCopyPad", "src (UB)", src, src_end, {Hardware::UB}, file, line);
-  // the staging rows as they lie in GM
-  const std::uint64_t gm_step = c.blockLen + static_cast<std::uint64_t>(c.dstStride);
-  std::vector<std::uint8_t> staged(gm_step * c.blockCount, 0);
-  const std::uint8_t* u = reinterpret_cast<const std::uint8_t*>(src.ptr());
-  for (std::uint32_t i = 0; i < c.blockCount; ++i) {
-    std::memcpy(staged.data() + i * gm_step, u + i * (ub_blk + 32ull * c.srcStride), c.blockLen);
-  }
-  const std::uint64_t need = ((p.nValue - 1ull) * p.srcDValue + p.dValue) * sizeof(T);
-  if (need > staged.size()) {
-    npukb::violation("DataCopyPad", "nd2nzParams read " + npukb::kern::num(static_cast<long long>(need)) + " bytes of the "
-                     "staged rows but dataCopyParams wrote only " + npukb::kern::num(static_cast<long long>(staged.size())),
-                     file, line);
-  }
-  if (p.dValue * sizeof(T) > c.blockLen) {
-    npukb::warning("DataCopyPad", "nd2nzParams.dValue covers more than one staged block (blockLen " +
-                   npukb::kern::num(c.blockLen) + " bytes): rows also take the gap bytes", file, line);
-  }
-  const std::uint64_t end = sim::nd2nz_extent<T>(p);
-  sim::check_cube_operand("DataCopyPad", "dst (L1)", dst, end * sizeof(T), {Hardware::L1}, file, line);
-  sim::nd2nz_rows(dst.ptr(), reinterpret_cast<const T*>(staged.data()), p);
-  sim::cost_ub_to_l1(sim::span_of(src, 0, src_end), static_cast<std::uint64_t>(c.blockLen) * c.blockCount, c.blockCount);
 }
 
 // ---- LoadData (Load2D) ------------------------------------------------------------------------------
@@ -482,7 +494,11 @@ void copy_l1_to_fb(const LocalTensor<T>& dst, const LocalTensor<T>& src, const D
 // which forwards a bias-table destination here).
 template <typename T, typename U, typename = std::enable_if_t<!std::is_same_v<T, U>>>
 inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const DataCopyParams& p) { NPUKB_CALLER;
-  sim::copy_l1_to_bt(dst, src, p, file, line);
+  if constexpr (sim::has_trait<T, U>) {  // tensors of a TensorTrait: the LiteType form
+    DataCopy(sim::lite(dst), sim::lite(src), p);
+  } else {
+    sim::copy_l1_to_bt(dst, src, p, file, line);
+  }
 }
 
 }  // namespace AscendC

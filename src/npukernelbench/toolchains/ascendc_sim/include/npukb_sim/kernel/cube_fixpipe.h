@@ -387,6 +387,12 @@ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<U>& src, cons
   sim::fixpipe<T, U>("DataCopy", reinterpret_cast<std::uint8_t*>(dst.GetPhyAddr()), true, nullptr, src, scales, q, nz,
                      file, line);
 }
+// tensors of a TensorTrait: the LiteType form (an overload: the form above compiles as it did)
+template <typename T, TPosition tPos, typename TLayout, typename U, TPosition uPos, typename ULayout>
+inline void DataCopy(const GlobalTensor<TensorTrait<T, tPos, TLayout>>& dst, const LocalTensor<TensorTrait<U, uPos, ULayout>>& src,
+                     const DataCopyCO12DstParams& intriParams) {
+  DataCopy(sim::lite(dst), sim::lite(src), intriParams);
+}
 
 template <typename T, typename U>
 inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const DataCopyCO12DstParams& intriParams) { NPUKB_CALLER;
@@ -397,6 +403,12 @@ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const
     npukb::violation("DataCopy", "nSize " + npukb::kern::num(q.nSize) + " must be a multiple of 16", file, line);
   }
   sim::l0c_to_l1<T, U>("DataCopy", dst, src, scales, q, file, line);
+}
+// tensors of a TensorTrait: the LiteType form (an overload: the form above compiles as it did)
+template <typename T, TPosition tPos, typename TLayout, typename U, TPosition uPos, typename ULayout>
+inline void DataCopy(const LocalTensor<TensorTrait<T, tPos, TLayout>>& dst, const LocalTensor<TensorTrait<U, uPos, ULayout>>& src,
+                     const DataCopyCO12DstParams& intriParams) {
+  DataCopy(sim::lite(dst), sim::lite(src), intriParams);
 }
 
 // ---- fixpipe registers ---------------------------------------------------------------------------

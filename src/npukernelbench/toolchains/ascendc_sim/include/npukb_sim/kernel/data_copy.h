@@ -319,28 +319,44 @@ inline void pad_local_to_gm(const char* api, const GlobalTensor<T>& dst, const L
 template <typename T>
 inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
                         const DataCopyPadExtParams<T>& pad) { NPUKB_CALLER;
-  sim::pad_gm_to_local("DataCopyPad", dst, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, pad.isPad,
-                       pad.leftPadding, pad.rightPadding, pad.paddingValue, file, line);
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    DataCopyPad<PrimT<T>>(sim::lite(dst), sim::lite(src), p, pad);
+  } else {
+    sim::pad_gm_to_local("DataCopyPad", dst, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, pad.isPad,
+                         pad.leftPadding, pad.rightPadding, pad.paddingValue, file, line);
+  }
 }
 
 template <typename T>
 inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p,
                         const DataCopyPadParams& pad) { NPUKB_CALLER;
-  T v;
-  std::memset(&v, 0, sizeof(T));
-  std::memcpy(&v, &pad.paddingValue, sizeof(T) < 8 ? sizeof(T) : 8);
-  sim::pad_gm_to_local("DataCopyPad", dst, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, pad.isPad,
-                       pad.leftPadding, pad.rightPadding, v, file, line);
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    DataCopyPad<PrimT<T>>(sim::lite(dst), sim::lite(src), p, pad);
+  } else {
+    T v;
+    std::memset(&v, 0, sizeof(T));
+    std::memcpy(&v, &pad.paddingValue, sizeof(T) < 8 ? sizeof(T) : 8);
+    sim::pad_gm_to_local("DataCopyPad", dst, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, pad.isPad,
+                         pad.leftPadding, pad.rightPadding, v, file, line);
+  }
 }
 
 template <typename T>
 inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& p) { NPUKB_CALLER;
-  sim::pad_local_to_gm("DataCopyPad", dst, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, file, line);
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    DataCopyPad<PrimT<T>>(sim::lite(dst), sim::lite(src), p);
+  } else {
+    sim::pad_local_to_gm("DataCopyPad", dst, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, file, line);
+  }
 }
 
 template <typename T>
 inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) { NPUKB_CALLER;
-  sim::pad_local_to_gm("DataCopyPad", dst, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, file, line);
+  if constexpr (sim::has_trait<T>) {  // tensors of a TensorTrait: the LiteType form
+    DataCopyPad<PrimT<T>>(sim::lite(dst), sim::lite(src), p);
+  } else {
+    sim::pad_local_to_gm("DataCopyPad", dst, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, file, line);
+  }
 }
 
 // ---- SetPadValue: the padding value of DataCopyPad GM -> UB with isPad = false -------------------

@@ -110,6 +110,14 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
   }
   sim::cost_gm_to_local(dst.loc().hw, sim::span_of(dst, 0, dmax * sizeof(T)), so.size() * sizeof(T), sim::runs_of(so), sim::gm_512(g));
 }
+// tensors of a TensorTrait carry no ShapeInfo, which the slice copy needs (the TensorTrait page)
+template <typename T, TPosition pos, typename LayoutType>
+inline void DataCopy(const LocalTensor<TensorTrait<T, pos, LayoutType>>& dst,
+                     const GlobalTensor<TensorTrait<T, pos, LayoutType>>& src, const SliceInfo dstSliceInfo[],
+                     const SliceInfo srcSliceInfo[], const std::uint32_t dimValue = 1) {
+  static_assert(sim::dependent_false<T>,
+                "DataCopy with SliceInfo needs the tensors' ShapeInfo: not for tensors of a TensorTrait (TensorTrait page)");
+}
 // ---- slice copy UB -> GM ----------------------------------------------------------------------------
 template <typename T>
 inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const SliceInfo dstSliceInfo[], const SliceInfo srcSliceInfo[],
@@ -131,6 +139,14 @@ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, cons
     sim::gm_store(g + dof[i], src.ptr() + so[i], 1);
   }
   sim::cost_local_to_gm(sim::span_of(src, 0, smax * sizeof(T)), so.size() * sizeof(T), sim::runs_of(dof), sim::gm_512(g));
+}
+// tensors of a TensorTrait carry no ShapeInfo, which the slice copy needs (the TensorTrait page)
+template <typename T, TPosition pos, typename LayoutType>
+inline void DataCopy(const GlobalTensor<TensorTrait<T, pos, LayoutType>>& dst,
+                     const LocalTensor<TensorTrait<T, pos, LayoutType>>& src, const SliceInfo dstSliceInfo[],
+                     const SliceInfo srcSliceInfo[], const std::uint32_t dimValue = 1) {
+  static_assert(sim::dependent_false<T>,
+                "DataCopy with SliceInfo needs the tensors' ShapeInfo: not for tensors of a TensorTrait (TensorTrait page)");
 }
 
 // ---- NZ -> ND on the way out: UB (NZ) -> GM (ND) -------------------------------------------------------
@@ -173,6 +189,12 @@ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, cons
   const std::uint64_t bytes = static_cast<std::uint64_t>(p.ndNum) * p.nValue * p.dValue * sizeof(T);
   sim::cost_local_to_gm(sim::span_of(src, 0, send * sizeof(T)), bytes,
                         static_cast<std::uint32_t>(static_cast<std::uint64_t>(p.ndNum) * p.nValue * (p.dValue / 16)), sim::gm_512(g));
+}
+// tensors of a TensorTrait: the LiteType form (an overload: the form above compiles as it did)
+template <typename T, TPosition pos, typename LayoutType>
+inline void DataCopy(const GlobalTensor<TensorTrait<T, pos, LayoutType>>& dst,
+                     const LocalTensor<TensorTrait<T, pos, LayoutType>>& src, const Nz2NdParamsFull& intriParams) {
+  DataCopy(sim::lite(dst), sim::lite(src), intriParams);
 }
 
 }  // namespace AscendC

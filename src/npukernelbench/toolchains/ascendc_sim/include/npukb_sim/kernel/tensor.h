@@ -401,6 +401,8 @@ constexpr bool trait_operands() {
 template <typename... Ts>
 constexpr bool has_trait = trait_operands<Ts...>();
 template <typename T>
+constexpr bool dependent_false = false;
+template <typename T>
 inline const LocalTensor<lite_t<T>>& lite(const LocalTensor<T>& t) { return t; }
 template <typename T>
 inline const GlobalTensor<lite_t<T>>& lite(const GlobalTensor<T>& t) { return t; }
