@@ -59,6 +59,8 @@ class Observation:
     signal: int | None = None            # the signal it died of
     oom_kill: bool = False               # the kernel's out-of-memory killer killed a process during the run
     peak_rss: int = 0                    # bytes: the largest resident set among the run's reaped processes
+    peak_rss_floor: int = 0              # bytes: what peak_rss may have inherited from the harness's process
+                                         # (Linux keeps the parent's peak across exec); not above it: unknown
     memory_limit: int = 0                # bytes: each process's address-space limit
 
 
@@ -81,9 +83,11 @@ BLAME_RULES: tuple[BlameRule, ...] = (
     BlameRule("confiner-silent", True, lambda o: not o.confined,
               "the confinement ended without starting the command"),
     BlameRule("oom-killer", True,
-              lambda o: o.signal == signal.SIGKILL and o.oom_kill and 2 * o.peak_rss < o.memory_limit,
-              "the kernel's out-of-memory killer ran while the command was far below its own memory limit: "
-              "the machine is short of memory"),
+              lambda o: o.signal == signal.SIGKILL and o.oom_kill
+              and (o.peak_rss <= o.peak_rss_floor or 2 * o.peak_rss < o.memory_limit),
+              "the kernel's out-of-memory killer ran while the command was far below its own memory limit (or "
+              "its own peak is unknown: not above what it inherited from the harness): the machine is short of "
+              "memory"),
     BlameRule("oom-own", False, lambda o: o.signal == signal.SIGKILL and o.oom_kill,
               "the command held at least half its memory limit when the out-of-memory killer ran"),
     BlameRule("signal", False, lambda o: o.signal is not None,

@@ -92,7 +92,8 @@ class ProcessOutcome:
     cpu_seconds: float = 0.0          # user + system time of the run's processes
     phases: tuple[str, ...] = ()      # lines on the phase channel: "confined", then the command's own
                                       # ("candidate": the launcher is about to load candidate code)
-    peak_rss_bytes: int = 0           # the largest resident set among the run's reaped processes
+    peak_rss_bytes: int = 0           # the largest resident set among the run's reaped processes; 0 when
+                                      # not known (not above what the command inherited: _inherited_peak)
 
     @property
     def ok(self) -> bool:
@@ -365,6 +366,13 @@ def _program(argv0: str, env: Mapping[str, str], cwd: Path) -> str | None:
     return None
 
 
+def _inherited_peak() -> int:
+    """Bytes: an upper bound of the peak resident set a command started now inherits from this process.
+    Linux carries a process's peak across exec (the child starts at the peak of the memory it was
+    forked or vforked from), so a reaped command's ``ru_maxrss`` not above this is not its own."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
 def _oom_kills() -> int | None:
     """How many processes the kernel's out-of-memory killer has killed since boot."""
     try:
@@ -470,6 +478,7 @@ def run_confined(request: Request, confinement: Confinement | None = None) -> Pr
     if missing:
         return not_started(missing)
     oom_before = _oom_kills()
+    inherited = _inherited_peak()
     wrapped = conf.reports_status(request.network)
     stdin_file: Path | None = None
     status_r = status_w = phase_r = phase_w = -1
@@ -600,7 +609,7 @@ def run_confined(request: Request, confinement: Confinement | None = None) -> Pr
         confiner_failure=_phase_failure(phases),
         confined=not conf.confines or "confined" in phases, status_reported=status_reported, limit=limit,
         signal=_signal_number(rc), oom_kill=oom_before is not None and (_oom_kills() or 0) > oom_before,
-        peak_rss=peak, memory_limit=limits.memory_bytes)
+        peak_rss=peak, peak_rss_floor=inherited, memory_limit=limits.memory_bytes)
     rule = blame(observed)
     infrastructure: str | None = None
     if rule.infrastructure:
@@ -628,4 +637,4 @@ def run_confined(request: Request, confinement: Confinement | None = None) -> Pr
     return ProcessOutcome(returncode=None if timed_out else rc, stdout=stdout, stderr=stderr,
                           seconds=time.monotonic() - start, timed_out=timed_out, signal_name=sig,
                           truncated=t1 or t2, limit=limit, confinement=conf.name, infrastructure=infrastructure,
-                          cpu_seconds=round(cpu, 3), phases=phases, peak_rss_bytes=peak)
+                          cpu_seconds=round(cpu, 3), phases=phases, peak_rss_bytes=peak if peak > inherited else 0)

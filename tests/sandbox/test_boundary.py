@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import sys
 import uuid
 from pathlib import Path
 
@@ -234,8 +235,8 @@ ROWS = {
     "confiner-silent": (Observation(confined=False), True),
     "oom-killer": (Observation(signal=signal.SIGKILL, oom_kill=True, peak_rss=100 * MB, memory_limit=8192 * MB),
                    True),
-    "oom-own": (Observation(signal=signal.SIGKILL, oom_kill=True, peak_rss=5000 * MB, memory_limit=8192 * MB),
-                False),
+    "oom-own": (Observation(signal=signal.SIGKILL, oom_kill=True, peak_rss=5000 * MB, peak_rss_floor=300 * MB,
+                            memory_limit=8192 * MB), False),
     "signal": (Observation(signal=signal.SIGKILL, peak_rss=100 * MB, memory_limit=8192 * MB), False),
     "exit": (Observation(), False),
 }
@@ -250,6 +251,39 @@ def test_blame_rule(name: str) -> None:
     observation, infrastructure = ROWS[name]
     rule = blame(observation)
     assert rule.name == name and rule.infrastructure is infrastructure
+
+
+def test_an_oom_kill_with_a_peak_the_command_may_have_inherited_is_not_the_commands() -> None:
+    # the harness's worker held 6 GB when it started the command: a 6 GB figure may be the worker's peak
+    inherited = Observation(signal=signal.SIGKILL, oom_kill=True, peak_rss=6000 * MB, peak_rss_floor=6000 * MB,
+                            memory_limit=8192 * MB)
+    assert blame(inherited).name == "oom-killer" and blame(inherited).infrastructure
+    own = Observation(signal=signal.SIGKILL, oom_kill=True, peak_rss=6001 * MB, peak_rss_floor=6000 * MB,
+                      memory_limit=8192 * MB)
+    assert blame(own).name == "oom-own" and not blame(own).infrastructure
+
+
+@pytest.mark.parametrize("level", conf_mod.LEVELS)
+def test_a_commands_peak_is_its_own_not_the_harness_process(tmp_path, level) -> None:
+    # run from a process that has held 1.5 GB: /bin/true's figure would be 1.5 GB (Linux keeps the peak
+    # across exec). A command that holds more reports its own where this process reaps it; under
+    # bubblewrap it is not reaped here and its figure is unknown (0), never the harness's own.
+    script = f"""
+import numpy as np, sys
+sys.path[:0] = {sys.path!r}
+from npukernelbench import confinement
+from npukernelbench.sandbox import Limits, Request, run_confined
+conf = confinement._detect({level!r})
+a = np.ones(1536 << 20, dtype=np.uint8); del a
+small = run_confined(Request(argv=["/bin/true"], cwd={str(tmp_path)!r}, limits=Limits(cpu_s=20, wall_s=20.0)), conf)
+big = run_confined(Request(argv=["dd", "if=/dev/zero", "of=/dev/null", "bs=1900M", "count=1"],   # a 1900 MiB buffer
+                           cwd={str(tmp_path)!r}, limits=Limits(cpu_s=20, wall_s=20.0, memory_bytes=8 << 30)), conf)
+print(conf.name, small.returncode, small.peak_rss_bytes >> 20, big.returncode, big.peak_rss_bytes >> 20)
+"""
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout.split()
+    name, small_rc, small_peak, big_rc, big_peak = out[0], *map(int, out[1:])
+    assert small_rc == 0 and small_peak == 0                    # unknown, not the 1.5 GB of the harness
+    assert big_rc == 0 and (1900 <= big_peak <= 2300 or (big_peak == 0 and "bubblewrap" in name))
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGABRT, signal.SIGSYS,
